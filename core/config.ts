@@ -1,0 +1,300 @@
+import { z } from "zod";
+import { ConfigError } from "./errors.ts";
+
+/**
+ * Lilo's whole configuration, parsed once from environment-style variables.
+ * Every number of the specification is a default here and nowhere else.
+ * The core never reads process.env: callers pass the variables in.
+ */
+
+const num = (def: number) => z.coerce.number().finite().default(def);
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+const bool = (def: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
+    .default(def ? "true" : "false")
+    .transform((v) => ["true", "1", "yes", "on"].includes(v));
+const opt = z.string().trim().min(1).optional();
+const url = z.url().optional();
+const score = (def: number) => z.coerce.number().min(-1).max(1).default(def);
+
+/** Providers reached through the OpenAI-compatible client; a new vendor is one entry here. */
+export const OPENAI_COMPATIBLE_VENDORS = {
+  openai: { keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL", defaultUrl: undefined, defaultModel: "gpt-4o-mini" },
+  deepseek: { keyVar: "DEEPSEEK_API_KEY", urlVar: "DEEPSEEK_BASE_URL", defaultUrl: "https://api.deepseek.com", defaultModel: "deepseek-chat" },
+  openrouter: { keyVar: "OPENROUTER_API_KEY", urlVar: "OPENROUTER_BASE_URL", defaultUrl: "https://openrouter.ai/api/v1", defaultModel: undefined },
+  ollama: { keyVar: "OLLAMA_API_KEY", urlVar: "OLLAMA_BASE_URL", defaultUrl: undefined, defaultModel: undefined },
+} as const;
+export type OpenAICompatibleVendor = keyof typeof OPENAI_COMPATIBLE_VENDORS;
+
+/** Similarity thresholds differ per embedding model; these are the starting points. */
+export const EMBEDDING_MODEL_DEFAULTS: Record<string, { notesMinScore: number; dedupMinScore: number }> = {
+  "Xenova/all-MiniLM-L6-v2": { notesMinScore: 0.3, dedupMinScore: 0.82 },
+  "Xenova/paraphrase-multilingual-MiniLM-L12-v2": { notesMinScore: 0.4, dedupMinScore: 0.88 },
+};
+
+const envSchema = z.object({
+  // persona and place
+  LILO_NAME: z.string().trim().min(1).default("Lilo"),
+  LILO_LANGUAGE: z.enum(["de", "en"]).default("de"),
+  LILO_TIMEZONE: z
+    .string()
+    .default("Europe/Berlin")
+    .refine((tz) => isTimeZone(tz), "not a known IANA time zone"),
+  LILO_USER_NAMES: z.string().default(""),
+  LILO_DATA_DIR: z.string().default("data"),
+  LILO_DB_PATH: opt,
+  // models
+  LILO_CHAT_MODEL: opt,
+  LILO_EXTRACTION_MODEL: opt,
+  LILO_JUDGE_MODEL: opt,
+  LILO_REFLECTION_MODEL: opt,
+  LILO_DIARY_MODEL: opt,
+  LILO_ANALYSIS_MODEL: opt,
+  LILO_MODEL_TIMEOUT_MS: int(60_000),
+  LILO_MODEL_MAX_RETRIES: int(3),
+  LILO_MODEL_MAX_TOKENS: int(2_048),
+  ANTHROPIC_API_KEY: opt,
+  ANTHROPIC_BASE_URL: url,
+  OPENAI_API_KEY: opt,
+  OPENAI_BASE_URL: url,
+  DEEPSEEK_API_KEY: opt,
+  DEEPSEEK_BASE_URL: url,
+  OPENROUTER_API_KEY: opt,
+  OPENROUTER_BASE_URL: url,
+  OLLAMA_API_KEY: opt,
+  OLLAMA_BASE_URL: url,
+  // embeddings and vectors
+  LILO_EMBEDDING_MODEL: z.string().trim().min(1).default("Xenova/all-MiniLM-L6-v2"),
+  LILO_EMBEDDING_MODEL_DIR: opt,
+  LILO_EMBEDDING_OFFLINE: bool(false),
+  LILO_VECTOR_BACKEND: z.enum(["sqlite-vec", "qdrant"]).optional(),
+  QDRANT_URL: url,
+  QDRANT_API_KEY: opt,
+  QDRANT_COLLECTION: z.string().trim().min(1).default("lilo"),
+  // memory
+  LILO_NOTES_TOP_K: int(5),
+  LILO_NOTES_MIN_SCORE: score(Number.NaN).optional(),
+  LILO_DEDUP_MIN_SCORE: score(Number.NaN).optional(),
+  LILO_THOUGHTS_TOP_K: int(3),
+  LILO_THOUGHTS_MIN_SCORE: score(0.3),
+  LILO_RECENT_MESSAGES: int(12),
+  LILO_CONVERSATION_PAUSE_MINUTES: num(60),
+  LILO_PROFILE_MAX_CHARS: int(4_000),
+  // adapters
+  TELEGRAM_BOT_TOKEN: opt,
+  TELEGRAM_ALLOWED_USERS: z.string().default(""),
+  TELEGRAM_WEBHOOK_URL: url,
+  TELEGRAM_WEBHOOK_PORT: int(8080),
+  TELEGRAM_API_ROOT: url,
+  MATRIX_HOMESERVER_URL: url,
+  MATRIX_ACCESS_TOKEN: opt,
+  MATRIX_ALLOWED_USERS: z.string().default(""),
+  LILO_TERMINAL_USER: z.string().trim().min(1).default("owner"),
+});
+
+export type Env = Record<string, string | undefined>;
+
+export type ModelRole = "chat" | "extraction" | "judge" | "reflection" | "diary" | "analysis";
+export const MODEL_ROLES: readonly ModelRole[] = ["chat", "extraction", "judge", "reflection", "diary", "analysis"];
+
+/** Which provider and model answers for one role. */
+export interface ModelSpec {
+  provider: string;
+  model: string;
+}
+
+/** How to reach one provider. Keys live only in this object in memory, never in storage or logs. */
+export interface ProviderSettings {
+  kind: "anthropic" | "openai-compatible";
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  defaultModel: string | undefined;
+}
+
+export interface LiloConfig {
+  persona: { name: string; language: "de" | "en"; userNames: Record<string, string> };
+  timezone: string;
+  dataDir: string;
+  dbPath: string;
+  models: Partial<Record<ModelRole, ModelSpec>>;
+  providers: Record<string, ProviderSettings>;
+  modelCall: { timeoutMs: number; maxRetries: number; maxTokens: number };
+  embedding: { model: string; localDir: string; offline: boolean };
+  vector: { backend: "sqlite-vec" | "qdrant"; qdrantUrl?: string; qdrantApiKey?: string; collection: string };
+  memory: {
+    notesTopK: number;
+    notesMinScore: number;
+    dedupMinScore: number;
+    thoughtsTopK: number;
+    thoughtsMinScore: number;
+    recentMessages: number;
+    conversationPauseMinutes: number;
+    profileMaxChars: number;
+  };
+  telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
+  matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string> };
+  terminal: { userId: string };
+}
+
+/**
+ * Parses configuration from environment-style variables. Throws a
+ * ConfigError that names every wrong variable.
+ */
+export function loadConfig(env: Env = {}): LiloConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0] ?? "?")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, { cause: parsed.error });
+  }
+  const e = parsed.data;
+  const providers = providerSettings(e);
+  const chat = e.LILO_CHAT_MODEL ? parseModelSpec("LILO_CHAT_MODEL", e.LILO_CHAT_MODEL, providers) : defaultChatModel(providers);
+  const models: Partial<Record<ModelRole, ModelSpec>> = {};
+  if (chat) models.chat = chat;
+  const roleVars: Record<Exclude<ModelRole, "chat">, string | undefined> = {
+    extraction: e.LILO_EXTRACTION_MODEL,
+    judge: e.LILO_JUDGE_MODEL,
+    reflection: e.LILO_REFLECTION_MODEL,
+    diary: e.LILO_DIARY_MODEL,
+    analysis: e.LILO_ANALYSIS_MODEL,
+  };
+  for (const [role, value] of Object.entries(roleVars)) {
+    const spec = value ? parseModelSpec(`LILO_${role.toUpperCase()}_MODEL`, value, providers) : chat;
+    if (spec) models[role as ModelRole] = spec;
+  }
+  const known = EMBEDDING_MODEL_DEFAULTS[e.LILO_EMBEDDING_MODEL] ?? EMBEDDING_MODEL_DEFAULTS["Xenova/all-MiniLM-L6-v2"]!;
+  const pick = (v: number | undefined, d: number) => (v === undefined || Number.isNaN(v) ? d : v);
+  return {
+    persona: { name: e.LILO_NAME, language: e.LILO_LANGUAGE, userNames: parsePairs("LILO_USER_NAMES", e.LILO_USER_NAMES) },
+    timezone: e.LILO_TIMEZONE,
+    dataDir: e.LILO_DATA_DIR,
+    dbPath: e.LILO_DB_PATH ?? `${e.LILO_DATA_DIR}/lilo.db`,
+    models,
+    providers,
+    modelCall: { timeoutMs: e.LILO_MODEL_TIMEOUT_MS, maxRetries: e.LILO_MODEL_MAX_RETRIES, maxTokens: e.LILO_MODEL_MAX_TOKENS },
+    embedding: {
+      model: e.LILO_EMBEDDING_MODEL,
+      localDir: e.LILO_EMBEDDING_MODEL_DIR ?? `${e.LILO_DATA_DIR}/models`,
+      offline: e.LILO_EMBEDDING_OFFLINE,
+    },
+    vector: {
+      backend: e.LILO_VECTOR_BACKEND ?? (e.QDRANT_URL ? "qdrant" : "sqlite-vec"),
+      ...(e.QDRANT_URL ? { qdrantUrl: e.QDRANT_URL } : {}),
+      ...(e.QDRANT_API_KEY ? { qdrantApiKey: e.QDRANT_API_KEY } : {}),
+      collection: e.QDRANT_COLLECTION,
+    },
+    memory: {
+      notesTopK: e.LILO_NOTES_TOP_K,
+      notesMinScore: pick(e.LILO_NOTES_MIN_SCORE, known.notesMinScore),
+      dedupMinScore: pick(e.LILO_DEDUP_MIN_SCORE, known.dedupMinScore),
+      thoughtsTopK: e.LILO_THOUGHTS_TOP_K,
+      thoughtsMinScore: e.LILO_THOUGHTS_MIN_SCORE,
+      recentMessages: e.LILO_RECENT_MESSAGES,
+      conversationPauseMinutes: e.LILO_CONVERSATION_PAUSE_MINUTES,
+      profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
+    },
+    telegram: {
+      ...(e.TELEGRAM_BOT_TOKEN ? { token: e.TELEGRAM_BOT_TOKEN } : {}),
+      allowedUsers: parseAllowList("TELEGRAM_ALLOWED_USERS", e.TELEGRAM_ALLOWED_USERS, "telegram"),
+      ...(e.TELEGRAM_WEBHOOK_URL ? { webhookUrl: e.TELEGRAM_WEBHOOK_URL } : {}),
+      webhookPort: e.TELEGRAM_WEBHOOK_PORT,
+      ...(e.TELEGRAM_API_ROOT ? { apiRoot: e.TELEGRAM_API_ROOT } : {}),
+    },
+    matrix: {
+      ...(e.MATRIX_HOMESERVER_URL ? { homeserverUrl: e.MATRIX_HOMESERVER_URL } : {}),
+      ...(e.MATRIX_ACCESS_TOKEN ? { accessToken: e.MATRIX_ACCESS_TOKEN } : {}),
+      allowedUsers: parseAllowList("MATRIX_ALLOWED_USERS", e.MATRIX_ALLOWED_USERS, "matrix"),
+    },
+    terminal: { userId: e.LILO_TERMINAL_USER },
+  };
+}
+
+/** The message printed when no chat model can be reached. */
+export const NO_MODEL_HELP = [
+  "Lilo needs a language model. Set one of these in .env (see .env.example):",
+  "  ANTHROPIC_API_KEY=sk-ant-...                 (Claude)",
+  "  DEEPSEEK_API_KEY=sk-...                      (DeepSeek)",
+  "  OPENAI_BASE_URL=http://127.0.0.1:11434/v1    (any OpenAI-compatible server, e.g. a local Ollama)",
+  "    together with LILO_CHAT_MODEL=openai:<model name>, e.g. openai:llama3.1",
+].join("\n");
+
+/** The chat model spec, or a ConfigError telling the user what to set. */
+export function requireModel(config: LiloConfig, role: ModelRole = "chat"): ModelSpec {
+  const spec = config.models[role];
+  if (!spec) throw new ConfigError(NO_MODEL_HELP);
+  return spec;
+}
+
+function providerSettings(e: z.infer<typeof envSchema>): Record<string, ProviderSettings> {
+  const out: Record<string, ProviderSettings> = {
+    anthropic: { kind: "anthropic", apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL, defaultModel: "claude-sonnet-4-5" },
+  };
+  for (const [name, v] of Object.entries(OPENAI_COMPATIBLE_VENDORS)) {
+    const envRec = e as Record<string, unknown>;
+    out[name] = {
+      kind: "openai-compatible",
+      apiKey: envRec[v.keyVar] as string | undefined,
+      baseUrl: (envRec[v.urlVar] as string | undefined) ?? v.defaultUrl,
+      defaultModel: v.defaultModel,
+    };
+  }
+  return out;
+}
+
+function defaultChatModel(providers: Record<string, ProviderSettings>): ModelSpec | undefined {
+  for (const name of ["anthropic", "deepseek", "openai", "openrouter"]) {
+    const p = providers[name];
+    if (p?.apiKey && p.defaultModel) return { provider: name, model: p.defaultModel };
+  }
+  return undefined;
+}
+
+function parseModelSpec(variable: string, value: string, providers: Record<string, ProviderSettings>): ModelSpec {
+  const idx = value.indexOf(":");
+  const provider = idx > 0 ? value.slice(0, idx) : value;
+  const model = idx > 0 ? value.slice(idx + 1).trim() : "";
+  const settings = providers[provider];
+  if (!settings) {
+    throw new ConfigError(`${variable}: unknown provider "${provider}" (use one of: ${Object.keys(providers).join(", ")}), e.g. anthropic:claude-sonnet-4-5`);
+  }
+  const resolved = model || settings.defaultModel;
+  if (!resolved) throw new ConfigError(`${variable}: name the model, e.g. ${provider}:llama3.1`);
+  return { provider, model: resolved };
+}
+
+/** "a=b,c=d" → { a: "b", c: "d" }. */
+function parsePairs(variable: string, raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const idx = part.lastIndexOf("=");
+    if (idx <= 0 || idx === part.length - 1) throw new ConfigError(`${variable}: "${part}" is not key=value`);
+    out[part.slice(0, idx).trim()] = part.slice(idx + 1).trim();
+  }
+  return out;
+}
+
+/**
+ * "123,456=anna" → platform id → Lilo user id. Without "=user" the user id is
+ * "<platform>:<id>"; with it, several platforms can share one memory.
+ */
+function parseAllowList(variable: string, raw: string, platform: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const idx = part.lastIndexOf("=");
+    if (idx === 0 || idx === part.length - 1) throw new ConfigError(`${variable}: "${part}" is not id or id=user`);
+    const id = idx > 0 ? part.slice(0, idx).trim() : part;
+    out[id] = idx > 0 ? part.slice(idx + 1).trim() : `${platform}:${id}`;
+  }
+  return out;
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}

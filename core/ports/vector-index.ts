@@ -1,0 +1,54 @@
+/** Which memory stores have vectors. SQLite holds the rows; the index only points at them. */
+export const VECTOR_STORES = ["notes", "important", "thoughts", "diary"] as const;
+export type VectorStore = (typeof VECTOR_STORES)[number];
+
+/** Identifies one vector: the SQLite row it mirrors. */
+export interface VectorKey {
+  store: VectorStore;
+  rowId: number;
+  userId: string;
+}
+
+export interface VectorRecord extends VectorKey {
+  vector: Float32Array;
+}
+
+export interface VectorHit extends VectorKey {
+  /** Cosine similarity, 1 = same direction. */
+  score: number;
+}
+
+export interface VectorQuery {
+  vector: Float32Array;
+  store: VectorStore;
+  userId: string;
+  k: number;
+  /** Hits below this cosine similarity are left out. */
+  minScore?: number;
+}
+
+/**
+ * A derived, rebuildable index of vectors. Every vector carries store, row id
+ * and user id; a search never crosses users or stores.
+ */
+export interface VectorIndex {
+  /** Human-readable backend name, for `lilo doctor`. */
+  readonly name: string;
+  /**
+   * Prepares the index for vectors of `dimension` made by `embedderId`.
+   * Throws a VectorIndexError when the index holds vectors of another
+   * dimension or model (run `lilo reindex`).
+   */
+  init(dimension: number, embedderId: string): Promise<void>;
+  /** Inserts or replaces vectors (same key = same vector). */
+  upsert(records: VectorRecord[]): Promise<void>;
+  /** Removes the vectors of these rows; unknown keys are ignored. */
+  delete(keys: VectorKey[]): Promise<void>;
+  /** Nearest vectors of one user in one store, best first. */
+  search(query: VectorQuery): Promise<VectorHit[]>;
+  /** Every key the index holds, for consistency checks. */
+  keys(): Promise<VectorKey[]>;
+  /** Drops everything and prepares for a new dimension / model. */
+  reset(dimension: number, embedderId: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,43 @@
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { LiloError } from "../errors.ts";
+import { MIGRATIONS } from "./schema.ts";
+
+export type Db = Database.Database;
+
+/**
+ * Opens (and creates) Lilo's SQLite database: WAL so the CLI can work while
+ * the bot runs, a busy timeout instead of "database is locked" errors, and
+ * all pending migrations applied in one transaction each.
+ */
+export function openDatabase(path: string): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(path);
+  } catch (err) {
+    throw new LiloError("database", `Cannot open database ${path}`, { cause: err });
+  }
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+  db.pragma("synchronous = NORMAL");
+  migrate(db);
+  return db;
+}
+
+/** Applies every migration newer than the database's user_version. */
+export function migrate(db: Db): number {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new LiloError("database", `Database schema version ${current} is newer than this Lilo (${MIGRATIONS.length}); update Lilo.`);
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}

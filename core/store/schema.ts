@@ -1,0 +1,225 @@
+/**
+ * The database schema as an ordered list of migrations. A migration is never
+ * edited after it shipped; changes come as a new entry at the end.
+ * Every row is scoped to a user id; times are ISO-8601 UTC strings.
+ */
+export const MIGRATIONS: readonly string[] = [
+  /* 1: the nine stores and the logs */ `
+  CREATE TABLE conversations (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    last_message_at TEXT NOT NULL,
+    start_model TEXT,
+    title TEXT
+  );
+  CREATE INDEX conversations_user ON conversations(user_id, last_message_at);
+
+  -- 1 chat log: every message verbatim
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    text TEXT NOT NULL,
+    model TEXT,
+    mood TEXT,
+    proactive INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX messages_user_time ON messages(user_id, created_at);
+  CREATE INDEX messages_conversation ON messages(conversation_id, id);
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    text, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER messages_au AFTER UPDATE OF text ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+
+  -- 2 profile: short facts by category
+  CREATE TABLE profile (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    category TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX profile_unique ON profile(user_id, category, text);
+
+  -- 3 short-term memory: where we left off
+  CREATE TABLE short_term (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    conversation_id INTEGER REFERENCES conversations(id),
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX short_term_user ON short_term(user_id, created_at);
+
+  -- 4-7: stores with vectors share one shape (text rows mirrored in the index)
+  CREATE TABLE important (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    weight INTEGER NOT NULL DEFAULT 1,
+    source_message_id INTEGER,
+    superseded_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE notes (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'fact' CHECK (kind IN ('fact', 'content')),
+    source_message_id INTEGER,
+    superseded_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE thoughts (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    questions TEXT,
+    origin TEXT NOT NULL DEFAULT 'chat',
+    superseded_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE diary (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    day TEXT,
+    superseded_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX important_user ON important(user_id, created_at);
+  CREATE INDEX notes_user ON notes(user_id, created_at);
+  CREATE INDEX notes_text ON notes(user_id, text);
+  CREATE INDEX thoughts_user ON thoughts(user_id, created_at);
+  CREATE INDEX diary_user ON diary(user_id, created_at);
+
+  -- 8 follow-up topics and concerns
+  CREATE TABLE topics (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'followup' CHECK (kind IN ('followup', 'concern')),
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'done', 'dropped', 'queued')),
+    due_at TEXT NOT NULL,
+    done_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX topics_user ON topics(user_id, status, due_at);
+
+  -- 9 learned rules
+  CREATE TABLE rules (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    source_message_id INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+
+  -- questions Lilo asked and waits on (yes/no for a learned rule, ...)
+  CREATE TABLE pending_questions (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'yes', 'no', 'discarded', 'expired')),
+    expires_at TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+
+  -- logs
+  CREATE TABLE correction_log (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    store TEXT NOT NULL,
+    row_id INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    old_text TEXT NOT NULL,
+    new_text TEXT,
+    trigger_message_id INTEGER,
+    trigger_text TEXT NOT NULL,
+    reason TEXT,
+    undone_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE search_log (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    query TEXT NOT NULL,
+    provider TEXT,
+    result_count INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE suggestions (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE push_targets (
+    user_id TEXT NOT NULL,
+    transport TEXT NOT NULL,
+    chat_id TEXT NOT NULL,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (user_id)
+  );
+  CREATE TABLE push_log (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    transport TEXT,
+    chat_id TEXT,
+    text TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('sent', 'failed', 'not-opted-in', 'quiet-hours', 'no-transport')),
+    error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  -- model answers that had to be repaired, retried or dropped
+  CREATE TABLE model_problems (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('repaired', 'retried', 'dropped')),
+    detail TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  -- per-user run-time settings (chat model switch, ...) and program state
+  CREATE TABLE settings (
+    user_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, key)
+  );
+  `,
+];
