@@ -81,6 +81,7 @@ const envSchema = z.object({
   LILO_RECENT_MESSAGES: int(12),
   LILO_CONVERSATION_PAUSE_MINUTES: num(60),
   LILO_PROFILE_MAX_CHARS: int(4_000),
+  LILO_FOLLOWUP_DUE_DAYS: num(14),
   // adapters
   TELEGRAM_BOT_TOKEN: opt,
   TELEGRAM_ALLOWED_USERS: z.string().default(""),
@@ -132,6 +133,7 @@ export interface LiloConfig {
     conversationPauseMinutes: number;
     profileMaxChars: number;
   };
+  topics: { followupDueDays: number };
   telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
   matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string> };
   terminal: { userId: string };
@@ -149,6 +151,9 @@ export function loadConfig(env: Env = {}): LiloConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, { cause: parsed.error });
   }
   const e = parsed.data;
+  if (e.LILO_VECTOR_BACKEND === "qdrant" && !e.QDRANT_URL) {
+    throw new ConfigError("LILO_VECTOR_BACKEND=qdrant needs QDRANT_URL (e.g. http://127.0.0.1:6333)");
+  }
   const providers = providerSettings(e);
   const chat = e.LILO_CHAT_MODEL ? parseModelSpec("LILO_CHAT_MODEL", e.LILO_CHAT_MODEL, providers) : defaultChatModel(providers);
   const models: Partial<Record<ModelRole, ModelSpec>> = {};
@@ -195,6 +200,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       conversationPauseMinutes: e.LILO_CONVERSATION_PAUSE_MINUTES,
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
     },
+    topics: { followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS },
     telegram: {
       ...(e.TELEGRAM_BOT_TOKEN ? { token: e.TELEGRAM_BOT_TOKEN } : {}),
       allowedUsers: parseAllowList("TELEGRAM_ALLOWED_USERS", e.TELEGRAM_ALLOWED_USERS, "telegram"),

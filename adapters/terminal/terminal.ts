@@ -1,0 +1,60 @@
+import { createInterface } from "node:readline/promises";
+import type { Readable, Writable } from "node:stream";
+import type { Lilo, TurnResult } from "../../core/index.ts";
+
+export interface TerminalOptions {
+  input: Readable;
+  output: Writable;
+  userId: string;
+  /** Show a prompt marker; off when input is not a terminal (piped tests, scripts). */
+  prompt?: boolean;
+}
+
+const HELP = [
+  "Commands: /retry (answer the last message again), /model [provider:model] (show or switch), /help, /quit",
+].join("\n");
+
+/**
+ * An interactive chat in the terminal, through the same core path as the
+ * bots. Resolves when the input ends or the user types /quit.
+ */
+export async function runTerminal(lilo: Lilo, opts: TerminalOptions): Promise<void> {
+  const rl = createInterface({ input: opts.input, output: opts.output, terminal: false });
+  const say = (text: string) => opts.output.write(`${text}\n`);
+  const name = lilo.config.persona.name;
+  say(`${name} is listening. ${HELP}`);
+  if (opts.prompt) opts.output.write("> ");
+  for await (const line of rl) {
+    const text = line.trim();
+    if (text === "/quit" || text === "/exit") break;
+    if (text) await handleLine(lilo, opts.userId, text, say, name);
+    if (opts.prompt) opts.output.write("> ");
+  }
+  rl.close();
+}
+
+async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: string) => void, name: string): Promise<void> {
+  try {
+    if (text === "/help") return say(HELP);
+    if (text === "/retry") {
+      const r = await lilo.retry(userId);
+      return say(r ? render(name, r) : "Nothing to retry: your last message was answered.");
+    }
+    if (text === "/model" || text.startsWith("/model ")) {
+      const arg = text.slice("/model".length).trim();
+      const spec = arg ? lilo.models.switchChat(arg, lilo.clock.now().toISOString()) : lilo.models.chatSpec();
+      return say(`${arg ? "Chat model is now" : "Chat model"}: ${spec.provider}:${spec.model}`);
+    }
+    say(render(name, await lilo.handleMessage({ userId, text, transport: "terminal", chatId: "terminal" })));
+  } catch (err) {
+    say(`⚠️ ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Text, mood and a yes/no question as typed choices. */
+export function render(name: string, r: TurnResult): string {
+  const mood = r.mood ? ` (${r.mood})` : "";
+  let out = `${name}${mood}: ${r.text}`;
+  if (r.question) out += `\n${r.question.text}\n  → ${r.question.choices.map((c) => c.label).join(" / ")}`;
+  return out;
+}

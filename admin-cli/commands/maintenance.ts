@@ -1,0 +1,70 @@
+import type { Command } from "commander";
+import { SingleBar, Presets } from "cli-progress";
+import type { CliIO, LiloOpener } from "../context.ts";
+import { backupDatabase } from "../context.ts";
+import { withLilo } from "./shared.ts";
+
+/** `lilo doctor` and `lilo reindex`: consistency of rows and vectors. */
+export function registerMaintenance(program: Command, open: LiloOpener, io: CliIO): void {
+  program
+    .command("doctor")
+    .description("find rows without vectors and vectors without rows; --apply repairs after a backup")
+    .option("--apply", "repair what was found (a backup is made first)")
+    .option("--json", "print the report as JSON")
+    .action((o: { apply?: boolean; json?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const report = await lilo.maintenance.check();
+        const problems = lilo.stores.problems.counts();
+        if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems }));
+        else {
+          io.out(`rows: ${report.rows}, vectors: ${report.vectors}`);
+          io.out(`rows without vectors: ${report.rowsWithoutVector.length}`);
+          for (const k of report.rowsWithoutVector.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
+          io.out(`vectors without rows: ${report.vectorsWithoutRow.length}`);
+          for (const k of report.vectorsWithoutRow.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
+          const counted = Object.entries(problems);
+          if (counted.length) io.out(`malformed model answers: ${counted.map(([k, n]) => `${k}=${n}`).join(", ")}`);
+        }
+        const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length;
+        if (broken === 0) {
+          if (!o.json) io.out("everything consistent");
+          return 0;
+        }
+        if (!o.apply) {
+          if (!o.json) io.out("dry run: nothing changed. Run `lilo doctor --apply` to repair.");
+          return 2;
+        }
+        io.out(`backup: ${await backupDatabase(lilo)}`);
+        await lilo.maintenance.repair(report);
+        io.out(`repaired ${broken} entries`);
+        return 0;
+      }),
+    );
+
+  program
+    .command("reindex")
+    .description("rebuild the vector index from SQLite (after switching the embedding model); --apply to run")
+    .option("--apply", "rebuild now (a backup is made first)")
+    .action((o: { apply?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const total = lilo.stores.memory.rows.notes.countLive() + lilo.stores.memory.rows.important.countLive() + lilo.stores.memory.rows.thoughts.countLive() + lilo.stores.memory.rows.diary.countLive();
+        io.out(`${total} memories would be embedded with ${lilo.config.embedding.model} into ${lilo.config.vector.backend}`);
+        if (!o.apply) {
+          io.out("dry run: nothing changed. Run `lilo reindex --apply` to rebuild.");
+          return 0;
+        }
+        io.out(`backup: ${await backupDatabase(lilo)}`);
+        const bar = new SingleBar({ stream: io.progressStream, format: "reindex [{bar}] {value}/{total} ({percentage}%) eta {eta}s", noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
+        let started = false;
+        const done = await lilo.maintenance.reindex((n, t) => {
+          if (!started) {
+            bar.start(t, n);
+            started = true;
+          } else bar.update(n);
+        });
+        if (started) bar.stop();
+        io.out(`reindexed ${done} memories`);
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,124 @@
+import type { Command } from "commander";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { VECTOR_STORES, type VectorStore } from "../../core/index.ts";
+import type { CliIO, LiloOpener } from "../context.ts";
+import { withLilo, parseStore, parseId, userOption } from "./shared.ts";
+
+/** One line of an import file. */
+const importLine = z.object({
+  text: z.string().trim().min(1),
+  createdAt: z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional(),
+  store: z.enum(VECTOR_STORES).optional(),
+  userId: z.string().trim().min(1).optional(),
+});
+
+/** `lilo memory …`: import, search, list, show, edit, delete. */
+export function registerMemory(program: Command, open: LiloOpener, io: CliIO): void {
+  const memory = program.command("memory").description("notes, important memories, thoughts and diary (rows and vectors together)");
+
+  memory
+    .command("import <file>")
+    .description("import memories from JSON Lines: {text, createdAt?, store?, userId?} per line")
+    .option("--store <store>", `default store (${VECTOR_STORES.join(", ")})`, "notes")
+    .option(...userOption)
+    .option("--allow-duplicates", "skip the duplicate checks")
+    .action((file: string, o: { store: string; user?: string; allowDuplicates?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const lines = readFileSync(file, "utf8").split("\n");
+        let added = 0;
+        let skipped = 0;
+        const errors: string[] = [];
+        for (const [i, raw] of lines.entries()) {
+          if (!raw.trim()) continue;
+          let parsed;
+          try {
+            parsed = importLine.safeParse(JSON.parse(raw));
+          } catch (err) {
+            errors.push(`line ${i + 1}: not JSON (${(err as Error).message})`);
+            continue;
+          }
+          if (!parsed.success) {
+            errors.push(`line ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join(".") || "line"}: ${x.message}`).join("; ")}`);
+            continue;
+          }
+          const l = parsed.data;
+          const r = await lilo.memory.add({
+            text: l.text,
+            store: l.store ?? parseStore(o.store),
+            userId: l.userId ?? o.user ?? lilo.config.terminal.userId,
+            ...(l.createdAt ? { createdAt: l.createdAt } : {}),
+            ...(o.allowDuplicates ? { allowDuplicate: true } : {}),
+          });
+          if (r.added) added++;
+          else skipped++;
+        }
+        io.out(`imported ${added}, skipped ${skipped} duplicates, ${errors.length} invalid lines`);
+        for (const e of errors) io.err(e);
+        return errors.length ? 1 : 0;
+      }),
+    );
+
+  memory
+    .command("search <query>")
+    .description("search memories by meaning")
+    .option("-k, --k <n>", "how many results", "10")
+    .option("--store <store>", "which store", "notes")
+    .option("--min-score <score>", "leave out weaker hits")
+    .option(...userOption)
+    .option("--json", "print JSON: [{ id, text, score, createdAt }]")
+    .action((query: string, o: { k: string; store: string; minScore?: string; user?: string; json?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const hits = await lilo.memory.search(query, {
+          userId: o.user ?? lilo.config.terminal.userId,
+          store: parseStore(o.store),
+          k: parseId(o.k, "-k"),
+          ...(o.minScore !== undefined ? { minScore: Number(o.minScore) } : {}),
+        });
+        if (o.json) io.out(JSON.stringify(hits.map(({ id, text, score, createdAt }) => ({ id, text, score, createdAt }))));
+        else if (hits.length === 0) io.out("no matches");
+        else for (const h of hits) io.out(`#${h.id}  ${h.score.toFixed(3)}  ${h.createdAt.slice(0, 10)}  ${h.text}`);
+        return 0;
+      }),
+    );
+
+  memory
+    .command("list")
+    .description("newest memories of a store")
+    .option("--store <store>", "which store", "notes")
+    .option("-n, --limit <n>", "how many", "20")
+    .option(...userOption)
+    .option("--json", "print JSON")
+    .action((o: { store: string; limit: string; user?: string; json?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const rows = lilo.stores.memory.rows[parseStore(o.store)].list(o.user ?? lilo.config.terminal.userId, parseId(o.limit, "--limit"));
+        if (o.json) io.out(JSON.stringify(rows.map(({ id, text, createdAt }) => ({ id, text, createdAt }))));
+        else for (const r of rows) io.out(`#${r.id}  ${r.createdAt.slice(0, 16)}  ${r.text}`);
+        return 0;
+      }),
+    );
+
+  memory
+    .command("edit <id> <text>")
+    .description("change a memory's text (re-embeds it)")
+    .option("--store <store>", "which store", "notes")
+    .action((id: string, text: string, o: { store: string }) =>
+      withLilo(open, io, async (lilo) => {
+        await lilo.memory.edit(parseStore(o.store), parseId(id), text);
+        io.out(`updated ${o.store} #${id}`);
+        return 0;
+      }),
+    );
+
+  memory
+    .command("delete <id>")
+    .description("delete a memory (row and vector)")
+    .option("--store <store>", "which store", "notes")
+    .action((id: string, o: { store: string }) =>
+      withLilo(open, io, async (lilo) => {
+        await lilo.memory.forget(parseStore(o.store) as VectorStore, parseId(id));
+        io.out(`deleted ${o.store} #${id}`);
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from "commander";
+import { LiloError, VECTOR_STORES, describeError, type Lilo, type VectorStore } from "../../core/index.ts";
+import type { CliIO, LiloOpener } from "../context.ts";
+
+/** The `--user` option every per-user command has. */
+export const userOption = ["-u, --user <id>", "Lilo user id (default: LILO_TERMINAL_USER)"] as const;
+
+/**
+ * Opens Lilo, runs a command, always closes it, and turns errors into a
+ * clear message and a non-zero exit code instead of a stack trace.
+ */
+export async function withLilo(open: LiloOpener, io: CliIO, fn: (lilo: Lilo) => Promise<number>): Promise<void> {
+  let lilo: Lilo | undefined;
+  try {
+    lilo = open();
+    process.exitCode = await fn(lilo);
+  } catch (err) {
+    io.err(`error: ${describeError(err)}`);
+    if (!(err instanceof LiloError) && err instanceof Error && err.stack && process.env.LILO_DEBUG) io.err(err.stack);
+    process.exitCode = 1;
+  } finally {
+    await lilo?.close();
+  }
+}
+
+export function parseStore(value: string): VectorStore {
+  if ((VECTOR_STORES as readonly string[]).includes(value)) return value as VectorStore;
+  throw new InvalidArgumentError(`unknown store "${value}" (use ${VECTOR_STORES.join(", ")})`);
+}
+
+export function parseId(value: string, what = "id"): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${what} must be a whole number, not "${value}"`);
+  return n;
+}

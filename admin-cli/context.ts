@@ -1,0 +1,42 @@
+import dotenv from "dotenv";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { consoleLogger, createLilo, loadConfig, type Lilo, type LiloPorts } from "../core/index.ts";
+
+/** How the CLI gets its Lilo; tests replace it to pass ports in. */
+export type LiloOpener = () => Lilo;
+
+/** Where commands write; tests capture it. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** Output stream for the progress bar (a TTY shows a live bar). */
+  progressStream: NodeJS.WritableStream;
+}
+
+export const processIO: CliIO = {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+  progressStream: process.stderr,
+};
+
+/** Opens Lilo from `.env` and the environment, logging warnings to stderr. */
+export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => () => {
+  dotenv.config({ quiet: true });
+  return createLilo(loadConfig(process.env), { logger: consoleLogger("warn"), ...ports });
+};
+
+/**
+ * Copies the database (with WAL content, via SQLite's online backup) before a
+ * command changes data; returns the backup's path.
+ */
+export async function backupDatabase(lilo: Lilo): Promise<string> {
+  const dir = join(lilo.config.dataDir, "backups");
+  mkdirSync(dir, { recursive: true });
+  const stamp = lilo.clock.now().toISOString().replace(/[:.]/g, "-");
+  const target = join(dir, `lilo-${stamp}.db`);
+  if (lilo.config.dbPath === ":memory:") return "(in-memory database, no backup)";
+  await lilo.db.backup(target);
+  return target;
+}
+

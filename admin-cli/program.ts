@@ -1,0 +1,17 @@
+import { Command } from "commander";
+import type { CliIO, LiloOpener } from "./context.ts";
+import { registerMemory } from "./commands/memory.ts";
+import { registerMaintenance } from "./commands/maintenance.ts";
+import { registerModel } from "./commands/model.ts";
+
+/** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
+export function buildProgram(open: LiloOpener, io: CliIO): Command {
+  const program = new Command("lilo")
+    .description("Administer Lilo: memory, rules, corrections, maintenance")
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+  registerMemory(program, open, io);
+  registerModel(program, open, io);
+  registerMaintenance(program, open, io);
+  return program;
+}

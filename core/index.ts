@@ -1,0 +1,171 @@
+import type { LiloConfig, ModelRole } from "./config.ts";
+import type { Clock } from "./ports/clock.ts";
+import { systemClock } from "./ports/clock.ts";
+import type { Embedder } from "./ports/embedder.ts";
+import type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
+import type { ChatModel } from "./ports/chat-model.ts";
+import type { Logger } from "./ports/logger.ts";
+import { silentLogger } from "./ports/logger.ts";
+import { openDatabase, type Db } from "./store/db.ts";
+import { ChatLog } from "./store/chat-log.ts";
+import { ProfileStore } from "./store/profile.ts";
+import { ShortTermStore } from "./store/short-term.ts";
+import { RulesStore } from "./store/rules.ts";
+import { SettingsStore } from "./store/settings.ts";
+import { ModelProblems } from "./store/model-problems.ts";
+import { TopicsStore } from "./store/topics.ts";
+import { SuggestionsStore } from "./store/suggestions.ts";
+import { Memory, type AddResult, type MemoryHit } from "./memory/memory.ts";
+import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "./memory/maintenance.ts";
+import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
+import { BackgroundTasks } from "./util/background.ts";
+import { handleMessage, retryLast, type TurnDeps } from "./turn/turn.ts";
+import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
+import { createChatModel } from "./providers/model-factory.ts";
+import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
+import { QdrantIndex } from "./providers/qdrant-index.ts";
+import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
+
+export * from "./config.ts";
+export * from "./errors.ts";
+export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
+export type { MemoryHit, AddResult } from "./memory/memory.ts";
+export type { Clock } from "./ports/clock.ts";
+export { fixedClock, systemClock } from "./ports/clock.ts";
+export type { Embedder } from "./ports/embedder.ts";
+export type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
+export { VECTOR_STORES } from "./ports/vector-index.ts";
+export type { ChatModel, ChatRequest, ChatResponse } from "./ports/chat-model.ts";
+export type { Logger } from "./ports/logger.ts";
+export { consoleLogger, silentLogger } from "./ports/logger.ts";
+
+/** Implementations that replace the configured ones; every port can be passed in. */
+export interface LiloPorts {
+  clock?: Clock;
+  embedder?: Embedder;
+  vectorIndex?: VectorIndex;
+  /** The chat model; other roles fall back to it unless configured or given in `models`. */
+  chatModel?: ChatModel;
+  models?: Partial<Record<ModelRole, ChatModel>>;
+  /** Builds models from "provider:model" specs (run-time switches); default: the real providers. */
+  modelFactory?: ModelFactory;
+  logger?: Logger;
+  /** An open database (otherwise `config.dbPath` is opened). */
+  db?: Db;
+  /** Extra turn steps (corrections, pending questions, ...), run in order before the model call. */
+  steps?: TurnStep[];
+}
+
+/** Options of `memory.search`. */
+export interface MemorySearchOptions {
+  store?: VectorStore;
+  k?: number;
+  userId: string;
+  minScore?: number;
+}
+
+/** Lilo as a library: the chat turn, the memory, and maintenance. */
+export interface Lilo {
+  readonly config: LiloConfig;
+  readonly clock: Clock;
+  readonly db: Db;
+  readonly logger: Logger;
+  /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
+  handleMessage(message: IncomingMessage): Promise<TurnResult>;
+  /** Answers the user's last message again after a failure; undefined if it was answered. */
+  retry(userId: string): Promise<TurnResult | undefined>;
+  memory: {
+    add(input: { text: string; userId: string; store?: VectorStore; createdAt?: string | Date; allowDuplicate?: boolean }): Promise<AddResult>;
+    search(query: string, options: MemorySearchOptions): Promise<MemoryHit[]>;
+    edit(store: VectorStore, id: number, text: string): Promise<void>;
+    forget(store: VectorStore, id: number): Promise<void>;
+  };
+  models: ModelRegistry;
+  stores: {
+    chatLog: ChatLog;
+    profile: ProfileStore;
+    shortTerm: ShortTermStore;
+    rules: RulesStore;
+    topics: TopicsStore;
+    suggestions: SuggestionsStore;
+    settings: SettingsStore;
+    problems: ModelProblems;
+    memory: Memory;
+  };
+  maintenance: {
+    check(): Promise<ConsistencyReport>;
+    repair(report: ConsistencyReport): Promise<void>;
+    reindex(onProgress?: (done: number, total: number) => void): Promise<number>;
+  };
+  /** Waits until background work (extraction, checks) is done. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: opens the database, wires stores, memory, models and
+ * the chat turn. Nothing is loaded until used (the embedder loads on the
+ * first memory access), so creating Lilo is cheap.
+ */
+export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
+  const clock = ports.clock ?? systemClock;
+  const logger = ports.logger ?? silentLogger;
+  const db = ports.db ?? openDatabase(config.dbPath);
+  const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
+  const index = ports.vectorIndex ?? defaultIndex(config, db);
+  const memory = new Memory(db, embedder, index, clock, { dedupMinScore: config.memory.dedupMinScore });
+  const settings = new SettingsStore(db);
+  const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
+  if (ports.chatModel) overrides.chat = ports.chatModel;
+  const models = new ModelRegistry(config, ports.modelFactory ?? ((spec) => createChatModel(spec, config)), settings, overrides);
+  const background = new BackgroundTasks(logger);
+  const stores = {
+    chatLog: new ChatLog(db),
+    profile: new ProfileStore(db),
+    shortTerm: new ShortTermStore(db),
+    rules: new RulesStore(db),
+    topics: new TopicsStore(db),
+    suggestions: new SuggestionsStore(db),
+    settings,
+    problems: new ModelProblems(db),
+    memory,
+  };
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps: ports.steps ?? [], ...stores };
+
+  return {
+    config,
+    clock,
+    db,
+    logger,
+    handleMessage: (message) => handleMessage(turnDeps, message),
+    retry: (userId) => retryLast(turnDeps, userId),
+    memory: {
+      add: (input) => memory.add(input),
+      search: (query, o) => memory.search(query, o),
+      edit: (store, id, text) => memory.edit(store, id, text),
+      forget: async (store, id) => {
+        await memory.forget(store, id);
+      },
+    },
+    models,
+    stores,
+    maintenance: {
+      check: () => checkConsistency(memory, index),
+      repair: (report) => repairConsistency(memory, index, embedder, report),
+      reindex: (onProgress) => reindex(memory, index, embedder, onProgress),
+    },
+    idle: () => background.idle(),
+    close: async () => {
+      await background.idle();
+      await index.close();
+      if (!ports.db) db.close();
+    },
+  };
+}
+
+function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
+  if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
+    return new QdrantIndex({ url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) });
+  }
+  return new SqliteVecIndex(db);
+}

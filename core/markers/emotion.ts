@@ -1,0 +1,97 @@
+/**
+ * Lilo's moods, as set by the `[EMOTION: mood]` marker at the end of an answer.
+ * The German ids are canonical: they are stored and shown by adapters.
+ */
+export const MOODS = [
+  "freude",
+  "nachdenklich",
+  "neutral",
+  "traurig",
+  "neugierig",
+  "besorgt",
+  "verspielt",
+  "liebevoll",
+] as const;
+
+/** One of the eight canonical mood ids. */
+export type Mood = (typeof MOODS)[number];
+
+/**
+ * Variants the model writes instead of the canonical id, in folded form
+ * (lower case, no diacritics, ß→ss). Umlauts are listed twice because models
+ * sometimes transliterate them ("gluecklich") and folding only covers "glücklich".
+ */
+const VARIANTS: Record<Mood, readonly string[]> = {
+  freude: [
+    "froh", "frohlich", "froehlich", "glucklich", "gluecklich", "freudig", "heiter",
+    "begeistert", "gutgelaunt", "happy", "happiness", "joy", "joyful", "glad",
+    "cheerful", "delighted", "excited",
+  ],
+  nachdenklich: [
+    "grubelnd", "gruebelnd", "besinnlich", "reflektiert", "thoughtful", "pensive",
+    "reflective", "contemplative",
+  ],
+  neutral: ["ruhig", "gelassen", "entspannt", "ausgeglichen", "sachlich", "calm", "relaxed"],
+  traurig: [
+    "trauer", "betrubt", "betruebt", "bedruckt", "bedrueckt", "wehmutig", "wehmuetig",
+    "niedergeschlagen", "melancholisch", "sad", "sadness", "unhappy", "sorrow",
+    "melancholic", "melancholy",
+  ],
+  neugierig: [
+    "neugier", "interessiert", "gespannt", "wissbegierig", "fasziniert", "curious",
+    "curiosity", "interested", "intrigued", "fascinated",
+  ],
+  besorgt: [
+    "sorge", "sorgen", "beunruhigt", "angstlich", "aengstlich", "nervos", "nervoes",
+    "worried", "worry", "concerned", "anxious", "nervous", "uneasy",
+  ],
+  verspielt: [
+    "albern", "spielerisch", "lustig", "witzig", "frech", "schelmisch", "ubermutig",
+    "uebermuetig", "playful", "silly", "funny", "cheeky", "mischievous",
+  ],
+  liebevoll: [
+    "warm", "zartlich", "zaertlich", "herzlich", "liebe", "innig", "fursorglich",
+    "fuersorglich", "loving", "love", "affectionate", "tender", "caring",
+  ],
+};
+
+/** Folded word → mood; canonical ids map to themselves. */
+const LOOKUP: ReadonlyMap<string, Mood> = new Map(
+  MOODS.flatMap((mood) => [[mood, mood] as const, ...VARIANTS[mood].map((v) => [v, mood] as const)]),
+);
+
+/** Lower case, strip diacritics (NFD + combining marks), ß→ss. */
+function fold(word: string): string {
+  return word.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/ß/g, "ss");
+}
+
+/**
+ * Maps whatever the model wrote in `[EMOTION: ...]` to a canonical mood.
+ * Matches whole words only (so "sorgenfrei" is not "besorgt"), the first
+ * recognised word wins; returns undefined when nothing matches.
+ */
+export function normalizeMood(raw: string): Mood | undefined {
+  for (const word of raw.split(/[^\p{L}]+/u)) {
+    if (!word) continue;
+    const mood = LOOKUP.get(fold(word));
+    if (mood) return mood;
+  }
+  return undefined;
+}
+
+/**
+ * One Telegram-reaction emoji per mood. Every value must be in Telegram's
+ * allowed reaction set (grammY's `ReactionTypeEmoji["emoji"]`; the test
+ * checks this at compile time). Neutral uses 👌 rather than 😐 because the
+ * latter reads as displeasure when shown as a reaction.
+ */
+export const MOOD_REACTIONS = {
+  freude: "😁",
+  nachdenklich: "🤔",
+  neutral: "👌",
+  traurig: "😢",
+  neugierig: "👀",
+  besorgt: "😨",
+  verspielt: "🤪",
+  liebevoll: "🥰",
+} as const satisfies Record<Mood, string>;

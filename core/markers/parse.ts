@@ -1,0 +1,229 @@
+/**
+ * Finds and strips markers (`[NAME: payload]`, SPEC §5) in the model's answer.
+ * Pure: executing markers is the caller's job. The seed's bugs this avoids:
+ * markers shown raw (malformed, unknown, truncated), only one fetch per answer,
+ * and markers executed while Lilo merely explains them (code, quotes).
+ */
+
+/** All marker names the program understands, in prompt order. */
+export const MARKER_NAMES = [
+  "RECALL", "DIARY", "IMPORTANT", "SEARCH", "KINEWS",
+  "THOUGHT", "FOLLOWUP", "EMOTION", "VORSCHLAG", "ANSPRECHEN",
+] as const;
+
+/** A known marker name (canonical upper-case spelling). */
+export type MarkerName = (typeof MARKER_NAMES)[number];
+
+/** "fetch" markers need a follow-up model call with results; "store" ones only save. */
+export type MarkerKind = "fetch" | "store";
+
+/** Kind of every marker. */
+export const MARKER_KINDS: Readonly<Record<MarkerName, MarkerKind>> = {
+  RECALL: "fetch", DIARY: "fetch", SEARCH: "fetch", KINEWS: "fetch",
+  IMPORTANT: "store", THOUGHT: "store", FOLLOWUP: "store", EMOTION: "store",
+  VORSCHLAG: "store", ANSPRECHEN: "store",
+};
+
+/** One marker found in an answer; payload is trimmed and never empty. */
+export interface Marker {
+  name: MarkerName;
+  payload: string;
+  kind: MarkerKind;
+}
+
+/** The answer without markers, plus the markers in order of appearance. */
+export interface ParsedAnswer {
+  text: string;
+  markers: Marker[];
+}
+
+/**
+ * Variant spellings, keyed after {@link nameKey} folding (so FOLLOW-UP,
+ * follow_up and KI-NEWS need no entry). Only unambiguous translations:
+ * "SUCHE" or "ERINNERUNG" could mean several markers, so they are left out.
+ */
+const ALIASES: Readonly<Record<string, MarkerName>> = {
+  GEDANKE: "THOUGHT", GEDANKEN: "THOUGHT", TAGEBUCH: "DIARY", WICHTIG: "IMPORTANT",
+  STIMMUNG: "EMOTION", MOOD: "EMOTION", SUGGESTION: "VORSCHLAG",
+  WEBSEARCH: "SEARCH", WEBSUCHE: "SEARCH",
+};
+
+function nameKey(raw: string): string {
+  return raw.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase().replace(/[-_]/g, "");
+}
+
+function resolveName(raw: string): MarkerName | undefined {
+  const key = nameKey(raw);
+  return (MARKER_NAMES as readonly string[]).includes(key) ? (key as MarkerName) : ALIASES[key];
+}
+
+/** An unknown name that still "looks like a marker": at least two capitals, no lower case. */
+function isAllCaps(raw: string): boolean {
+  return raw === raw.toUpperCase() && /\p{Lu}.*\p{Lu}/u.test(raw);
+}
+
+/** Placeholder for a removed marker until the whitespace tidy-up; NUL never occurs in chat text. */
+const GAP = "\u0000";
+
+/** Opening quote → accepted closing quotes ("…", „…“/„…”, “…”, «…», »…«). */
+const QUOTES: Readonly<Record<string, string>> = {
+  '"': '"', "„": "“”", "“": "”", "«": "»", "»": "«",
+};
+
+const FENCE = /[ \t]*(`{3,}|~{3,})/y;
+const QUOTE_LINE = /[ \t]*>/y;
+const HEAD = /(\[\[?|\()[ \t]*(\p{L}[\p{L}\p{N}_-]*)[ \t]*:/uy;
+const TRUNCATED_HEAD = /\[\[?[ \t]*(\p{L}{2,})[ \t]*$/uy;
+const BLANK_LINE = /\n[ \t]*\r?\n/;
+
+/** End of a fenced code block opening at `pos`; an unclosed fence runs to the end (as in CommonMark). */
+function fenceEnd(text: string, pos: number): number | undefined {
+  FENCE.lastIndex = pos;
+  const m = FENCE.exec(text);
+  if (!m) return undefined;
+  const fence = m[1]!;
+  const nl = text.indexOf("\n", pos);
+  if (nl < 0) return text.length;
+  const close = new RegExp(`^[ \\t]*${fence[0]}{${fence.length},}[ \\t]*\\r?$`, "m").exec(text.slice(nl + 1));
+  return close ? nl + 1 + close.index + close[0].length : text.length;
+}
+
+/** End of a Markdown quote line (`> ...`) starting at `pos`. */
+function quoteLineEnd(text: string, pos: number): number | undefined {
+  QUOTE_LINE.lastIndex = pos;
+  if (!QUOTE_LINE.test(text)) return undefined;
+  const nl = text.indexOf("\n", pos);
+  return nl < 0 ? text.length : nl;
+}
+
+/** End of the inline code span at `pos`, or just of the backtick run when it has no partner. */
+function inlineCodeEnd(text: string, pos: number): number {
+  let run = pos;
+  while (text[run] === "`") run++;
+  const len = run - pos;
+  for (let i = run; i < text.length; ) {
+    const j = text.indexOf("`", i);
+    if (j < 0 || BLANK_LINE.test(text.slice(i, j))) break; // code spans stay within a paragraph
+    let k = j;
+    while (text[k] === "`") k++;
+    if (k - j === len) return k;
+    i = k;
+  }
+  return run;
+}
+
+/** End of a quoted span opening at `pos` and closing on the same line, if any. */
+function quoteEnd(text: string, pos: number, closers: string): number | undefined {
+  for (let i = pos + 1; i < text.length && text[i] !== "\n"; i++) {
+    if (closers.includes(text[i]!)) return i + 1;
+  }
+  return undefined;
+}
+
+/** Index of the bracket closing a payload: balanced first, else the first closer before a blank line. */
+function findClose(text: string, from: number, open: string, close: string): number | undefined {
+  let depth = 0;
+  let first: number | undefined;
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === open) depth++;
+    else if (text[i] === close) {
+      if (depth === 0) return i;
+      first ??= i;
+      depth--;
+    }
+  }
+  if (first !== undefined && !BLANK_LINE.test(text.slice(from, first))) return first;
+  return undefined;
+}
+
+/** A marker-like bracket at `pos`: where it ends and, if executable, the marker. */
+function matchMarker(text: string, pos: number): { end: number; marker?: Marker } | undefined {
+  HEAD.lastIndex = pos;
+  const head = HEAD.exec(text);
+  if (!head) {
+    // The model ran out of tokens mid-name ("… [EMOT"): strip, never show.
+    TRUNCATED_HEAD.lastIndex = pos;
+    const t = TRUNCATED_HEAD.exec(text);
+    const key = t ? nameKey(t[1]!) : "";
+    const known = [...MARKER_NAMES, ...Object.keys(ALIASES)].some((n) => key && n.startsWith(key));
+    return known ? { end: text.length } : undefined;
+  }
+  const [whole, opener, rawName] = head as unknown as [string, string, string];
+  const name = resolveName(rawName);
+  const round = opener === "(";
+  // Round brackets or mixed case are ordinary prose ("(siehe oben: Seite 3)") unless the name is known.
+  if (!name && (round || !isAllCaps(rawName))) return undefined;
+  const from = pos + whole.length;
+  const close = findClose(text, from, round ? "(" : "[", round ? ")" : "]");
+  if (close === undefined) {
+    // Unclosed: truncated answer, or a forgotten bracket. The payload is incomplete, so strip but don't execute.
+    const blank = BLANK_LINE.exec(text.slice(from));
+    if (!blank) return { end: text.length };
+    return name ? { end: from + blank.index } : undefined;
+  }
+  let end = close + 1;
+  // [[VORSCHLAG: x]] is the one double-bracket marker; accept it with one bracket missing or extra.
+  if (!round && text[end] === "]" && (opener === "[[" || name === "VORSCHLAG")) end++;
+  const payload = text.slice(from, close).trim();
+  return name && payload ? { end, marker: { name, payload, kind: MARKER_KINDS[name] } } : { end };
+}
+
+const GAP_RUN = new RegExp(
+  `((?:[ \\t]*\\r?\\n)*[ \\t]*)${GAP}((?:[ \\t\\r\\n]*${GAP})*)([ \\t]*(?:\\r?\\n(?:[ \\t]*\\r?\\n)*)?)`,
+  "g",
+);
+
+/**
+ * Closes the holes left by removed markers: a marker on its own line takes
+ * its line with it, blank-line runs are capped at one, and inline a single
+ * space remains (none before punctuation). Text away from markers is untouched.
+ */
+function tidy(text: string): string {
+  return text.replace(GAP_RUN, (match, left: string, mid: string, right: string, offset: number) => {
+    const before = text.slice(0, offset);
+    const after = text.slice(offset + match.length);
+    if (!before || !after) return "";
+    const lines = Math.max(...[left, ...mid.split(GAP), right].map((s) => s.split("\n").length - 1));
+    if (lines > 0) return "\n".repeat(Math.min(lines, 2));
+    if (!/[ \t]/.test(left + mid + right)) return "";
+    if (/^[.,;:!?…)\]}]/.test(after) || /[(\[{„]$/.test(before)) return "";
+    return " ";
+  });
+}
+
+/**
+ * Finds every marker in the model's answer, in order, and returns the text
+ * without them. Tolerates case, extra spaces, round brackets, one missing or
+ * extra bracket on VORSCHLAG and a few German/English name variants.
+ * Markers inside code (fenced or inline), `>` quote lines or quotation marks
+ * on one line are examples, not commands: neither returned nor stripped.
+ * Unknown ALL-CAPS markers, empty payloads and truncated markers are stripped
+ * but not returned.
+ */
+export function parseMarkers(answer: string): ParsedAnswer {
+  const source = answer.replaceAll(GAP, "");
+  const markers: Marker[] = [];
+  let out = "";
+  let removed = false;
+  for (let pos = 0; pos < source.length; ) {
+    const ch = source[pos]!;
+    let end: number | undefined;
+    if (pos === 0 || source[pos - 1] === "\n") end = fenceEnd(source, pos) ?? quoteLineEnd(source, pos);
+    if (end === undefined && ch === "`") end = inlineCodeEnd(source, pos);
+    else if (end === undefined && QUOTES[ch]) end = quoteEnd(source, pos, QUOTES[ch]);
+    else if (end === undefined && (ch === "[" || ch === "(")) {
+      const found = matchMarker(source, pos);
+      if (found) {
+        if (found.marker) markers.push(found.marker);
+        out += GAP;
+        removed = true;
+        pos = found.end;
+        continue;
+      }
+    }
+    end ??= pos + 1;
+    out += source.slice(pos, end);
+    pos = end;
+  }
+  return { text: (removed ? tidy(out) : out).trim(), markers };
+}

@@ -1,0 +1,173 @@
+import type { Db } from "../store/db.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Embedder } from "../ports/embedder.ts";
+import type { VectorIndex, VectorStore } from "../ports/vector-index.ts";
+import { VECTOR_STORES } from "../ports/vector-index.ts";
+import { TextRows, type TextRow } from "../store/text-rows.ts";
+import { LiloError, NotFoundError } from "../errors.ts";
+
+/** A search hit: the row's id and text with its similarity to the query. */
+export interface MemoryHit {
+  id: number;
+  text: string;
+  score: number;
+  createdAt: string;
+  store: VectorStore;
+}
+
+export interface AddInput {
+  text: string;
+  userId: string;
+  store?: VectorStore;
+  /** ISO time or Date; defaults to now (imports keep their original time). */
+  createdAt?: string | Date;
+  extra?: Record<string, unknown>;
+  /** Skip the exact and meaning duplicate checks (the diary is never deduplicated). */
+  allowDuplicate?: boolean;
+}
+
+export type AddResult =
+  | { added: true; id: number; vector: Float32Array }
+  | { added: false; reason: "exact-duplicate" | "similar"; duplicateOf: number; score: number };
+
+export interface SearchOptions {
+  userId: string;
+  store?: VectorStore;
+  k?: number;
+  minScore?: number;
+}
+
+/**
+ * The one code path that changes stored memories. SQLite is the truth; every
+ * add, edit, forget, supersede and restore changes the row and its vector
+ * together, so a vector never exists without its row.
+ */
+export class Memory {
+  readonly rows: Record<VectorStore, TextRows>;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly embedder: Embedder,
+    private readonly index: VectorIndex,
+    private readonly clock: Clock,
+    private readonly opts: { dedupMinScore: number },
+  ) {
+    this.rows = Object.fromEntries(VECTOR_STORES.map((s) => [s, new TextRows(db, s)])) as Record<VectorStore, TextRows>;
+  }
+
+  /** Loads the embedder and prepares the index once. */
+  init(): Promise<void> {
+    this.ready ??= (async () => {
+      const dim = await this.embedder.dimension();
+      await this.index.init(dim, this.embedder.id);
+    })();
+    return this.ready;
+  }
+
+  /** Embeds one text. */
+  async embed(text: string): Promise<Float32Array> {
+    await this.init();
+    const [v] = await this.embedder.embed([text]);
+    if (!v) throw new LiloError("embedder", "The embedder returned no vector");
+    return v;
+  }
+
+  /**
+   * Stores a memory unless it is a duplicate: the exact text, or (cosine ≥
+   * the dedup threshold) the same meaning in the same store of the same user.
+   */
+  async add(input: AddInput): Promise<AddResult> {
+    const store = input.store ?? "notes";
+    const text = input.text.trim();
+    if (!text) throw new LiloError("invalid-input", "A memory needs text");
+    const rows = this.rows[store];
+    if (!input.allowDuplicate) {
+      const same = rows.findExact(input.userId, text);
+      if (same) return { added: false, reason: "exact-duplicate", duplicateOf: same.id, score: 1 };
+    }
+    const vector = await this.embed(text);
+    if (!input.allowDuplicate) {
+      const [near] = await this.index.search({ vector, store, userId: input.userId, k: 1, minScore: this.opts.dedupMinScore });
+      if (near) return { added: false, reason: "similar", duplicateOf: near.rowId, score: near.score };
+    }
+    const createdAt = input.createdAt ? new Date(input.createdAt).toISOString() : this.clock.now().toISOString();
+    const id = rows.insert(input.userId, text, createdAt, input.extra);
+    await this.upsertOrUndo(() => rows.delete(id), { store, rowId: id, userId: input.userId, vector });
+    return { added: true, id, vector };
+  }
+
+  /** Changes a memory's text and re-embeds it. */
+  async edit(store: VectorStore, id: number, text: string): Promise<void> {
+    const row = this.require(store, id);
+    const vector = await this.embed(text.trim());
+    this.rows[store].updateText(id, text.trim(), this.clock.now().toISOString());
+    await this.upsertOrUndo(() => this.rows[store].updateText(id, row.text, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
+  }
+
+  /** Deletes a memory: first its vector, then its row, so no vector outlives its row. */
+  async forget(store: VectorStore, id: number): Promise<TextRow> {
+    const row = this.require(store, id);
+    await this.init();
+    await this.index.delete([{ store, rowId: id, userId: row.userId }]);
+    this.rows[store].delete(id);
+    return row;
+  }
+
+  /** Hides a memory without erasing it (corrections): the vector goes, the row stays marked. */
+  async supersede(store: VectorStore, id: number): Promise<TextRow> {
+    const row = this.require(store, id);
+    await this.init();
+    await this.index.delete([{ store, rowId: id, userId: row.userId }]);
+    this.rows[store].setSuperseded(id, this.clock.now().toISOString(), this.clock.now().toISOString());
+    return row;
+  }
+
+  /** Brings a superseded memory back, row and vector. */
+  async restore(store: VectorStore, id: number, text?: string): Promise<void> {
+    const row = this.require(store, id, true);
+    const finalText = (text ?? row.text).trim();
+    const vector = await this.embed(finalText);
+    const now = this.clock.now().toISOString();
+    this.db.transaction(() => {
+      this.rows[store].updateText(id, finalText, now);
+      this.rows[store].setSuperseded(id, null, now);
+    })();
+    await this.upsertOrUndo(() => this.rows[store].setSuperseded(id, now, now), { store, rowId: id, userId: row.userId, vector });
+  }
+
+  /** Top-k memories of one store by meaning: `[{ id, text, score, createdAt }]`. */
+  async search(query: string, opts: SearchOptions): Promise<MemoryHit[]> {
+    return this.searchVector(await this.embed(query), opts);
+  }
+
+  /** Like search, for a query that is embedded already (one embedding per turn). */
+  async searchVector(vector: Float32Array, opts: SearchOptions): Promise<MemoryHit[]> {
+    await this.init();
+    const store = opts.store ?? "notes";
+    const hits = await this.index.search({ vector, store, userId: opts.userId, k: opts.k ?? 5, ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}) });
+    const rows = new Map(this.rows[store].getMany(hits.map((h) => h.rowId)).map((r) => [r.id, r]));
+    return hits.flatMap((h) => {
+      const row = rows.get(h.rowId);
+      // A hit whose row is gone or hidden is stale index data: `lilo doctor` reports it.
+      if (!row || row.supersededAt || row.userId !== opts.userId) return [];
+      return [{ id: row.id, text: row.text, score: h.score, createdAt: row.createdAt, store }];
+    });
+  }
+
+  private require(store: VectorStore, id: number, allowSuperseded = false): TextRow {
+    const row = this.rows[store].get(id);
+    if (!row || (!allowSuperseded && row.supersededAt)) throw new NotFoundError(`No ${store} entry with id ${id}`);
+    return row;
+  }
+
+  /** Writes the vector; if that fails, puts the row back as it was so the two never diverge. */
+  private async upsertOrUndo(undo: () => void, record: { store: VectorStore; rowId: number; userId: string; vector: Float32Array }): Promise<void> {
+    try {
+      await this.index.upsert([record]);
+    } catch (err) {
+      undo();
+      throw new LiloError("vector-index", `Could not store the vector of ${record.store} #${record.rowId}; the change was undone`, { cause: err });
+    }
+  }
+}

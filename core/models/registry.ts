@@ -1,0 +1,76 @@
+import type { ChatModel } from "../ports/chat-model.ts";
+import type { LiloConfig, ModelRole, ModelSpec } from "../config.ts";
+import { requireModel } from "../config.ts";
+import { ConfigError } from "../errors.ts";
+import type { SettingsStore } from "../store/settings.ts";
+
+const CHAT_SETTING = "chat_model";
+
+/** Makes a ChatModel for a spec; the composition root passes the provider factory in. */
+export type ModelFactory = (spec: ModelSpec) => ChatModel;
+
+/**
+ * Which model answers for which role. The chat model can be switched at run
+ * time (kept in settings, so it survives a restart); memory is untouched by
+ * a switch because every model shares the same stores.
+ */
+export class ModelRegistry {
+  private readonly cache = new Map<string, ChatModel>();
+
+  constructor(
+    private readonly config: LiloConfig,
+    private readonly factory: ModelFactory,
+    private readonly settings: SettingsStore,
+    private readonly overrides: Partial<Record<ModelRole, ChatModel>> = {},
+  ) {}
+
+  /** The model for a role; jobs and judge fall back to the chat model's spec from config. */
+  forRole(role: ModelRole): ChatModel {
+    const override = this.overrides[role] ?? (role !== "chat" && !this.config.models[role] ? this.overrides.chat : undefined);
+    if (override) return override;
+    if (role === "chat") return this.get(this.chatSpec());
+    return this.get(this.config.models[role] ?? this.chatSpec());
+  }
+
+  /** The chat model's spec now in force (a run-time switch wins over configuration). */
+  chatSpec(): ModelSpec {
+    const saved = this.settings.get(CHAT_SETTING);
+    if (saved) {
+      const [provider, ...rest] = saved.split(":");
+      return { provider: provider!, model: rest.join(":") };
+    }
+    if (this.overrides.chat) return { provider: this.overrides.chat.provider, model: this.overrides.chat.model };
+    return requireModel(this.config, "chat");
+  }
+
+  /** Switches the chat model for everyone; "provider:model" or just "model" for the current provider. */
+  switchChat(value: string, now: string): ModelSpec {
+    const trimmed = value.trim();
+    if (!trimmed) throw new ConfigError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat");
+    const idx = trimmed.indexOf(":");
+    const spec: ModelSpec =
+      idx > 0 && this.config.providers[trimmed.slice(0, idx)]
+        ? { provider: trimmed.slice(0, idx), model: trimmed.slice(idx + 1) }
+        : { provider: this.chatSpec().provider, model: trimmed };
+    if (!spec.model) throw new ConfigError(`Name the model after "${spec.provider}:"`);
+    this.get(spec); // fails now, with a clear error, if the provider is not usable
+    this.settings.set(CHAT_SETTING, `${spec.provider}:${spec.model}`, now);
+    return spec;
+  }
+
+  /** Goes back to the configured chat model. */
+  resetChat(): void {
+    this.settings.delete(CHAT_SETTING);
+  }
+
+  private get(spec: ModelSpec): ChatModel {
+    if (this.overrides.chat && spec.provider === this.overrides.chat.provider && spec.model === this.overrides.chat.model) return this.overrides.chat;
+    const key = `${spec.provider}:${spec.model}`;
+    let m = this.cache.get(key);
+    if (!m) {
+      m = this.factory(spec);
+      this.cache.set(key, m);
+    }
+    return m;
+  }
+}

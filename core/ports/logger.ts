@@ -1,0 +1,22 @@
+/** Where Lilo writes what happened. Never pass secrets or whole prompts to it. */
+export interface Logger {
+  debug(msg: string, data?: Record<string, unknown>): void;
+  info(msg: string, data?: Record<string, unknown>): void;
+  warn(msg: string, data?: Record<string, unknown>): void;
+  error(msg: string, data?: Record<string, unknown>): void;
+}
+
+/** Discards everything; the default inside tests and library use. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** One line per event on stderr, so stdout stays free for the terminal chat and --json output. */
+export function consoleLogger(level: "debug" | "info" | "warn" | "error" = "info"): Logger {
+  const order = ["debug", "info", "warn", "error"] as const;
+  const min = order.indexOf(level);
+  const write = (lvl: (typeof order)[number]) => (msg: string, data?: Record<string, unknown>) => {
+    if (order.indexOf(lvl) < min) return;
+    const extra = data ? ` ${JSON.stringify(data)}` : "";
+    process.stderr.write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${msg}${extra}\n`);
+  };
+  return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
+}

@@ -1,0 +1,19 @@
+/** Section headings of the cheat sheet, per answer language. */
+export const CHEAT_SHEET_LABELS = {
+  de: {
+    now: (date: string, tz: string) => `Jetzt ist ${date} (${tz}). Rechne Zeitangaben von hier aus; dieses Datum ist verlässlich.`,
+    rules: "Gelernte Regeln – IMMER befolgen:",
+    profile: (name: string) => `Profil von ${name}:`,
+    shortTerm: "Wo ihr zuletzt aufgehört habt (Kurzzeitgedächtnis):",
+    notes: (name: string) => `Relevante Erinnerungen an ${name} aus früheren Gesprächen:`,
+    thoughts: "Deine eigenen Gedanken aus stillen Momenten (deine Deutung, keine Fakten):",
+  },
+  en: {
+    now: (date: string, tz: string) => `It is now ${date} (${tz}). Reckon dates from here; this date is reliable.`,
+    rules: "Learned rules – ALWAYS follow:",
+    profile: (name: string) => `Profile of ${name}:`,
+    shortTerm: "Where you left off last time (short-term memory):",
+    notes: (name: string) => `Relevant memories of ${name} from earlier conversations:`,
+    thoughts: "Your own thoughts from quiet moments (your interpretation, not facts):",
+  },
+} as const;

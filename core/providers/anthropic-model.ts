@@ -1,0 +1,102 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
+import { providerFailure, type ProviderFailure } from "./retry.ts";
+
+export interface AnthropicModelOptions {
+  /** Provider name as configured; default "anthropic". */
+  provider?: string;
+  model: string;
+  apiKey: string;
+  /** Default https://api.anthropic.com (the environment is not read). */
+  baseUrl?: string | undefined;
+  /** Per HTTP attempt. */
+  timeoutMs: number;
+  /** max_tokens when the request names none. */
+  maxTokens: number;
+}
+
+/**
+ * Claude through `@anthropic-ai/sdk`. One HTTP attempt per call: wrap it in
+ * RetryingModel (createChatModel does) for retries. `json: true` has no API
+ * switch here; the prompt asks for JSON.
+ */
+export class AnthropicModel implements ChatModel {
+  readonly provider: string;
+  readonly model: string;
+  private readonly client: Anthropic;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private readonly maxTokens: number;
+
+  constructor(options: AnthropicModelOptions) {
+    this.provider = options.provider ?? "anthropic";
+    this.model = options.model;
+    this.apiKey = options.apiKey;
+    this.timeoutMs = options.timeoutMs;
+    this.maxTokens = options.maxTokens;
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      // null, not undefined: undefined would make the SDK read ANTHROPIC_BASE_URL itself.
+      baseURL: options.baseUrl ?? null,
+      timeout: options.timeoutMs,
+      maxRetries: 0,
+    });
+  }
+
+  async complete(request: ChatRequest): Promise<ChatResponse> {
+    let message: Anthropic.Message;
+    try {
+      message = await this.client.messages.create(
+        {
+          model: this.model,
+          max_tokens: request.maxTokens ?? this.maxTokens,
+          ...(request.system ? { system: request.system } : {}),
+          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        },
+        request.signal ? { signal: request.signal } : undefined,
+      );
+    } catch (err) {
+      throw this.toProviderError(err);
+    }
+    if (!Array.isArray(message?.content)) {
+      throw providerFailure({ provider: this.provider, kind: "other", detail: "the answer has no content", cause: message });
+    }
+    const text = message.content
+      .flatMap((block) => (block.type === "text" ? [block.text] : []))
+      .join("");
+    return {
+      text,
+      model: message.model,
+      ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
+      ...(message.usage
+        ? { usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens } }
+        : {}),
+    };
+  }
+
+  private toProviderError(err: unknown): ProviderFailure {
+    const base = {
+      provider: this.provider,
+      baseUrl: this.client.baseURL,
+      timeoutMs: this.timeoutMs,
+      secrets: [this.apiKey],
+      cause: err,
+    };
+    if (err instanceof Anthropic.APIUserAbortError) return providerFailure({ ...base, kind: "aborted" });
+    if (err instanceof Anthropic.APIConnectionTimeoutError) return providerFailure({ ...base, kind: "timeout" });
+    if (err instanceof Anthropic.APIConnectionError) {
+      return providerFailure({ ...base, kind: "connection", detail: err.message });
+    }
+    if (err instanceof Anthropic.APIError && typeof err.status === "number") {
+      return providerFailure({
+        ...base,
+        kind: "http",
+        status: err.status,
+        ...(err.headers ? { headers: err.headers } : {}),
+        detail: err.apiMessage ? `${err.type ? `${err.type}: ` : ""}${err.apiMessage}` : err.message,
+      });
+    }
+    return providerFailure({ ...base, kind: "other", detail: err instanceof Error ? err.message : String(err) });
+  }
+}

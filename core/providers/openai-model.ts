@@ -1,0 +1,117 @@
+import OpenAI from "openai";
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
+import { providerFailure, type ProviderFailure } from "./retry.ts";
+
+/** Sent when no key is configured: local servers (Ollama, llama.cpp) ignore it, the SDK insists on one. */
+export const PLACEHOLDER_API_KEY = "not-needed";
+
+export interface OpenAICompatibleModelOptions {
+  /** Provider name as configured, e.g. "openai", "deepseek", "ollama". */
+  provider: string;
+  model: string;
+  /** Undefined for local servers that need none. */
+  apiKey?: string | undefined;
+  /** Default https://api.openai.com/v1 (the environment is not read). */
+  baseUrl?: string | undefined;
+  /** Per HTTP attempt. */
+  timeoutMs: number;
+  /** max_tokens when the request names none. */
+  maxTokens: number;
+}
+
+/**
+ * Any server that speaks OpenAI's Chat Completions API (OpenAI, DeepSeek,
+ * OpenRouter, Ollama, llama.cpp server), through the `openai` SDK. One HTTP
+ * attempt per call: wrap it in RetryingModel (createChatModel does) for retries.
+ */
+export class OpenAICompatibleModel implements ChatModel {
+  readonly provider: string;
+  readonly model: string;
+  private readonly client: OpenAI;
+  private readonly apiKey: string | undefined;
+  private readonly timeoutMs: number;
+  private readonly maxTokens: number;
+
+  constructor(options: OpenAICompatibleModelOptions) {
+    this.provider = options.provider;
+    this.model = options.model;
+    this.apiKey = options.apiKey;
+    this.timeoutMs = options.timeoutMs;
+    this.maxTokens = options.maxTokens;
+    // Explicit nulls keep the SDK from reading OPENAI_* variables and sending them to another vendor.
+    this.client = new OpenAI({
+      apiKey: options.apiKey || PLACEHOLDER_API_KEY,
+      baseURL: options.baseUrl ?? null,
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      timeout: options.timeoutMs,
+      maxRetries: 0,
+    });
+  }
+
+  async complete(request: ChatRequest): Promise<ChatResponse> {
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.model,
+      messages: [
+        ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
+        ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+      ],
+      max_tokens: request.maxTokens ?? this.maxTokens,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
+    };
+    let completion: ChatCompletion;
+    try {
+      completion = await this.client.chat.completions.create(body, request.signal ? { signal: request.signal } : undefined);
+    } catch (err) {
+      throw this.toProviderError(err);
+    }
+    const choice = completion.choices?.[0];
+    if (!choice) throw this.emptyAnswer(completion);
+    return {
+      text: choice.message?.content ?? "",
+      model: completion.model || this.model,
+      ...(choice.finish_reason ? { stopReason: choice.finish_reason } : {}),
+      ...(completion.usage
+        ? { usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } }
+        : {}),
+    };
+  }
+
+  /** Some gateways (OpenRouter) answer 200 with `{ error: { code, message } }` and no choices. */
+  private emptyAnswer(completion: ChatCompletion): ProviderFailure {
+    const error = (completion as unknown as { error?: { code?: unknown; message?: unknown } }).error;
+    const detail = typeof error?.message === "string" ? error.message : "the answer has no choices";
+    const base = { provider: this.provider, secrets: [this.apiKey], cause: completion, detail };
+    return typeof error?.code === "number"
+      ? providerFailure({ ...base, kind: "http", status: error.code })
+      : providerFailure({ ...base, kind: "other" });
+  }
+
+  private toProviderError(err: unknown): ProviderFailure {
+    const base = {
+      provider: this.provider,
+      baseUrl: this.client.baseURL,
+      timeoutMs: this.timeoutMs,
+      secrets: [this.apiKey],
+      cause: err,
+    };
+    if (err instanceof OpenAI.APIUserAbortError) return providerFailure({ ...base, kind: "aborted" });
+    if (err instanceof OpenAI.APIConnectionTimeoutError) return providerFailure({ ...base, kind: "timeout" });
+    if (err instanceof OpenAI.APIConnectionError) {
+      return providerFailure({ ...base, kind: "connection", detail: err.message });
+    }
+    if (err instanceof OpenAI.APIError && typeof err.status === "number") {
+      return providerFailure({
+        ...base,
+        kind: "http",
+        status: err.status,
+        ...(err.headers ? { headers: err.headers } : {}),
+        detail: err.message,
+      });
+    }
+    return providerFailure({ ...base, kind: "other", detail: err instanceof Error ? err.message : String(err) });
+  }
+}

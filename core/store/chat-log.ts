@@ -1,0 +1,118 @@
+import type { Db } from "./db.ts";
+
+export type Role = "user" | "assistant";
+
+/** One stored chat message. */
+export interface ChatLogMessage {
+  id: number;
+  userId: string;
+  conversationId: number;
+  role: Role;
+  text: string;
+  model: string | null;
+  mood: string | null;
+  createdAt: string;
+}
+
+export interface Conversation {
+  id: number;
+  userId: string;
+  startedAt: string;
+  lastMessageAt: string;
+  startModel: string | null;
+}
+
+interface RawMessage {
+  id: number;
+  user_id: string;
+  conversation_id: number;
+  role: Role;
+  text: string;
+  model: string | null;
+  mood: string | null;
+  created_at: string;
+}
+
+const toMessage = (r: RawMessage): ChatLogMessage => ({
+  id: r.id,
+  userId: r.user_id,
+  conversationId: r.conversation_id,
+  role: r.role,
+  text: r.text,
+  model: r.model,
+  mood: r.mood,
+  createdAt: r.created_at,
+});
+
+/** Store 1: every message verbatim, grouped into conversations. */
+export class ChatLog {
+  constructor(private readonly db: Db) {}
+
+  /** The newest conversation of a user, if any. */
+  latestConversation(userId: string): Conversation | undefined {
+    const r = this.db
+      .prepare(`SELECT * FROM conversations WHERE user_id = ? ORDER BY last_message_at DESC, id DESC LIMIT 1`)
+      .get(userId) as
+      | { id: number; user_id: string; started_at: string; last_message_at: string; start_model: string | null }
+      | undefined;
+    return r && { id: r.id, userId: r.user_id, startedAt: r.started_at, lastMessageAt: r.last_message_at, startModel: r.start_model };
+  }
+
+  /**
+   * The conversation a message at `now` belongs to: the latest one, unless
+   * the pause since its last message exceeds `pauseMinutes` — then a new one.
+   */
+  conversationAt(userId: string, now: Date, pauseMinutes: number, model: string | null): { id: number; isNew: boolean; previous?: Conversation } {
+    const last = this.latestConversation(userId);
+    if (last && now.getTime() - Date.parse(last.lastMessageAt) <= pauseMinutes * 60_000) return { id: last.id, isNew: false };
+    const iso = now.toISOString();
+    const info = this.db
+      .prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES (?, ?, ?, ?)`)
+      .run(userId, iso, iso, model);
+    return { id: Number(info.lastInsertRowid), isNew: true, ...(last ? { previous: last } : {}) };
+  }
+
+  append(m: { userId: string; conversationId: number; role: Role; text: string; model?: string | null; mood?: string | null; createdAt: string }): ChatLogMessage {
+    const info = this.db
+      .prepare(
+        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt);
+    this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
+    return this.get(Number(info.lastInsertRowid))!;
+  }
+
+  get(id: number): ChatLogMessage | undefined {
+    const r = this.db.prepare(`SELECT * FROM messages WHERE id = ?`).get(id) as RawMessage | undefined;
+    return r && toMessage(r);
+  }
+
+  /** The last `limit` messages of a conversation before message `beforeId`, oldest first. */
+  recent(conversationId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): ChatLogMessage[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
+      .all(conversationId, beforeId, limit) as RawMessage[];
+    return rows.reverse().map(toMessage);
+  }
+
+  /** The user's newest message, for retrying a turn whose model call failed. */
+  lastMessage(userId: string): ChatLogMessage | undefined {
+    const r = this.db.prepare(`SELECT * FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1`).get(userId) as RawMessage | undefined;
+    return r && toMessage(r);
+  }
+
+  /** The assistant message that preceded message `id` in its conversation. */
+  previousAssistant(conversationId: number, beforeId: number): ChatLogMessage | undefined {
+    const r = this.db
+      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND id < ? AND role = 'assistant' ORDER BY id DESC LIMIT 1`)
+      .get(conversationId, beforeId) as RawMessage | undefined;
+    return r && toMessage(r);
+  }
+
+  count(userId?: string): number {
+    const r = userId
+      ? this.db.prepare(`SELECT count(*) AS n FROM messages WHERE user_id = ?`).get(userId)
+      : this.db.prepare(`SELECT count(*) AS n FROM messages`).get();
+    return (r as { n: number }).n;
+  }
+}

@@ -1,0 +1,44 @@
+import type { Db } from "./db.ts";
+
+/** One profile fact about the user. */
+export interface ProfileEntry {
+  id: number;
+  userId: string;
+  category: string;
+  text: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The categories extraction may use; admins may add others. */
+export const PROFILE_CATEGORIES = ["person", "work", "projects", "preferences", "relationships", "health", "other"] as const;
+
+/** Store 2: short facts about the user by category, always on the cheat sheet. */
+export class ProfileStore {
+  constructor(private readonly db: Db) {}
+
+  list(userId: string): ProfileEntry[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM profile WHERE user_id = ? ORDER BY category, created_at, id`)
+      .all(userId) as { id: number; user_id: string; category: string; text: string; created_at: string; updated_at: string }[];
+    return rows.map((r) => ({ id: r.id, userId: r.user_id, category: r.category, text: r.text, createdAt: r.created_at, updatedAt: r.updated_at }));
+  }
+
+  /** Adds a fact unless the same text is already in that category; returns its id. */
+  add(userId: string, category: string, text: string, now: string): { id: number; added: boolean } {
+    const info = this.db
+      .prepare(`INSERT OR IGNORE INTO profile (user_id, category, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`)
+      .run(userId, category, text, now, now);
+    if (info.changes > 0) return { id: Number(info.lastInsertRowid), added: true };
+    const r = this.db.prepare(`SELECT id FROM profile WHERE user_id = ? AND category = ? AND text = ?`).get(userId, category, text) as { id: number };
+    return { id: r.id, added: false };
+  }
+
+  update(userId: string, id: number, text: string, now: string): boolean {
+    return this.db.prepare(`UPDATE profile SET text = ?, updated_at = ? WHERE id = ? AND user_id = ?`).run(text, now, id, userId).changes > 0;
+  }
+
+  delete(userId: string, id: number): boolean {
+    return this.db.prepare(`DELETE FROM profile WHERE id = ? AND user_id = ?`).run(id, userId).changes > 0;
+  }
+}

@@ -1,0 +1,27 @@
+import type { Db } from "./db.ts";
+
+/** User id under which settings that apply to everyone are kept. */
+export const GLOBAL = "*";
+
+/** Run-time settings that users change while Lilo runs (e.g. the chat model). */
+export class SettingsStore {
+  constructor(private readonly db: Db) {}
+
+  get(key: string, userId = GLOBAL): string | undefined {
+    const r = this.db.prepare(`SELECT value FROM settings WHERE user_id = ? AND key = ?`).get(userId, key) as { value: string } | undefined;
+    return r?.value;
+  }
+
+  set(key: string, value: string, now: string, userId = GLOBAL): void {
+    this.db
+      .prepare(
+        `INSERT INTO settings (user_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      )
+      .run(userId, key, value, now, now);
+  }
+
+  delete(key: string, userId = GLOBAL): void {
+    this.db.prepare(`DELETE FROM settings WHERE user_id = ? AND key = ?`).run(userId, key);
+  }
+}

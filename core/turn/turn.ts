@@ -1,0 +1,221 @@
+import type { LiloConfig } from "../config.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Logger } from "../ports/logger.ts";
+import { modelLabel, type ChatModel } from "../ports/chat-model.ts";
+import type { Memory, MemoryHit } from "../memory/memory.ts";
+import type { ChatLog, ChatLogMessage } from "../store/chat-log.ts";
+import type { ProfileStore } from "../store/profile.ts";
+import type { ShortTermStore } from "../store/short-term.ts";
+import type { RulesStore } from "../store/rules.ts";
+import type { ModelProblems } from "../store/model-problems.ts";
+import type { TopicsStore } from "../store/topics.ts";
+import type { SuggestionsStore } from "../store/suggestions.ts";
+import type { ModelRegistry } from "../models/registry.ts";
+import type { BackgroundTasks } from "../util/background.ts";
+import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
+import { buildCheatSheet } from "./cheat-sheet.ts";
+import { personaPrompt } from "../prompts/persona.ts";
+import { markerInstructions } from "../prompts/markers.ts";
+import { parseMarkers } from "../markers/parse.ts";
+import { executeStoreMarkers, CHAT_MARKERS } from "../markers/execute.ts";
+import { extractMemories } from "../memory/extract.ts";
+import { rememberExtraction } from "../memory/remember.ts";
+import { summarizeConversation } from "../memory/short-term-summary.ts";
+import { formatLocal } from "../util/time.ts";
+import { LiloError, ProviderError, describeError } from "../errors.ts";
+import { TURN_TEXTS } from "../prompts/turn-texts.ts";
+
+/** Everything a chat turn needs; wired once in createLilo. */
+export interface TurnDeps {
+  config: LiloConfig;
+  clock: Clock;
+  logger: Logger;
+  chatLog: ChatLog;
+  memory: Memory;
+  profile: ProfileStore;
+  shortTerm: ShortTermStore;
+  rules: RulesStore;
+  problems: ModelProblems;
+  topics: TopicsStore;
+  suggestions: SuggestionsStore;
+  models: ModelRegistry;
+  background: BackgroundTasks;
+  steps: TurnStep[];
+  db: { transaction<T>(fn: () => T): () => T };
+}
+
+/** The name Lilo calls a user by. */
+export function userName(config: LiloConfig, userId: string): string {
+  return config.persona.userNames[userId] ?? "User";
+}
+
+/**
+ * One chat turn (SPEC §4): store the message first, run the checks, build the
+ * cheat sheet, call the model, execute and strip markers, store the answer,
+ * then extract notes in the background.
+ */
+export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promise<TurnResult> {
+  const text = msg.text.trim();
+  if (!text) throw new LiloError("invalid-input", "An empty message cannot be answered");
+  const now = deps.clock.now();
+  const spec = deps.models.chatSpec();
+  const { userMessage, conversation } = deps.db.transaction(() => {
+    const conv = deps.chatLog.conversationAt(msg.userId, now, deps.config.memory.conversationPauseMinutes, `${spec.provider}:${spec.model}`);
+    const stored = deps.chatLog.append({ userId: msg.userId, conversationId: conv.id, role: "user", text, createdAt: now.toISOString() });
+    return { userMessage: stored, conversation: conv };
+  })();
+  if (conversation.isNew && conversation.previous) await summarizePrevious(deps, msg.userId, conversation.previous.id);
+  return answer(deps, userMessage, conversation.isNew);
+}
+
+/** Answers the user's newest message again after a failed model call, without storing it twice. */
+export async function retryLast(deps: TurnDeps, userId: string): Promise<TurnResult | undefined> {
+  const last = deps.chatLog.lastMessage(userId);
+  if (!last || last.role !== "user") return undefined;
+  return answer(deps, last, false);
+}
+
+async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean): Promise<TurnResult> {
+  const { config } = deps;
+  const ctx: TurnContext = {
+    userId: userMessage.userId,
+    text: userMessage.text,
+    userMessage,
+    conversationId: userMessage.conversationId,
+    isNewConversation: isNew,
+    previousAnswer: deps.chatLog.previousAssistant(userMessage.conversationId, userMessage.id),
+    now: deps.clock.now(),
+    extras: [],
+  };
+  for (const step of deps.steps) {
+    const early = await step.before?.(ctx);
+    if (early) return early;
+  }
+  let model: ChatModel;
+  let notes: MemoryHit[] = [];
+  try {
+    model = deps.models.forRole("chat");
+    const request = await assemble(deps, ctx, (n) => (notes = n));
+    const reply = await model.complete({ ...request, maxTokens: config.modelCall.maxTokens });
+    return await finish(deps, ctx, model, reply.text, notes);
+  } catch (err) {
+    deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
+    const retryable = err instanceof ProviderError ? err.retryable : false;
+    const code = err instanceof LiloError ? err.code : "internal";
+    const t = TURN_TEXTS[config.persona.language];
+    return {
+      ok: false,
+      text: t.failed(describeError(err), retryable),
+      userMessageId: userMessage.id,
+      notesUsed: notes,
+      error: { code, message: describeError(err), retryable },
+    };
+  }
+}
+
+/** Selects memories and builds the cheat sheet for this turn. */
+async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: MemoryHit[]) => void) {
+  const { config, memory } = deps;
+  const m = config.memory;
+  const vector = await memory.embed(ctx.text);
+  const [notes, thoughts] = await Promise.all([
+    memory.searchVector(vector, { userId: ctx.userId, store: "notes", k: m.notesTopK, minScore: m.notesMinScore }),
+    memory.searchVector(vector, { userId: ctx.userId, store: "thoughts", k: m.thoughtsTopK, minScore: m.thoughtsMinScore }),
+  ]);
+  reportNotes(notes);
+  const name = userName(config, ctx.userId);
+  const persona = [
+    personaPrompt({ name: config.persona.name, language: config.persona.language, userName: name }),
+    markerInstructions(config.persona.language, [...CHAT_MARKERS]),
+  ].join("\n\n");
+  const recent = deps.chatLog
+    .recent(ctx.conversationId, m.recentMessages, ctx.userMessage.id)
+    .map((r) => ({ role: r.role, content: r.text }));
+  return buildCheatSheet({
+    language: config.persona.language,
+    userName: name,
+    timezone: config.timezone,
+    persona,
+    now: formatLocal(ctx.now, config.timezone, config.persona.language),
+    rules: deps.rules.list(ctx.userId, true).map((r) => r.text),
+    profile: deps.profile.list(ctx.userId),
+    profileMaxChars: m.profileMaxChars,
+    shortTerm: ctx.isNewConversation ? deps.shortTerm.latest(ctx.userId)?.text : undefined,
+    notes,
+    thoughts,
+    extras: ctx.extras,
+    recent,
+    message: ctx.text,
+  });
+}
+
+/** Markers out, answer stored, background work queued. */
+async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, raw: string, notes: MemoryHit[]): Promise<TurnResult> {
+  const parsed = parseMarkers(raw);
+  const label = modelLabel(model);
+  const effects = await executeStoreMarkers(deps, ctx, parsed.markers);
+  const shown = parsed.text || TURN_TEXTS[deps.config.persona.language].empty;
+  const stored = deps.chatLog.append({
+    userId: ctx.userId,
+    conversationId: ctx.conversationId,
+    role: "assistant",
+    text: shown,
+    model: label,
+    mood: effects.mood ?? null,
+    createdAt: deps.clock.now().toISOString(),
+  });
+  deps.background.run("extraction", () => extractAndRemember(deps, ctx, shown, stored.id));
+  for (const step of deps.steps) {
+    if (step.after) deps.background.run(step.name, () => step.after!(ctx, { text: shown, messageId: stored.id }));
+  }
+  return {
+    ok: true,
+    text: shown,
+    userMessageId: ctx.userMessage.id,
+    answerMessageId: stored.id,
+    model: label,
+    ...(effects.mood ? { mood: effects.mood } : {}),
+    ...(ctx.question ? { question: ctx.question } : {}),
+    notesUsed: notes,
+  };
+}
+
+/** The one extraction call after the reply; a malformed answer is counted, never fatal. */
+async function extractAndRemember(deps: TurnDeps, ctx: TurnContext, answerText: string, answerId: number): Promise<void> {
+  const { config } = deps;
+  const now = deps.clock.now().toISOString();
+  const out = await extractMemories(
+    deps.models.forRole("extraction"),
+    {
+      userName: userName(config, ctx.userId),
+      assistantName: config.persona.name,
+      language: config.persona.language,
+      userText: ctx.text,
+      assistantText: answerText,
+      date: formatLocal(ctx.now, config.timezone, config.persona.language),
+      knownUserTexts: deps.profile.list(ctx.userId).map((p) => p.text),
+    },
+    config.modelCall.maxTokens,
+  );
+  if (!out.ok) {
+    deps.problems.record(ctx.userId, "extraction", "dropped", out.problem, now);
+    deps.logger.warn("extraction answer unusable after one retry", { userId: ctx.userId, problem: out.problem });
+    return;
+  }
+  if (out.retried) deps.problems.record(ctx.userId, "extraction", "retried", "first answer unusable", now);
+  else if (out.repaired) deps.problems.record(ctx.userId, "extraction", "repaired", "JSON cut out of surrounding text", now);
+  if (out.droppedFacts.length) deps.logger.info("facts not taken from the user's words were dropped", { facts: out.droppedFacts });
+  await rememberExtraction(deps, out.extraction, { userId: ctx.userId, sourceMessageId: answerId, now });
+}
+
+/** Writes the short-term memory of the conversation that just ended, once. */
+async function summarizePrevious(deps: TurnDeps, userId: string, conversationId: number): Promise<void> {
+  if (deps.shortTerm.hasSummary(conversationId)) return;
+  try {
+    const text = await summarizeConversation(deps, userId, conversationId);
+    if (text) deps.shortTerm.add(userId, conversationId, text, deps.clock.now().toISOString());
+  } catch (err) {
+    // The new conversation still works without it; the next start tries again.
+    deps.logger.warn("short-term summary failed", { userId, error: describeError(err) });
+  }
+}

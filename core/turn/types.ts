@@ -1,0 +1,62 @@
+import type { MemoryHit } from "../memory/memory.ts";
+import type { ChatLogMessage } from "../store/chat-log.ts";
+
+/** A message from a user, as an adapter hands it to the core. */
+export interface IncomingMessage {
+  /** Lilo's user id (the adapter maps platform ids to it). */
+  userId: string;
+  text: string;
+  /** Where it came from, so pushes can go back there ("telegram", "matrix", "terminal"). */
+  transport?: string;
+  chatId?: string;
+}
+
+/** A yes/no question Lilo asks; adapters render it as buttons, reactions or typed choices. */
+export interface Question {
+  id: number;
+  text: string;
+  choices: { value: "yes" | "no"; label: string }[];
+}
+
+/** What the core answers; everything an adapter shows comes from here. */
+export interface TurnResult {
+  ok: boolean;
+  text: string;
+  userMessageId: number;
+  answerMessageId?: number;
+  /** "provider:model" that wrote the answer. */
+  model?: string;
+  /** One of the eight moods, when the model set [EMOTION:]. */
+  mood?: string;
+  question?: Question;
+  /** The notes that were on the cheat sheet. */
+  notesUsed: MemoryHit[];
+  error?: { code: string; message: string; retryable: boolean };
+}
+
+/** State of one turn, shared by the steps that run before and after the model call. */
+export interface TurnContext {
+  userId: string;
+  text: string;
+  userMessage: ChatLogMessage;
+  conversationId: number;
+  isNewConversation: boolean;
+  /** Lilo's answer just before this message in the same conversation. */
+  previousAnswer: ChatLogMessage | undefined;
+  now: Date;
+  /** Lines added to the cheat sheet (correction hints, a due topic). */
+  extras: string[];
+  /** A question to ask with the answer (at most one per turn). */
+  question?: Question;
+}
+
+/**
+ * A pluggable part of the chat turn (pending yes/no, corrections, diary
+ * questions, topics). `before` may answer the turn itself; `after` runs in
+ * the background once the answer is out.
+ */
+export interface TurnStep {
+  readonly name: string;
+  before?(ctx: TurnContext): Promise<TurnResult | void>;
+  after?(ctx: TurnContext, answer: { text: string; messageId: number }): Promise<void>;
+}

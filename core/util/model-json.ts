@@ -1,0 +1,34 @@
+import type { z } from "zod";
+
+export type JsonParse<T> = { ok: true; value: T; repaired: boolean } | { ok: false; problem: string };
+
+/**
+ * Reads a JSON answer of a model and validates it with zod. Models like to
+ * wrap JSON in code fences or a sentence; that is repaired by cutting out the
+ * outermost object. Anything else is reported, never thrown.
+ */
+export function parseModelJson<T>(raw: string, schema: z.ZodType<T>): JsonParse<T> {
+  const direct = tryParse(raw.trim(), schema);
+  if (direct.ok) return { ok: true, value: direct.value, repaired: false };
+  const start = raw.indexOf("{");
+  const end = raw.lastIndexOf("}");
+  if (start >= 0 && end > start) {
+    const cut = tryParse(raw.slice(start, end + 1), schema);
+    if (cut.ok) return { ok: true, value: cut.value, repaired: true };
+    return { ok: false, problem: cut.problem };
+  }
+  return { ok: false, problem: direct.problem };
+}
+
+function tryParse<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, problem: `not JSON: ${(err as Error).message}` };
+  }
+  const res = schema.safeParse(data);
+  if (res.success) return { ok: true, value: res.data };
+  const first = res.error.issues[0];
+  return { ok: false, problem: `wrong shape at ${first?.path.join(".") || "top level"}: ${first?.message ?? "invalid"}` };
+}

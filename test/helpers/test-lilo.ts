@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLilo, loadConfig, type Lilo, type LiloPorts } from "../../core/index.ts";
+import { ControlledEmbedder } from "../fakes/controlled-embedder.ts";
+
+export interface TestLilo {
+  lilo: Lilo;
+  dir: string;
+  embedder: ControlledEmbedder;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A Lilo on a real SQLite file in a fresh temp dir, with an embedder whose
+ * vectors the test controls and the embedded sqlite-vec index.
+ */
+export function makeTestLilo(env: Record<string, string> = {}, ports: LiloPorts = {}): TestLilo {
+  const dir = mkdtempSync(join(tmpdir(), "lilo-test-"));
+  const embedder = (ports.embedder as ControlledEmbedder | undefined) ?? new ControlledEmbedder(64);
+  const config = loadConfig({ LILO_DATA_DIR: dir, LILO_MODEL_MAX_RETRIES: "0", ...env });
+  const lilo = createLilo(config, { embedder, ...ports });
+  return {
+    lilo,
+    dir,
+    embedder,
+    cleanup: async () => {
+      await lilo.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Is this request the extraction call (as opposed to the chat answer)? */
+export const isExtraction = (system: string | undefined) => !!system?.includes("You extract memories");
