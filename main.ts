@@ -1,18 +1,20 @@
 import dotenv from "dotenv";
-import { ConfigError, consoleLogger, createLilo, loadConfig, requireModel, describeError } from "./core/index.ts";
+import { ConfigError, consoleLogger, createLilo, loadConfig, requireModel, describeError, type Lilo } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
+import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
 
 /**
- * `npm start`: one process for every configured adapter (and, later, the
- * scheduled jobs). Without Telegram or Matrix it opens a terminal chat.
+ * `npm start`: one process for every configured adapter and the scheduled
+ * jobs. Without Telegram or Matrix it opens a terminal chat instead.
  */
 async function main(): Promise<number> {
   dotenv.config({ quiet: true });
   const logger = consoleLogger((process.env.LILO_LOG_LEVEL as "debug" | "info" | "warn" | "error" | undefined) ?? "info");
-  let config;
+  let lilo: Lilo;
   try {
-    config = loadConfig(process.env);
+    const config = loadConfig(process.env);
     requireModel(config, "chat");
+    lilo = createLilo(config, { logger });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -20,15 +22,24 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  const lilo = createLilo(config, { logger });
-  const stop = async () => {
+  const spec = lilo.models.chatSpec();
+  logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${lilo.config.dbPath}`);
+  const adapters = await startConfiguredAdapters(lilo, logger);
+  const stopAll = async (running: RunningAdapter[]) => {
+    for (const a of running) await a.stop();
     await lilo.close();
   };
-  process.once("SIGTERM", () => void stop().then(() => process.exit(0)));
-  const spec = lilo.models.chatSpec();
-  logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${config.dbPath}`);
-  await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: config.terminal.userId, prompt: process.stdin.isTTY });
-  await stop();
+  if (adapters.length === 0) {
+    await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: lilo.config.terminal.userId, prompt: process.stdin.isTTY });
+    await stopAll(adapters);
+    return 0;
+  }
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  logger.info("stopping");
+  await stopAll(adapters);
   return 0;
 }
 

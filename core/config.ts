@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
+import { parseQuietHours, type QuietHours } from "./push/quiet-hours.ts";
 
 /**
  * Lilo's whole configuration, parsed once from environment-style variables.
@@ -82,6 +83,8 @@ const envSchema = z.object({
   LILO_CONVERSATION_PAUSE_MINUTES: num(60),
   LILO_PROFILE_MAX_CHARS: int(4_000),
   LILO_FOLLOWUP_DUE_DAYS: num(14),
+  LILO_QUESTION_TTL_MINUTES: num(60),
+  LILO_QUIET_HOURS: z.string().default(""),
   // adapters
   TELEGRAM_BOT_TOKEN: opt,
   TELEGRAM_ALLOWED_USERS: z.string().default(""),
@@ -134,6 +137,9 @@ export interface LiloConfig {
     profileMaxChars: number;
   };
   topics: { followupDueDays: number };
+  /** How long a yes/no question (e.g. a learned rule) waits for an answer. */
+  questions: { ttlMinutes: number };
+  push: { quietHours: QuietHours | undefined };
   telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
   matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string> };
   terminal: { userId: string };
@@ -201,6 +207,8 @@ export function loadConfig(env: Env = {}): LiloConfig {
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
     },
     topics: { followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS },
+    questions: { ttlMinutes: e.LILO_QUESTION_TTL_MINUTES },
+    push: { quietHours: parseQuietHours("LILO_QUIET_HOURS", e.LILO_QUIET_HOURS) },
     telegram: {
       ...(e.TELEGRAM_BOT_TOKEN ? { token: e.TELEGRAM_BOT_TOKEN } : {}),
       allowedUsers: parseAllowList("TELEGRAM_ALLOWED_USERS", e.TELEGRAM_ALLOWED_USERS, "telegram"),

@@ -21,6 +21,9 @@ import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
 import { handleMessage, retryLast, type TurnDeps } from "./turn/turn.ts";
 import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
+import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
+import { ruleQuestionHandler } from "./questions/rule-question.ts";
+import { Push } from "./push/push.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "./providers/qdrant-index.ts";
@@ -37,6 +40,9 @@ export type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
 export { VECTOR_STORES } from "./ports/vector-index.ts";
 export type { ChatModel, ChatRequest, ChatResponse } from "./ports/chat-model.ts";
 export type { Logger } from "./ports/logger.ts";
+export type { Transport, PushMessage, PushTarget } from "./ports/transport.ts";
+export type { PushOutcome } from "./push/push.ts";
+export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./questions/questions.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
@@ -80,6 +86,10 @@ export interface Lilo {
     edit(store: VectorStore, id: number, text: string): Promise<void>;
     forget(store: VectorStore, id: number): Promise<void>;
   };
+  /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
+  answerQuestion(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
+  questions: Questions;
+  push: Push;
   models: ModelRegistry;
   stores: {
     chatLog: ChatLog;
@@ -130,6 +140,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     problems: new ModelProblems(db),
     memory,
   };
+  const questions = new Questions(db, clock, config.persona.language);
+  questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
+  const push = new Push(db, clock, logger, { hours: config.push.quietHours, timezone: config.timezone });
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps: ports.steps ?? [], ...stores };
 
   return {
@@ -147,6 +160,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
         await memory.forget(store, id);
       },
     },
+    answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
+    questions,
+    push,
     models,
     stores,
     maintenance: {
