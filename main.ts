@@ -8,7 +8,7 @@ import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.t
  * jobs. Without Telegram or Matrix it opens a terminal chat instead.
  */
 async function main(): Promise<number> {
-  dotenv.config({ quiet: true });
+  dotenv.config({ quiet: true, path: process.env.LILO_ENV_FILE ?? ".env" });
   const logger = consoleLogger((process.env.LILO_LOG_LEVEL as "debug" | "info" | "warn" | "error" | undefined) ?? "info");
   let lilo: Lilo;
   try {

@@ -22,7 +22,7 @@ export const processIO: CliIO = {
 
 /** Opens Lilo from `.env` and the environment, logging warnings to stderr. */
 export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => () => {
-  dotenv.config({ quiet: true });
+  dotenv.config({ quiet: true, path: process.env.LILO_ENV_FILE ?? ".env" });
   return createLilo(loadConfig(process.env), { logger: consoleLogger("warn"), ...ports });
 };
 

@@ -84,6 +84,10 @@ const envSchema = z.object({
   LILO_PROFILE_MAX_CHARS: int(4_000),
   LILO_FOLLOWUP_DUE_DAYS: num(14),
   LILO_QUESTION_TTL_MINUTES: num(60),
+  LILO_ANSWER_WORDS: int(4),
+  // corrections (SPEC §6)
+  LILO_CORRECTION_CANDIDATES_K: int(5),
+  LILO_CORRECTION_MIN_SCORE: score(0.3),
   LILO_QUIET_HOURS: z.string().default(""),
   // adapters
   TELEGRAM_BOT_TOKEN: opt,
@@ -137,8 +141,10 @@ export interface LiloConfig {
     profileMaxChars: number;
   };
   topics: { followupDueDays: number };
-  /** How long a yes/no question (e.g. a learned rule) waits for an answer. */
-  questions: { ttlMinutes: number };
+  /** How long a yes/no question (e.g. a learned rule) waits for an answer; how many first words a typed answer is read from. */
+  questions: { ttlMinutes: number; answerWords: number };
+  /** Correction candidates: notes (and profile entries) per text (message, previous answer) above a low score; the judge decides. */
+  corrections: { candidatesPerText: number; candidateMinScore: number };
   push: { quietHours: QuietHours | undefined };
   telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
   matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string> };
@@ -207,7 +213,8 @@ export function loadConfig(env: Env = {}): LiloConfig {
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
     },
     topics: { followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS },
-    questions: { ttlMinutes: e.LILO_QUESTION_TTL_MINUTES },
+    questions: { ttlMinutes: e.LILO_QUESTION_TTL_MINUTES, answerWords: e.LILO_ANSWER_WORDS },
+    corrections: { candidatesPerText: e.LILO_CORRECTION_CANDIDATES_K, candidateMinScore: e.LILO_CORRECTION_MIN_SCORE },
     push: { quietHours: parseQuietHours("LILO_QUIET_HOURS", e.LILO_QUIET_HOURS) },
     telegram: {
       ...(e.TELEGRAM_BOT_TOKEN ? { token: e.TELEGRAM_BOT_TOKEN } : {}),

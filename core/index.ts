@@ -3,7 +3,7 @@ import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { Embedder } from "./ports/embedder.ts";
 import type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
-import type { ChatModel } from "./ports/chat-model.ts";
+import type { ChatModel, ChatRequest } from "./ports/chat-model.ts";
 import type { Logger } from "./ports/logger.ts";
 import { silentLogger } from "./ports/logger.ts";
 import { openDatabase, type Db } from "./store/db.ts";
@@ -19,10 +19,13 @@ import { Memory, type AddResult, type MemoryHit } from "./memory/memory.ts";
 import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "./memory/maintenance.ts";
 import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
-import { handleMessage, retryLast, type TurnDeps } from "./turn/turn.ts";
+import { handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
 import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
+import { CorrectionLog, type CorrectionEntry } from "./correction/correction-log.ts";
+import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
+import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
@@ -43,6 +46,7 @@ export type { Logger } from "./ports/logger.ts";
 export type { Transport, PushMessage, PushTarget } from "./ports/transport.ts";
 export type { PushOutcome } from "./push/push.ts";
 export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./questions/questions.ts";
+export type { CorrectionEntry, CorrectionAction } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
@@ -78,6 +82,8 @@ export interface Lilo {
   readonly logger: Logger;
   /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
   handleMessage(message: IncomingMessage): Promise<TurnResult>;
+  /** The cheat sheet Lilo would send for this message now; stores nothing, calls no model. */
+  preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[] }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
   retry(userId: string): Promise<TurnResult | undefined>;
   memory: {
@@ -89,6 +95,14 @@ export interface Lilo {
   /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
   answerQuestion(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
   questions: Questions;
+  /** The correction log: automatic corrections of notes, each one undoable (row and vector). */
+  corrections: {
+    /** Newest first; one user's entries, or everyone's without `userId`. */
+    list(opts?: { userId?: string | undefined; limit?: number }): CorrectionEntry[];
+    get(id: number): CorrectionEntry | undefined;
+    /** Restores the corrected note (and forgets a rewrite's new note). */
+    undo(id: number): Promise<CorrectionEntry>;
+  };
   push: Push;
   models: ModelRegistry;
   stores: {
@@ -143,7 +157,14 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const questions = new Questions(db, clock, config.persona.language);
   questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
   const push = new Push(db, clock, logger, { hours: config.push.quietHours, timezone: config.timezone });
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps: ports.steps ?? [], ...stores };
+  const correctionLog = new CorrectionLog(db, memory, clock);
+  // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
+  const steps: TurnStep[] = [
+    pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords }),
+    correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
+    ...(ports.steps ?? []),
+  ];
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, ...stores };
 
   return {
     config,
@@ -152,6 +173,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     logger,
     handleMessage: (message) => handleMessage(turnDeps, message),
     retry: (userId) => retryLast(turnDeps, userId),
+    preview: (message) => previewCheatSheet(turnDeps, message),
     memory: {
       add: (input) => memory.add(input),
       search: (query, o) => memory.search(query, o),
@@ -162,6 +184,11 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     },
     answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
     questions,
+    corrections: {
+      list: (opts) => correctionLog.list(opts),
+      get: (id) => correctionLog.get(id),
+      undo: (id) => correctionLog.undo(id),
+    },
     push,
     models,
     stores,

@@ -222,4 +222,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (user_id, key)
   );
   `,
+  /* corrections: a rewrite adds the new text as a new note; undo forgets it again */ `
+  ALTER TABLE correction_log ADD COLUMN new_row_id INTEGER;
+  CREATE INDEX correction_log_user ON correction_log(user_id, created_at);
+  `,
 ];

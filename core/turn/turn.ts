@@ -1,7 +1,7 @@
 import type { LiloConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
-import { modelLabel, type ChatModel } from "../ports/chat-model.ts";
+import { modelLabel, type ChatModel, type ChatRequest } from "../ports/chat-model.ts";
 import type { Memory, MemoryHit } from "../memory/memory.ts";
 import type { ChatLog, ChatLogMessage } from "../store/chat-log.ts";
 import type { ProfileStore } from "../store/profile.ts";
@@ -75,6 +75,29 @@ export async function retryLast(deps: TurnDeps, userId: string): Promise<TurnRes
   return answer(deps, last, false);
 }
 
+/**
+ * The cheat sheet Lilo would send for `text` now, without storing anything
+ * or calling a model: for `lilo preview` and the benchmark.
+ */
+export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[] }> {
+  const now = deps.clock.now();
+  const last = deps.chatLog.latestConversation(msg.userId);
+  const running = last && now.getTime() - Date.parse(last.lastMessageAt) <= deps.config.memory.conversationPauseMinutes * 60_000;
+  const ctx: TurnContext = {
+    userId: msg.userId,
+    text: msg.text,
+    userMessage: { id: Number.MAX_SAFE_INTEGER, userId: msg.userId, conversationId: running ? last.id : -1, role: "user", text: msg.text, model: null, mood: null, createdAt: now.toISOString() },
+    conversationId: running ? last.id : -1,
+    isNewConversation: !running,
+    previousAnswer: undefined,
+    now,
+    extras: [],
+  };
+  let notes: MemoryHit[] = [];
+  const request = await assemble(deps, ctx, (n) => (notes = n));
+  return { request, notes };
+}
+
 async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean): Promise<TurnResult> {
   const { config } = deps;
   const ctx: TurnContext = {
@@ -114,7 +137,7 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
 }
 
 /** Selects memories and builds the cheat sheet for this turn. */
-async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: MemoryHit[]) => void) {
+async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: MemoryHit[]) => void): Promise<ChatRequest> {
   const { config, memory } = deps;
   const m = config.memory;
   const vector = await memory.embed(ctx.text);

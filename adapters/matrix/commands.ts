@@ -1,0 +1,93 @@
+import { describeError } from "../../core/index.ts";
+import type { MatrixContext, MatrixEventSource } from "./context.ts";
+import { deliverTurn } from "./reply.ts";
+import { sendMarkdown, withTyping } from "./send.ts";
+
+/**
+ * Chat commands, written `!name` or `/name` (Element and other clients
+ * catch some slash commands such as /help themselves, so `!` always works).
+ * Same set as on Telegram where it makes sense.
+ */
+
+type Command = (ctx: MatrixContext, source: MatrixEventSource, arg: string) => Promise<string | void>;
+
+const COMMAND = /^[!/]([a-z]+)(?:\s+([\s\S]*))?$/i;
+const NEWEST_NOTES = 10;
+const FOUND_NOTES = 5;
+
+const COMMANDS: Record<string, Command> = {
+  help: async (ctx) => ctx.texts.help.join("\n"),
+  model: async (ctx, _s, arg) => {
+    const { models, clock } = ctx.lilo;
+    const label = () => `${models.chatSpec().provider}:${models.chatSpec().model}`;
+    if (!arg) return ctx.texts.model(label());
+    if (arg === "reset") {
+      models.resetChat();
+      return ctx.texts.modelReset(label());
+    }
+    const spec = models.switchChat(arg, clock.now().toISOString());
+    return ctx.texts.modelSwitched(`${spec.provider}:${spec.model}`);
+  },
+  push: async (ctx, s, arg) => {
+    const { push } = ctx.lilo;
+    if (arg === "on") {
+      push.optIn(s.userId, { transport: "matrix", chatId: s.roomId });
+      return ctx.texts.pushOn;
+    }
+    if (arg === "off") {
+      push.optOut(s.userId);
+      return ctx.texts.pushOff;
+    }
+    if (arg === "test") {
+      const outcome = await push.send(s.userId, { kind: "test", text: ctx.texts.pushTestText }, { force: true });
+      // When it was sent, the test message itself is the answer.
+      return ctx.texts.pushTestResult(outcome) || undefined;
+    }
+    if (!arg) {
+      const target = push.target(s.userId);
+      return ctx.texts.pushStatus(target && `${target.transport} ${target.chatId}`);
+    }
+    return ctx.texts.pushUsage;
+  },
+  retry: async (ctx, s) => {
+    const result = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.retry(s.userId));
+    if (!result) return ctx.texts.nothingToRetry;
+    await deliverTurn(ctx, s, result);
+  },
+  memory: async (ctx, s, arg) => {
+    const notes = arg
+      ? (await ctx.lilo.memory.search(arg, { userId: s.userId, store: "notes", k: FOUND_NOTES })).map((h) => ({ id: h.id, text: h.text }))
+      : ctx.lilo.stores.memory.rows.notes.list(s.userId, NEWEST_NOTES);
+    if (notes.length === 0) return ctx.texts.noNotes;
+    return [ctx.texts.notesHeader, ...notes.map((n) => `- \`${n.id}\` ${n.text}`)].join("\n");
+  },
+  forget: async (ctx, s, arg) => {
+    const id = Number(arg);
+    if (!/^\d+$/.test(arg)) return ctx.texts.forgetUsage;
+    // Only the owner may forget a note; anyone else's id looks like a missing one.
+    const row = ctx.lilo.stores.memory.rows.notes.get(id);
+    if (!row || row.userId !== s.userId) return ctx.texts.noSuchNote(id);
+    await ctx.lilo.memory.forget("notes", id);
+    return ctx.texts.forgotten(id);
+  },
+};
+
+/**
+ * Runs `text` as a command when it is one. Returns false for ordinary
+ * messages, which then go to the chat turn.
+ */
+export async function runCommand(ctx: MatrixContext, source: MatrixEventSource, text: string): Promise<boolean> {
+  const m = COMMAND.exec(text.trim());
+  if (!m) return false;
+  const name = m[1]!.toLowerCase();
+  const command = COMMANDS[name];
+  let reply: string | void;
+  try {
+    reply = command ? await command(ctx, source, (m[2] ?? "").trim()) : ctx.texts.unknown(m[0].split(/\s/)[0]!);
+  } catch (err) {
+    ctx.logger.warn("matrix command failed", { command: name, error: describeError(err) });
+    reply = ctx.texts.failed(describeError(err));
+  }
+  if (reply) await sendMarkdown(ctx.client, source.roomId, reply, ctx.maxMessageChars);
+  return true;
+}

@@ -1,0 +1,26 @@
+import type { MatrixClient } from "matrix-bot-sdk";
+import type { Lilo, Logger } from "../../core/index.ts";
+import type { BotState } from "./state.ts";
+import type { MatrixTexts } from "./texts.ts";
+
+/** What the handlers of the Matrix adapter share; built once in startMatrix. */
+export interface MatrixContext {
+  lilo: Lilo;
+  client: MatrixClient;
+  state: BotState;
+  logger: Logger;
+  texts: MatrixTexts;
+  /** Longest message in characters before an answer is split. */
+  maxMessageChars: number;
+}
+
+/** One incoming event from an allowed user in an allowed room. */
+export interface MatrixEventSource {
+  roomId: string;
+  /** The Matrix event id (for reactions on it). */
+  eventId: string;
+  /** The sender's Matrix id. */
+  sender: string;
+  /** Lilo's user id of the sender. */
+  userId: string;
+}

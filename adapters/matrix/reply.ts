@@ -1,0 +1,17 @@
+import { MOOD_REACTIONS } from "../../core/markers/emotion.ts";
+import { describeError, type TurnResult } from "../../core/index.ts";
+import type { MatrixContext, MatrixEventSource } from "./context.ts";
+import { sendMarkdown, sendReaction } from "./send.ts";
+import { sendQuestion } from "./questions.ts";
+
+/** Renders a core answer: the text, the mood as a reaction on the user's message, a yes/no question. */
+export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource, result: TurnResult): Promise<void> {
+  await sendMarkdown(ctx.client, source.roomId, result.text, ctx.maxMessageChars);
+  const emoji = result.mood ? (MOOD_REACTIONS as Record<string, string>)[result.mood] : undefined;
+  if (emoji) {
+    await sendReaction(ctx.client, source.roomId, source.eventId, emoji).catch((err: unknown) =>
+      ctx.logger.debug("matrix mood reaction failed", { roomId: source.roomId, error: describeError(err) }),
+    );
+  }
+  if (result.question) await sendQuestion(ctx, source.roomId, source.userId, result.question);
+}

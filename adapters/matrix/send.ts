@@ -1,0 +1,40 @@
+import type { MatrixClient } from "matrix-bot-sdk";
+import { describeError, type Logger } from "../../core/index.ts";
+import { renderMatrix } from "./format.ts";
+
+/** Typing notifications last this long on the server; refreshed before they run out. */
+const TYPING_MS = 30_000;
+
+/**
+ * Sends Markdown as `m.text` messages with a plain `body` and safe HTML
+ * `formatted_body`, split at `maxChars`. Returns the event ids in order.
+ */
+export async function sendMarkdown(client: MatrixClient, roomId: string, markdown: string, maxChars: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (const part of renderMatrix(markdown, maxChars)) {
+    ids.push(await client.sendMessage(roomId, { msgtype: "m.text", body: part.body, format: "org.matrix.custom.html", formatted_body: part.html }));
+  }
+  return ids;
+}
+
+/** Puts an annotation (reaction) with `key` on `eventId`; returns the reaction's event id. */
+export function sendReaction(client: MatrixClient, roomId: string, eventId: string, key: string): Promise<string> {
+  return client.sendEvent(roomId, "m.reaction", { "m.relates_to": { rel_type: "m.annotation", event_id: eventId, key } });
+}
+
+/**
+ * Shows "Lilo is typing" while `work` runs. Typing is cosmetic: its
+ * failures are logged and never fail the work.
+ */
+export async function withTyping<T>(client: MatrixClient, logger: Logger, roomId: string, work: () => Promise<T>): Promise<T> {
+  const set = (typing: boolean) =>
+    client.setTyping(roomId, typing, TYPING_MS).catch((err: unknown) => logger.debug("matrix typing failed", { roomId, error: describeError(err) }));
+  await set(true);
+  const refresh = setInterval(() => void set(true), TYPING_MS - 5_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(refresh);
+    await set(false);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What the Matrix adapter itself says (commands, notices); everything else
+ * the user reads comes from the core. German and English like the persona.
+ */
+export const MATRIX_TEXTS = {
+  de: {
+    help: [
+      "**Befehle** (mit `!` oder `/`):",
+      "- `!help` – diese Hilfe",
+      "- `!model [anbieter:modell | reset]` – Chat-Modell zeigen oder wechseln",
+      "- `!push on | off | test` – Nachrichten von mir in diesen Raum an/aus, Testnachricht",
+      "- `!retry` – deine letzte Nachricht noch einmal beantworten",
+      "- `!memory [suchwort]` – meine neuesten Notizen über dich, oder passende",
+      "- `!forget <id>` – eine Notiz vergessen",
+      "Auf Ja/Nein-Fragen antwortest du mit 👍 / 👎 oder schreibst ja / nein.",
+    ],
+    questionHint: (yes: string, no: string) => `👍 ${yes} · 👎 ${no}`,
+    encrypted: "Verschlüsselte Räume kann ich noch nicht lesen. Bitte lade mich in einen unverschlüsselten Raum ein.",
+    unknown: (cmd: string) => `Den Befehl „${cmd}“ kenne ich nicht. \`!help\` zeigt alle.`,
+    model: (spec: string) => `Chat-Modell: ${spec}`,
+    modelSwitched: (spec: string) => `Chat-Modell ist jetzt ${spec}.`,
+    modelReset: (spec: string) => `Zurück zum eingestellten Chat-Modell: ${spec}.`,
+    pushOn: "Ab jetzt schreibe ich dir von mir aus in diesen Raum.",
+    pushOff: "Ich schreibe dir nicht mehr von mir aus.",
+    pushStatus: (where: string | undefined) => (where ? `Push ist an (${where}). \`!push off\` schaltet ab.` : "Push ist aus. `!push on` schaltet ihn für diesen Raum an."),
+    pushTestText: "Testnachricht: so erreiche ich dich. 👋",
+    pushTestResult: (outcome: string) => (outcome === "sent" ? "" : `Test nicht zugestellt: ${outcome}.`),
+    pushUsage: "Benutzung: `!push on`, `!push off` oder `!push test`.",
+    nothingToRetry: "Da gibt es nichts zu wiederholen: deine letzte Nachricht ist beantwortet.",
+    noNotes: "Ich habe noch keine Notizen über dich.",
+    notesHeader: "Meine Notizen (neueste zuerst):",
+    forgetUsage: "Benutzung: `!forget <id>` (die Nummer aus `!memory`).",
+    forgotten: (id: number) => `Notiz ${id} ist vergessen.`,
+    noSuchNote: (id: number) => `Eine Notiz ${id} von dir gibt es nicht.`,
+    failed: (msg: string) => `⚠️ ${msg}`,
+  },
+  en: {
+    help: [
+      "**Commands** (with `!` or `/`):",
+      "- `!help` – this help",
+      "- `!model [provider:model | reset]` – show or switch the chat model",
+      "- `!push on | off | test` – messages from me to this room on/off, test message",
+      "- `!retry` – answer your last message again",
+      "- `!memory [words]` – my newest notes about you, or matching ones",
+      "- `!forget <id>` – forget a note",
+      "Answer yes/no questions with 👍 / 👎 or type yes / no.",
+    ],
+    questionHint: (yes: string, no: string) => `👍 ${yes} · 👎 ${no}`,
+    encrypted: "I cannot read encrypted rooms yet. Please invite me to an unencrypted room.",
+    unknown: (cmd: string) => `I don't know the command "${cmd}". \`!help\` lists them.`,
+    model: (spec: string) => `Chat model: ${spec}`,
+    modelSwitched: (spec: string) => `Chat model is now ${spec}.`,
+    modelReset: (spec: string) => `Back to the configured chat model: ${spec}.`,
+    pushOn: "From now on I'll write to you in this room on my own.",
+    pushOff: "I won't write to you on my own any more.",
+    pushStatus: (where: string | undefined) => (where ? `Push is on (${where}). \`!push off\` turns it off.` : "Push is off. `!push on` turns it on for this room."),
+    pushTestText: "Test message: this is how I reach you. 👋",
+    pushTestResult: (outcome: string) => (outcome === "sent" ? "" : `Test not delivered: ${outcome}.`),
+    pushUsage: "Usage: `!push on`, `!push off` or `!push test`.",
+    nothingToRetry: "Nothing to retry: your last message was answered.",
+    noNotes: "I have no notes about you yet.",
+    notesHeader: "My notes (newest first):",
+    forgetUsage: "Usage: `!forget <id>` (the number from `!memory`).",
+    forgotten: (id: number) => `Note ${id} is forgotten.`,
+    noSuchNote: (id: number) => `You have no note ${id}.`,
+    failed: (msg: string) => `⚠️ ${msg}`,
+  },
+} as const;
+
+/** The texts of one language. */
+export type MatrixTexts = (typeof MATRIX_TEXTS)[keyof typeof MATRIX_TEXTS];

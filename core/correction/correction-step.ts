@@ -1,0 +1,139 @@
+import type { LiloConfig } from "../config.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Logger } from "../ports/logger.ts";
+import type { Memory } from "../memory/memory.ts";
+import type { ProfileStore } from "../store/profile.ts";
+import type { RulesStore } from "../store/rules.ts";
+import type { ModelProblems } from "../store/model-problems.ts";
+import type { ModelRegistry } from "../models/registry.ts";
+import type { Questions } from "../questions/questions.ts";
+import type { TurnContext, TurnStep } from "../turn/types.ts";
+import type { CorrectionPeople } from "../prompts/correction.ts";
+import { correctionHint, profileHint, ruleAskedHint } from "../prompts/correction.ts";
+import { RULE_QUESTION, ruleQuestionText, type RuleQuestionPayload } from "../questions/rule-question.ts";
+import { describeError } from "../errors.ts";
+import { correctionTrigger } from "./prefilter.ts";
+import { findCandidates } from "./candidates.ts";
+import { judgeCandidates } from "./judge.ts";
+import { applyVerdicts } from "./apply-verdicts.ts";
+import { deriveRule } from "./rule-derivation.ts";
+import type { CorrectionLog } from "./correction-log.ts";
+
+/** Everything the correction step needs; wired in createLilo. */
+export interface CorrectionDeps {
+  config: LiloConfig;
+  clock: Clock;
+  logger: Logger;
+  memory: Memory;
+  profile: ProfileStore;
+  rules: RulesStore;
+  problems: ModelProblems;
+  models: ModelRegistry;
+  questions: Questions;
+  log: CorrectionLog;
+}
+
+/**
+ * The correction check before the model call (SPEC §6, §7): prefilter →
+ * candidates near the message and the previous answer → the judge → notes
+ * superseded or rewritten (logged, undoable) → hints on the cheat sheet.
+ * When the user contradicted Lilo and no note was corrected, one more call
+ * may derive a behaviour rule, which the user must confirm with a yes.
+ * Per message either a note correction or a rule, never both.
+ *
+ * A failing judge or rule call never breaks the turn: it is logged and the
+ * message is answered as usual.
+ */
+export function correctionStep(deps: CorrectionDeps): TurnStep {
+  return {
+    name: "correction",
+    async before(ctx) {
+      const trigger = correctionTrigger(ctx.text);
+      if (!trigger) return;
+      deps.logger.debug("correction prefilter hit", { userId: ctx.userId, pattern: trigger });
+      try {
+        const corrected = await correctNotes(deps, ctx);
+        if (corrected === "no-change") await proposeRule(deps, ctx);
+      } catch (err) {
+        deps.logger.warn("correction check failed; answering without it", { userId: ctx.userId, error: describeError(err) });
+      }
+    },
+  };
+}
+
+function people(deps: CorrectionDeps, userId: string): CorrectionPeople {
+  const { persona } = deps.config;
+  return { userName: persona.userNames[userId] ?? "User", assistantName: persona.name, language: persona.language };
+}
+
+/**
+ * Judges the candidates and applies the verdicts. Returns "corrected" when a
+ * note changed or a profile entry was offered for removal, "no-change" when
+ * everything was kept (a rule may follow), "failed" when the judge's answer
+ * was unusable (nothing changes, no rule either: we do not know what was meant).
+ */
+async function correctNotes(deps: CorrectionDeps, ctx: TurnContext): Promise<"corrected" | "no-change" | "failed"> {
+  const { config } = deps;
+  const candidates = await findCandidates(deps.memory, deps.profile, {
+    userId: ctx.userId,
+    message: ctx.text,
+    previousAnswer: ctx.previousAnswer?.text,
+    k: config.corrections.candidatesPerText,
+    minScore: config.corrections.candidateMinScore,
+  });
+  if (candidates.length === 0) return "no-change";
+  const who = people(deps, ctx.userId);
+  const now = deps.clock.now().toISOString();
+  const judged = await judgeCandidates(
+    deps.models.forRole("judge"),
+    {
+      ...who,
+      message: ctx.text,
+      previousAnswer: ctx.previousAnswer?.text,
+      candidates: candidates.map((c) => ({ id: c.key, text: c.text, date: c.createdAt.slice(0, 10), source: c.source })),
+    },
+    config.modelCall.maxTokens,
+  );
+  if (!judged.ok) {
+    deps.problems.record(ctx.userId, "judge", "dropped", judged.problem, now);
+    deps.logger.warn("judge answer unusable; nothing corrected", { userId: ctx.userId, problem: judged.problem });
+    return "failed";
+  }
+  if (judged.repaired) deps.problems.record(ctx.userId, "judge", "repaired", "JSON cut out of surrounding text", now);
+  if (judged.unknownIds.length) deps.logger.warn("judge named candidates it was not shown; ignored", { userId: ctx.userId, ids: judged.unknownIds });
+
+  const applied = await applyVerdicts({ memory: deps.memory, log: deps.log, logger: deps.logger }, candidates, judged.verdicts, {
+    userId: ctx.userId,
+    triggerMessageId: ctx.userMessage.id,
+    triggerText: ctx.text,
+    profileDeleteCommand: (id) => `lilo profile delete ${id}${ctx.userId === config.terminal.userId ? "" : ` --user ${ctx.userId}`}`,
+  });
+  if (applied.changes.length) {
+    ctx.extras.push(correctionHint(who.language, who.userName, applied.changes));
+    deps.logger.info("notes corrected", { userId: ctx.userId, corrections: applied.logIds });
+  }
+  if (applied.offers.length) ctx.extras.push(profileHint(who.language, who.userName, applied.offers));
+  return applied.changes.length || applied.offers.length ? "corrected" : "no-change";
+}
+
+/** Derives a rule from the contradiction and asks the user; nothing is stored without their yes. */
+async function proposeRule(deps: CorrectionDeps, ctx: TurnContext): Promise<void> {
+  // Without an answer of Lilo's there is no behaviour to correct; one question per turn.
+  if (!ctx.previousAnswer || ctx.question) return;
+  const who = people(deps, ctx.userId);
+  const out = await deriveRule(deps.models.forRole("judge"), { ...who, message: ctx.text, previousAnswer: ctx.previousAnswer.text }, deps.config.modelCall.maxTokens);
+  const now = deps.clock.now().toISOString();
+  if (!out.ok) {
+    deps.problems.record(ctx.userId, "rule", "dropped", out.problem, now);
+    deps.logger.warn("rule answer unusable; no rule proposed", { userId: ctx.userId, problem: out.problem });
+    return;
+  }
+  if (out.repaired) deps.problems.record(ctx.userId, "rule", "repaired", "JSON cut out of surrounding text", now);
+  const rule = out.rule;
+  if (!rule) return;
+  const known = deps.rules.list(ctx.userId).some((r) => r.text.trim().toLowerCase() === rule.toLowerCase());
+  if (known) return;
+  const payload: RuleQuestionPayload = { rule, sourceMessageId: ctx.userMessage.id };
+  ctx.question = deps.questions.ask(ctx.userId, RULE_QUESTION, payload, ruleQuestionText(who.language, rule), deps.config.questions.ttlMinutes * 60_000);
+  ctx.extras.push(ruleAskedHint(who.language, who.userName, rule));
+}

@@ -1,0 +1,66 @@
+import type { Db } from "./db.ts";
+import type { ChatLogMessage, Role } from "./chat-log.ts";
+
+interface RawMessage {
+  id: number;
+  user_id: string;
+  conversation_id: number;
+  role: Role;
+  text: string;
+  model: string | null;
+  mood: string | null;
+  created_at: string;
+}
+
+const toMessage = (r: RawMessage): ChatLogMessage => ({
+  id: r.id,
+  userId: r.user_id,
+  conversationId: r.conversation_id,
+  role: r.role,
+  text: r.text,
+  model: r.model,
+  mood: r.mood,
+  createdAt: r.created_at,
+});
+
+/**
+ * Read-only views of the chat log across conversations, for the jobs that
+ * look back over a user's day (diary, reflection) rather than one turn.
+ */
+export class ChatHistory {
+  constructor(private readonly db: Db) {}
+
+  /** Every user Lilo has talked with: the users the scheduled jobs run for. */
+  users(): string[] {
+    const rows = this.db.prepare(`SELECT DISTINCT user_id FROM messages ORDER BY user_id`).all() as { user_id: string }[];
+    return rows.map((r) => r.user_id);
+  }
+
+  /** The newest `limit` messages of a user written at or after `sinceIso`, oldest first. */
+  since(userId: string, sinceIso: string, limit: number): ChatLogMessage[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM messages WHERE user_id = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT ?`)
+      .all(userId, sinceIso, limit) as RawMessage[];
+    return rows.reverse().map(toMessage);
+  }
+
+  /** The newest `limit` messages of a user across conversations, oldest first. */
+  latest(userId: string, limit: number): ChatLogMessage[] {
+    const rows = this.db.prepare(`SELECT * FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT ?`).all(userId, limit) as RawMessage[];
+    return rows.reverse().map(toMessage);
+  }
+
+  /** The newest `limit` texts the user wrote, oldest first. */
+  latestUserTexts(userId: string, limit: number): string[] {
+    const rows = this.db
+      .prepare(`SELECT text FROM messages WHERE user_id = ? AND role = 'user' ORDER BY id DESC LIMIT ?`)
+      .all(userId, limit) as { text: string }[];
+    return rows.reverse().map((r) => r.text);
+  }
+
+  /** Id of the user's newest message (ids only grow), or undefined before the first one. */
+  latestId(userId: string): number | undefined {
+    const r = this.db.prepare(`SELECT max(id) AS id FROM messages WHERE user_id = ?`).get(userId) as { id: number | null };
+    return r.id ?? undefined;
+  }
+}

@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
+import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/controlled-embedder.ts";
+import { openDatabase, type Db } from "../../core/store/db.ts";
+import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { runCli } from "../helpers/cli.ts";
+
+const DIM = 64;
+
+describe("lilo memory / doctor / reindex", () => {
+  let t: TestLilo;
+  let db: Db;
+  // The CLI closes the Lilo it opens; each call gets a fresh one on the same file and embedder.
+  const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
+
+  beforeEach(() => {
+    t = makeTestLilo();
+    db = openDatabase(t.lilo.config.dbPath);
+  });
+  afterEach(async () => {
+    db.close();
+    await t.cleanup();
+  });
+
+  it("imports JSON Lines and searches with --json", async () => {
+    const q = basisVector(DIM, 0);
+    t.embedder.set("Kino", q);
+    t.embedder.set("Christian geht gern ins Kino", vectorWithCosine(q, 0.9, 1));
+    t.embedder.set("Christian trinkt Tee", vectorWithCosine(q, 0.4, 2));
+    t.embedder.set("Anna mag Kino", q);
+    const file = join(t.dir, "import.jsonl");
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ text: "Christian geht gern ins Kino", createdAt: "2025-05-01T10:00:00Z" }),
+        JSON.stringify({ text: "Christian trinkt Tee", store: "notes", userId: "owner" }),
+        JSON.stringify({ text: "Christian geht gern ins Kino" }),
+        JSON.stringify({ text: "Anna mag Kino", userId: "anna" }),
+        "",
+        "{ kaputt",
+        JSON.stringify({ store: "notes" }),
+      ].join("\n"),
+    );
+    const imp = await runCli(open, ["memory", "import", file]);
+    expect(imp.out).toContain("imported 3, skipped 1 duplicates, 2 invalid lines");
+    expect(imp.err).toContain("line 6: not JSON");
+    expect(imp.err).toContain("line 7: text");
+    expect(imp.code).toBe(1);
+
+    const res = await runCli(open, ["memory", "search", "Kino", "-k", "10", "--json"]);
+    expect(res.code).toBe(0);
+    const hits = JSON.parse(res.out) as { id: number; text: string; score: number; createdAt: string }[];
+    expect(hits.map((h) => h.text)).toEqual(["Christian geht gern ins Kino", "Christian trinkt Tee"]);
+    expect(hits[0]!.createdAt).toBe("2025-05-01T10:00:00.000Z");
+    expect(hits[0]!.score).toBeCloseTo(0.9, 3);
+    expect(Object.keys(hits[0]!).sort()).toEqual(["createdAt", "id", "score", "text"]);
+
+    const anna = JSON.parse((await runCli(open, ["memory", "search", "Kino", "--json", "--user", "anna"])).out);
+    expect(anna.map((h: { text: string }) => h.text)).toEqual(["Anna mag Kino"]);
+  });
+
+  it("edits and deletes a note together with its vector", async () => {
+    const q = basisVector(DIM, 0);
+    t.embedder.set("Kino", q);
+    t.embedder.set("Christian mag Kino", q);
+    t.embedder.set("Christian mag Theater", basisVector(DIM, 3));
+    const added = await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    expect(added.added).toBe(true);
+    const id = added.added ? added.id : -1;
+
+    const edit = await runCli(open, ["memory", "edit", String(id), "Christian mag Theater"]);
+    expect(edit.code).toBe(0);
+    // Re-embedded: the old meaning no longer finds it, the new one does.
+    expect(await t.lilo.memory.search("Kino", { userId: "owner", minScore: 0.5 })).toEqual([]);
+    t.embedder.set("Bühne", basisVector(DIM, 3));
+    expect((await t.lilo.memory.search("Bühne", { userId: "owner" })).map((h) => h.text)).toEqual(["Christian mag Theater"]);
+
+    const del = await runCli(open, ["memory", "delete", String(id)]);
+    expect(del.code).toBe(0);
+    expect(db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 0 });
+    const report = await t.lilo.maintenance.check();
+    expect(report.vectors).toBe(0);
+
+    const missing = await runCli(open, ["memory", "delete", "999"]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("No notes entry with id 999");
+  });
+
+  it("doctor finds rows without vectors and vectors without rows, and repairs only with --apply", async () => {
+    t.embedder.set("a", basisVector(DIM, 1));
+    const a = await t.lilo.memory.add({ text: "a", userId: "owner" });
+    const b = await t.lilo.memory.add({ text: "b", userId: "owner" });
+    if (!a.added || !b.added) throw new Error("setup");
+    // Break consistency behind Lilo's back: a row loses its vector, a vector loses its row.
+    db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
+    t.lilo.stores.memory.rows.notes.insert("owner", "c", new Date().toISOString());
+    const dry = await runCli(open, ["doctor"]);
+    expect(dry.out).toContain("rows without vectors: 1");
+    expect(dry.out).toContain("vectors without rows: 1");
+    expect(dry.out).toContain("dry run");
+    expect(dry.code).toBe(2);
+    const fixed = await runCli(open, ["doctor", "--apply"]);
+    expect(fixed.out).toContain("backup: ");
+    expect(fixed.out).toContain("repaired 2 entries");
+    const again = await runCli(open, ["doctor", "--json"]);
+    expect(JSON.parse(again.out)).toMatchObject({ rows: 2, vectors: 2, rowsWithoutVector: [], vectorsWithoutRow: [] });
+  });
+
+  it("reindex rebuilds the index for a new embedding model, after a dry run", async () => {
+    for (const text of ["eins", "zwei", "drei"]) await t.lilo.memory.add({ text, userId: "owner" });
+    // A new model (other id and dimension) refuses the old index until reindexed.
+    const other = new ControlledEmbedder(32);
+    const openOther = () => createLilo(loadConfig({ LILO_DATA_DIR: t.dir }), { embedder: other, db });
+    const refused = await runCli(openOther, ["memory", "search", "eins", "--json"]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("lilo reindex");
+    const dry = await runCli(openOther, ["reindex"]);
+    expect(dry.out).toContain("3 memories would be embedded");
+    const run = await runCli(openOther, ["reindex", "--apply"]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("reindexed 3 memories");
+    const found = JSON.parse((await runCli(openOther, ["memory", "search", "eins", "--json"])).out);
+    expect(found[0].text).toBe("eins");
+  });
+});

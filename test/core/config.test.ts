@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, requireModel } from "../../core/index.ts";
+
+describe("configuration", () => {
+  it("has the seed's numbers as defaults", () => {
+    const c = loadConfig({});
+    expect(c.memory).toMatchObject({ notesTopK: 5, notesMinScore: 0.3, dedupMinScore: 0.82, thoughtsTopK: 3, conversationPauseMinutes: 60 });
+    expect(c.timezone).toBe("Europe/Berlin");
+    expect(c.persona).toMatchObject({ name: "Lilo", language: "de" });
+    expect(c.embedding.model).toBe("Xenova/all-MiniLM-L6-v2");
+    expect(c.vector.backend).toBe("sqlite-vec");
+    expect(c.models.chat).toBeUndefined();
+  });
+
+  it("switches thresholds with the multilingual model, unless set explicitly", () => {
+    expect(loadConfig({ LILO_EMBEDDING_MODEL: "Xenova/paraphrase-multilingual-MiniLM-L12-v2" }).memory).toMatchObject({ notesMinScore: 0.4, dedupMinScore: 0.88 });
+    expect(loadConfig({ LILO_EMBEDDING_MODEL: "Xenova/paraphrase-multilingual-MiniLM-L12-v2", LILO_NOTES_MIN_SCORE: "0.35" }).memory.notesMinScore).toBe(0.35);
+  });
+
+  it("picks a chat model from the configured provider, and per-role models fall back to it", () => {
+    const c = loadConfig({ DEEPSEEK_API_KEY: "x", LILO_DIARY_MODEL: "anthropic:claude-haiku" });
+    expect(c.models.chat).toEqual({ provider: "deepseek", model: "deepseek-chat" });
+    expect(c.models.extraction).toEqual(c.models.chat);
+    expect(c.models.diary).toEqual({ provider: "anthropic", model: "claude-haiku" });
+  });
+
+  it("names the wrong variable", () => {
+    expect(() => loadConfig({ LILO_NOTES_TOP_K: "viele" })).toThrow(/LILO_NOTES_TOP_K/);
+    expect(() => loadConfig({ LILO_LANGUAGE: "fr" })).toThrow(/LILO_LANGUAGE/);
+    expect(() => loadConfig({ LILO_CHAT_MODEL: "mistral:large" })).toThrow(/LILO_CHAT_MODEL: unknown provider "mistral"/);
+    expect(() => loadConfig({ LILO_CHAT_MODEL: "ollama" })).toThrow(/LILO_CHAT_MODEL: name the model/);
+    expect(() => loadConfig({ LILO_VECTOR_BACKEND: "qdrant" })).toThrow(/QDRANT_URL/);
+    expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" })).toThrow(ConfigError);
+  });
+
+  it("explains how to configure a model", () => {
+    expect(() => requireModel(loadConfig({}))).toThrow(/ANTHROPIC_API_KEY[\s\S]*DEEPSEEK_API_KEY[\s\S]*OPENAI_BASE_URL/);
+  });
+
+  it("maps allowlists to Lilo user ids", () => {
+    const c = loadConfig({ TELEGRAM_ALLOWED_USERS: "111=chris, 222", MATRIX_ALLOWED_USERS: "@chris:example.org=chris" });
+    expect(c.telegram.allowedUsers).toEqual({ "111": "chris", "222": "telegram:222" });
+    expect(c.matrix.allowedUsers).toEqual({ "@chris:example.org": "chris" });
+  });
+});

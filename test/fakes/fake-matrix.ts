@@ -1,0 +1,219 @@
+/**
+ * A fake Matrix homeserver on 127.0.0.1 for tests with the real
+ * matrix-bot-sdk `MatrixClient` (client-server API v3, the endpoints the SDK
+ * 0.8 calls on start, sync, join/leave, send, typing and redact).
+ *
+ * Everything the bot can see goes through one ordered log: `invite`,
+ * `sendText`, `react` and the bot's own sends append entries; `/sync?since=N`
+ * answers every entry after N at once, or long-polls until one arrives (up to
+ * the `timeout` the client asked for). As on a real server, the bot's own
+ * events come back in its timeline, and it only sees rooms it has joined.
+ *
+ * ```ts
+ * const hs = await startFakeMatrix({ botUserId: "@lilo:fake", accessToken: "t" });
+ * hs.invite("!a:fake", "@chris:fake");
+ * await hs.waitFor(() => hs.joined.has("!a:fake"));
+ * const id = hs.sendText("!a:fake", "@chris:fake", "Hallo");
+ * const answer = await hs.waitForSent((e) => e.type === "m.room.message");
+ * ```
+ */
+import type { ServerResponse } from "node:http";
+import { sendJson, startFakeServer, type RecordedRequest } from "./http-server.ts";
+
+/** An event the bot sent (message, reaction, redaction). */
+export interface SentEvent {
+  roomId: string;
+  type: string;
+  eventId: string;
+  content: Record<string, any>;
+}
+
+/** One room event as it appears in a sync timeline. */
+export interface FakeEvent {
+  event_id: string;
+  type: string;
+  sender: string;
+  content: Record<string, unknown>;
+  origin_server_ts: number;
+  state_key?: string;
+  redacts?: string;
+  unsigned: { age: number };
+}
+
+export interface FakeMatrix {
+  url: string;
+  botUserId: string;
+  /** Every HTTP request, in arrival order. */
+  requests: RecordedRequest[];
+  /** Events the bot sent, in order. */
+  sent: SentEvent[];
+  /** Typing notifications: room and on/off. */
+  typing: { roomId: string; typing: boolean }[];
+  /** Rooms the bot has joined / left (rejected invitations count as left). */
+  joined: Set<string>;
+  left: Set<string>;
+  /** Redactions the bot asked for. */
+  redactions: { roomId: string; eventId: string }[];
+  /** An invitation of the bot to `roomId`. */
+  invite(roomId: string, fromUserId: string): void;
+  /** A user's text message; returns its event id. */
+  sendText(roomId: string, senderId: string, body: string, extra?: Record<string, unknown>): string;
+  /** A user's 👍-style annotation on `eventId`; returns the reaction's event id. */
+  react(roomId: string, senderId: string, eventId: string, key: string): string;
+  /** Any room event from a user (e.g. `m.room.encrypted`); returns its event id. */
+  sendEvent(roomId: string, senderId: string, type: string, content: Record<string, unknown>): string;
+  /** Polls `predicate` until it holds; throws after `timeoutMs` with what was sent. */
+  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  /** Waits for a sent event matching `predicate` (among those sent after index `from`). */
+  waitForSent(predicate: (e: SentEvent) => boolean, timeoutMs?: number, from?: number): Promise<SentEvent>;
+  close(): Promise<void>;
+}
+
+export interface FakeMatrixOptions {
+  botUserId?: string;
+  accessToken?: string;
+}
+
+type Entry = { seq: number; kind: "invite" | "timeline"; roomId: string; event: FakeEvent };
+
+/** Starts the fake homeserver. */
+export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<FakeMatrix> {
+  const botUserId = options.botUserId ?? "@lilo:fake";
+  const token = options.accessToken ?? "fake-token";
+  const log: Entry[] = [];
+  const waiting = new Set<() => void>();
+  const invites = new Set<string>();
+  let nextEvent = 1;
+  let closed = false;
+
+  const append = (kind: Entry["kind"], roomId: string, sender: string, type: string, content: Record<string, unknown>, extra: Partial<FakeEvent> = {}): FakeEvent => {
+    const event: FakeEvent = { event_id: `$ev${nextEvent++}:fake`, type, sender, content, origin_server_ts: Date.now(), unsigned: { age: 0 }, ...extra };
+    // A real server only shows the bot rooms it is in (and invitations to others).
+    if (kind === "invite" || fake.joined.has(roomId)) log.push({ seq: log.length + 1, kind, roomId, event });
+    for (const wake of [...waiting]) wake();
+    return event;
+  };
+
+  const route = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
+    if (req.headers.authorization !== `Bearer ${token}`) return matrixError(res, 401, "M_UNKNOWN_TOKEN", "Unknown access token");
+    const p = req.path.replace(/^\/_matrix\/client\/(v3|r0)/, "");
+    const parts = p.split("/").filter(Boolean).map(decodeURIComponent);
+    const body = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, any>;
+    if (req.path === "/_matrix/client/versions") return sendJson(res, 200, { versions: ["v1.1", "v1.5", "v1.11"], unstable_features: {} });
+    if (p === "/account/whoami") return sendJson(res, 200, { user_id: botUserId, device_id: "FAKEDEVICE" });
+    if (p === "/joined_rooms") return sendJson(res, 200, { joined_rooms: [...fake.joined] });
+    if (p === "/sync") return sync(req, res);
+    if (parts[0] === "user" && parts[2] === "filter" && req.method === "POST") return sendJson(res, 200, { filter_id: "1" });
+    if (parts[0] === "user" && parts[2] === "account_data") {
+      return req.method === "GET" ? matrixError(res, 404, "M_NOT_FOUND", "Account data not found") : sendJson(res, 200, {});
+    }
+    if (parts[0] === "join" || (parts[0] === "rooms" && parts[2] === "join")) {
+      const roomId = parts[0] === "join" ? parts[1]! : parts[1]!;
+      if (!invites.has(roomId) && !fake.joined.has(roomId)) return matrixError(res, 403, "M_FORBIDDEN", "You are not invited to this room.");
+      invites.delete(roomId);
+      fake.joined.add(roomId);
+      append("timeline", roomId, botUserId, "m.room.member", { membership: "join" }, { state_key: botUserId });
+      return sendJson(res, 200, { room_id: roomId });
+    }
+    if (parts[0] === "rooms" && parts[2] === "leave") {
+      invites.delete(parts[1]!);
+      fake.joined.delete(parts[1]!);
+      fake.left.add(parts[1]!);
+      return sendJson(res, 200, {});
+    }
+    if (parts[0] === "rooms" && parts[2] === "typing") {
+      fake.typing.push({ roomId: parts[1]!, typing: !!body.typing });
+      return sendJson(res, 200, {});
+    }
+    if (parts[0] === "rooms" && (parts[2] === "send" || parts[2] === "redact") && req.method === "PUT") {
+      const roomId = parts[1]!;
+      if (!fake.joined.has(roomId)) return matrixError(res, 403, "M_FORBIDDEN", "You are not in this room.");
+      if (parts[2] === "redact") {
+        fake.redactions.push({ roomId, eventId: parts[3]! });
+        const ev = append("timeline", roomId, botUserId, "m.room.redaction", body, { redacts: parts[3]! });
+        return sendJson(res, 200, { event_id: ev.event_id });
+      }
+      const ev = append("timeline", roomId, botUserId, parts[3]!, body);
+      fake.sent.push({ roomId, type: parts[3]!, eventId: ev.event_id, content: body });
+      return sendJson(res, 200, { event_id: ev.event_id });
+    }
+    return matrixError(res, 404, "M_UNRECOGNIZED", `Unrecognized request: ${req.method} ${req.path}`);
+  };
+
+  const sync = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
+    const since = Number(req.query.get("since") ?? "0") || 0;
+    const timeout = Math.min(Number(req.query.get("timeout") ?? "0") || 0, 30_000);
+    if (log.length <= since && timeout > 0 && !closed) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          waiting.delete(wake);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(wake, timeout);
+        waiting.add(wake);
+      });
+    }
+    if (res.destroyed) return;
+    const rooms: { join: Record<string, any>; invite: Record<string, any>; leave: Record<string, any> } = { join: {}, invite: {}, leave: {} };
+    for (const e of log.slice(since)) {
+      if (e.kind === "invite") {
+        rooms.invite[e.roomId] = { invite_state: { events: [e.event] } };
+      } else {
+        const room = (rooms.join[e.roomId] ??= { timeline: { events: [], limited: false, prev_batch: `p${since}` }, state: { events: [] }, ephemeral: { events: [] }, account_data: { events: [] } });
+        room.timeline.events.push(e.event);
+      }
+    }
+    sendJson(res, 200, { next_batch: String(log.length), rooms, account_data: { events: [] }, presence: { events: [] }, to_device: { events: [] } });
+  };
+
+  const server = await startFakeServer(route);
+
+  const fake: FakeMatrix = {
+    url: server.url,
+    botUserId,
+    requests: server.requests,
+    sent: [],
+    typing: [],
+    joined: new Set(),
+    left: new Set(),
+    redactions: [],
+    invite(roomId, fromUserId) {
+      invites.add(roomId);
+      append("invite", roomId, fromUserId, "m.room.member", { membership: "invite", displayname: "Lilo" }, { state_key: botUserId });
+    },
+    sendText(roomId, senderId, body, extra = {}) {
+      return append("timeline", roomId, senderId, "m.room.message", { msgtype: "m.text", body, ...extra }).event_id;
+    },
+    react(roomId, senderId, eventId, key) {
+      return append("timeline", roomId, senderId, "m.reaction", { "m.relates_to": { rel_type: "m.annotation", event_id: eventId, key } }).event_id;
+    },
+    sendEvent(roomId, senderId, type, content) {
+      return append("timeline", roomId, senderId, type, content).event_id;
+    },
+    async waitFor(predicate, timeoutMs = 5_000) {
+      const until = Date.now() + timeoutMs;
+      while (!predicate()) {
+        if (Date.now() > until) {
+          throw new Error(`fake Matrix: condition not met within ${timeoutMs} ms; sent so far: ${JSON.stringify(fake.sent.map((s) => [s.roomId, s.type, s.content.body ?? s.content["m.relates_to"]?.key]))}`);
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    },
+    async waitForSent(predicate, timeoutMs = 5_000, from = 0) {
+      let found: SentEvent | undefined;
+      await fake.waitFor(() => !!(found = fake.sent.slice(from).find(predicate)), timeoutMs);
+      return found!;
+    },
+    async close() {
+      closed = true;
+      for (const wake of [...waiting]) wake();
+      await server.close();
+    },
+  };
+  return fake;
+}
+
+function matrixError(res: ServerResponse, status: number, errcode: string, error: string): void {
+  sendJson(res, status, { errcode, error });
+}
