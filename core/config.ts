@@ -98,6 +98,7 @@ const envSchema = z.object({
   MATRIX_HOMESERVER_URL: url,
   MATRIX_ACCESS_TOKEN: opt,
   MATRIX_ALLOWED_USERS: z.string().default(""),
+  MATRIX_MAX_MESSAGE_CHARS: z.coerce.number().int().min(100).max(60_000).default(16_000),
   LILO_TERMINAL_USER: z.string().trim().min(1).default("owner"),
 });
 
@@ -147,7 +148,8 @@ export interface LiloConfig {
   corrections: { candidatesPerText: number; candidateMinScore: number };
   push: { quietHours: QuietHours | undefined };
   telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
-  matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string> };
+  /** `maxMessageChars`: longer answers are split into several Matrix messages. */
+  matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string>; maxMessageChars: number };
   terminal: { userId: string };
 }
 
@@ -227,6 +229,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       ...(e.MATRIX_HOMESERVER_URL ? { homeserverUrl: e.MATRIX_HOMESERVER_URL } : {}),
       ...(e.MATRIX_ACCESS_TOKEN ? { accessToken: e.MATRIX_ACCESS_TOKEN } : {}),
       allowedUsers: parseAllowList("MATRIX_ALLOWED_USERS", e.MATRIX_ALLOWED_USERS, "matrix"),
+      maxMessageChars: e.MATRIX_MAX_MESSAGE_CHARS,
     },
     terminal: { userId: e.LILO_TERMINAL_USER },
   };

@@ -1,0 +1,90 @@
+import { describeError } from "../../core/index.ts";
+import type { MatrixContext, MatrixEventSource } from "./context.ts";
+import { runCommand } from "./commands.ts";
+import { handleReaction } from "./questions.ts";
+import { deliverTurn } from "./reply.ts";
+import { sendMarkdown, withTyping } from "./send.ts";
+
+/** The fields of a raw Matrix event the adapter reads. */
+export interface RawEvent {
+  event_id: string;
+  type: string;
+  sender: string;
+  origin_server_ts?: number;
+  content?: Record<string, unknown>;
+}
+
+/** Who may talk to Lilo, and what the bot itself is called. */
+export interface Gate {
+  botUserId: string;
+  /** Matrix user id → Lilo user id. */
+  allowedUsers: Record<string, string>;
+  /** Events older than this (ms) are history from the first sync and stay unanswered; 0 = none. */
+  notBefore: number;
+}
+
+/**
+ * An invitation: accepted from an allowed user (the room becomes allowed),
+ * rejected from anyone else.
+ */
+export async function onInvite(ctx: MatrixContext, gate: Gate, roomId: string, ev: RawEvent): Promise<void> {
+  if (!gate.allowedUsers[ev.sender]) {
+    ctx.logger.info("matrix invitation rejected", { roomId, from: ev.sender });
+    await ctx.client.leaveRoom(roomId);
+    return;
+  }
+  await ctx.client.joinRoom(roomId);
+  await ctx.state.allowRoom(roomId, ev.sender);
+  ctx.logger.info("matrix room joined", { roomId, invitedBy: ev.sender });
+}
+
+/**
+ * A timeline event. Only allowed users in allowed rooms get anything: the
+ * bot's own events, strangers and other rooms are dropped before anything
+ * is stored or sent to a model.
+ */
+export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev: RawEvent): Promise<void> {
+  const userId = gate.allowedUsers[ev.sender];
+  if (ev.sender === gate.botUserId || !userId || !ctx.state.isAllowedRoom(roomId)) return;
+  if (gate.notBefore && (ev.origin_server_ts ?? 0) < gate.notBefore) return;
+  const source: MatrixEventSource = { roomId, eventId: ev.event_id, sender: ev.sender, userId };
+  const content = ev.content ?? {};
+  if (ev.type === "m.room.encrypted") {
+    // Without end-to-end encryption the bot cannot read these; say so once per room.
+    if (await ctx.state.firstEncryptedWarning(roomId)) await ctx.client.sendText(roomId, ctx.texts.encrypted);
+    return;
+  }
+  if (ev.type === "m.reaction") return handleReaction(ctx, source, (content["m.relates_to"] ?? {}) as Record<string, unknown>);
+  if (ev.type !== "m.room.message") return;
+  const text = messageText(content);
+  if (!text || (await runCommand(ctx, source, text))) return;
+  try {
+    const result = await withTyping(ctx.client, ctx.logger, roomId, () =>
+      ctx.lilo.handleMessage({ userId, text, transport: "matrix", chatId: roomId }),
+    );
+    await deliverTurn(ctx, source, result);
+  } catch (err) {
+    // Model failures come back as ok:false answers; this is anything else (storage, network to Matrix).
+    ctx.logger.error("matrix turn failed", { roomId, error: describeError(err) });
+    await sendMarkdown(ctx.client, roomId, ctx.texts.failed(describeError(err)), ctx.maxMessageChars);
+  }
+}
+
+/**
+ * The user's words in an `m.text` message; undefined for edits (the
+ * original was answered), notices and media. A reply's quoted fallback
+ * ("> <@user> ...") is cut off so only the new text reaches Lilo.
+ */
+export function messageText(content: Record<string, unknown>): string | undefined {
+  if (content.msgtype !== "m.text" || typeof content.body !== "string") return undefined;
+  const relation = content["m.relates_to"] as { rel_type?: string; "m.in_reply_to"?: unknown } | undefined;
+  if (relation?.rel_type === "m.replace") return undefined;
+  let body = content.body;
+  if (relation?.["m.in_reply_to"]) {
+    const lines = body.split("\n");
+    let i = 0;
+    while (i < lines.length && lines[i]!.startsWith(">")) i++;
+    body = lines.slice(i).join("\n");
+  }
+  return body.trim() || undefined;
+}

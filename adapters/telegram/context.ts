@@ -1,0 +1,15 @@
+import type { Context } from "grammy";
+import type { Lilo, Logger, MemoryHit } from "../../core/index.ts";
+import type { TelegramTexts } from "./texts.ts";
+
+/** grammY's context plus the Lilo user the sender maps to (set by the access check). */
+export type LiloContext = Context & { liloUserId: string };
+
+/** What the handlers of one bot share. */
+export interface TelegramDeps {
+  lilo: Lilo;
+  logger: Logger;
+  texts: TelegramTexts;
+  /** The notes on the cheat sheet of each chat's last answer, for /memory (kept in memory only). */
+  lastNotes: Map<string, MemoryHit[]>;
+}

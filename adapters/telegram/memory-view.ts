@@ -1,0 +1,42 @@
+import { InlineKeyboard } from "grammy";
+import type { TelegramDeps } from "./context.ts";
+import { forgetCallback } from "./render.ts";
+
+/** How many of the newest notes /memory lists. */
+export const NEWEST_NOTES = 5;
+const CLIP = 200;
+
+const clip = (text: string, max = CLIP) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * The /memory view: the notes on the last answer's cheat sheet in this chat
+ * and the user's newest notes, each with a "forget" button.
+ */
+export function memoryOverview(deps: TelegramDeps, userId: string, chatId: string): { text: string; keyboard: InlineKeyboard } {
+  const { texts } = deps;
+  const rows = deps.lilo.stores.memory.rows.notes;
+  // Notes forgotten since the answer are left out.
+  const used = rows.getMany((deps.lastNotes.get(chatId) ?? []).map((n) => n.id)).filter((n) => n.userId === userId);
+  const newest = rows.list(userId, NEWEST_NOTES);
+  const line = (n: { id: number; text: string }) => `#${n.id} ${clip(n.text)}`;
+  const text = [
+    used.length ? [texts.notesUsedTitle, ...used.map(line)].join("\n") : texts.notesUsedNone,
+    newest.length ? [texts.newestTitle, ...newest.map(line)].join("\n") : texts.newestNone,
+  ].join("\n\n");
+  const keyboard = new InlineKeyboard();
+  const ids = [...new Set([...used, ...newest].map((n) => n.id))];
+  for (const id of ids) keyboard.text(texts.forgetButton(id), forgetCallback(id)).row();
+  return { text, keyboard };
+}
+
+/**
+ * Forgets one of the user's notes (row and vector). Another user's note, or
+ * one that does not exist, is refused with the same answer, so ids of other
+ * people's notes cannot be probed. Returns the text to show.
+ */
+export async function forgetNote(deps: TelegramDeps, userId: string, noteId: number): Promise<{ ok: boolean; text: string }> {
+  const row = deps.lilo.stores.memory.rows.notes.get(noteId);
+  if (!row || row.userId !== userId || row.supersededAt) return { ok: false, text: deps.texts.noSuchNote };
+  await deps.lilo.memory.forget("notes", noteId);
+  return { ok: true, text: deps.texts.forgotten(clip(row.text, 150)) };
+}
