@@ -24,6 +24,14 @@ async function main(): Promise<number> {
   }
   const spec = lilo.models.chatSpec();
   logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${lilo.config.dbPath}`);
+  logger.info(`loading the embedding model ${lilo.config.embedding.model} (downloaded once on the first start)`);
+  try {
+    await lilo.warmUp();
+  } catch (err) {
+    process.stderr.write(`${describeError(err)}\n`);
+    await lilo.close();
+    return 1;
+  }
   const adapters = await startConfiguredAdapters(lilo, logger);
   const stopAll = async (running: RunningAdapter[]) => {
     for (const a of running) await a.stop();

@@ -1,4 +1,6 @@
 import type { Lilo, Logger } from "../core/index.ts";
+import { matrixStarter } from "./matrix/starter.ts";
+import { startTelegram } from "./telegram/bot.ts";
 
 /** A running adapter; `stop` ends polling / syncing and unregisters its push transport. */
 export interface RunningAdapter {
@@ -10,7 +12,7 @@ export interface RunningAdapter {
 export type AdapterStarter = (lilo: Lilo, logger: Logger) => Promise<RunningAdapter | undefined>;
 
 /** Every platform adapter Lilo knows, in start order. */
-export const ADAPTERS: AdapterStarter[] = [];
+export const ADAPTERS: AdapterStarter[] = [startTelegram, matrixStarter];
 
 /** Starts every configured adapter. */
 export async function startConfiguredAdapters(lilo: Lilo, logger: Logger): Promise<RunningAdapter[]> {

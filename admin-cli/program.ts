@@ -3,6 +3,10 @@ import type { CliIO, LiloOpener } from "./context.ts";
 import { registerMemory } from "./commands/memory.ts";
 import { registerMaintenance } from "./commands/maintenance.ts";
 import { registerModel } from "./commands/model.ts";
+import { registerPreview } from "./commands/preview.ts";
+import { registerRules } from "./commands/rules.ts";
+import { registerCorrections } from "./commands/corrections.ts";
+import { registerProfile } from "./commands/profile.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
 export function buildProgram(open: LiloOpener, io: CliIO): Command {
@@ -12,6 +16,10 @@ export function buildProgram(open: LiloOpener, io: CliIO): Command {
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
   registerMemory(program, open, io);
   registerModel(program, open, io);
+  registerPreview(program, open, io);
+  registerProfile(program, open, io);
+  registerRules(program, open, io);
+  registerCorrections(program, open, io);
   registerMaintenance(program, open, io);
   return program;
 }

@@ -89,6 +89,32 @@ const envSchema = z.object({
   LILO_CORRECTION_CANDIDATES_K: int(5),
   LILO_CORRECTION_MIN_SCORE: score(0.3),
   LILO_QUIET_HOURS: z.string().default(""),
+  // diary (SPEC §8)
+  LILO_DIARY_ENABLED: bool(true),
+  LILO_DIARY_TIME: z.string().trim().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, "use HH:MM, e.g. 23:45").default("23:45"),
+  LILO_DIARY_PING: bool(true),
+  LILO_DIARY_WINDOW_HOURS: num(24),
+  LILO_DIARY_MAX_EXCHANGES: int(40),
+  LILO_DIARY_USER_CHARS: int(400),
+  LILO_DIARY_LILO_CHARS: int(600),
+  LILO_DIARY_THOUGHTS: int(3),
+  LILO_DIARY_LAST_ENTRIES: int(3),
+  // reflection and concerns (SPEC §9)
+  LILO_REFLECTION_ENABLED: bool(true),
+  LILO_REFLECTION_CRON: z
+    .string()
+    .trim()
+    .refine((c) => [5, 6].includes(c.split(/\s+/).length), "a cron pattern of 5 or 6 fields, e.g. 0 22 * * * (daily 22:00) or 0 * * * * (hourly)")
+    .default("0 22 * * *"),
+  LILO_REFLECTION_EXCHANGES: int(12),
+  LILO_REFLECTION_USER_CHARS: int(200),
+  LILO_REFLECTION_LILO_CHARS: int(300),
+  LILO_REFLECTION_NOTES: int(4),
+  LILO_REFLECTION_RELATED_THOUGHTS: int(3),
+  LILO_REFLECTION_LAST_THOUGHTS: int(3),
+  LILO_CONCERN_MIN_HOURS: num(20),
+  LILO_CONCERN_DUPLICATE_SHARE: z.coerce.number().min(0).max(1).default(0.6),
+  LILO_CONCERN_PING: bool(true),
   // adapters
   TELEGRAM_BOT_TOKEN: opt,
   TELEGRAM_ALLOWED_USERS: z.string().default(""),
@@ -147,6 +173,32 @@ export interface LiloConfig {
   /** Correction candidates: notes (and profile entries) per text (message, previous answer) above a low score; the judge decides. */
   corrections: { candidatesPerText: number; candidateMinScore: number };
   push: { quietHours: QuietHours | undefined };
+  /** Nightly diary: schedule (local HH:MM), opt-in ping, and what goes on its sheet. */
+  diary: {
+    enabled: boolean;
+    time: string;
+    ping: boolean;
+    windowHours: number;
+    maxExchanges: number;
+    userChars: number;
+    liloChars: number;
+    thoughts: number;
+    lastEntries: number;
+  };
+  /** Reflection in quiet hours (cron in the local time zone), its sheet, and the concern throttle. */
+  reflection: {
+    enabled: boolean;
+    cron: string;
+    exchanges: number;
+    userChars: number;
+    liloChars: number;
+    notes: number;
+    relatedThoughts: number;
+    lastThoughts: number;
+    concernMinHours: number;
+    concernDuplicateShare: number;
+    concernPing: boolean;
+  };
   telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
   /** `maxMessageChars`: longer answers are split into several Matrix messages. */
   matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string>; maxMessageChars: number };
@@ -218,6 +270,30 @@ export function loadConfig(env: Env = {}): LiloConfig {
     questions: { ttlMinutes: e.LILO_QUESTION_TTL_MINUTES, answerWords: e.LILO_ANSWER_WORDS },
     corrections: { candidatesPerText: e.LILO_CORRECTION_CANDIDATES_K, candidateMinScore: e.LILO_CORRECTION_MIN_SCORE },
     push: { quietHours: parseQuietHours("LILO_QUIET_HOURS", e.LILO_QUIET_HOURS) },
+    diary: {
+      enabled: e.LILO_DIARY_ENABLED,
+      time: e.LILO_DIARY_TIME,
+      ping: e.LILO_DIARY_PING,
+      windowHours: e.LILO_DIARY_WINDOW_HOURS,
+      maxExchanges: e.LILO_DIARY_MAX_EXCHANGES,
+      userChars: e.LILO_DIARY_USER_CHARS,
+      liloChars: e.LILO_DIARY_LILO_CHARS,
+      thoughts: e.LILO_DIARY_THOUGHTS,
+      lastEntries: e.LILO_DIARY_LAST_ENTRIES,
+    },
+    reflection: {
+      enabled: e.LILO_REFLECTION_ENABLED,
+      cron: e.LILO_REFLECTION_CRON,
+      exchanges: e.LILO_REFLECTION_EXCHANGES,
+      userChars: e.LILO_REFLECTION_USER_CHARS,
+      liloChars: e.LILO_REFLECTION_LILO_CHARS,
+      notes: e.LILO_REFLECTION_NOTES,
+      relatedThoughts: e.LILO_REFLECTION_RELATED_THOUGHTS,
+      lastThoughts: e.LILO_REFLECTION_LAST_THOUGHTS,
+      concernMinHours: e.LILO_CONCERN_MIN_HOURS,
+      concernDuplicateShare: e.LILO_CONCERN_DUPLICATE_SHARE,
+      concernPing: e.LILO_CONCERN_PING,
+    },
     telegram: {
       ...(e.TELEGRAM_BOT_TOKEN ? { token: e.TELEGRAM_BOT_TOKEN } : {}),
       allowedUsers: parseAllowList("TELEGRAM_ALLOWED_USERS", e.TELEGRAM_ALLOWED_USERS, "telegram"),

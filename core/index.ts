@@ -27,6 +27,10 @@ import { CorrectionLog, type CorrectionEntry } from "./correction/correction-log
 import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
 import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
+import { ChatHistory } from "./store/chat-history.ts";
+import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
+import { diaryQuestionStep } from "./diary/diary-question-step.ts";
+import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "./providers/qdrant-index.ts";
@@ -48,6 +52,11 @@ export type { PushOutcome } from "./push/push.ts";
 export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./questions/questions.ts";
 export type { CorrectionEntry, CorrectionAction } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
+export type { DiaryApi, DiaryEntry } from "./diary/diary-api.ts";
+export type { DiaryResult, DiaryReason } from "./diary/write-diary.ts";
+export type { ReflectionApi, ThoughtEntry } from "./reflection/reflection-api.ts";
+export type { ReflectionResult, ReflectionReason } from "./reflection/reflect.ts";
+export type { ConcernOutcome } from "./reflection/concerns.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
 export interface LiloPorts {
@@ -104,6 +113,12 @@ export interface Lilo {
     undo(id: number): Promise<CorrectionEntry>;
   };
   push: Push;
+  /** The nightly diary (SPEC §8): "write now", the scheduled run, the entries. */
+  diary: DiaryApi;
+  /** Reflection in quiet hours (SPEC §9): "think now", the scheduled run, the thoughts. */
+  reflection: ReflectionApi;
+  /** Every user Lilo has talked with (distinct user ids in the chat log): whom the jobs run for. */
+  knownUsers(): string[];
   models: ModelRegistry;
   stores: {
     chatLog: ChatLog;
@@ -121,6 +136,8 @@ export interface Lilo {
     repair(report: ConsistencyReport): Promise<void>;
     reindex(onProgress?: (done: number, total: number) => void): Promise<number>;
   };
+  /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */
+  warmUp(): Promise<void>;
   /** Waits until background work (extraction, checks) is done. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -162,9 +179,12 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const steps: TurnStep[] = [
     pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords }),
     correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
+    diaryQuestionStep({ config, db, diary: memory.rows.diary }),
     ...(ports.steps ?? []),
   ];
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, ...stores };
+  const history = new ChatHistory(db);
+  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 
   return {
     config,
@@ -190,6 +210,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       undo: (id) => correctionLog.undo(id),
     },
     push,
+    diary: diaryApi(jobDeps),
+    reflection: reflectionApi(jobDeps),
+    knownUsers: () => history.users(),
     models,
     stores,
     maintenance: {
@@ -197,6 +220,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       repair: (report) => repairConsistency(memory, index, embedder, report),
       reindex: (onProgress) => reindex(memory, index, embedder, onProgress),
     },
+    warmUp: () => memory.init(),
     idle: () => background.idle(),
     close: async () => {
       await background.idle();

@@ -30,7 +30,7 @@ const PATTERNS: ReadonlyArray<readonly [name: string, source: string]> = [
   ["nie gesagt", `(?:nie|niemals)${GAP}(?:gesagt|erwähnt|behauptet|geschrieben|erzählt)`],
   ["verwechselt", `(?:verwechselst|verwechselt|verwechselung|verwechslung|durcheinander\\s*gebracht)`],
   ["nicht richtig", `nicht\\s+(?:ganz\\s+)?(?:richtig|korrekt|zutreffend|wahr(?!\\s*\\?))`],
-  ["irrst dich", `(?:du\\s+irrst|irrst\\s+dich|geirrt|irrtum)`],
+  ["irrst dich", `(?:irrst|geirrt|irrtum)`],
   ["veraltet", `(?:veraltet|überholt|nicht\\s+aktuell)`],
   ["korrigieren", `(?:korrigier|korrigiere|korrigieren|korrektur|richtigstellung)`],
   ["quatsch", `(?:quatsch|unsinn|blödsinn)`],

@@ -124,4 +124,15 @@ describe("lilo memory / doctor / reindex", () => {
     const found = JSON.parse((await runCli(openOther, ["memory", "search", "eins", "--json"])).out);
     expect(found[0].text).toBe("eins");
   });
+
+  it("previews the cheat sheet without storing anything", async () => {
+    t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
+    await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    const r = await runCli(open, ["preview", "Kino?", "--json"]);
+    expect(r.code).toBe(0);
+    const req = JSON.parse(r.out) as { system: string; messages: { role: string; content: string }[] };
+    expect(req.system).toContain("- Christian mag Kino");
+    expect(req.messages).toEqual([{ role: "user", content: "Kino?" }]);
+    expect(db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
+  });
 });

@@ -1,0 +1,100 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider, type IStorageProvider } from "matrix-bot-sdk";
+import { ConfigError, describeError, type Lilo, type Logger } from "../../core/index.ts";
+import type { RunningAdapter } from "../index.ts";
+import type { MatrixContext } from "./context.ts";
+import { onEvent, onInvite, type Gate, type RawEvent } from "./events.ts";
+import { RoomQueue } from "./queue.ts";
+import { BotState } from "./state.ts";
+import { MATRIX_TEXTS } from "./texts.ts";
+import { MatrixTransport } from "./transport.ts";
+
+/**
+ * The Matrix adapter (matrix-bot-sdk, access-token login). It joins rooms
+ * only on invitation from an allowed user, turns messages into core turns,
+ * 👍/👎 reactions into answers, and registers the "matrix" push transport.
+ *
+ * No end-to-end encryption: the client gets no crypto store, so it never
+ * sets up keys; encrypted rooms get a one-time notice that they are not
+ * supported (the SDK's crypto dependency is a stub, see crypto-stub/).
+ */
+
+export interface MatrixAdapterOptions {
+  /** Sync token and bot state; default `<dataDir>/matrix-bot.json` (tests pass a MemoryStorageProvider). */
+  storage?: IStorageProvider;
+}
+
+/** The running adapter; `client` is exposed for tests and diagnostics. */
+export interface RunningMatrix extends RunningAdapter {
+  client: MatrixClient;
+}
+
+/** Starts syncing; resolves once the client is logged in and the first sync is under way. */
+export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAdapterOptions = {}): Promise<RunningMatrix> {
+  const { homeserverUrl, accessToken, allowedUsers, maxMessageChars } = lilo.config.matrix;
+  if (!homeserverUrl || !accessToken) throw new ConfigError("Matrix needs MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN");
+  if (Object.keys(allowedUsers).length === 0) logger.warn("MATRIX_ALLOWED_USERS is empty: the Matrix bot will ignore everyone");
+  routeSdkLogs(logger);
+  const storage = options.storage ?? fileStorage(lilo.config.dataDir);
+  // No crypto store argument: the client stays without end-to-end encryption.
+  const client = new MatrixClient(homeserverUrl, accessToken, storage);
+  const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };
+  const gate: Gate = {
+    botUserId: await client.getUserId(),
+    allowedUsers,
+    // Without a sync token the server sends recent history first; only newer messages get answers.
+    notBefore: (await Promise.resolve(storage.getSyncToken())) ? 0 : Date.now(),
+  };
+  const queue = new RoomQueue(logger);
+  client.on("room.invite", (roomId: string, ev: RawEvent) => queue.run(roomId, () => onInvite(ctx, gate, roomId, ev)));
+  client.on("room.leave", (roomId: string) => queue.run(roomId, () => ctx.state.dropRoom(roomId)));
+  client.on("room.event", (roomId: string, ev: RawEvent) => queue.run(roomId, () => onEvent(ctx, gate, roomId, ev)));
+  lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars));
+  await client.start();
+  logger.info("matrix syncing", { userId: gate.botUserId });
+  return {
+    name: "matrix",
+    client,
+    stop: async () => {
+      client.stop();
+      lilo.push.unregisterTransport("matrix");
+      await queue.drain();
+    },
+  };
+}
+
+function fileStorage(dataDir: string): IStorageProvider {
+  mkdirSync(dataDir, { recursive: true });
+  return new SimpleFsStorageProvider(join(dataDir, "matrix-bot.json"));
+}
+
+/**
+ * The SDK logs to the console by default; route it into Lilo's logger.
+ * Its HTTP client logs every refused request as an error, including
+ * expected ones (no m.direct account data yet); the caller handles those,
+ * so they go to debug.
+ */
+function routeSdkLogs(logger: Logger): void {
+  const text = (parts: unknown[]) => parts.map(describePart).join(" ");
+  const problem = (module: string, parts: unknown[]) =>
+    module === "MatrixHttpClient" ? logger.debug(`matrix-sdk ${module}: ${text(parts)}`) : logger.warn(`matrix-sdk ${module}: ${text(parts)}`);
+  LogService.setLogger({
+    info: (module: string, ...parts: unknown[]) => logger.debug(`matrix-sdk ${module}: ${text(parts)}`),
+    warn: problem,
+    error: problem,
+    debug: () => {},
+    trace: () => {},
+  });
+  LogService.setLevel(LogLevel.INFO);
+}
+
+function describePart(part: unknown): string {
+  if (typeof part === "string" || part instanceof Error) return describeError(part);
+  try {
+    return JSON.stringify(part) ?? String(part);
+  } catch {
+    // Circular objects (HTTP responses) cannot be serialised; their type is enough for a log line.
+    return Object.prototype.toString.call(part);
+  }
+}

@@ -1,0 +1,149 @@
+import { Bot, type Middleware } from "grammy";
+import { run, sequentialize, type RunnerHandle } from "@grammyjs/runner";
+import { autoRetry } from "@grammyjs/auto-retry";
+import { describeError, type Lilo, type Logger, type MemoryHit } from "../../core/index.ts";
+import type { RunningAdapter } from "../index.ts";
+import { InFlight } from "../shared/inflight.ts";
+import { accessControl } from "./access.ts";
+import { registerCallbacks } from "./callbacks.ts";
+import { availableCommands, registerCommands } from "./commands.ts";
+import type { LiloContext, TelegramDeps } from "./context.ts";
+import { sendText } from "./render.ts";
+import { TELEGRAM_TEXTS } from "./texts.ts";
+import { TELEGRAM_TRANSPORT, telegramTransport } from "./transport.ts";
+import { runTurn } from "./turn.ts";
+import { startWebhook, type WebhookServer } from "./webhook.ts";
+
+/** How long `stop` waits for running turns before it gives up on them. */
+const STOP_GRACE_MS = 10_000;
+const UPDATES = ["message", "callback_query"] as const;
+
+/** Options of one bot; `startTelegram` fills them from `config.telegram`. */
+export interface TelegramBotOptions {
+  token: string;
+  /** Bot API server (tests, self-hosted servers); default Telegram's. */
+  apiRoot?: string;
+  /** Telegram user id → Lilo user id; everyone else is refused. */
+  allowedUsers: Record<string, string>;
+  /** Webhook mode: queue each update per chat and return at once instead of awaiting it. */
+  detach?: boolean;
+}
+
+/** A wired bot, not yet receiving updates. */
+export interface TelegramBot {
+  bot: Bot<LiloContext>;
+  /** Turns still running; `stop` waits for them. */
+  inflight: InFlight;
+}
+
+/** The running Telegram adapter. */
+export interface TelegramAdapter extends RunningAdapter {
+  bot: Bot<LiloContext>;
+  /** Where the webhook listens, in webhook mode. */
+  webhookPort?: number;
+}
+
+/** Updates of one chat run one after another; different chats run side by side. */
+const chatKey = (ctx: LiloContext) => (ctx.chat ? String(ctx.chat.id) : undefined);
+
+/**
+ * Builds the bot: auto-retry (429 `retry_after`, network errors) on every
+ * API call, in-flight tracking, per-chat order, the allowlist, then
+ * commands, buttons and plain messages.
+ */
+export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotOptions): TelegramBot {
+  const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
+  const deps: TelegramDeps = { lilo, logger, texts, lastNotes: new Map<string, MemoryHit[]>() };
+  const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 300 }));
+  bot.catch((err) => logger.error("telegram update failed", { updateId: err.ctx.update.update_id, error: describeError(err.error) }));
+  const inflight = new InFlight();
+  bot.use(track(inflight, opts.detach ?? false, logger));
+  bot.use(sequentialize(chatKey));
+  bot.use(accessControl(opts.allowedUsers, texts.refused, logger));
+  bot.use(replyOnError(texts.failed, logger));
+  registerCommands(bot, deps);
+  registerCallbacks(bot, deps);
+  bot.on("message:text", async (ctx) => {
+    const command = /^\/(\w+)/.exec(ctx.msg.text);
+    if (command) return void (await sendText(ctx.api, ctx.chat.id, texts.unknownCommand(command[1]!), logger));
+    const message = { userId: ctx.liloUserId, text: ctx.msg.text, transport: TELEGRAM_TRANSPORT, chatId: String(ctx.chat.id) };
+    await runTurn(ctx, deps, () => lilo.handleMessage(message));
+  });
+  return { bot, inflight };
+}
+
+/**
+ * Counts every update as running work. With `detach` (webhook mode) the
+ * middleware returns before the work is done, so Telegram's request is
+ * answered at once; failures are then logged here, as nobody awaits them.
+ */
+function track(inflight: InFlight, detach: boolean, logger: Logger): Middleware<LiloContext> {
+  return (ctx, next) => {
+    const work = inflight.track(next());
+    if (!detach) return work;
+    work.catch((err: unknown) => logger.error("telegram update failed", { updateId: ctx.update.update_id, error: describeError(err) }));
+    return Promise.resolve();
+  };
+}
+
+/** A failure inside Lilo gets a short note in the chat instead of silence. */
+function replyOnError(text: string, logger: Logger): Middleware<LiloContext> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      logger.error("telegram handler failed", { updateId: ctx.update.update_id, error: describeError(err) });
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text });
+      else if (ctx.chat) await ctx.api.sendMessage(ctx.chat.id, text);
+    }
+  };
+}
+
+/**
+ * Starts Telegram when TELEGRAM_BOT_TOKEN is set: registers the push
+ * transport and the command menu, then long polling with the grammY runner,
+ * or the webhook when TELEGRAM_WEBHOOK_URL is set. Undefined without a token.
+ */
+export async function startTelegram(lilo: Lilo, logger: Logger): Promise<TelegramAdapter | undefined> {
+  const cfg = lilo.config.telegram;
+  if (!cfg.token) return undefined;
+  if (Object.keys(cfg.allowedUsers).length === 0) logger.warn("TELEGRAM_ALLOWED_USERS is empty: the bot refuses everyone");
+  const { bot, inflight } = createTelegramBot(lilo, logger, {
+    token: cfg.token,
+    allowedUsers: cfg.allowedUsers,
+    detach: !!cfg.webhookUrl,
+    ...(cfg.apiRoot ? { apiRoot: cfg.apiRoot } : {}),
+  });
+  await bot.init();
+  const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
+  await bot.api.setMyCommands(availableCommands(lilo, texts)).catch((err: unknown) => logger.warn("telegram command menu not set", { error: describeError(err) }));
+  lilo.push.registerTransport(telegramTransport(bot.api, logger));
+  let runner: RunnerHandle | undefined;
+  let server: WebhookServer | undefined;
+  try {
+    if (cfg.webhookUrl) {
+      server = await startWebhook(bot, { url: cfg.webhookUrl, port: cfg.webhookPort, logger });
+    } else {
+      await bot.api.deleteWebhook();
+      runner = run(bot, { runner: { fetch: { allowed_updates: UPDATES } } });
+      runner.task()?.catch((err: unknown) => logger.error("telegram polling stopped", { error: describeError(err) }));
+    }
+  } catch (err) {
+    lilo.push.unregisterTransport(TELEGRAM_TRANSPORT);
+    throw err;
+  }
+  logger.info(`telegram bot @${bot.botInfo.username} ${server ? `listening for webhook calls on port ${server.port}` : "polling"}`);
+  return {
+    name: "telegram",
+    bot,
+    ...(server ? { webhookPort: server.port } : {}),
+    stop: async () => {
+      // A polling failure was logged when it happened; stopping only ends the loop.
+      await runner?.stop()?.catch(() => undefined);
+      await server?.close();
+      if (!(await inflight.drain(STOP_GRACE_MS))) logger.warn("telegram stopped with turns still running", { running: inflight.size });
+      lilo.push.unregisterTransport(TELEGRAM_TRANSPORT);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Command } from "commander";
+import type { CliIO, LiloOpener } from "../context.ts";
+import { userOption, withLilo } from "./shared.ts";
+
+/** `lilo preview "message"`: the exact cheat sheet Lilo would send now, without sending or storing anything. */
+export function registerPreview(program: Command, open: LiloOpener, io: CliIO): void {
+  program
+    .command("preview <message>")
+    .description("show the cheat sheet Lilo would send for a message (stores nothing, calls no model)")
+    .option(...userOption)
+    .option("--json", "print the request as JSON")
+    .action((message: string, o: { user?: string; json?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const { request } = await lilo.preview({ userId: o.user ?? lilo.config.terminal.userId, text: message });
+        if (o.json) io.out(JSON.stringify(request));
+        else {
+          io.out(`── system ──\n${request.system}`);
+          for (const m of request.messages) io.out(`── ${m.role} ──\n${m.content}`);
+        }
+        return 0;
+      }),
+    );
+}

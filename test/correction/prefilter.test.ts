@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { CORRECTION_PATTERN_COUNT, correctionTrigger, looksLikeCorrection } from "../../core/correction/prefilter.ts";
+
+describe("correction prefilter", () => {
+  it("has about twenty patterns", () => {
+    expect(CORRECTION_PATTERN_COUNT).toBeGreaterThanOrEqual(18);
+    expect(CORRECTION_PATTERN_COUNT).toBeLessThanOrEqual(24);
+  });
+
+  it.each([
+    ["Das stimmt nicht.", "stimmt nicht"],
+    ["Stimmt so nicht, ich war in Köln.", "stimmt nicht"],
+    ["Das stimmt doch gar nicht!", "stimmt nicht"],
+    ["Nein, das ist falsch.", "falsch"],
+    ["Du hast das falsche Datum.", "falsch"],
+    ["Ich wohne nicht mehr in Berlin.", "nicht mehr"],
+    ["Das hast du erfunden", "erfunden"],
+    ["Trödeltrupp habe ich nie erwähnt!", "nie gesagt"],
+    ["Das hab ich nie im Leben gesagt", "nie gesagt"],
+    ["Das habe ich so nie gesagt", "nie gesagt"],
+    ["Du verwechselst da was", "verwechselt"],
+    ["Das ist nicht richtig", "nicht richtig"],
+    ["Das ist nicht wahr.", "nicht richtig"],
+    ["Da irrst du dich", "irrst dich"],
+    ["Das ist veraltet", "veraltet"],
+    ["Kleine Korrektur: es war Dienstag", "korrigieren"],
+    ["So ein Quatsch", "quatsch"],
+    ["Wie kommst du denn darauf?", "wie kommst du darauf"],
+    ["That's wrong.", "that's wrong"],
+    ["That’s not true at all", "that's wrong"],
+    ["I never said that", "I never said"],
+    ["I never actually mentioned it", "I never said"],
+    ["You're confusing me with someone", "you're confusing"],
+    ["you mixed things up", "you're confusing"],
+    ["You made that up", "made up"],
+    ["I no longer work there", "no longer"],
+    ["I don't live there anymore", "no longer"],
+    ["You're mistaken", "mistaken"],
+    ["That's outdated", "outdated"],
+  ])("hits %j (%s)", (text, name) => {
+    expect(correctionTrigger(text)).toBe(name);
+  });
+
+  it.each([
+    // Compounds: whole words only.
+    "Ich habe Falschgeld im Film gesehen",
+    "Der Falschparker stand wieder vor der Tür",
+    "It was a wrongful arrest in the film",
+    // Time and quantity phrases with "nicht mehr" are not a correction.
+    "Es ist nicht mehr lange bis Weihnachten",
+    "Bis Köln ist es nicht mehr weit",
+    "Ich trinke nicht mehr als zwei Kaffee",
+    // A tag question.
+    "Schönes Wetter heute, nicht wahr?",
+    // Ordinary messages.
+    "Ich war gestern noch im Kino",
+    "Stimmt, das war schön",
+    "Was machen wir morgen?",
+    "Nie wieder Montag!",
+  ])("does not hit %j", (text) => {
+    expect(looksLikeCorrection(text)).toBe(false);
+  });
+});
