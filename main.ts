@@ -2,6 +2,7 @@ import dotenv from "dotenv";
 import { ConfigError, consoleLogger, createLilo, loadConfig, requireModel, describeError, type Lilo } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
+import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
 
 /**
  * `npm start`: one process for every configured adapter and the scheduled
@@ -33,7 +34,18 @@ async function main(): Promise<number> {
     return 1;
   }
   const adapters = await startConfiguredAdapters(lilo, logger);
+  // Diary and reflection run in this process, after the adapters (their pushes need the transports).
+  let jobs: RunningJobs | undefined;
+  try {
+    jobs = startJobs(lilo, logger);
+  } catch (err) {
+    process.stderr.write(`${describeError(err)}\n`);
+    for (const a of adapters) await a.stop();
+    await lilo.close();
+    return 1;
+  }
   const stopAll = async (running: RunningAdapter[]) => {
+    await jobs?.stop();
     for (const a of running) await a.stop();
     await lilo.close();
   };

@@ -7,6 +7,9 @@ import { registerPreview } from "./commands/preview.ts";
 import { registerRules } from "./commands/rules.ts";
 import { registerCorrections } from "./commands/corrections.ts";
 import { registerProfile } from "./commands/profile.ts";
+import { registerDiary } from "./commands/diary.ts";
+import { registerThoughts } from "./commands/thoughts.ts";
+import { registerTopics } from "./commands/topics.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
 export function buildProgram(open: LiloOpener, io: CliIO): Command {
@@ -20,6 +23,9 @@ export function buildProgram(open: LiloOpener, io: CliIO): Command {
   registerProfile(program, open, io);
   registerRules(program, open, io);
   registerCorrections(program, open, io);
+  registerDiary(program, open, io);
+  registerThoughts(program, open, io);
+  registerTopics(program, open, io);
   registerMaintenance(program, open, io);
   return program;
 }

@@ -47,9 +47,13 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
     notBefore: (await Promise.resolve(storage.getSyncToken())) ? 0 : Date.now(),
   };
   const queue = new RoomQueue(logger);
-  client.on("room.invite", (roomId: string, ev: RawEvent) => queue.run(roomId, () => onInvite(ctx, gate, roomId, ev)));
-  client.on("room.leave", (roomId: string) => queue.run(roomId, () => ctx.state.dropRoom(roomId)));
-  client.on("room.event", (roomId: string, ev: RawEvent) => queue.run(roomId, () => onEvent(ctx, gate, roomId, ev)));
+  let stopped = false;
+  // After stop() the SDK still emits the events of a sync already in flight. They are dropped rather than
+  // half-handled while the database closes; a message in that last instant of a shutdown stays unanswered.
+  const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
+  client.on("room.invite", (roomId: string, ev: RawEvent) => run(roomId, () => onInvite(ctx, gate, roomId, ev)));
+  client.on("room.leave", (roomId: string) => run(roomId, () => ctx.state.dropRoom(roomId)));
+  client.on("room.event", (roomId: string, ev: RawEvent) => run(roomId, () => onEvent(ctx, gate, roomId, ev)));
   lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars));
   await client.start();
   logger.info("matrix syncing", { userId: gate.botUserId });
@@ -57,6 +61,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
     name: "matrix",
     client,
     stop: async () => {
+      stopped = true;
       client.stop();
       lilo.push.unregisterTransport("matrix");
       await queue.drain();
@@ -77,7 +82,7 @@ function fileStorage(dataDir: string): IStorageProvider {
  */
 function routeSdkLogs(logger: Logger): void {
   const text = (parts: unknown[]) => parts.map(describePart).join(" ");
-  const problem = (module: string, parts: unknown[]) =>
+  const problem = (module: string, ...parts: unknown[]) =>
     module === "MatrixHttpClient" ? logger.debug(`matrix-sdk ${module}: ${text(parts)}`) : logger.warn(`matrix-sdk ${module}: ${text(parts)}`);
   LogService.setLogger({
     info: (module: string, ...parts: unknown[]) => logger.debug(`matrix-sdk ${module}: ${text(parts)}`),

@@ -61,6 +61,17 @@ const COMMANDS: Record<string, Command> = {
     if (notes.length === 0) return ctx.texts.noNotes;
     return [ctx.texts.notesHeader, ...notes.map((n) => `- \`${n.id}\` ${n.text}`)].join("\n");
   },
+  diary: async (ctx, s) => {
+    const r = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.diary.writeNow(s.userId));
+    if (r.written && r.text) return ctx.texts.diaryEntry(r.day ?? "", r.text);
+    return notNow(ctx, r.reason, r.error);
+  },
+  think: async (ctx, s) => {
+    const r = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.reflection.thinkNow(s.userId));
+    // The thought is shown; a concern it raised stays Lilo's to bring up later in conversation.
+    if (r.thought) return ctx.texts.thought(r.thought.text);
+    return notNow(ctx, r.reason, r.error);
+  },
   forget: async (ctx, s, arg) => {
     const id = Number(arg);
     if (!/^\d+$/.test(arg)) return ctx.texts.forgetUsage;
@@ -71,6 +82,12 @@ const COMMANDS: Record<string, Command> = {
     return ctx.texts.forgotten(id);
   },
 };
+
+/** Why a diary entry or thought was not written, in the user's words. */
+function notNow(ctx: MatrixContext, reason: string | undefined, error: string | undefined): string {
+  if (reason === "failed" && error) return ctx.texts.failed(error);
+  return (ctx.texts.notNow as Record<string, string>)[reason ?? "failed"] ?? ctx.texts.notNow.failed;
+}
 
 /**
  * Runs `text` as a command when it is one. Returns false for ordinary

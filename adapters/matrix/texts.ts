@@ -12,6 +12,8 @@ export const MATRIX_TEXTS = {
       "- `!retry` – deine letzte Nachricht noch einmal beantworten",
       "- `!memory [suchwort]` – meine neuesten Notizen über dich, oder passende",
       "- `!forget <id>` – eine Notiz vergessen",
+      "- `!diary` – jetzt Tagebuch schreiben",
+      "- `!think` – jetzt nachdenken",
       "Auf Ja/Nein-Fragen antwortest du mit 👍 / 👎 oder schreibst ja / nein.",
     ],
     questionHint: (yes: string, no: string) => `👍 ${yes} · 👎 ${no}`,
@@ -33,6 +35,16 @@ export const MATRIX_TEXTS = {
     forgotten: (id: number) => `Notiz ${id} ist vergessen.`,
     noSuchNote: (id: number) => `Eine Notiz ${id} von dir gibt es nicht.`,
     failed: (msg: string) => `⚠️ ${msg}`,
+    diaryEntry: (day: string, text: string) => `📔 **${day}**\n\n${text}`,
+    thought: (text: string) => `💭 ${text}`,
+    notNow: {
+      "no-conversation": "Wir haben noch nicht miteinander gesprochen – darüber kann ich nichts schreiben.",
+      "nothing-new": "Seit dem letzten Mal ist nichts Neues passiert.",
+      "no-new-chats": "Seit dem letzten Mal ist nichts Neues passiert.",
+      "empty-answer": "Mir ist gerade nichts eingefallen.",
+      duplicate: "Das habe ich so ähnlich schon einmal gedacht.",
+      failed: "Das hat gerade nicht geklappt.",
+    },
   },
   en: {
     help: [
@@ -43,6 +55,8 @@ export const MATRIX_TEXTS = {
       "- `!retry` – answer your last message again",
       "- `!memory [words]` – my newest notes about you, or matching ones",
       "- `!forget <id>` – forget a note",
+      "- `!diary` – write the diary now",
+      "- `!think` – think now",
       "Answer yes/no questions with 👍 / 👎 or type yes / no.",
     ],
     questionHint: (yes: string, no: string) => `👍 ${yes} · 👎 ${no}`,
@@ -64,6 +78,16 @@ export const MATRIX_TEXTS = {
     forgotten: (id: number) => `Note ${id} is forgotten.`,
     noSuchNote: (id: number) => `You have no note ${id}.`,
     failed: (msg: string) => `⚠️ ${msg}`,
+    diaryEntry: (day: string, text: string) => `📔 **${day}**\n\n${text}`,
+    thought: (text: string) => `💭 ${text}`,
+    notNow: {
+      "no-conversation": "We haven't talked yet, so there is nothing to write about.",
+      "nothing-new": "Nothing new has happened since last time.",
+      "no-new-chats": "Nothing new has happened since last time.",
+      "empty-answer": "Nothing came to mind just now.",
+      duplicate: "I had much the same thought before.",
+      failed: "That did not work just now.",
+    },
   },
 } as const;
 

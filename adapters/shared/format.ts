@@ -44,6 +44,8 @@ const FENCE = /```(?:([\w#+.-]{1,20})?[ \t]*\n)?([\s\S]*?)```/g;
 const LINK = /^\[([^[\]\n]+)\]\(([^()\s]+)\)/;
 const SAFE_URL = /^(https?:\/\/|mailto:|tg:\/\/)/i;
 const MAX_DEPTH = 4;
+/** Longest emphasis span searched for; bounds the work on pathological input ("*a *a *a …"). */
+const MAX_SPAN = 500;
 
 /**
  * Renders the model's Markdown subset as HTML: **bold**, __bold__, *italic*,
@@ -127,7 +129,7 @@ function wrap(s: string, i: number, delim: string, tag: string, depth: number, l
   const start = i + delim.length;
   if (start >= s.length || /\s/.test(s[start]!)) return undefined;
   const underscore = delim[0] === "_";
-  for (let j = s.indexOf(delim, start + 1); j !== -1; j = s.indexOf(delim, j + 1)) {
+  for (let j = s.indexOf(delim, start + 1); j !== -1 && j - start <= MAX_SPAN; j = s.indexOf(delim, j + 1)) {
     if (/\s/.test(s[j - 1]!)) continue;
     // A single delimiter must not be half of a double one ("*a **b** c*").
     if (delim.length === 1 && (s[j + 1] === delim || s[j - 1] === delim)) continue;

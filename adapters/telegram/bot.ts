@@ -117,7 +117,7 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
   });
   await bot.init();
   const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
-  await bot.api.setMyCommands(availableCommands(lilo, texts)).catch((err: unknown) => logger.warn("telegram command menu not set", { error: describeError(err) }));
+  await bot.api.setMyCommands(availableCommands(texts)).catch((err: unknown) => logger.warn("telegram command menu not set", { error: describeError(err) }));
   lilo.push.registerTransport(telegramTransport(bot.api, logger));
   let runner: RunnerHandle | undefined;
   let server: WebhookServer | undefined;

@@ -1,7 +1,8 @@
 import type { Composer } from "grammy";
-import { LiloError, type Lilo } from "../../core/index.ts";
+import { LiloError } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { forgetNote, memoryOverview } from "./memory-view.ts";
+import { diaryReply, thinkReply } from "./on-demand.ts";
 import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
 import { runTurn } from "./turn.ts";
@@ -13,54 +14,23 @@ export interface BotCommand {
   description: string;
 }
 
-/**
- * "Write now" / "think now" are added to the core by the diary and
- * reflection work; until `createLilo` provides them, /diary and /think are
- * neither registered nor listed. Looked up by shape so this file compiles
- * before and after they exist.
- */
-type OnDemand = {
-  diary?: { writeNow?: (userId: string) => Promise<unknown> };
-  reflection?: { thinkNow?: (userId: string) => Promise<unknown> };
-};
-
-function onDemand(lilo: Lilo): { diary?: (userId: string) => Promise<unknown>; think?: (userId: string) => Promise<unknown> } {
-  const l = lilo as unknown as OnDemand;
-  const diary = l.diary?.writeNow;
-  const think = l.reflection?.thinkNow;
-  return {
-    ...(typeof diary === "function" ? { diary: (u: string) => diary.call(l.diary, u) } : {}),
-    ...(typeof think === "function" ? { think: (u: string) => think.call(l.reflection, u) } : {}),
-  };
-}
-
 /** The commands this Lilo offers, in /help order. */
-export function availableCommands(lilo: Lilo, texts: TelegramTexts): BotCommand[] {
-  const extra = onDemand(lilo);
-  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "push"];
-  if (extra.diary) names.push("diary");
-  if (extra.think) names.push("think");
+export function availableCommands(texts: TelegramTexts): BotCommand[] {
+  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push"];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
 
-function helpText(lilo: Lilo, texts: TelegramTexts): string {
-  return [texts.helpTitle, ...availableCommands(lilo, texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
+function helpText(texts: TelegramTexts): string {
+  return [texts.helpTitle, ...availableCommands(texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
 }
 
-/** Shows what an on-demand job returned: its text when it has one. */
-function describeResult(result: unknown, texts: TelegramTexts): string {
-  if (typeof result === "string" && result.trim()) return result;
-  if (result && typeof result === "object" && "text" in result && typeof result.text === "string" && result.text.trim()) return result.text;
-  return texts.done;
-}
-
-/** Registers /start, /help, /model, /memory, /forget, /retry, /push (and /diary, /think when the core has them). */
+/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think and /push. */
 export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps): void {
   const { lilo, logger, texts } = deps;
   const say = (ctx: LiloContext, text: string) => sendText(ctx.api, ctx.chat!.id, text, logger);
 
-  bot.command("start", (ctx) => say(ctx, `${texts.start(lilo.config.persona.name)}\n\n${helpText(lilo, texts)}`));
-  bot.command("help", (ctx) => say(ctx, helpText(lilo, texts)));
+  bot.command("start", (ctx) => say(ctx, `${texts.start(lilo.config.persona.name)}\n\n${helpText(texts)}`));
+  bot.command("help", (ctx) => say(ctx, helpText(texts)));
 
   bot.command("model", async (ctx) => {
     try {
@@ -111,12 +81,14 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
     await say(ctx, texts.pushStatus(target?.transport === TELEGRAM_TRANSPORT && target.chatId === String(ctx.chat.id)));
   });
 
-  const extra = onDemand(lilo);
-  for (const [command, run] of [["diary", extra.diary], ["think", extra.think]] as const) {
-    if (!run) continue;
-    bot.command(command, async (ctx) => {
-      const result = await withTyping(ctx.api, ctx.chat.id, logger, () => run(ctx.liloUserId));
-      await say(ctx, describeResult(result, texts));
-    });
-  }
+  // "Write now" / "think now" can take a while (a model call): typing… meanwhile.
+  bot.command("diary", async (ctx) => {
+    const result = await withTyping(ctx.api, ctx.chat.id, logger, () => lilo.diary.writeNow(ctx.liloUserId));
+    await say(ctx, diaryReply(result, texts));
+  });
+
+  bot.command("think", async (ctx) => {
+    const result = await withTyping(ctx.api, ctx.chat.id, logger, () => lilo.reflection.thinkNow(ctx.liloUserId));
+    await say(ctx, thinkReply(result, texts));
+  });
 }

@@ -44,8 +44,9 @@ export function registerCorrections(program: Command, open: LiloOpener, io: CliI
 
 /** A few lines per entry: what changed, why, triggered by what, when (local time). */
 function describe(lilo: Lilo, c: CorrectionEntry): string {
-  const when = new Date(c.createdAt).toLocaleString("sv-SE", { timeZone: lilo.config.timezone }).slice(0, 16);
-  const lines = [`#${c.id}  ${when}  ${c.action}  ${c.store} #${c.rowId}${c.undoneAt ? `  (undone ${c.undoneAt.slice(0, 16)})` : ""}`];
+  // "sv-SE" formats as YYYY-MM-DD HH:MM, in the configured time zone (times are stored in UTC).
+  const local = (iso: string) => new Date(iso).toLocaleString("sv-SE", { timeZone: lilo.config.timezone }).slice(0, 16);
+  const lines = [`#${c.id}  ${local(c.createdAt)}  ${c.action}  ${c.store} #${c.rowId}${c.undoneAt ? `  (undone ${local(c.undoneAt)})` : ""}`];
   lines.push(`  old:     ${c.oldText}`);
   if (c.newText !== null) lines.push(`  new:     ${c.newText}${c.newRowId !== null ? `  (#${c.newRowId})` : ""}`);
   lines.push(`  trigger: ${c.triggerText}`);

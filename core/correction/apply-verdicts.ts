@@ -6,6 +6,7 @@ import type { Candidate } from "./candidates.ts";
 import type { Verdict } from "./judge.ts";
 import { LiloError, describeError } from "../errors.ts";
 
+/** The turn a correction belongs to. */
 export interface ApplyContext {
   userId: string;
   triggerMessageId: number;
@@ -14,6 +15,7 @@ export interface ApplyContext {
   profileDeleteCommand(id: number): string;
 }
 
+/** What was changed (for the hint and the log) and which profile entries are offered for removal. */
 export interface ApplyResult {
   changes: AppliedChange[];
   logIds: number[];

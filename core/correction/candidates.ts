@@ -16,6 +16,7 @@ export interface Candidate {
   category?: string;
 }
 
+/** The two texts to search near, for one user. */
 export interface CandidateQuery {
   userId: string;
   message: string;

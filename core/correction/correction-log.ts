@@ -73,6 +73,7 @@ export class CorrectionLog {
     private readonly clock: Clock,
   ) {}
 
+  /** Writes one entry; returns it as stored. */
   record(c: NewCorrection): CorrectionEntry {
     const now = this.clock.now().toISOString();
     const info = this.db
@@ -84,6 +85,7 @@ export class CorrectionLog {
     return this.get(Number(info.lastInsertRowid))!;
   }
 
+  /** One entry by id. */
   get(id: number): CorrectionEntry | undefined {
     const r = this.db.prepare(`SELECT * FROM correction_log WHERE id = ?`).get(id) as Raw | undefined;
     return r && toEntry(r);

@@ -12,6 +12,7 @@ import type { CorrectionPeople } from "../prompts/correction.ts";
 import { correctionHint, profileHint, ruleAskedHint } from "../prompts/correction.ts";
 import { RULE_QUESTION, ruleQuestionText, type RuleQuestionPayload } from "../questions/rule-question.ts";
 import { describeError } from "../errors.ts";
+import { userName } from "../turn/turn.ts";
 import { correctionTrigger } from "./prefilter.ts";
 import { findCandidates } from "./candidates.ts";
 import { judgeCandidates } from "./judge.ts";
@@ -63,7 +64,7 @@ export function correctionStep(deps: CorrectionDeps): TurnStep {
 
 function people(deps: CorrectionDeps, userId: string): CorrectionPeople {
   const { persona } = deps.config;
-  return { userName: persona.userNames[userId] ?? "User", assistantName: persona.name, language: persona.language };
+  return { userName: userName(deps.config, userId), assistantName: persona.name, language: persona.language };
 }
 
 /**

@@ -16,8 +16,10 @@ const verdictSchema = z
 /** The judge's whole answer. */
 export const judgeSchema = z.object({ verdicts: z.array(verdictSchema) });
 
+/** One validated verdict: keep, delete, or rewrite with the new text. */
 export type Verdict = z.infer<typeof verdictSchema>;
 
+/** The judge's verdicts, or why its answer could not be used. */
 export type JudgeOutcome =
   | { ok: true; verdicts: Verdict[]; repaired: boolean; unknownIds: string[] }
   | { ok: false; problem: string };

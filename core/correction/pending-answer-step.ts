@@ -5,6 +5,7 @@ import type { Questions } from "../questions/questions.ts";
 import type { TurnStep } from "../turn/types.ts";
 import { readYesNo } from "./yes-no.ts";
 
+/** What the pending-answer step needs; wired in createLilo. */
 export interface PendingAnswerDeps {
   questions: Questions;
   chatLog: ChatLog;

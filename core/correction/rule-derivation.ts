@@ -9,6 +9,7 @@ const MAX_RULE_CHARS = 300;
 /** The derivation's answer: a rule, or null/empty for "no rule". */
 export const ruleSchema = z.object({ rule: z.string().trim().max(MAX_RULE_CHARS).nullable().optional() });
 
+/** A rule (undefined: the model saw none), or why the answer could not be used. */
 export type RuleOutcome = { ok: true; rule: string | undefined; repaired: boolean } | { ok: false; problem: string };
 
 /**

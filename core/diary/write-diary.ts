@@ -3,6 +3,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { Memory } from "../memory/memory.ts";
 import type { ChatHistory } from "../store/chat-history.ts";
+import type { ChatLogMessage } from "../store/chat-log.ts";
 import type { ProfileStore } from "../store/profile.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
@@ -90,7 +91,7 @@ export async function writeDiary(deps: DiaryDeps, userId: string, opts: { force?
 }
 
 /** Selects and formats the material of the diary sheet. */
-function sheet(deps: DiaryDeps, userId: string, now: Date, since: string, messages: Parameters<typeof newestExchanges>[0]) {
+function sheet(deps: DiaryDeps, userId: string, now: Date, since: string, messages: ChatLogMessage[]) {
   const { config } = deps;
   const c = config.diary;
   const lang = config.persona.language;

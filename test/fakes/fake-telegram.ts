@@ -24,6 +24,8 @@ export interface SentCall {
   params: Record<string, unknown>;
   /** False when the fake answered with an error (scripted or validation). */
   ok: boolean;
+  /** What the fake answered (e.g. the sent Message with its message_id). */
+  result?: unknown;
   description?: string;
 }
 
@@ -47,6 +49,8 @@ export interface FakeTelegram {
   webhook: { url: string; secretToken?: string } | undefined;
   /** Queues a text message from a user; returns the message (its id is what reactions point at). */
   pushMessage(m: { fromId: number; chatId: number; text: string }): StoredMessage;
+  /** Builds (and remembers) a message update without queueing it: for posting to a webhook. */
+  messageUpdate(m: { fromId: number; chatId: number; text: string }): { update_id: number; message: StoredMessage };
   /** Queues a button press on a message the bot sent. */
   pushCallback(c: { fromId: number; chatId: number; messageId: number; data: string }): { id: string };
   /** Resolves with the predicate's first truthy result over `sent`; rejects after `timeoutMs`. */
@@ -90,6 +94,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const notify = (set: Set<() => void>) => [...set].forEach((fn) => fn());
   const store = (m: StoredMessage) => (messages.set(key(m.chat.id, m.message_id), m), m);
   const queue = (u: Record<string, unknown>) => {
+    // Keeps an id given by messageUpdate; ids only need to grow.
     updates.push({ update_id: nextUpdate++, ...u });
     notify(waiters);
   };
@@ -105,7 +110,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     const result: Result = failure
       ? { ok: false, status: failure.status, description: failure.description, ...(failure.retryAfter !== undefined ? { retryAfter: failure.retryAfter } : {}) }
       : handle(method, params);
-    sent.push({ method, params, ok: result.ok, ...(result.ok ? {} : { description: result.description }) });
+    sent.push({ method, params, ok: result.ok, ...(result.ok ? { result: result.result } : { description: result.description }) });
     notify(listeners);
     reply(res, result);
   });
@@ -181,11 +186,17 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     token,
     sent,
     webhook: undefined,
-    pushMessage({ fromId, chatId, text }) {
+    pushMessage(m) {
+      const update = fake.messageUpdate(m);
+      queue(update);
+      return update.message;
+    },
+    messageUpdate({ fromId, chatId, text }) {
       const msg = store({ message_id: nextMessage++, date: now(), chat: chatOf(chatId), from: { id: fromId, is_bot: false, first_name: `User${fromId}` }, text });
-      const entities = /^\/\w+/.exec(text) ? { entities: [{ type: "bot_command", offset: 0, length: /^\/\S+/.exec(text)![0].length }] } : {};
-      queue({ message: { ...msg, ...entities } });
-      return msg;
+      // grammY finds commands through their bot_command entity, as Telegram sends it.
+      const command = /^\/\S+/.exec(text);
+      const entities = command ? { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : {};
+      return { update_id: nextUpdate++, message: { ...msg, ...entities } };
     },
     pushCallback({ fromId, chatId, messageId, data }) {
       const id = `cb${nextCallback++}`;

@@ -1,0 +1,91 @@
+import type { Command } from "commander";
+import type { DiaryResult } from "../../core/index.ts";
+import type { CliIO, LiloOpener } from "../context.ts";
+import { withLilo, parseId, userOption } from "./shared.ts";
+
+/** Why no entry was written, in words. */
+const REASONS: Record<NonNullable<DiaryResult["reason"]>, string> = {
+  "no-conversation": "no conversation in the diary window — Lilo invents no day",
+  "nothing-new": "nothing was said since the last entry",
+  "empty-answer": "the model's answer was empty",
+  failed: "the diary call failed",
+};
+
+/** `lilo diary …`: list, show, write now, delete (row and vector). */
+export function registerDiary(program: Command, open: LiloOpener, io: CliIO): void {
+  const diary = program.command("diary").description("Lilo's diary: list, show, write now, delete");
+
+  diary
+    .command("list")
+    .description("newest entries first")
+    .option(...userOption)
+    .option("-n, --limit <n>", "how many", "20")
+    .option("--json", "print JSON: [{ id, day, text, createdAt }]")
+    .action((o: { user?: string; limit: string; json?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const entries = lilo.diary.list(o.user ?? lilo.config.terminal.userId, parseId(o.limit, "--limit"));
+        if (o.json) io.out(JSON.stringify(entries));
+        else if (entries.length === 0) io.out("no diary entries");
+        else for (const e of entries) io.out(`#${e.id}  ${e.day}  ${oneLine(e.text, 100)}`);
+        return 0;
+      }),
+    );
+
+  diary
+    .command("show <id>")
+    .description("one entry in full")
+    .action((id: string) =>
+      withLilo(open, io, async (lilo) => {
+        const row = lilo.stores.memory.rows.diary.get(parseId(id));
+        if (!row || row.supersededAt) {
+          io.err(`error: no diary entry #${id}`);
+          return 1;
+        }
+        io.out(`#${row.id}  ${String(row.extra.day ?? row.createdAt.slice(0, 10))}  (${row.userId})\n\n${row.text}`);
+        return 0;
+      }),
+    );
+
+  diary
+    .command("write")
+    .description("write diary now (needs a conversation in the last 24 hours)")
+    .option(...userOption)
+    .action((o: { user?: string }) =>
+      withLilo(open, io, async (lilo) => {
+        const r = await lilo.diary.writeNow(o.user ?? lilo.config.terminal.userId);
+        if (r.written) {
+          io.out(`wrote diary entry #${r.entryId} (${r.day})${r.ping ? `, ping: ${r.ping}` : ""}\n\n${r.text}`);
+          return 0;
+        }
+        const why = REASONS[r.reason ?? "failed"];
+        if (r.reason === "failed") {
+          io.err(`error: ${why}: ${r.error ?? "unknown error"}`);
+          return 1;
+        }
+        io.out(`no entry: ${why}`);
+        return 0;
+      }),
+    );
+
+  diary
+    .command("delete <id>")
+    .description("delete an entry (row and vector)")
+    .action((id: string) =>
+      withLilo(open, io, async (lilo) => {
+        await lilo.memory.forget("diary", parseId(id));
+        io.out(`deleted diary entry #${id}`);
+        return 0;
+      }),
+    );
+}
+
+/** An ISO time as local "YYYY-MM-DD HH:MM" in Lilo's time zone (stored in UTC, shown local). */
+export function localStamp(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat("sv-SE", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" }).format(new Date(iso));
+}
+
+/** The first `max` characters on one line, for lists. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
