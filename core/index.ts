@@ -179,7 +179,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const steps: TurnStep[] = [
     pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords }),
     correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
-    diaryQuestionStep({ config, db, diary: memory.rows.diary }),
+    diaryQuestionStep({ config, diary: memory.rows.diary }),
     ...(ports.steps ?? []),
   ];
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, ...stores };

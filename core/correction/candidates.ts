@@ -1,5 +1,6 @@
 import type { Memory } from "../memory/memory.ts";
 import type { ProfileStore } from "../store/profile.ts";
+import { cosine } from "../util/vector.ts";
 
 /** A memory the judge gets to see. The score only selected it; it decides nothing. */
 export interface Candidate {
@@ -69,15 +70,3 @@ export async function findCandidates(memory: Memory, profile: ProfileStore, q: C
   return [...found.values()].sort((a, b) => b.score - a.score);
 }
 
-/** Cosine similarity; embedders normalise, but a profile vector need not be trusted to. */
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChatModel } from "../ports/chat-model.ts";
-import { parseModelJson } from "../util/model-json.ts";
+import { completeJson } from "../util/model-json.ts";
 import { judgeSystemPrompt, judgeUserPrompt, type CorrectionPeople, type JudgeCandidate } from "../prompts/correction.ts";
 
 /** One verdict of the judge; a rewrite without new text is not a valid answer. */
@@ -34,14 +34,12 @@ export async function judgeCandidates(
   input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[] },
   maxTokens: number,
 ): Promise<JudgeOutcome> {
-  const res = await model.complete({
+  const parsed = await completeJson(model, {
     system: judgeSystemPrompt(input),
     messages: [{ role: "user", content: judgeUserPrompt(input) }],
-    json: true,
+    schema: judgeSchema,
     maxTokens,
-    temperature: 0,
   });
-  const parsed = parseModelJson(res.text, judgeSchema);
   if (!parsed.ok) return { ok: false, problem: parsed.problem };
   const shown = new Set(input.candidates.map((c) => c.id));
   const byId = new Map<string, Verdict>();

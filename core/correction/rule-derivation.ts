@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChatModel } from "../ports/chat-model.ts";
-import { parseModelJson } from "../util/model-json.ts";
+import { completeJson } from "../util/model-json.ts";
 import { ruleSystemPrompt, ruleUserPrompt, type CorrectionPeople } from "../prompts/correction.ts";
 
 /** A rule is one sentence; anything longer is not what we asked for. */
@@ -21,14 +21,12 @@ export async function deriveRule(
   input: CorrectionPeople & { message: string; previousAnswer: string },
   maxTokens: number,
 ): Promise<RuleOutcome> {
-  const res = await model.complete({
+  const parsed = await completeJson(model, {
     system: ruleSystemPrompt(input),
     messages: [{ role: "user", content: ruleUserPrompt(input) }],
-    json: true,
+    schema: ruleSchema,
     maxTokens,
-    temperature: 0,
   });
-  const parsed = parseModelJson(res.text, ruleSchema);
   if (!parsed.ok) return { ok: false, problem: parsed.problem };
   const rule = parsed.value.rule?.trim();
   return { ok: true, rule: rule ? rule : undefined, repaired: parsed.repaired };

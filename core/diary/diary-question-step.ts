@@ -1,5 +1,4 @@
 import type { LiloConfig } from "../config.ts";
-import type { Db } from "../store/db.ts";
 import type { TextRows } from "../store/text-rows.ts";
 import type { TurnStep } from "../turn/types.ts";
 import { cut } from "../util/exchanges.ts";
@@ -46,13 +45,13 @@ export function isDiaryQuestion(text: string): boolean {
  * search: the number of entries and the newest ones go on the cheat sheet,
  * the newest in full so Lilo may read it out.
  */
-export function diaryQuestionStep(deps: { config: LiloConfig; db: Db; diary: TextRows }): TurnStep {
+export function diaryQuestionStep(deps: { config: LiloConfig; diary: TextRows }): TurnStep {
   const { config } = deps;
   return {
     name: "diary-question",
     async before(ctx) {
       if (!isDiaryQuestion(ctx.text)) return;
-      const count = (deps.db.prepare(`SELECT count(*) AS n FROM diary WHERE user_id = ? AND superseded_at IS NULL`).get(ctx.userId) as { n: number }).n;
+      const count = deps.diary.countLive(ctx.userId);
       const [newest, ...earlier] = deps.diary.list(ctx.userId, Math.max(1, config.diary.lastEntries));
       const day = (e: NonNullable<typeof newest>) => entryDay(e, config.timezone);
       ctx.extras.push(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChatModel } from "../ports/chat-model.ts";
-import { parseModelJson } from "../util/model-json.ts";
+import { completeJson, type JsonParse } from "../util/model-json.ts";
 import { extractionRetryPrompt, extractionSystemPrompt, extractionUserPrompt } from "../prompts/extraction.ts";
 import { wordsOnlyFromAssistant } from "./provenance.ts";
 
@@ -36,24 +36,24 @@ export type ExtractionOutcome =
 export async function extractMemories(model: ChatModel, input: ExtractionInput, maxTokens: number): Promise<ExtractionOutcome> {
   const system = extractionSystemPrompt(input);
   const user = extractionUserPrompt(input);
-  const first = await model.complete({ system, messages: [{ role: "user", content: user }], json: true, maxTokens, temperature: 0 });
-  let parsed = parseModelJson(first.text, extractionSchema);
+  const first = await completeJson(model, { system, messages: [{ role: "user", content: user }], schema: extractionSchema, maxTokens });
+  let parsed: Extract<JsonParse<Extraction>, { ok: true }>;
   let retried = false;
-  if (!parsed.ok) {
+  if (first.ok) parsed = first;
+  else {
     retried = true;
-    const second = await model.complete({
+    const second = await completeJson(model, {
       system,
       messages: [
         { role: "user", content: user },
-        { role: "assistant", content: first.text.slice(0, 4000) || "(empty)" },
-        { role: "user", content: extractionRetryPrompt(parsed.problem) },
+        { role: "assistant", content: first.raw.slice(0, 4000) || "(empty)" },
+        { role: "user", content: extractionRetryPrompt(first.problem) },
       ],
-      json: true,
+      schema: extractionSchema,
       maxTokens,
-      temperature: 0,
     });
-    parsed = parseModelJson(second.text, extractionSchema);
-    if (!parsed.ok) return { ok: false, problem: parsed.problem, raw: second.text };
+    if (!second.ok) return { ok: false, problem: second.problem, raw: second.raw };
+    parsed = second;
   }
   const clean = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
   const userTexts = [input.userText, ...(input.knownUserTexts ?? [])];

@@ -43,15 +43,24 @@ export class ModelRegistry {
     return requireModel(this.config, "chat");
   }
 
-  /** Switches the chat model for everyone; "provider:model" or just "model" for the current provider. */
+  /**
+   * Switches the chat model for everyone: "provider:model", or just "model"
+   * for the current provider. Model names may contain colons (Ollama tags such
+   * as "llama3.1:8b"); then the provider must be named first.
+   */
   switchChat(value: string, now: string): ModelSpec {
     const trimmed = value.trim();
     if (!trimmed) throw new ConfigError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat");
     const idx = trimmed.indexOf(":");
-    const spec: ModelSpec =
-      idx > 0 && this.config.providers[trimmed.slice(0, idx)]
-        ? { provider: trimmed.slice(0, idx), model: trimmed.slice(idx + 1) }
-        : { provider: this.chatSpec().provider, model: trimmed };
+    let spec: ModelSpec;
+    if (idx < 0) spec = { provider: this.chatSpec().provider, model: trimmed };
+    else {
+      const provider = trimmed.slice(0, idx);
+      if (!this.config.providers[provider]) {
+        throw new ConfigError(`Unknown provider "${provider}" (use one of: ${Object.keys(this.config.providers).join(", ")}), e.g. ollama:llama3.1:8b`);
+      }
+      spec = { provider, model: trimmed.slice(idx + 1).trim() };
+    }
     if (!spec.model) throw new ConfigError(`Name the model after "${spec.provider}:"`);
     this.get(spec); // fails now, with a clear error, if the provider is not usable
     this.settings.set(CHAT_SETTING, `${spec.provider}:${spec.model}`, now);

@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
 import { providerFailure, type ProviderFailure } from "./retry.ts";
+import { sdkFailure } from "./sdk-errors.ts";
 
 export interface AnthropicModelOptions {
   /** Provider name as configured; default "anthropic". */
@@ -76,27 +77,14 @@ export class AnthropicModel implements ChatModel {
   }
 
   private toProviderError(err: unknown): ProviderFailure {
-    const base = {
-      provider: this.provider,
-      baseUrl: this.client.baseURL,
-      timeoutMs: this.timeoutMs,
-      secrets: [this.apiKey],
-      cause: err,
-    };
-    if (err instanceof Anthropic.APIUserAbortError) return providerFailure({ ...base, kind: "aborted" });
-    if (err instanceof Anthropic.APIConnectionTimeoutError) return providerFailure({ ...base, kind: "timeout" });
-    if (err instanceof Anthropic.APIConnectionError) {
-      return providerFailure({ ...base, kind: "connection", detail: err.message });
-    }
-    if (err instanceof Anthropic.APIError && typeof err.status === "number") {
-      return providerFailure({
-        ...base,
-        kind: "http",
-        status: err.status,
-        ...(err.headers ? { headers: err.headers } : {}),
-        detail: err.apiMessage ? `${err.type ? `${err.type}: ` : ""}${err.apiMessage}` : err.message,
-      });
-    }
-    return providerFailure({ ...base, kind: "other", detail: err instanceof Error ? err.message : String(err) });
+    return sdkFailure(
+      err,
+      { provider: this.provider, baseUrl: this.client.baseURL, timeoutMs: this.timeoutMs, secrets: [this.apiKey] },
+      { abort: Anthropic.APIUserAbortError, timeout: Anthropic.APIConnectionTimeoutError, connection: Anthropic.APIConnectionError, api: Anthropic.APIError },
+      (e) => {
+        const a = e as InstanceType<typeof Anthropic.APIError>;
+        return a.apiMessage ? `${a.type ? `${a.type}: ` : ""}${a.apiMessage}` : a.message;
+      },
+    );
   }
 }

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
 import { providerFailure, type ProviderFailure } from "./retry.ts";
+import { sdkFailure } from "./sdk-errors.ts";
 
 /** Sent when no key is configured: local servers (Ollama, llama.cpp) ignore it, the SDK insists on one. */
 export const PLACEHOLDER_API_KEY = "not-needed";
@@ -91,27 +92,10 @@ export class OpenAICompatibleModel implements ChatModel {
   }
 
   private toProviderError(err: unknown): ProviderFailure {
-    const base = {
-      provider: this.provider,
-      baseUrl: this.client.baseURL,
-      timeoutMs: this.timeoutMs,
-      secrets: [this.apiKey],
-      cause: err,
-    };
-    if (err instanceof OpenAI.APIUserAbortError) return providerFailure({ ...base, kind: "aborted" });
-    if (err instanceof OpenAI.APIConnectionTimeoutError) return providerFailure({ ...base, kind: "timeout" });
-    if (err instanceof OpenAI.APIConnectionError) {
-      return providerFailure({ ...base, kind: "connection", detail: err.message });
-    }
-    if (err instanceof OpenAI.APIError && typeof err.status === "number") {
-      return providerFailure({
-        ...base,
-        kind: "http",
-        status: err.status,
-        ...(err.headers ? { headers: err.headers } : {}),
-        detail: err.message,
-      });
-    }
-    return providerFailure({ ...base, kind: "other", detail: err instanceof Error ? err.message : String(err) });
+    return sdkFailure(
+      err,
+      { provider: this.provider, baseUrl: this.client.baseURL, timeoutMs: this.timeoutMs, secrets: [this.apiKey] },
+      { abort: OpenAI.APIUserAbortError, timeout: OpenAI.APIConnectionTimeoutError, connection: OpenAI.APIConnectionError, api: OpenAI.APIError },
+    );
   }
 }

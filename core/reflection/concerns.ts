@@ -1,7 +1,6 @@
 import type { LiloConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
-import type { Db } from "../store/db.ts";
 import type { TopicsStore } from "../store/topics.ts";
 import type { SettingsStore } from "../store/settings.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
@@ -12,7 +11,6 @@ export interface ConcernDeps {
   config: LiloConfig;
   clock: Clock;
   logger: Logger;
-  db: Db;
   topics: TopicsStore;
   settings: SettingsStore;
   push: Push;
@@ -73,7 +71,7 @@ export async function releaseQueuedConcern(deps: ConcernDeps, userId: string): P
   const oldest = queued.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)[0];
   if (!oldest) return undefined;
   const iso = now.toISOString();
-  deps.db.prepare(`UPDATE topics SET status = 'open', due_at = ?, updated_at = ? WHERE id = ? AND status = 'queued'`).run(iso, iso, oldest.id);
+  deps.topics.openQueued(oldest.id, iso, iso);
   deps.settings.set(LAST_CONCERN_KEY, iso, iso, userId);
   deps.logger.info("queued concern is now open", { userId, topicId: oldest.id });
   const push = await pushConcern(deps, userId, oldest.text);
@@ -89,11 +87,7 @@ function throttled(deps: ConcernDeps, userId: string, now: Date): boolean {
 /** A concern topic, due now; a queued one becomes due when it is released. */
 function insertTopic(deps: ConcernDeps, userId: string, text: string, status: "open" | "queued", now: Date): number {
   const iso = now.toISOString();
-  return deps.db.transaction(() => {
-    const id = deps.topics.add(userId, text, "concern", iso, iso);
-    if (status === "queued") deps.db.prepare(`UPDATE topics SET status = 'queued' WHERE id = ?`).run(id);
-    return id;
-  })();
+  return deps.topics.add(userId, text, "concern", iso, iso, status);
 }
 
 /** The opt-in push of a concern that just became open. */

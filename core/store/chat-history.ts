@@ -1,27 +1,5 @@
 import type { Db } from "./db.ts";
-import type { ChatLogMessage, Role } from "./chat-log.ts";
-
-interface RawMessage {
-  id: number;
-  user_id: string;
-  conversation_id: number;
-  role: Role;
-  text: string;
-  model: string | null;
-  mood: string | null;
-  created_at: string;
-}
-
-const toMessage = (r: RawMessage): ChatLogMessage => ({
-  id: r.id,
-  userId: r.user_id,
-  conversationId: r.conversation_id,
-  role: r.role,
-  text: r.text,
-  model: r.model,
-  mood: r.mood,
-  createdAt: r.created_at,
-});
+import { toMessage, type ChatLogMessage, type RawMessage } from "./chat-log.ts";
 
 /**
  * Read-only views of the chat log across conversations, for the jobs that

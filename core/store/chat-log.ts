@@ -22,7 +22,8 @@ export interface Conversation {
   startModel: string | null;
 }
 
-interface RawMessage {
+/** A messages row as SQLite returns it. */
+export interface RawMessage {
   id: number;
   user_id: string;
   conversation_id: number;
@@ -33,7 +34,8 @@ interface RawMessage {
   created_at: string;
 }
 
-const toMessage = (r: RawMessage): ChatLogMessage => ({
+/** Maps a messages row to the public shape. */
+export const toMessage = (r: RawMessage): ChatLogMessage => ({
   id: r.id,
   userId: r.user_id,
   conversationId: r.conversation_id,

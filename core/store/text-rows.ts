@@ -110,8 +110,12 @@ export class TextRows {
     }
   }
 
-  countLive(): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM ${this.store} WHERE superseded_at IS NULL`).get() as { n: number }).n;
+  /** Live rows of one user, or of everyone. */
+  countLive(userId?: string): number {
+    const row = userId
+      ? this.db.prepare(`SELECT count(*) AS n FROM ${this.store} WHERE superseded_at IS NULL AND user_id = ?`).get(userId)
+      : this.db.prepare(`SELECT count(*) AS n FROM ${this.store} WHERE superseded_at IS NULL`).get();
+    return (row as { n: number }).n;
   }
 
   private toRow(r: RawRow): TextRow {

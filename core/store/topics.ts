@@ -18,11 +18,17 @@ const toTopic = (r: RawTopic): Topic => ({ id: r.id, userId: r.user_id, text: r.
 export class TopicsStore {
   constructor(private readonly db: Db) {}
 
-  add(userId: string, text: string, kind: Topic["kind"], dueAt: string, now: string): number {
+  /** Adds a topic; a "queued" one (a concern that came too soon) waits for `reopen`. */
+  add(userId: string, text: string, kind: Topic["kind"], dueAt: string, now: string, status: "open" | "queued" = "open"): number {
     const info = this.db
-      .prepare(`INSERT INTO topics (user_id, text, kind, status, due_at, created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?)`)
-      .run(userId, text, kind, dueAt, now, now);
+      .prepare(`INSERT INTO topics (user_id, text, kind, status, due_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(userId, text, kind, status, dueAt, now, now);
     return Number(info.lastInsertRowid);
+  }
+
+  /** Opens a queued topic, due at `dueAt`; false when it was not queued (any more). */
+  openQueued(id: number, dueAt: string, now: string): boolean {
+    return this.db.prepare(`UPDATE topics SET status = 'open', due_at = ?, updated_at = ? WHERE id = ? AND status = 'queued'`).run(dueAt, now, id).changes > 0;
   }
 
   list(userId: string, status: Topic["status"] = "open"): Topic[] {

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ChatMessage, ChatModel } from "../ports/chat-model.ts";
 
 export type JsonParse<T> = { ok: true; value: T; repaired: boolean } | { ok: false; problem: string };
 
@@ -31,4 +32,17 @@ function tryParse<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T }
   if (res.success) return { ok: true, value: res.data };
   const first = res.error.issues[0];
   return { ok: false, problem: `wrong shape at ${first?.path.join(".") || "top level"}: ${first?.message ?? "invalid"}` };
+}
+
+/**
+ * One model call that must answer with JSON of `schema`: deterministic
+ * (temperature 0), JSON mode where the provider has it, validated. Returns
+ * the raw text too, so a caller can show it back to the model on a retry.
+ */
+export async function completeJson<T>(
+  model: ChatModel,
+  req: { system: string; messages: ChatMessage[]; schema: z.ZodType<T>; maxTokens: number },
+): Promise<JsonParse<T> & { raw: string }> {
+  const res = await model.complete({ system: req.system, messages: req.messages, json: true, maxTokens: req.maxTokens, temperature: 0 });
+  return { ...parseModelJson(res.text, req.schema), raw: res.text };
 }

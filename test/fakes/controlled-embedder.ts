@@ -84,18 +84,8 @@ export function vectorWithCosine(base: number[], cos: number, direction = 0): nu
   return b.map((x, i) => cos * x + sin * w[i]!);
 }
 
-/** Cosine of two vectors of equal length (not assumed unit length). */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
+import { cosine } from "../../core/util/vector.ts";
+export { cosine };
 
 function normalize(v: number[]): number[] {
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));

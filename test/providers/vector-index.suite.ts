@@ -17,17 +17,8 @@ const ALICE = "telegram:100200300400";
 
 export const vec = (...xs: number[]): Float32Array => Float32Array.from(xs);
 
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
+import { cosine } from "../../core/util/vector.ts";
+export { cosine };
 
 const rec = (store: VectorStore, rowId: number, userId: string, vector: Float32Array): VectorRecord => ({ store, rowId, userId, vector });
 const sortKeys = (keys: VectorKey[]): VectorKey[] =>

@@ -78,7 +78,11 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(lilo.stores.memory.rows.notes.list("chris").map((n) => n.text)).toEqual(expect.arrayContaining(notesBefore));
     // A provider that cannot be used is refused with a clear error, and nothing changes.
     expect(() => lilo.models.switchChat("deepseek:deepseek-chat", lilo.clock.now().toISOString())).toThrow(/DEEPSEEK_API_KEY/);
+    expect(() => lilo.models.switchChat("nirgendwo:x", lilo.clock.now().toISOString())).toThrow(/Unknown provider "nirgendwo"/);
     expect(lilo.models.chatSpec()).toEqual({ provider: "anthropic", model: "claude-test" });
+    // A bare model name keeps the provider; Ollama tags with colons need the provider named.
+    expect(lilo.models.switchChat("claude-other", lilo.clock.now().toISOString())).toEqual({ provider: "anthropic", model: "claude-other" });
+    expect(lilo.models.switchChat("openai:llama3.1:8b", lilo.clock.now().toISOString())).toEqual({ provider: "openai", model: "llama3.1:8b" });
     // The conversation started with the OpenAI model.
     expect(lilo.stores.chatLog.latestConversation("chris")?.startModel).toBe("openai:llama3.1");
   });
