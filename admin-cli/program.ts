@@ -4,6 +4,7 @@ import { registerMemory } from "./commands/memory.ts";
 import { registerMaintenance } from "./commands/maintenance.ts";
 import { registerModel } from "./commands/model.ts";
 import { registerPreview } from "./commands/preview.ts";
+import { registerPush } from "./commands/push.ts";
 import { registerRules } from "./commands/rules.ts";
 import { registerCorrections } from "./commands/corrections.ts";
 import { registerProfile } from "./commands/profile.ts";
@@ -20,6 +21,7 @@ export function buildProgram(open: LiloOpener, io: CliIO): Command {
   registerMemory(program, open, io);
   registerModel(program, open, io);
   registerPreview(program, open, io);
+  registerPush(program, open, io);
   registerProfile(program, open, io);
   registerRules(program, open, io);
   registerCorrections(program, open, io);

@@ -136,3 +136,24 @@ describe("lilo memory / doctor / reindex", () => {
     expect(db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
   });
 });
+
+describe("lilo push", () => {
+  it("shows the push log and the target", async () => {
+    const t = makeTestLilo();
+    const db = openDatabase(t.lilo.config.dbPath);
+    const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db });
+    try {
+      t.lilo.push.registerTransport({ name: "telegram", send: async () => {} });
+      expect(await t.lilo.push.send("owner", { kind: "test", text: "Hallo?" })).toBe("not-opted-in");
+      t.lilo.push.optIn("owner", { transport: "telegram", chatId: "42" });
+      expect(await t.lilo.push.send("owner", { kind: "test", text: "Hallo!" })).toBe("sent");
+      const log = await runCli(open, ["push", "log"]);
+      expect(log.out).toMatch(/test\s+sent\s+telegram\s+Hallo!/);
+      expect(log.out).toMatch(/test\s+not-opted-in\s+-\s+Hallo\?/);
+      expect((await runCli(open, ["push", "target"])).out).toBe("owner: telegram chat 42");
+    } finally {
+      db.close();
+      await t.cleanup();
+    }
+  });
+});
