@@ -11,7 +11,8 @@ export interface TerminalOptions {
 }
 
 const HELP = [
-  "Commands: /retry (answer the last message again), /model [provider:model] (show or switch), /help, /quit",
+  "Commands: /retry (answer the last message again), /model [provider:model] (show or switch),",
+  "/diary (write the diary now), /think (think now), /help, /quit",
 ].join("\n");
 
 /**
@@ -39,6 +40,14 @@ async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: str
     if (text === "/retry") {
       const r = await lilo.retry(userId);
       return say(r ? render(name, r) : "Nothing to retry: your last message was answered.");
+    }
+    if (text === "/diary") {
+      const r = await lilo.diary.writeNow(userId);
+      return say(r.written ? `📔 ${r.text}` : `No diary entry: ${r.reason}`);
+    }
+    if (text === "/think") {
+      const r = await lilo.reflection.thinkNow(userId);
+      return say(r.thought ? `💭 ${r.thought.text}` : `No thought: ${r.reason}`);
     }
     if (text === "/model" || text.startsWith("/model ")) {
       const arg = text.slice("/model".length).trim();

@@ -29,11 +29,14 @@ describe("terminal chat", () => {
     const done = runTerminal(t.lilo, { input, output, userId: "owner" });
     input.write("Hallo Lilo\n");
     input.write("/model\n");
+    input.write("/diary\n");
     input.end("/quit\n");
     await done;
     await t.lilo.idle();
     expect(printed).toContain("Lilo: Hallo zurück!");
     expect(printed).toContain("Chat model: anthropic:claude-test");
+    expect(printed).toContain("📔 Hallo zurück!");
+    expect(t.lilo.diary.list("owner").map((e) => e.text)).toEqual(["Hallo zurück!"]);
     expect(fake.requests.find((r) => !isExtraction(r.system))!.messages.at(-1)).toEqual({ role: "user", content: "Hallo Lilo" });
     expect(t.lilo.db.prepare("SELECT role, text FROM messages WHERE user_id = 'owner' ORDER BY id").all()).toEqual([
       { role: "user", text: "Hallo Lilo" },
