@@ -10,7 +10,12 @@ import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
  */
 async function main(): Promise<number> {
   dotenv.config({ quiet: true, path: process.env.LILO_ENV_FILE ?? ".env" });
-  const logger = consoleLogger((process.env.LILO_LOG_LEVEL as "debug" | "info" | "warn" | "error" | undefined) ?? "info");
+  const level = process.env.LILO_LOG_LEVEL?.trim() || "info";
+  if (!isLogLevel(level)) {
+    process.stderr.write(`Invalid configuration:\n  LILO_LOG_LEVEL: use one of ${LOG_LEVELS.join(", ")}, not "${level}"\n`);
+    return 1;
+  }
+  const logger = consoleLogger(level);
   let lilo: Lilo;
   try {
     const config = loadConfig(process.env);
@@ -50,7 +55,15 @@ async function main(): Promise<number> {
     await lilo.close();
   };
   if (adapters.length === 0) {
-    await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: lilo.config.terminal.userId, prompt: process.stdin.isTTY });
+    // Ctrl-C ends the chat the same way as /quit, so background work (extraction) finishes and the database closes.
+    const quit = new AbortController();
+    const onSignal = () => {
+      logger.info("stopping (press Ctrl-C again to quit at once)");
+      quit.abort();
+    };
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: lilo.config.terminal.userId, prompt: process.stdin.isTTY, signal: quit.signal });
     await stopAll(adapters);
     return 0;
   }
@@ -61,6 +74,12 @@ async function main(): Promise<number> {
   logger.info("stopping");
   await stopAll(adapters);
   return 0;
+}
+
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+
+function isLogLevel(value: string): value is (typeof LOG_LEVELS)[number] {
+  return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
 main().then(

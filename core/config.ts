@@ -10,6 +10,9 @@ import { parseQuietHours, type QuietHours } from "./push/quiet-hours.ts";
 
 const num = (def: number) => z.coerce.number().finite().default(def);
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+/** For values where 0 would break every call (a timeout, a token budget, a pause). */
+const positive = (def: number) => z.coerce.number().finite().positive().default(def);
+const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
 const bool = (def: boolean) =>
   z
     .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
@@ -52,9 +55,9 @@ const envSchema = z.object({
   LILO_REFLECTION_MODEL: opt,
   LILO_DIARY_MODEL: opt,
   LILO_ANALYSIS_MODEL: opt,
-  LILO_MODEL_TIMEOUT_MS: int(60_000),
+  LILO_MODEL_TIMEOUT_MS: positiveInt(60_000),
   LILO_MODEL_MAX_RETRIES: int(3),
-  LILO_MODEL_MAX_TOKENS: int(2_048),
+  LILO_MODEL_MAX_TOKENS: positiveInt(2_048),
   ANTHROPIC_API_KEY: opt,
   ANTHROPIC_BASE_URL: url,
   OPENAI_API_KEY: opt,
@@ -80,7 +83,7 @@ const envSchema = z.object({
   LILO_THOUGHTS_TOP_K: int(3),
   LILO_THOUGHTS_MIN_SCORE: score(0.3),
   LILO_RECENT_MESSAGES: int(12),
-  LILO_CONVERSATION_PAUSE_MINUTES: num(60),
+  LILO_CONVERSATION_PAUSE_MINUTES: positive(60),
   LILO_PROFILE_MAX_CHARS: int(4_000),
   LILO_FOLLOWUP_DUE_DAYS: num(14),
   LILO_QUESTION_TTL_MINUTES: num(60),

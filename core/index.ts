@@ -177,7 +177,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const correctionLog = new CorrectionLog(db, memory, clock);
   // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
   const steps: TurnStep[] = [
-    pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords }),
+    pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords, language: config.persona.language }),
     correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
     diaryQuestionStep({ config, diary: memory.rows.diary }),
     ...(ports.steps ?? []),

@@ -45,6 +45,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
     allowedUsers,
     // Without a sync token the server sends recent history first; only newer messages get answers.
     notBefore: (await Promise.resolve(storage.getSyncToken())) ? 0 : Date.now(),
+    invitedAt: new Map(),
   };
   const queue = new RoomQueue(logger);
   let stopped = false;
@@ -52,7 +53,12 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   // half-handled while the database closes; a message in that last instant of a shutdown stays unanswered.
   const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
   client.on("room.invite", (roomId: string, ev: RawEvent) => run(roomId, () => onInvite(ctx, gate, roomId, ev)));
-  client.on("room.leave", (roomId: string) => run(roomId, () => ctx.state.dropRoom(roomId)));
+  client.on("room.leave", (roomId: string) =>
+    run(roomId, async () => {
+      gate.invitedAt.delete(roomId);
+      await ctx.state.dropRoom(roomId);
+    }),
+  );
   client.on("room.event", (roomId: string, ev: RawEvent) => run(roomId, () => onEvent(ctx, gate, roomId, ev)));
   lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars));
   await client.start();

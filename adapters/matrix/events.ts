@@ -21,6 +21,12 @@ export interface Gate {
   allowedUsers: Record<string, string>;
   /** Events older than this (ms) are history from the first sync and stay unanswered; 0 = none. */
   notBefore: number;
+  /**
+   * Room id → when the bot was invited there (server time). The first sync
+   * after joining shows the room's earlier messages too: history, not
+   * messages to Lilo.
+   */
+  invitedAt: Map<string, number>;
 }
 
 /**
@@ -33,6 +39,7 @@ export async function onInvite(ctx: MatrixContext, gate: Gate, roomId: string, e
     await ctx.client.leaveRoom(roomId);
     return;
   }
+  if (typeof ev.origin_server_ts === "number") gate.invitedAt.set(roomId, ev.origin_server_ts);
   await ctx.client.joinRoom(roomId);
   await ctx.state.allowRoom(roomId, ev.sender);
   ctx.logger.info("matrix room joined", { roomId, invitedBy: ev.sender });
@@ -46,7 +53,8 @@ export async function onInvite(ctx: MatrixContext, gate: Gate, roomId: string, e
 export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev: RawEvent): Promise<void> {
   const userId = gate.allowedUsers[ev.sender];
   if (ev.sender === gate.botUserId || !userId || !ctx.state.isAllowedRoom(roomId)) return;
-  if (gate.notBefore && (ev.origin_server_ts ?? 0) < gate.notBefore) return;
+  const since = Math.max(gate.notBefore, gate.invitedAt.get(roomId) ?? 0);
+  if (since && (ev.origin_server_ts ?? 0) < since) return;
   const source: MatrixEventSource = { roomId, eventId: ev.event_id, sender: ev.sender, userId };
   const content = ev.content ?? {};
   if (ev.type === "m.room.encrypted") {

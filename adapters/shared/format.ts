@@ -71,7 +71,8 @@ function renderLines(text: string): string {
   return text
     .split("\n")
     .map((line) => {
-      const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
+      // A closing "###" only counts after a space, so "## C#" keeps its "#".
+      const heading = /^#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
       if (heading) return `<b>${inline(heading[1]!, 1, true)}</b>`;
       // "* item" would otherwise open an italic span; a bullet reads the same on a phone.
       const bullet = /^([ \t]*)[*-][ \t]+(.*)$/.exec(line);
@@ -162,6 +163,9 @@ function link(s: string, i: number, depth: number): Hit | undefined {
 
 // ── Splitting ──────────────────────────────────────────────────────────────
 
+/** A code fence with its optional language, as the splitter counts them. */
+const FENCE_MARK = /```([\w#+.-]{0,20})/g;
+
 /** Room kept per part for closing and reopening a code fence cut by a split. */
 const FENCE_RESERVE = 32;
 
@@ -174,9 +178,9 @@ export function splitMarkdown(text: string, max = TELEGRAM_TEXT_LIMIT): string[]
   if (trimmed.length <= max) return trimmed ? [trimmed] : [];
   const parts = splitText(trimmed, Math.max(1, max - FENCE_RESERVE));
   let reopen: string | undefined;
-  return parts.map((p) => {
+  const fenced = parts.map((p) => {
     let part = reopen !== undefined ? `${reopen}\n${p}` : p;
-    const fences = [...part.matchAll(/```([\w#+.-]{0,20})/g)];
+    const fences = [...part.matchAll(FENCE_MARK)];
     if (fences.length % 2 === 1) {
       part += "\n```";
       // An odd count means the last fence opens a block; reopen it with its language.
@@ -186,6 +190,9 @@ export function splitMarkdown(text: string, max = TELEGRAM_TEXT_LIMIT): string[]
     }
     return part;
   });
+  // A part holding nothing but fences (a block's closing fence pushed into the next part) would be an
+  // empty message, which Telegram refuses; the fences around it are balanced, so it can go.
+  return fenced.filter((part) => part.replace(FENCE_MARK, "").trim() !== "");
 }
 
 /**
@@ -193,7 +200,8 @@ export function splitMarkdown(text: string, max = TELEGRAM_TEXT_LIMIT): string[]
  * the last paragraph break, else line break, else sentence end in the
  * allowed window (none of them earlier than 30 % of it, so parts stay
  * useful), else the last space; only a single word longer than `max` is cut
- * mid-word. Whitespace at the cut is dropped; no other character is lost.
+ * mid-word. Whitespace at the cut is dropped (not the indentation of the
+ * line after it); no other character is lost.
  */
 export function splitText(text: string, max = TELEGRAM_TEXT_LIMIT): string[] {
   if (max < 1) throw new RangeError(`max must be at least 1, got ${max}`);
@@ -203,7 +211,8 @@ export function splitText(text: string, max = TELEGRAM_TEXT_LIMIT): string[] {
     const cut = findCut(rest, max);
     const part = rest.slice(0, cut).trimEnd();
     if (part) parts.push(part);
-    rest = rest.slice(cut).trimStart();
+    // Whitespace up to the line break goes; the next line's indentation (code!) stays.
+    rest = rest.slice(cut).replace(/^\s*\n|^\s+/, "");
   }
   if (rest) parts.push(rest);
   return parts;

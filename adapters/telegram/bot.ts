@@ -65,7 +65,9 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   registerCommands(bot, deps);
   registerCallbacks(bot, deps);
   bot.on("message:text", async (ctx) => {
-    const command = /^\/(\w+)/.exec(ctx.msg.text);
+    const command = /^\/(\w+)(?:@(\w+))?/.exec(ctx.msg.text);
+    // A command for another bot in a group ("/start@other_bot") is not Lilo's to answer.
+    if (command?.[2] && command[2].toLowerCase() !== ctx.me.username.toLowerCase()) return;
     if (command) return void (await sendText(ctx.api, ctx.chat.id, texts.unknownCommand(command[1]!), logger));
     const message = { userId: ctx.liloUserId, text: ctx.msg.text, transport: TELEGRAM_TRANSPORT, chatId: String(ctx.chat.id) };
     await runTurn(ctx, deps, () => lilo.handleMessage(message));

@@ -2,7 +2,7 @@ import type { Api, Composer } from "grammy";
 import type { InlineKeyboardButton } from "grammy/types";
 import { describeError, type Logger } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
-import { forgetNote } from "./memory-view.ts";
+import { clip, forgetNote } from "./memory-view.ts";
 import { editText, parseCallback } from "./render.ts";
 
 /** Telegram shows at most 200 characters in a callback answer. */
@@ -31,14 +31,14 @@ async function answerQuestion(ctx: LiloContext, deps: TelegramDeps, questionId: 
     if (msg) await editText(ctx.api, msg.chat.id, msg.message_id, `${"text" in msg && msg.text ? msg.text : ""}\n\n${outcome.text}`, deps.logger);
     return;
   }
-  await ctx.answerCallbackQuery({ text: outcome.text.slice(0, NOTE_MAX) });
+  await ctx.answerCallbackQuery({ text: clip(outcome.text, NOTE_MAX) });
   // Someone else's question keeps its buttons for its owner; a closed or expired one loses them.
   if (outcome.reason !== "not-yours" && msg) await setKeyboard(ctx.api, msg.chat.id, msg.message_id, [], deps.logger);
 }
 
 async function forgetFromButton(ctx: LiloContext, deps: TelegramDeps, noteId: number): Promise<void> {
   const result = await forgetNote(deps, ctx.liloUserId, noteId);
-  await ctx.answerCallbackQuery({ text: result.text.slice(0, NOTE_MAX) });
+  await ctx.answerCallbackQuery({ text: clip(result.text, NOTE_MAX) });
   const msg = ctx.callbackQuery?.message;
   if (!result.ok || !msg) return;
   const rows = (msg.reply_markup?.inline_keyboard ?? [])

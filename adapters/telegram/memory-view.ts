@@ -6,7 +6,17 @@ import { forgetCallback } from "./render.ts";
 export const NEWEST_NOTES = 5;
 const CLIP = 200;
 
-const clip = (text: string, max = CLIP) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/**
+ * Shortens `text` to at most `max` characters with "…". Never ends on half
+ * an emoji: Telegram refuses a lone surrogate ("text must be encoded in UTF-8").
+ */
+export function clip(text: string, max = CLIP): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
 
 /**
  * The /memory view: the notes on the last answer's cheat sheet in this chat

@@ -16,9 +16,12 @@ export type ChatId = number | string;
 /** How often "typing…" is repeated; Telegram shows it for about 5 s. */
 export const TYPING_EVERY_MS = 4_000;
 
-/** Did Telegram refuse our HTML? Then the same part goes out as plain text. */
+/**
+ * Did Telegram refuse our HTML (unparsable, or nothing visible left, e.g. an
+ * empty code block)? Then the same part goes out as plain text.
+ */
 function isEntityError(err: unknown): boolean {
-  return err instanceof GrammyError && err.error_code === 400 && /can't parse entities/i.test(err.description);
+  return err instanceof GrammyError && err.error_code === 400 && /can't parse entities|message text is empty/i.test(err.description);
 }
 
 /** Sends one part as HTML, or as its Markdown source when Telegram cannot parse the HTML. */

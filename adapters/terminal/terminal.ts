@@ -8,6 +8,8 @@ export interface TerminalOptions {
   userId: string;
   /** Show a prompt marker; off when input is not a terminal (piped tests, scripts). */
   prompt?: boolean;
+  /** Ends the chat (Ctrl-C): a message being answered is finished first, then runTerminal resolves. */
+  signal?: AbortSignal;
 }
 
 const HELP = [
@@ -17,10 +19,10 @@ const HELP = [
 
 /**
  * An interactive chat in the terminal, through the same core path as the
- * bots. Resolves when the input ends or the user types /quit.
+ * bots. Resolves when the input ends, the user types /quit or `signal` aborts.
  */
 export async function runTerminal(lilo: Lilo, opts: TerminalOptions): Promise<void> {
-  const rl = createInterface({ input: opts.input, output: opts.output, terminal: false });
+  const rl = createInterface({ input: opts.input, output: opts.output, terminal: false, ...(opts.signal ? { signal: opts.signal } : {}) });
   const say = (text: string) => opts.output.write(`${text}\n`);
   const name = lilo.config.persona.name;
   say(`${name} is listening. ${HELP}`);

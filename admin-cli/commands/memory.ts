@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { VECTOR_STORES, type VectorStore } from "../../core/index.ts";
@@ -12,6 +12,13 @@ const importLine = z.object({
   store: z.enum(VECTOR_STORES).optional(),
   userId: z.string().trim().min(1).optional(),
 });
+
+/** A cosine similarity from -1 to 1; anything else is refused rather than silently ignored (NaN filters nothing). */
+function parseScore(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < -1 || n > 1) throw new InvalidArgumentError(`--min-score must be a number from -1 to 1, not "${value}"`);
+  return n;
+}
 
 /** `lilo memory …`: import, search, list, show, edit, delete. */
 export function registerMemory(program: Command, open: LiloOpener, io: CliIO): void {
@@ -73,7 +80,7 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
           userId: o.user ?? lilo.config.terminal.userId,
           store: parseStore(o.store),
           k: parseId(o.k, "-k"),
-          ...(o.minScore !== undefined ? { minScore: Number(o.minScore) } : {}),
+          ...(o.minScore !== undefined ? { minScore: parseScore(o.minScore) } : {}),
         });
         if (o.json) io.out(JSON.stringify(hits.map(({ id, text, score, createdAt }) => ({ id, text, score, createdAt }))));
         else if (hits.length === 0) io.out("no matches");

@@ -102,23 +102,40 @@ export class CorrectionLog {
     return rows.map(toEntry);
   }
 
+  /** Every entry a message triggered (undone ones too): a retried message is judged only once. */
+  forTrigger(userId: string, messageId: number): CorrectionEntry[] {
+    const rows = this.db.prepare(`SELECT * FROM correction_log WHERE user_id = ? AND trigger_message_id = ? ORDER BY id`).all(userId, messageId) as Raw[];
+    return rows.map(toEntry);
+  }
+
   /**
-   * Takes a correction back: the new note of a rewrite is forgotten (if it
-   * still exists — an admin may have deleted it), the old note is restored
-   * with its vector, and the entry is marked undone.
+   * Takes a correction back: the old note is restored with its vector, then
+   * the new note of a rewrite is forgotten (if it still exists — an admin may
+   * have deleted it), and the entry is marked undone. Restoring comes first:
+   * if embedding fails, nothing has changed. A rewritten note that was edited
+   * or corrected again since is not thrown away: the undo is refused.
    */
   async undo(id: number): Promise<CorrectionEntry> {
     const entry = this.get(id);
     if (!entry) throw new NotFoundError(`No correction with id ${id}`);
     if (entry.undoneAt) throw new LiloError("invalid-input", `Correction ${id} was undone already (${entry.undoneAt})`);
-    const old = this.memory.rows[entry.store].get(entry.rowId);
+    const rows = this.memory.rows[entry.store];
+    const old = rows.get(entry.rowId);
     if (!old) throw new NotFoundError(`The corrected ${entry.store} entry #${entry.rowId} no longer exists (deleted by hand); nothing to restore`);
-    if (entry.newRowId !== null) {
-      const added = this.memory.rows[entry.store].get(entry.newRowId);
-      if (added && !added.supersededAt) await this.memory.forget(entry.store, entry.newRowId);
+    const added = entry.newRowId === null ? undefined : rows.get(entry.newRowId);
+    if (added?.supersededAt) {
+      const later = this.db.prepare(`SELECT id FROM correction_log WHERE store = ? AND row_id = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1`).get(entry.store, added.id) as { id: number } | undefined;
+      throw new LiloError("invalid-input", `The rewritten ${entry.store} #${added.id} was corrected again${later ? ` (correction #${later.id})` : ""}; undo that first`);
+    }
+    if (added && added.text !== entry.newText) {
+      throw new LiloError(
+        "invalid-input",
+        `The rewritten ${entry.store} #${added.id} was edited since ("${added.text}"); undoing would throw that edit away. Delete it by hand first (lilo memory delete ${added.id} --store ${entry.store}), then undo.`,
+      );
     }
     // The old text comes from the log: an undo restores exactly what was corrected.
     await this.memory.restore(entry.store, entry.rowId, entry.oldText);
+    if (added) await this.memory.forget(entry.store, added.id);
     const now = this.clock.now().toISOString();
     this.db.prepare(`UPDATE correction_log SET undone_at = ?, updated_at = ? WHERE id = ?`).run(now, now, id);
     return this.get(id)!;

@@ -18,6 +18,7 @@ import { findCandidates } from "./candidates.ts";
 import { judgeCandidates } from "./judge.ts";
 import { applyVerdicts } from "./apply-verdicts.ts";
 import { deriveRule } from "./rule-derivation.ts";
+import { answeredQuestionInTurn } from "./pending-answer-step.ts";
 import type { CorrectionLog } from "./correction-log.ts";
 
 /** Everything the correction step needs; wired in createLilo. */
@@ -53,6 +54,14 @@ export function correctionStep(deps: CorrectionDeps): TurnStep {
       if (!trigger) return;
       deps.logger.debug("correction prefilter hit", { userId: ctx.userId, pattern: trigger });
       try {
+        // A retry of a message whose notes were corrected already (the chat call failed after it): tell again, judge nothing twice.
+        const earlier = deps.log.forTrigger(ctx.userId, ctx.userMessage.id);
+        if (earlier.length) {
+          const who = people(deps, ctx.userId);
+          const live = earlier.filter((e) => !e.undoneAt).map((e) => ({ action: e.action, oldText: e.oldText, newText: e.newText ?? undefined }));
+          if (live.length) ctx.extras.push(correctionHint(who.language, who.userName, live));
+          return;
+        }
         const corrected = await correctNotes(deps, ctx);
         if (corrected === "no-change") await proposeRule(deps, ctx);
       } catch (err) {
@@ -119,8 +128,9 @@ async function correctNotes(deps: CorrectionDeps, ctx: TurnContext): Promise<"co
 
 /** Derives a rule from the contradiction and asks the user; nothing is stored without their yes. */
 async function proposeRule(deps: CorrectionDeps, ctx: TurnContext): Promise<void> {
-  // Without an answer of Lilo's there is no behaviour to correct; one question per turn.
-  if (!ctx.previousAnswer || ctx.question) return;
+  // Without an answer of Lilo's there is no behaviour to correct; one question per turn,
+  // and none right after the message answered the previous one.
+  if (!ctx.previousAnswer || ctx.question || answeredQuestionInTurn(ctx)) return;
   const who = people(deps, ctx.userId);
   const out = await deriveRule(deps.models.forRole("judge"), { ...who, message: ctx.text, previousAnswer: ctx.previousAnswer.text }, deps.config.modelCall.maxTokens);
   const now = deps.clock.now().toISOString();

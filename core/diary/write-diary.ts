@@ -129,8 +129,9 @@ export function entryDay(entry: TextRow, timeZone: string): string {
   return typeof entry.extra.day === "string" && entry.extra.day ? entry.extra.day : localDay(new Date(entry.createdAt), timeZone);
 }
 
-/** The opt-in ping: only when enabled and the user chose a chat for pushes. */
+/** The diary ping: delivered only to a chat the user opted in from; every attempt is in the push log. */
 async function sendPing(deps: DiaryDeps, userId: string): Promise<PushOutcome | undefined> {
-  if (!deps.config.diary.ping || !deps.push.target(userId)) return undefined;
+  // Sent (and logged) even without an opt-in: the push log then says "not-opted-in".
+  if (!deps.config.diary.ping) return undefined;
   return deps.push.send(userId, { kind: "diary", text: DIARY_PING[deps.config.persona.language] });
 }

@@ -39,10 +39,14 @@ export async function checkConsistency(memory: Memory, index: VectorIndex): Prom
 export async function repairConsistency(memory: Memory, index: VectorIndex, embedder: Embedder, report: ConsistencyReport, batchSize = 32): Promise<void> {
   if (report.vectorsWithoutRow.length) await index.delete(report.vectorsWithoutRow);
   for (let i = 0; i < report.rowsWithoutVector.length; i += batchSize) {
-    const keys = report.rowsWithoutVector.slice(i, i + batchSize);
-    const texts = keys.map((k) => memory.rows[k.store].get(k.rowId)?.text ?? "");
-    const vectors = await embedder.embed(texts);
-    await index.upsert(keys.map((k, j) => ({ ...k, vector: vectors[j]! })));
+    // Read the rows again: one deleted or superseded since the check (the bot runs meanwhile) must not get a vector.
+    const live = report.rowsWithoutVector.slice(i, i + batchSize).flatMap((k) => {
+      const row = memory.rows[k.store].get(k.rowId);
+      return row && !row.supersededAt ? [{ key: { store: k.store, rowId: row.id, userId: row.userId }, text: row.text }] : [];
+    });
+    if (live.length === 0) continue;
+    const vectors = await embedder.embed(live.map((l) => l.text));
+    await index.upsert(live.map((l, j) => ({ ...l.key, vector: vectors[j]! })));
   }
 }
 

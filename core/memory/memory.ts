@@ -45,6 +45,8 @@ export interface SearchOptions {
 export class Memory {
   readonly rows: Record<VectorStore, TextRows>;
   private ready: Promise<void> | undefined;
+  /** Tail of the queue of changes; see `exclusive`. */
+  private changes: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -56,12 +58,16 @@ export class Memory {
     this.rows = Object.fromEntries(VECTOR_STORES.map((s) => [s, new TextRows(db, s)])) as Record<VectorStore, TextRows>;
   }
 
-  /** Loads the embedder and prepares the index once. */
+  /** Loads the embedder and prepares the index once; after a failure the next call tries again. */
   init(): Promise<void> {
     this.ready ??= (async () => {
       const dim = await this.embedder.dimension();
       await this.index.init(dim, this.embedder.id);
-    })();
+    })().catch((err: unknown) => {
+      // A download or a Qdrant server that failed once must not break memory until a restart.
+      this.ready = undefined;
+      throw err;
+    });
     return this.ready;
   }
 
@@ -77,10 +83,18 @@ export class Memory {
    * Stores a memory unless it is a duplicate: the exact text, or (cosine ≥
    * the dedup threshold) the same meaning in the same store of the same user.
    */
-  async add(input: AddInput): Promise<AddResult> {
+  add(input: AddInput): Promise<AddResult> {
     const store = input.store ?? "notes";
     const text = input.text.trim();
-    if (!text) throw new LiloError("invalid-input", "A memory needs text");
+    if (!text) return Promise.reject(new LiloError("invalid-input", "A memory needs text"));
+    const createdAt = input.createdAt ? new Date(input.createdAt) : undefined;
+    if (createdAt && Number.isNaN(createdAt.getTime())) {
+      return Promise.reject(new LiloError("invalid-input", `"${String(input.createdAt)}" is not a date`));
+    }
+    return this.exclusive(() => this.addNow(input, store, text, createdAt));
+  }
+
+  private async addNow(input: AddInput, store: VectorStore, text: string, createdAtDate: Date | undefined): Promise<AddResult> {
     const rows = this.rows[store];
     if (!input.allowDuplicate) {
       const same = rows.findExact(input.userId, text);
@@ -91,49 +105,62 @@ export class Memory {
       const [near] = await this.index.search({ vector, store, userId: input.userId, k: 1, minScore: this.opts.dedupMinScore });
       if (near) return { added: false, reason: "similar", duplicateOf: near.rowId, score: near.score };
     }
-    const createdAt = input.createdAt ? new Date(input.createdAt).toISOString() : this.clock.now().toISOString();
+    const createdAt = (createdAtDate ?? this.clock.now()).toISOString();
     const id = rows.insert(input.userId, text, createdAt, input.extra);
     await this.upsertOrUndo(() => rows.delete(id), { store, rowId: id, userId: input.userId, vector });
     return { added: true, id, vector };
   }
 
   /** Changes a memory's text and re-embeds it. */
-  async edit(store: VectorStore, id: number, text: string): Promise<void> {
-    const row = this.require(store, id);
-    const vector = await this.embed(text.trim());
-    this.rows[store].updateText(id, text.trim(), this.clock.now().toISOString());
-    await this.upsertOrUndo(() => this.rows[store].updateText(id, row.text, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
+  edit(store: VectorStore, id: number, text: string): Promise<void> {
+    const newText = text.trim();
+    if (!newText) return Promise.reject(new LiloError("invalid-input", "A memory needs text; use forget to delete it"));
+    return this.exclusive(async () => {
+      const row = this.require(store, id);
+      const vector = await this.embed(newText);
+      this.rows[store].updateText(id, newText, this.clock.now().toISOString());
+      await this.upsertOrUndo(() => this.rows[store].updateText(id, row.text, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
+    });
   }
 
   /** Deletes a memory: first its vector, then its row, so no vector outlives its row. */
-  async forget(store: VectorStore, id: number): Promise<TextRow> {
-    const row = this.require(store, id);
-    await this.init();
-    await this.index.delete([{ store, rowId: id, userId: row.userId }]);
-    this.rows[store].delete(id);
-    return row;
+  forget(store: VectorStore, id: number): Promise<TextRow> {
+    return this.exclusive(async () => {
+      const row = this.require(store, id);
+      await this.init();
+      await this.index.delete([{ store, rowId: id, userId: row.userId }]);
+      this.rows[store].delete(id);
+      return row;
+    });
   }
 
   /** Hides a memory without erasing it (corrections): the vector goes, the row stays marked. */
-  async supersede(store: VectorStore, id: number): Promise<TextRow> {
-    const row = this.require(store, id);
-    await this.init();
-    await this.index.delete([{ store, rowId: id, userId: row.userId }]);
-    this.rows[store].setSuperseded(id, this.clock.now().toISOString(), this.clock.now().toISOString());
-    return row;
+  supersede(store: VectorStore, id: number): Promise<TextRow> {
+    return this.exclusive(async () => {
+      const row = this.require(store, id);
+      await this.init();
+      await this.index.delete([{ store, rowId: id, userId: row.userId }]);
+      this.rows[store].setSuperseded(id, this.clock.now().toISOString(), this.clock.now().toISOString());
+      return row;
+    });
   }
 
   /** Brings a superseded memory back, row and vector. */
-  async restore(store: VectorStore, id: number, text?: string): Promise<void> {
-    const row = this.require(store, id, true);
-    const finalText = (text ?? row.text).trim();
-    const vector = await this.embed(finalText);
-    const now = this.clock.now().toISOString();
-    this.db.transaction(() => {
-      this.rows[store].updateText(id, finalText, now);
-      this.rows[store].setSuperseded(id, null, now);
-    })();
-    await this.upsertOrUndo(() => this.rows[store].setSuperseded(id, now, now), { store, rowId: id, userId: row.userId, vector });
+  restore(store: VectorStore, id: number, text?: string): Promise<void> {
+    return this.exclusive(async () => {
+      const row = this.require(store, id, true);
+      const finalText = (text ?? row.text).trim();
+      const vector = await this.embed(finalText);
+      const now = this.clock.now().toISOString();
+      const rows = this.rows[store];
+      const put = (t: string, supersededAt: string | null, at: string) =>
+        this.db.transaction(() => {
+          rows.updateText(id, t, at);
+          rows.setSuperseded(id, supersededAt, at);
+        })();
+      put(finalText, null, now);
+      await this.upsertOrUndo(() => put(row.text, row.supersededAt, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
+    });
   }
 
   /** Top-k memories of one store by meaning: `[{ id, text, score, createdAt }]`. */
@@ -153,6 +180,17 @@ export class Memory {
       if (!row || row.supersededAt || row.userId !== opts.userId) return [];
       return [{ id: row.id, text: row.text, score: h.score, createdAt: row.createdAt, store }];
     });
+  }
+
+  /**
+   * Runs changes one after another. Interleaved at their awaits, two adds of
+   * the same fact both pass the duplicate check, and an edit that re-embeds
+   * while a forget runs writes a vector for a row that is gone.
+   */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(fn, fn);
+    this.changes = run.catch(() => undefined);
+    return run;
   }
 
   private require(store: VectorStore, id: number, allowSuperseded = false): TextRow {

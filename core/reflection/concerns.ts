@@ -92,6 +92,7 @@ function insertTopic(deps: ConcernDeps, userId: string, text: string, status: "o
 
 /** The opt-in push of a concern that just became open. */
 async function pushConcern(deps: ConcernDeps, userId: string, text: string): Promise<PushOutcome | undefined> {
-  if (!deps.config.reflection.concernPing || !deps.push.target(userId)) return undefined;
+  // Sent (and logged) even without an opt-in: the push log then says "not-opted-in".
+  if (!deps.config.reflection.concernPing) return undefined;
   return deps.push.send(userId, { kind: "concern", text });
 }

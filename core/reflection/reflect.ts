@@ -70,9 +70,6 @@ export async function reflect(deps: ReflectionDeps, userId: string, opts: { forc
     maxTokens: config.modelCall.maxTokens,
     temperature: 0.7,
   });
-  const now = deps.clock.now().toISOString();
-  deps.settings.set(LAST_SEEN_KEY, String(latestId), now, userId);
-
   const parsed = parseMarkers(reply.text);
   const concerns = parsed.markers.filter((m) => m.name === "ANSPRECHEN");
   if (concerns.length > 1) deps.logger.info("a reflection set several concerns; only the last one counts", { userId, count: concerns.length });
@@ -88,6 +85,8 @@ export async function reflect(deps: ReflectionDeps, userId: string, opts: { forc
     if (added.added) out.thought = { id: added.id, text: answers.text, questions: answers.questions };
     else out.reason = "duplicate";
   }
+  // Seen only once the thought is stored: a failed call or a failed store leaves the messages for the next run.
+  deps.settings.set(LAST_SEEN_KEY, String(latestId), deps.clock.now().toISOString(), userId);
   const concern = concerns.at(-1);
   if (concern) out.concern = await addConcern(deps, userId, concern.payload);
   deps.logger.info("reflection done", { userId, thoughtId: out.thought?.id, concern: out.concern?.status, reason: out.reason });

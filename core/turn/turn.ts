@@ -16,7 +16,7 @@ import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types
 import { buildCheatSheet } from "./cheat-sheet.ts";
 import { personaPrompt } from "../prompts/persona.ts";
 import { markerInstructions } from "../prompts/markers.ts";
-import { parseMarkers } from "../markers/parse.ts";
+import { parseMarkers, type Marker } from "../markers/parse.ts";
 import { executeStoreMarkers, CHAT_MARKERS } from "../markers/execute.ts";
 import { extractMemories } from "../memory/extract.ts";
 import { rememberExtraction } from "../memory/remember.ts";
@@ -58,9 +58,9 @@ export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promi
   const text = msg.text.trim();
   if (!text) throw new LiloError("invalid-input", "An empty message cannot be answered");
   const now = deps.clock.now();
-  const spec = deps.models.chatSpec();
+  const startModel = chatLabel(deps);
   const { userMessage, conversation } = deps.db.transaction(() => {
-    const conv = deps.chatLog.conversationAt(msg.userId, now, deps.config.memory.conversationPauseMinutes, `${spec.provider}:${spec.model}`);
+    const conv = deps.chatLog.conversationAt(msg.userId, now, deps.config.memory.conversationPauseMinutes, startModel);
     const stored = deps.chatLog.append({ userId: msg.userId, conversationId: conv.id, role: "user", text, createdAt: now.toISOString() });
     return { userMessage: stored, conversation: conv };
   })();
@@ -72,7 +72,23 @@ export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promi
 export async function retryLast(deps: TurnDeps, userId: string): Promise<TurnResult | undefined> {
   const last = deps.chatLog.lastMessage(userId);
   if (!last || last.role !== "user") return undefined;
-  return answer(deps, last, false);
+  // The first message of a conversation gets the short-term memory on its retry too.
+  const opensConversation = deps.chatLog.recent(last.conversationId, 1, last.id).length === 0;
+  return answer(deps, last, opensConversation);
+}
+
+/**
+ * The chat model a conversation starts with, or null when none is usable: the
+ * message is stored anyway, and the turn reports the missing model as its error.
+ */
+function chatLabel(deps: TurnDeps): string | null {
+  try {
+    const spec = deps.models.chatSpec();
+    return `${spec.provider}:${spec.model}`;
+  } catch (err) {
+    deps.logger.debug("no chat model to record for the conversation", { error: describeError(err) });
+    return null;
+  }
 }
 
 /**
@@ -176,7 +192,7 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: Memor
 async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, raw: string, notes: MemoryHit[]): Promise<TurnResult> {
   const parsed = parseMarkers(raw);
   const label = modelLabel(model);
-  const effects = await executeStoreMarkers(deps, ctx, parsed.markers);
+  const effects = await storeMarkers(deps, ctx, parsed.markers);
   const shown = parsed.text || TURN_TEXTS[deps.config.persona.language].empty;
   const stored = deps.chatLog.append({
     userId: ctx.userId,
@@ -201,6 +217,21 @@ async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, raw: s
     ...(ctx.question ? { question: ctx.question } : {}),
     notesUsed: notes,
   };
+}
+
+/**
+ * Executes the store markers. The model has answered by now, so a failure
+ * here (embedder, vector index) is logged and the answer still goes out and
+ * is stored; otherwise the user would be told the model failed and a retry
+ * would store the markers that did succeed a second time.
+ */
+async function storeMarkers(deps: TurnDeps, ctx: TurnContext, markers: Marker[]): Promise<{ mood?: string | undefined }> {
+  try {
+    return await executeStoreMarkers(deps, ctx, markers);
+  } catch (err) {
+    deps.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
+    return {};
+  }
 }
 
 /** The one extraction call after the reply; a malformed answer is counted, never fatal. */

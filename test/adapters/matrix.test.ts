@@ -92,6 +92,16 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(hs.joined.has(ROOM)).toBe(true);
   });
 
+  it("leaves what was written before the invitation unanswered, but answers a message sent right after it", async () => {
+    hs.sendText(ROOM, CHRIS, "Alte Nachricht aus der Zeit vor Lilo"); // shown to the bot as history when it joins
+    hs.invite(ROOM, CHRIS);
+    hs.sendText(ROOM, CHRIS, "Hallo, neu hier"); // a new DM's first message, sent before the bot has joined
+    expect((await hs.waitForSent((e) => e.type === "m.room.message")).content.body).toBe("Antwort auf: Hallo, neu hier");
+    expect((await say("Und jetzt?")).content.body).toBe("Antwort auf: Und jetzt?");
+    expect(chats(model).map(lastUserText)).toEqual(["Hallo, neu hier", "Und jetzt?"]);
+    expect(JSON.stringify(t.lilo.db.prepare("SELECT text FROM messages").all())).not.toContain("Alte Nachricht");
+  });
+
   it("answers a message through the core turn, with typing, HTML and the mood as a reaction", async () => {
     answer = () => "Schön, dich zu sehen, **Chris**! [EMOTION: froh]";
     await join();

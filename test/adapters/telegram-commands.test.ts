@@ -30,6 +30,11 @@ describe("Telegram adapter: commands and push", () => {
     for (const n of names) expect(help).toContain(`/${n}`);
     expect(await say("/start")).toContain("Hallo, ich bin Lilo.");
     expect(await say("/gibtsnicht")).toContain("/help");
+    // Commands for other bots in a group get no answer; Lilo's own with her name do.
+    const before = messagesIn(h.tg, CHRIS).length;
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/wetter@other_bot Berlin" });
+    expect(await say("/help@lilo_test_bot")).toBe(help);
+    expect(messagesIn(h.tg, CHRIS)).toHaveLength(before + 1);
     expect(h.chatRequests()).toHaveLength(0);
   });
 

@@ -65,6 +65,17 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(h.lilo.stores.rules.list("chris")).toHaveLength(1);
   });
 
+  it("shortens a long note in /memory without cutting an emoji in half", async () => {
+    // Character 199 is the first half of 😀: a plain slice would leave a lone surrogate, which Telegram refuses.
+    const long = `${"a".repeat(198)}😀 Ende`;
+    const note = await h.lilo.memory.add({ text: long, userId: "chris" });
+    if (!note.added) throw new Error("note not added");
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/memory" });
+    const [view] = await waitForMessages(h.tg, CHRIS, 1);
+    expect(view!.params.text).toContain(`#${note.id} ${"a".repeat(198)}…`);
+    expect(h.tg.sent.filter((c) => c.method === "sendMessage" && !c.ok)).toEqual([]);
+  });
+
   it("lists notes with forget buttons on /memory, and forgets only the user's own notes", async () => {
     const mine = await h.lilo.memory.add({ text: "Christian trinkt Tee", userId: "chris" });
     const hers = await h.lilo.memory.add({ text: "Anna mag Jazz", userId: "anna" });

@@ -40,6 +40,14 @@ describe("Telegram rendering helpers against the fake Bot API", () => {
     expect(tg.calls("sendMessage").at(-1)!.params).toEqual({ chat_id: 5, text: "**fett**" });
   });
 
+  it("sends an answer whose HTML shows nothing (an empty code block) as plain text", async () => {
+    await sendText(api, 5, "``````", silentLogger);
+    expect(tg.sent.map((c) => [c.method, c.ok, c.description ?? c.params.text])).toEqual([
+      ["sendMessage", false, "Bad Request: message text is empty"],
+      ["sendMessage", true, "``````"],
+    ]);
+  });
+
   it("delivers pushes to numeric and @name chats, and lets other refusals through to the push log", async () => {
     const transport = telegramTransport(api, silentLogger);
     expect(transport.name).toBe("telegram");

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import Database from "better-sqlite3";
+import { createTinyModel } from "../fixtures/tiny-model.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runTerminal } from "../../adapters/terminal/terminal.ts";
@@ -61,15 +63,60 @@ describe("npm start", () => {
     expect(stderr).toContain("OPENAI_BASE_URL");
   });
 
-  it("names a wrong variable", async () => {
+  it.each([
+    ["LILO_TIMEZONE", "Mars/Olympus"],
+    ["LILO_LOG_LEVEL", "verbose"],
+  ])("names a wrong variable (%s) and exits non-zero", async (variable, value) => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
-    const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_ENV_FILE: join(dir, "none.env"), LILO_DATA_DIR: dir, ANTHROPIC_API_KEY: "k", LILO_TIMEZONE: "Mars/Olympus" };
-    const stderr = await new Promise<string>((resolve) => {
+    const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_ENV_FILE: join(dir, "none.env"), LILO_DATA_DIR: dir, ANTHROPIC_API_KEY: "k", [variable]: value };
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
       let err = "";
       child.stderr.on("data", (c) => (err += String(c)));
-      child.on("close", () => resolve(err));
+      child.on("close", (c) => resolve({ code: c, stderr: err }));
     });
-    expect(stderr).toContain("LILO_TIMEZONE");
+    expect(stderr).toContain(variable);
+    expect(code).toBe(1);
+  });
+
+  it("on Ctrl-C in the terminal chat finishes the background work, closes the database and exits 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
+    await createTinyModel(join(dir, "models"), "test/tiny-bert", { dim: 16 });
+    const fake = await startFakeAnthropic();
+    let releaseExtraction: () => void = () => {};
+    const held = new Promise<void>((resolve) => (releaseExtraction = resolve));
+    fake.replyAlways(async (b) => {
+      if (!isExtraction(b.system)) return "Hallo zurück!";
+      await held;
+      return '{"content":["Der Nutzer hat Lilo begrüßt."]}';
+    });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: dir,
+      LILO_ENV_FILE: join(dir, "none.env"),
+      LILO_DATA_DIR: dir,
+      ANTHROPIC_API_KEY: "k",
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      LILO_EMBEDDING_MODEL: "test/tiny-bert",
+      LILO_EMBEDDING_OFFLINE: "true",
+    };
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["pipe", "pipe", "pipe"] });
+      const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+      let out = "";
+      const answered = new Promise<void>((resolve) => child.stdout.on("data", (c) => (out += String(c)).includes("Hallo zurück!") && resolve()));
+      child.stdin.write("Hallo Lilo\n");
+      await answered;
+      while (!fake.requests.some((r) => isExtraction(r.system))) await new Promise((r) => setTimeout(r, 20));
+      child.kill("SIGINT"); // while the extraction call is still running
+      setTimeout(releaseExtraction, 200);
+      expect(await closed).toEqual({ code: 0, signal: null });
+      expect(existsSync(join(dir, "lilo.db-wal"))).toBe(false); // closed cleanly
+      const db = new Database(join(dir, "lilo.db"), { readonly: true });
+      expect(db.prepare("SELECT text FROM notes").all()).toEqual([{ text: "Der Nutzer hat Lilo begrüßt." }]);
+      db.close();
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -46,7 +46,7 @@ describe("lilo diary / thoughts / topics", () => {
     seedExchange(t.lilo, "chris", "Hallo Lilo", "Hallo Christian", new Date(Date.parse(NIGHT) - 3_600_000));
     const w = await runCli(open, ["diary", "write", "--user", "chris"]);
     expect(w.code).toBe(0);
-    expect(w.out).toMatch(/^wrote diary entry #(\d+) \(2026-12-02\)\n\nEin stiller Abend mit Christian\.$/);
+    expect(w.out).toMatch(/^wrote diary entry #(\d+) \(2026-12-02\), ping: not-opted-in\n\nEin stiller Abend mit Christian\.$/);
     const id = /#(\d+)/.exec(w.out)![1]!;
 
     const list = await runCli(open, ["diary", "list", "--user", "chris", "--json"]);

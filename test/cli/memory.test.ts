@@ -59,6 +59,12 @@ describe("lilo memory / doctor / reindex", () => {
 
     const anna = JSON.parse((await runCli(open, ["memory", "search", "Kino", "--json", "--user", "anna"])).out);
     expect(anna.map((h: { text: string }) => h.text)).toEqual(["Anna mag Kino"]);
+
+    const strong = JSON.parse((await runCli(open, ["memory", "search", "Kino", "--json", "--min-score", "0.5"])).out);
+    expect(strong.map((h: { text: string }) => h.text)).toEqual(["Christian geht gern ins Kino"]);
+    const wrong = await runCli(open, ["memory", "search", "Kino", "--min-score", "hoch"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain("--min-score must be a number");
   });
 
   it("edits and deletes a note together with its vector", async () => {

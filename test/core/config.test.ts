@@ -31,6 +31,10 @@ describe("configuration", () => {
     expect(() => loadConfig({ LILO_CHAT_MODEL: "ollama" })).toThrow(/LILO_CHAT_MODEL: name the model/);
     expect(() => loadConfig({ LILO_VECTOR_BACKEND: "qdrant" })).toThrow(/QDRANT_URL/);
     expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" })).toThrow(ConfigError);
+    // Zero would make every model call fail or every message a new conversation.
+    expect(() => loadConfig({ LILO_MODEL_TIMEOUT_MS: "0" })).toThrow(/LILO_MODEL_TIMEOUT_MS/);
+    expect(() => loadConfig({ LILO_MODEL_MAX_TOKENS: "0" })).toThrow(/LILO_MODEL_MAX_TOKENS/);
+    expect(() => loadConfig({ LILO_CONVERSATION_PAUSE_MINUTES: "-5" })).toThrow(/LILO_CONVERSATION_PAUSE_MINUTES/);
   });
 
   it("explains how to configure a model", () => {

@@ -211,6 +211,83 @@ describe("corrections judged by a model", () => {
     expect(liveNotes().sort()).toEqual(["Christian trinkt gern Tee", "Christian wohnt in Berlin"]);
   });
 
+  it("a retry after a failed chat call judges nothing twice and proposes no rule, but tells the user what changed", async () => {
+    const msg = "Ich wohne nicht mehr in Berlin, sondern in Köln.";
+    s.t.embedder.set(msg, msgAxis);
+    const berlin = await note("Christian wohnt in Berlin", vectorWithCosine(msgAxis, 0.48, 5));
+    s.rule = JSON.stringify({ rule: "Frag nach, bevor du Wohnorte annimmst." });
+    await say(s, ASK);
+    s.judge = JSON.stringify({ verdicts: [{ id: `n${berlin}`, action: "delete", reason: "umgezogen" }] });
+    // The judge answers, the chat call fails: the note is corrected, the user has not heard of it yet.
+    s.fake.reply(s.judge).fail(400);
+    expect((await say(s, msg)).ok).toBe(false);
+    expect(s.t.lilo.corrections.list({ userId: USER })).toHaveLength(1);
+
+    const r = await s.t.lilo.retry(USER);
+    await s.t.lilo.idle();
+    expect(r?.ok).toBe(true);
+    expect(s.calls("judge")).toHaveLength(1);
+    // Per message either a note correction or a rule: the retry must not find "nothing to correct" and ask for a rule.
+    expect(s.calls("rule")).toHaveLength(0);
+    expect(r?.question).toBeUndefined();
+    expect(s.calls("chat").at(-1)!.system).toContain("- gelöscht: „Christian wohnt in Berlin“");
+    expect(s.t.lilo.corrections.list({ userId: USER })).toHaveLength(1);
+  });
+
+  describe("undo never loses data", () => {
+    /** Rewrites `from` into `to` through a chat turn; returns the log entry. */
+    async function rewrite(from: number, to: string, msg: string) {
+      s.t.embedder.set(msg, msgAxis);
+      s.judge = JSON.stringify({ verdicts: [{ id: `n${from}`, action: "rewrite", text: to, reason: "nie erwähnt" }] });
+      await say(s, msg);
+      return s.t.lilo.corrections.list({ userId: USER })[0]!;
+    }
+
+    it("restores first: when embedding fails, the rewritten note stays and the undo can be repeated", async () => {
+      const wrong = await note("Christian schaut Die Geissens und Trödeltrupp", vectorWithCosine(msgAxis, 0.5, 6));
+      s.t.embedder.set("Christian schaut Die Geissens", vectorWithCosine(msgAxis, 0.6, 7));
+      const entry = await rewrite(wrong, "Christian schaut Die Geissens", "Trödeltrupp habe ich nie erwähnt!");
+      const embed = s.t.embedder.embed.bind(s.t.embedder);
+      s.t.embedder.embed = async () => {
+        throw new Error("embedder down");
+      };
+      await expect(s.t.lilo.corrections.undo(entry.id)).rejects.toThrow();
+      s.t.embedder.embed = embed;
+      expect(liveNotes()).toEqual(["Christian schaut Die Geissens"]);
+      expect(s.t.lilo.corrections.get(entry.id)?.undoneAt).toBeNull();
+
+      await s.t.lilo.corrections.undo(entry.id);
+      expect(liveNotes()).toEqual(["Christian schaut Die Geissens und Trödeltrupp"]);
+      const report = await s.t.lilo.maintenance.check();
+      expect(report.rowsWithoutVector).toEqual([]);
+      expect(report.vectorsWithoutRow).toEqual([]);
+    });
+
+    it("refuses to throw away a rewritten note that was edited since", async () => {
+      const wrong = await note("Christian schaut Die Geissens und Trödeltrupp", vectorWithCosine(msgAxis, 0.5, 6));
+      const entry = await rewrite(wrong, "Christian schaut Die Geissens", "Trödeltrupp habe ich nie erwähnt!");
+      await s.t.lilo.memory.edit("notes", entry.newRowId!, "Christian schaut Die Geissens am Sonntag");
+      await expect(s.t.lilo.corrections.undo(entry.id)).rejects.toThrow(/edited since/);
+      expect(liveNotes()).toEqual(["Christian schaut Die Geissens am Sonntag"]);
+      expect(s.t.lilo.corrections.get(entry.id)?.undoneAt).toBeNull();
+    });
+
+    it("refuses to undo a rewrite whose note was corrected again until the later correction is undone", async () => {
+      const wrong = await note("Christian schaut Die Geissens und Trödeltrupp", vectorWithCosine(msgAxis, 0.5, 6));
+      s.t.embedder.set("Christian schaut Die Geissens", vectorWithCosine(msgAxis, 0.6, 7));
+      const first = await rewrite(wrong, "Christian schaut Die Geissens", "Trödeltrupp habe ich nie erwähnt!");
+      const second = await rewrite(first.newRowId!, "Christian schaut Die Geissens selten", "Das stimmt so nicht, nur selten.");
+      expect(liveNotes()).toEqual(["Christian schaut Die Geissens selten"]);
+
+      await expect(s.t.lilo.corrections.undo(first.id)).rejects.toThrow(new RegExp(`corrected again \\(correction #${second.id}\\)`));
+      expect(liveNotes()).toEqual(["Christian schaut Die Geissens selten"]);
+
+      await s.t.lilo.corrections.undo(second.id);
+      await s.t.lilo.corrections.undo(first.id);
+      expect(liveNotes()).toEqual(["Christian schaut Die Geissens und Trödeltrupp"]);
+    });
+  });
+
   it("does nothing for a message that does not sound like a correction", async () => {
     await note("Christian wohnt in Berlin", msgAxis);
     s.t.embedder.set("Es ist nicht mehr lange bis Weihnachten", msgAxis);

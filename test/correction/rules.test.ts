@@ -162,3 +162,77 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(s.t.lilo.corrections.list({ userId: USER })).toHaveLength(1);
   });
 });
+
+describe("typed answers never swallow a message, and never answer a question nobody saw", () => {
+  let s: Scenario;
+  const OKAY_OBJECTION = "Okay, das stimmt so nicht: Kinews ist meine lokale Datenbank!";
+
+  beforeEach(async () => {
+    s = await startScenario({ LILO_QUESTION_TTL_MINUTES: "10" });
+    s.chat = (m) => (m.includes("Kinews?") ? WEB_ANSWER : `Antwort auf: ${m.split("\n").at(-1)}`);
+    s.rule = JSON.stringify({ rule: RULE });
+  });
+  afterEach(async () => {
+    await s.cleanup();
+  });
+  const rules = () => s.t.lilo.stores.rules.list(USER).map((r) => r.text);
+  const status = (id: number) => s.t.lilo.questions.get(id)?.status;
+
+  async function asked() {
+    await say(s, "Was gibt es Neues bei Kinews?");
+    const r = await say(s, OBJECTION);
+    expect(r.question).toBeDefined();
+    return r.question!;
+  }
+
+  it("a longer message starting with a no word drops the rule and is still answered; no new rule is asked at once", async () => {
+    const q = await asked();
+    const r = await say(s, "Lass uns lieber über Fußball reden");
+    expect(r.text).toBe("Antwort auf: Lass uns lieber über Fußball reden");
+    expect(status(q.id)).toBe("no");
+    expect(rules()).toEqual([]);
+    expect(s.calls("chat").at(-1)!.system).toContain("Antwort-Hinweis: Die Nachricht beantwortet auch deine offene Frage (Ergebnis: Okay, ich merke mir das nicht.).");
+
+    // The objection again, answered with no: the same rule is not proposed right after the user declined it.
+    const q2 = await asked();
+    const rulesAsked = s.calls("rule").length;
+    const again = await say(s, OBJECTION);
+    expect(status(q2.id)).toBe("no");
+    expect(again.text).toBe(`Antwort auf: ${OBJECTION}`);
+    expect(again.question).toBeUndefined();
+    expect(s.calls("rule")).toHaveLength(rulesAsked);
+  });
+
+  it("a longer yes stores the rule and the rest of the message is answered", async () => {
+    const q = await asked();
+    const r = await say(s, "Ja, und was gibt es sonst Neues?");
+    expect(r.text).toBe("Antwort auf: Ja, und was gibt es sonst Neues?");
+    expect(status(q.id)).toBe("yes");
+    expect(rules()).toEqual([RULE]);
+    expect(s.calls("chat").at(-1)!.system).toContain(`(Ergebnis: 📌 Gemerkt: „${RULE}“)`);
+  });
+
+  it("a retry after a failed chat call answers the message again instead of reading it as the answer to its own question", async () => {
+    await say(s, "Was gibt es Neues bei Kinews?");
+    // The rule call answers; the chat call fails: the question was stored but never shown.
+    s.fake.reply(JSON.stringify({ rule: RULE })).fail(400);
+    const failed = await say(s, OKAY_OBJECTION);
+    expect(failed.ok).toBe(false);
+    expect(failed.question).toBeUndefined();
+
+    const r = await s.t.lilo.retry(USER);
+    await s.t.lilo.idle();
+    expect(r).toMatchObject({ ok: true, text: `Antwort auf: ${OKAY_OBJECTION}` });
+    expect(r!.question?.text).toBe(`Soll ich mir das merken? 📌 „${RULE}“`);
+    expect(rules()).toEqual([]);
+  });
+
+  it("a yes after a failed turn does not confirm the question that was never shown", async () => {
+    await say(s, "Was gibt es Neues bei Kinews?");
+    s.fake.reply(JSON.stringify({ rule: RULE })).fail(400);
+    expect((await say(s, OBJECTION)).ok).toBe(false);
+    const r = await say(s, "Ok");
+    expect(r.text).toBe("Antwort auf: Ok");
+    expect(rules()).toEqual([]);
+  });
+});

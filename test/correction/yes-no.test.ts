@@ -22,11 +22,20 @@ describe("typed yes/no answers", () => {
     "Ja bitte",
     "bitte merken",
     "please",
+    // Case and punctuation never matter.
+    "JA",
+    "Ja!",
+    "ja.",
+    "OK!!!",
+    // A typed thumbs-up is a yes, in any skin tone.
+    "👍",
+    "👍🏽",
+    "👍 passt",
   ])("%j is a yes", (text) => {
     expect(readYesNo(text)).toBe("yes");
   });
 
-  it.each(["Nein", "nee", "Nö, lieber nicht", "no", "Nope", "Vergiss es", "Lass mal", "nah"])("%j is a no", (text) => {
+  it.each(["Nein", "nee", "Nö, lieber nicht", "no", "Nope", "Vergiss es", "Lass mal", "nah", "NEIN!", "nein.", "👎", "👎🏻"])("%j is a no", (text) => {
     expect(readYesNo(text)).toBe("no");
   });
 
@@ -34,6 +43,18 @@ describe("typed yes/no answers", () => {
     expect(readYesNo("Ok, nein")).toBe("no");
     expect(readYesNo("ja nee")).toBe("no");
     expect(readYesNo("Ja, aber lass das weg")).toBe("no");
+    expect(readYesNo("👍 👎")).toBe("no");
+  });
+
+  it("reads a yes word with a negation as no: a rule never arises from \"don't save\"", () => {
+    for (const text of ["Nicht merken!", "Lieber nicht speichern", "Nicht so gern", "Bitte nicht speichern", "not ok", "Don't save that", "Do not save it", "Speicher das nicht", "Merk dir das lieber nicht!"]) {
+      expect(readYesNo(text), text).toBe("no");
+    }
+    // A negation alone answers nothing.
+    expect(readYesNo("Ich weiß nicht")).toBeUndefined();
+    expect(readYesNo("Bitte nicht")).toBeUndefined();
+    // Only the first sentence is searched for a negation.
+    expect(readYesNo("Ja. Heute habe ich nicht viel Zeit.")).toBe("yes");
   });
 
   it.each([
@@ -48,6 +69,9 @@ describe("typed yes/no answers", () => {
     "Nobody knows",
     "",
     "?!",
+    // Other emojis are no answer.
+    "😂",
+    "🙂 mal sehen",
   ])("%j answers something else", (text) => {
     expect(readYesNo(text)).toBeUndefined();
   });

@@ -149,21 +149,24 @@ describe("the diary (SPEC §8)", () => {
     expect(lilo.diary.list("chris")).toEqual([]);
   });
 
-  it("pings the phone only when the user opted in, and logs the push", async () => {
+  it("pings the phone only when the user opted in, and logs every attempt", async () => {
     const { lilo } = t;
     const transport = recordingTransport();
     lilo.push.registerTransport(transport);
     seedExchange(lilo, "chris", "Hallo", "Hallo", new Date(Date.parse(NIGHT) - HOUR));
 
     const silent = await lilo.diary.writeNow("chris");
-    expect(silent.ping).toBeUndefined();
+    expect(silent.ping).toBe("not-opted-in");
     expect(transport.sent).toHaveLength(0);
 
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
     const pinged = await lilo.diary.writeNow("chris");
     expect(pinged.ping).toBe("sent");
     expect(transport.sent).toEqual([{ target: { transport: "fake", chatId: "42" }, message: { kind: "diary", text: "📔 Ich habe eben in mein Tagebuch geschrieben." } }]);
-    expect(lilo.push.history("chris").map((h) => [h.kind, h.outcome])).toEqual([["diary", "sent"]]);
+    expect(lilo.push.history("chris").map((h) => [h.kind, h.outcome])).toEqual([
+      ["diary", "sent"],
+      ["diary", "not-opted-in"],
+    ]);
   });
 
   it("sends no ping when LILO_DIARY_PING=false", async () => {

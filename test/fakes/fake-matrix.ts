@@ -7,7 +7,8 @@
  * `sendText`, `react` and the bot's own sends append entries; `/sync?since=N`
  * answers every entry after N at once, or long-polls until one arrives (up to
  * the `timeout` the client asked for). As on a real server, the bot's own
- * events come back in its timeline, and it only sees rooms it has joined.
+ * events come back in its timeline, and it only sees rooms it has joined;
+ * on joining, it sees the room's latest earlier events too.
  *
  * ```ts
  * const hs = await startFakeMatrix({ botUserId: "@lilo:fake", accessToken: "t" });
@@ -76,6 +77,9 @@ export interface FakeMatrixOptions {
 
 type Entry = { seq: number; kind: "invite" | "timeline"; roomId: string; event: FakeEvent };
 
+/** How many earlier events a newly joined room's timeline shows (Synapse's default timeline limit). */
+const HISTORY_ON_JOIN = 10;
+
 /** Starts the fake homeserver. */
 export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<FakeMatrix> {
   const botUserId = options.botUserId ?? "@lilo:fake";
@@ -83,13 +87,19 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   const log: Entry[] = [];
   const waiting = new Set<() => void>();
   const invites = new Set<string>();
+  /** Events of rooms the bot is not in, newest last: a room's history, shown to the bot when it joins. */
+  const history = new Map<string, FakeEvent[]>();
   let nextEvent = 1;
+  let lastTs = 0;
   let closed = false;
 
   const append = (kind: Entry["kind"], roomId: string, sender: string, type: string, content: Record<string, unknown>, extra: Partial<FakeEvent> = {}): FakeEvent => {
-    const event: FakeEvent = { event_id: `$ev${nextEvent++}:fake`, type, sender, content, origin_server_ts: Date.now(), unsigned: { age: 0 }, ...extra };
+    // Strictly increasing, so "before" and "after" are never the same millisecond.
+    lastTs = Math.max(Date.now(), lastTs + 1);
+    const event: FakeEvent = { event_id: `$ev${nextEvent++}:fake`, type, sender, content, origin_server_ts: lastTs, unsigned: { age: 0 }, ...extra };
     // A real server only shows the bot rooms it is in (and invitations to others).
     if (kind === "invite" || fake.joined.has(roomId)) log.push({ seq: log.length + 1, kind, roomId, event });
+    else history.set(roomId, [...(history.get(roomId) ?? []), event].slice(-HISTORY_ON_JOIN));
     for (const wake of [...waiting]) wake();
     return event;
   };
@@ -111,6 +121,9 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       const roomId = parts[0] === "join" ? parts[1]! : parts[1]!;
       if (!invites.has(roomId) && !fake.joined.has(roomId)) return matrixError(res, 403, "M_FORBIDDEN", "You are not invited to this room.");
       invites.delete(roomId);
+      // As with history_visibility "shared" (the default): the sync after joining shows the room's latest events.
+      for (const event of history.get(roomId) ?? []) log.push({ seq: log.length + 1, kind: "timeline", roomId, event });
+      history.delete(roomId);
       fake.joined.add(roomId);
       append("timeline", roomId, botUserId, "m.room.member", { membership: "join" }, { state_key: botUserId });
       return sendJson(res, 200, { room_id: roomId });

@@ -109,7 +109,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     const failure = failures.get(method)?.shift();
     const result: Result = failure
       ? { ok: false, status: failure.status, description: failure.description, ...(failure.retryAfter !== undefined ? { retryAfter: failure.retryAfter } : {}) }
-      : handle(method, params);
+      : (badEncoding(params) ?? handle(method, params));
     sent.push({ method, params, ok: result.ok, ...(result.ok ? { result: result.result } : { description: result.description }) });
     notify(listeners);
     reply(res, result);
@@ -286,6 +286,19 @@ function visibleText(p: Record<string, unknown>): string {
       if (named[e.toLowerCase()]) return named[e.toLowerCase()]!;
       return String.fromCodePoint(e[1]?.toLowerCase() === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
     });
+}
+
+/** A lone UTF-16 surrogate (half an emoji) cannot be encoded in UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Telegram refuses a string parameter with half an emoji in it ("text must be encoded in UTF-8"). */
+function badEncoding(p: Record<string, unknown>): Result | undefined {
+  for (const [name, value] of Object.entries(p)) {
+    if (typeof value === "string" && LONE_SURROGATE.test(value)) {
+      return { ok: false, status: 400, description: `Bad Request: ${name === "text" ? "text" : "strings"} must be encoded in UTF-8` };
+    }
+  }
+  return undefined;
 }
 
 /** Telegram's checks on a message text: entities parse, not empty, at most 4096 visible characters. */

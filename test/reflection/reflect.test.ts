@@ -71,6 +71,20 @@ describe("reflection and concerns (SPEC §9)", () => {
     expect((await lilo.reflection.run("chris")).thought).toBeDefined();
   });
 
+  it("does not count the messages as seen when storing the thought fails", async () => {
+    const { lilo, embedder } = t;
+    seedExchange(lilo, "chris", "Hallo", "Hallo", ago(1));
+    const embed = embedder.embed.bind(embedder);
+    embedder.embed = async (texts) => {
+      if (texts.includes("Christian denkt in Systemen.")) throw new Error("embedder down");
+      return embed(texts);
+    };
+    expect(await lilo.reflection.run("chris")).toMatchObject({ reason: "failed" });
+    expect(lilo.stores.settings.get(LAST_SEEN_KEY, "chris")).toBeUndefined();
+    embedder.embed = embed;
+    expect((await lilo.reflection.run("chris")).thought?.text).toBe("Christian denkt in Systemen.");
+  });
+
   it("hands the model the profile, 12 exchanges cut 200/300, 4 notes found with the last 5 user messages, and earlier thoughts", async () => {
     const { lilo, embedder } = t;
     const pad = (i: number) => String(i).padStart(2, "0");

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
+import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 
@@ -74,7 +74,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(sys).not.toContain("Notiz 5 mit Score 0.31"); // top 5 only
-    expect(sys).not.toContain("Notiz 6 mit Score 0.29"); // below 0.3
+    expect(sys).not.toContain("Notiz 6 mit Score 0.29"); // (the 0.3 cut-off itself: next test)
     expect(sys).not.toContain("Annas geheime Notiz");
     expect(chat.model).toBe("claude-test");
     expect(chat.messages).toEqual([{ role: "user", content: MSG }]);
@@ -84,6 +84,20 @@ describe("a chat turn against a fake Anthropic server", () => {
       { role: "user", text: MSG, model: null, mood: null },
       { role: "assistant", text: "Gern, Christian!", model: "anthropic:claude-test", mood: "freude" },
     ]);
+  });
+
+  it("leaves notes below the 0.3 cut-off off the sheet even when fewer than five qualify", async () => {
+    const { lilo, embedder } = t;
+    embedder.set(MSG, q);
+    for (const [i, s] of [0.31, 0.29].entries()) {
+      embedder.set(`Grenznotiz ${s}`, vectorWithCosine(q, s, i + 1));
+      await lilo.memory.add({ text: `Grenznotiz ${s}`, userId: "chris" });
+    }
+    const result = await lilo.handleMessage({ userId: "chris", text: MSG });
+    expect(result.notesUsed.map((n) => n.text)).toEqual(["Grenznotiz 0.31"]);
+    const sys = fake.requests.find((r) => !isExtraction(r.system))!.system!;
+    expect(sys).toContain("- Grenznotiz 0.31");
+    expect(sys).not.toContain("Grenznotiz 0.29");
   });
 
   it("puts earlier turns of the conversation before the message and starts a new conversation after the pause", async () => {
@@ -180,6 +194,52 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(again?.ok).toBe(true);
     expect(lilo.db.prepare("SELECT role FROM messages ORDER BY id").all()).toEqual([{ role: "user" }, { role: "assistant" }]);
     expect(await lilo.retry("chris")).toBeUndefined();
+  });
+
+  it("puts the short-term memory on the retry of a conversation's first message", async () => {
+    const { lilo } = t;
+    lilo.stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
+    fake.fail(500, 1, {}, "overloaded");
+    expect((await lilo.handleMessage({ userId: "chris", text: "Da bin ich" })).ok).toBe(false);
+    expect((await lilo.retry("chris"))?.ok).toBe(true);
+    const chats = fake.requests.filter((r) => !isExtraction(r.system));
+    expect(chats.map((r) => r.system!.includes("Wir sprachen zuletzt über seinen Umzug."))).toEqual([true, true]);
+  });
+
+  it("stores the message and answers with a clear error when no chat model is configured", async () => {
+    const bare = makeTestLilo({}, { clock });
+    try {
+      const r = await bare.lilo.handleMessage({ userId: "chris", text: "Hallo?" });
+      expect(r).toMatchObject({ ok: false, error: { code: "config" } });
+      expect(r.text).toContain("ANTHROPIC_API_KEY");
+      expect(bare.lilo.db.prepare("SELECT role, text FROM messages").all()).toEqual([{ role: "user", text: "Hallo?" }]);
+    } finally {
+      await bare.cleanup();
+    }
+  });
+
+  it("still delivers and stores the answer when a marker cannot be stored", async () => {
+    class BrokenThoughts extends ControlledEmbedder {
+      override async embed(texts: string[]): Promise<Float32Array[]> {
+        if (texts.some((x) => x.includes("Gedanke"))) throw new Error("embedder down");
+        return super.embed(texts);
+      }
+    }
+    const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test" };
+    const broken = makeTestLilo(env, { clock, embedder: new BrokenThoughts(DIM) });
+    fake.replyAlways((body) => (isExtraction(body.system) ? extraction : "Schön! [THOUGHT: Ein Gedanke.] [FOLLOWUP: Wie war es?]"));
+    try {
+      const r = await broken.lilo.handleMessage({ userId: "chris", text: "Ich war im Kino." });
+      await broken.lilo.idle();
+      expect(r).toMatchObject({ ok: true, text: "Schön!" });
+      expect(broken.lilo.db.prepare("SELECT role, text FROM messages ORDER BY id").all()).toEqual([
+        { role: "user", text: "Ich war im Kino." },
+        { role: "assistant", text: "Schön!" },
+      ]);
+      expect(broken.lilo.db.prepare("SELECT count(*) AS n FROM thoughts").get()).toEqual({ n: 0 });
+    } finally {
+      await broken.cleanup();
+    }
   });
 
   it("strips markers so the user never sees them, and saves store markers", async () => {

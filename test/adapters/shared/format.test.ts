@@ -14,6 +14,8 @@ describe("markdownToHtml", () => {
     ['[Seite](https://example.org/?a=1&b="2")', '<a href="https://example.org/?a=1&amp;b=&quot;2&quot;">Seite</a>'],
     ["**a *b* c**", "<b>a <i>b</i> c</b>"],
     ["## Titel", "<b>Titel</b>"],
+    ["## Titel ##", "<b>Titel</b>"],
+    ["## Learn C#", "<b>Learn C#</b>"],
     ["* eins\n- zwei", "• eins\n• zwei"],
   ])("renders %j", (md, html) => {
     expect(markdownToHtml(md)).toBe(html);
@@ -86,6 +88,25 @@ describe("splitMarkdown / renderChunks", () => {
     }
     expect(parts[1]!.startsWith("```py\n")).toBe(true);
     for (const c of renderChunks(md, 1000)) expect(htmlProblem(c.html)).toBeUndefined();
+  });
+
+  it("keeps the indentation of code lines after a cut", () => {
+    const md = "```py\n" + "    x = 1\n".repeat(40) + "```";
+    const parts = splitMarkdown(md, 100);
+    expect(parts.length).toBeGreaterThan(2);
+    for (const p of parts) {
+      const code = p.split("\n").filter((l) => !l.startsWith("```"));
+      expect(code.every((l) => l === "    x = 1"), JSON.stringify(p)).toBe(true);
+    }
+  });
+
+  it("never leaves a part with nothing but fences, which would be an empty message", () => {
+    // The closing fence falls just behind the first cut.
+    const md = "Code:\n\n```py\n" + "x = 1\n".repeat(20) + "```";
+    const parts = splitMarkdown(md, 100);
+    expect(parts).toHaveLength(2);
+    for (const c of renderChunks(md, 100)) expect(c.html.replace(/<[^>]*>/g, "").trim(), c.plain).not.toBe("");
+    expect(parts.join("\n").match(/x = 1/g)).toHaveLength(20);
   });
 
   it("keeps a short answer as one part and drops an empty one", () => {
