@@ -16,7 +16,8 @@
  * ```
  */
 import type { ServerResponse } from "node:http";
-import { sendJson, startFakeServer, type RecordedRequest } from "./http-server.ts";
+import { sendJson, type RecordedRequest } from "./http-server.ts";
+import { roughTokens, startScriptedLlm, type Responder, type ScriptedLlm } from "./scripted-llm.ts";
 
 /** The part of a Messages API request body tests look at. */
 export interface AnthropicRequestBody {
@@ -34,42 +35,17 @@ export type AnthropicReply =
   | { text: string; model?: string; stopReason?: string; usage?: { input_tokens: number; output_tokens: number } };
 
 /** Static answer, or a function of the parsed request body (may be async). */
-export type AnthropicResponder =
-  | AnthropicReply
-  | ((body: AnthropicRequestBody, req: RecordedRequest) => AnthropicReply | Promise<AnthropicReply>);
+export type AnthropicResponder = Responder<AnthropicRequestBody, AnthropicReply>;
 
-export interface FakeAnthropic {
-  /** Server root, e.g. http://127.0.0.1:41234 */
-  url: string;
+export interface FakeAnthropic extends ScriptedLlm<AnthropicRequestBody, AnthropicReply, FakeAnthropic> {
   /** What to pass as the SDK's `baseURL` (the SDK appends /v1/messages). */
   baseURL: string;
-  /** Parsed bodies of every `POST /v1/messages`, in arrival order (failed, hung and dropped ones too). */
-  requests: AnthropicRequestBody[];
-  /** Every HTTP request with headers, as recorded by the underlying fake server. */
-  http: RecordedRequest[];
-  /** Queues one successful answer. */
-  reply(answer: AnthropicResponder): FakeAnthropic;
-  /** The answer whenever the queue is empty (default: the text "ok"). */
-  replyAlways(answer: AnthropicResponder): FakeAnthropic;
-  /** Queues `times` error responses with a realistic Anthropic error body. */
-  fail(status: number, times?: number, headers?: Record<string, string>, message?: string): FakeAnthropic;
-  /** Queues `times` requests that never get an answer (for timeouts). */
-  hang(times?: number): FakeAnthropic;
-  /** Queues `times` requests whose connection is destroyed without a response. */
-  drop(times?: number): FakeAnthropic;
-  close(): Promise<void>;
 }
 
 export interface FakeAnthropicOptions {
   /** When set, requests must carry this key (`x-api-key` or `Authorization: Bearer`); else 401. */
   apiKey?: string;
 }
-
-type Step =
-  | { kind: "reply"; answer: AnthropicResponder }
-  | { kind: "fail"; status: number; headers: Record<string, string>; message: string | undefined }
-  | { kind: "hang" }
-  | { kind: "drop" };
 
 const ERROR_TYPES: Record<number, string> = {
   400: "invalid_request_error",
@@ -84,34 +60,17 @@ const ERROR_TYPES: Record<number, string> = {
 
 let nextId = 1;
 
-export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
-  const queue: Step[] = [];
-  const requests: AnthropicRequestBody[] = [];
-  let fallback: AnthropicResponder = "ok";
-
-  const server = await startFakeServer(async (req, res) => {
-    if (req.method !== "POST" || req.path !== "/v1/messages") {
-      return sendError(res, 404, `Not found: ${req.method} ${req.path}`);
-    }
-    if (options.apiKey !== undefined && keyOf(req) !== options.apiKey) {
-      // Echoes the key it got, as some servers do, so tests can prove Lilo redacts it.
-      return sendError(res, 401, `invalid x-api-key: ${keyOf(req) ?? "(none)"}`);
-    }
-    const body = req.body as AnthropicRequestBody;
-    requests.push(body);
-    const step = queue.shift() ?? { kind: "reply", answer: fallback };
-    switch (step.kind) {
-      case "hang":
-        return; // never answer; close() tears the socket down
-      case "drop":
-        res.socket?.destroy();
-        return;
-      case "fail":
-        return sendError(res, step.status, step.message, step.headers);
-      case "reply": {
-        const answer = typeof step.answer === "function" ? await step.answer(body, req) : step.answer;
+/** Starts the fake Messages API on 127.0.0.1. */
+export function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  return startScriptedLlm<AnthropicRequestBody, AnthropicReply, FakeAnthropic>(
+    {
+      isApiCall: (req) => req.method === "POST" && req.path === "/v1/messages",
+      keyOf,
+      wrongKeyMessage: (key) => `invalid x-api-key: ${key ?? "(none)"}`,
+      sendError,
+      sendReply: (res, body, answer) => {
         const r = typeof answer === "string" ? { text: answer } : answer;
-        return sendJson(res, 200, {
+        sendJson(res, 200, {
           id: `msg_fake_${nextId++}`,
           type: "message",
           role: "assistant",
@@ -121,38 +80,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
           stop_sequence: null,
           usage: r.usage ?? { input_tokens: roughTokens(JSON.stringify(body.messages)), output_tokens: roughTokens(r.text) },
         });
-      }
-    }
-  });
-
-  const fake: FakeAnthropic = {
-    url: server.url,
-    baseURL: server.url,
-    requests,
-    http: server.requests,
-    reply(answer) {
-      queue.push({ kind: "reply", answer });
-      return fake;
+      },
     },
-    replyAlways(answer) {
-      fallback = answer;
-      return fake;
-    },
-    fail(status, times = 1, headers = {}, message) {
-      for (let i = 0; i < times; i++) queue.push({ kind: "fail", status, headers, message });
-      return fake;
-    },
-    hang(times = 1) {
-      for (let i = 0; i < times; i++) queue.push({ kind: "hang" });
-      return fake;
-    },
-    drop(times = 1) {
-      for (let i = 0; i < times; i++) queue.push({ kind: "drop" });
-      return fake;
-    },
-    close: () => server.close(),
-  };
-  return fake;
+    { apiKey: options.apiKey, defaultReply: "ok" },
+    (base, server) => Object.assign(base, { baseURL: server.url }),
+  );
 }
 
 function keyOf(req: RecordedRequest): string | undefined {
@@ -171,8 +103,4 @@ function sendError(res: ServerResponse, status: number, message?: string, header
     { type: "error", error: { type, message: message ?? `fake ${type} (${status})` }, request_id: requestId },
     { "request-id": requestId, ...headers },
   );
-}
-
-function roughTokens(text: string): number {
-  return Math.max(1, Math.ceil(text.length / 4));
 }
