@@ -1,135 +1,15 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { EMBEDDING_MODEL_DEFAULTS, OPENAI_COMPATIBLE_VENDORS, envSchema } from "./config-env.ts";
 import { ConfigError } from "./errors.ts";
 import { parseQuietHours, type QuietHours } from "./push/quiet-hours.ts";
 
+export { EMBEDDING_MODEL_DEFAULTS, OPENAI_COMPATIBLE_VENDORS, type OpenAICompatibleVendor } from "./config-env.ts";
+
 /**
  * Lilo's whole configuration, parsed once from environment-style variables.
- * Every number of the specification is a default here and nowhere else.
+ * Every number of the specification is a default in config-env.ts and nowhere else.
  * The core never reads process.env: callers pass the variables in.
  */
-
-const num = (def: number) => z.coerce.number().finite().default(def);
-const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
-/** For values where 0 would break every call (a timeout, a token budget, a pause). */
-const positive = (def: number) => z.coerce.number().finite().positive().default(def);
-const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
-const bool = (def: boolean) =>
-  z
-    .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
-    .default(def ? "true" : "false")
-    .transform((v) => ["true", "1", "yes", "on"].includes(v));
-const opt = z.string().trim().min(1).optional();
-const url = z.url().optional();
-const score = (def: number) => z.coerce.number().min(-1).max(1).default(def);
-
-/** Providers reached through the OpenAI-compatible client; a new vendor is one entry here. */
-export const OPENAI_COMPATIBLE_VENDORS = {
-  openai: { keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL", defaultUrl: undefined, defaultModel: "gpt-4o-mini" },
-  deepseek: { keyVar: "DEEPSEEK_API_KEY", urlVar: "DEEPSEEK_BASE_URL", defaultUrl: "https://api.deepseek.com", defaultModel: "deepseek-chat" },
-  openrouter: { keyVar: "OPENROUTER_API_KEY", urlVar: "OPENROUTER_BASE_URL", defaultUrl: "https://openrouter.ai/api/v1", defaultModel: undefined },
-  ollama: { keyVar: "OLLAMA_API_KEY", urlVar: "OLLAMA_BASE_URL", defaultUrl: undefined, defaultModel: undefined },
-} as const;
-export type OpenAICompatibleVendor = keyof typeof OPENAI_COMPATIBLE_VENDORS;
-
-/** Similarity thresholds differ per embedding model; these are the starting points. */
-export const EMBEDDING_MODEL_DEFAULTS: Record<string, { notesMinScore: number; dedupMinScore: number }> = {
-  "Xenova/all-MiniLM-L6-v2": { notesMinScore: 0.3, dedupMinScore: 0.82 },
-  "Xenova/paraphrase-multilingual-MiniLM-L12-v2": { notesMinScore: 0.4, dedupMinScore: 0.88 },
-};
-
-const envSchema = z.object({
-  // persona and place
-  LILO_NAME: z.string().trim().min(1).default("Lilo"),
-  LILO_LANGUAGE: z.enum(["de", "en"]).default("de"),
-  LILO_TIMEZONE: z
-    .string()
-    .default("Europe/Berlin")
-    .refine((tz) => isTimeZone(tz), "not a known IANA time zone"),
-  LILO_USER_NAMES: z.string().default(""),
-  LILO_DATA_DIR: z.string().default("data"),
-  LILO_DB_PATH: opt,
-  // models
-  LILO_CHAT_MODEL: opt,
-  LILO_EXTRACTION_MODEL: opt,
-  LILO_JUDGE_MODEL: opt,
-  LILO_REFLECTION_MODEL: opt,
-  LILO_DIARY_MODEL: opt,
-  LILO_ANALYSIS_MODEL: opt,
-  LILO_MODEL_TIMEOUT_MS: positiveInt(60_000),
-  LILO_MODEL_MAX_RETRIES: int(3),
-  LILO_MODEL_MAX_TOKENS: positiveInt(2_048),
-  ANTHROPIC_API_KEY: opt,
-  ANTHROPIC_BASE_URL: url,
-  OPENAI_API_KEY: opt,
-  OPENAI_BASE_URL: url,
-  DEEPSEEK_API_KEY: opt,
-  DEEPSEEK_BASE_URL: url,
-  OPENROUTER_API_KEY: opt,
-  OPENROUTER_BASE_URL: url,
-  OLLAMA_API_KEY: opt,
-  OLLAMA_BASE_URL: url,
-  // embeddings and vectors
-  LILO_EMBEDDING_MODEL: z.string().trim().min(1).default("Xenova/all-MiniLM-L6-v2"),
-  LILO_EMBEDDING_MODEL_DIR: opt,
-  LILO_EMBEDDING_OFFLINE: bool(false),
-  LILO_VECTOR_BACKEND: z.enum(["sqlite-vec", "qdrant"]).optional(),
-  QDRANT_URL: url,
-  QDRANT_API_KEY: opt,
-  QDRANT_COLLECTION: z.string().trim().min(1).default("lilo"),
-  // memory
-  LILO_NOTES_TOP_K: int(5),
-  LILO_NOTES_MIN_SCORE: score(Number.NaN).optional(),
-  LILO_DEDUP_MIN_SCORE: score(Number.NaN).optional(),
-  LILO_THOUGHTS_TOP_K: int(3),
-  LILO_THOUGHTS_MIN_SCORE: score(0.3),
-  LILO_RECENT_MESSAGES: int(12),
-  LILO_CONVERSATION_PAUSE_MINUTES: positive(60),
-  LILO_PROFILE_MAX_CHARS: int(4_000),
-  LILO_FOLLOWUP_DUE_DAYS: num(14),
-  LILO_QUESTION_TTL_MINUTES: num(60),
-  LILO_ANSWER_WORDS: int(4),
-  // corrections (SPEC §6)
-  LILO_CORRECTION_CANDIDATES_K: int(5),
-  LILO_CORRECTION_MIN_SCORE: score(0.3),
-  LILO_QUIET_HOURS: z.string().default(""),
-  // diary (SPEC §8)
-  LILO_DIARY_ENABLED: bool(true),
-  LILO_DIARY_TIME: z.string().trim().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, "use HH:MM, e.g. 23:45").default("23:45"),
-  LILO_DIARY_PING: bool(true),
-  LILO_DIARY_WINDOW_HOURS: num(24),
-  LILO_DIARY_MAX_EXCHANGES: int(40),
-  LILO_DIARY_USER_CHARS: int(400),
-  LILO_DIARY_LILO_CHARS: int(600),
-  LILO_DIARY_THOUGHTS: int(3),
-  LILO_DIARY_LAST_ENTRIES: int(3),
-  // reflection and concerns (SPEC §9)
-  LILO_REFLECTION_ENABLED: bool(true),
-  LILO_REFLECTION_CRON: z
-    .string()
-    .trim()
-    .refine((c) => [5, 6].includes(c.split(/\s+/).length), "a cron pattern of 5 or 6 fields, e.g. 0 22 * * * (daily 22:00) or 0 * * * * (hourly)")
-    .default("0 22 * * *"),
-  LILO_REFLECTION_EXCHANGES: int(12),
-  LILO_REFLECTION_USER_CHARS: int(200),
-  LILO_REFLECTION_LILO_CHARS: int(300),
-  LILO_REFLECTION_NOTES: int(4),
-  LILO_REFLECTION_RELATED_THOUGHTS: int(3),
-  LILO_REFLECTION_LAST_THOUGHTS: int(3),
-  LILO_CONCERN_MIN_HOURS: num(20),
-  LILO_CONCERN_DUPLICATE_SHARE: z.coerce.number().min(0).max(1).default(0.6),
-  LILO_CONCERN_PING: bool(true),
-  // adapters
-  TELEGRAM_BOT_TOKEN: opt,
-  TELEGRAM_ALLOWED_USERS: z.string().default(""),
-  TELEGRAM_WEBHOOK_URL: url,
-  TELEGRAM_WEBHOOK_PORT: int(8080),
-  TELEGRAM_API_ROOT: url,
-  MATRIX_HOMESERVER_URL: url,
-  MATRIX_ACCESS_TOKEN: opt,
-  MATRIX_ALLOWED_USERS: z.string().default(""),
-  MATRIX_MAX_MESSAGE_CHARS: z.coerce.number().int().min(100).max(60_000).default(16_000),
-  LILO_TERMINAL_USER: z.string().trim().min(1).default("owner"),
-});
 
 export type Env = Record<string, string | undefined>;
 
@@ -391,13 +271,4 @@ function parseAllowList(variable: string, raw: string, platform: string): Record
     out[id] = idx > 0 ? part.slice(idx + 1).trim() : `${platform}:${id}`;
   }
   return out;
-}
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
