@@ -87,6 +87,9 @@ export const envSchema = z.object({
   LILO_FOLLOWUP_DUE_DAYS: num(14),
   LILO_QUESTION_TTL_MINUTES: num(60),
   LILO_ANSWER_WORDS: int(4),
+  // recall (SPEC §5.1)
+  LILO_RECALL_MAX_PASSAGES: positiveInt(8),
+  LILO_DIARY_RECALL_TOP_K: positiveInt(3),
   // corrections (SPEC §6)
   LILO_CORRECTION_CANDIDATES_K: int(5),
   LILO_CORRECTION_MIN_SCORE: score(0.3),

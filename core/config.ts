@@ -51,6 +51,8 @@ export interface LiloConfig {
     profileMaxChars: number;
   };
   topics: { followupDueDays: number };
+  /** Fetch markers in chat: passages a [RECALL:] returns from the chat log, entries a [DIARY:] returns by meaning. */
+  recall: { maxPassages: number; diaryTopK: number };
   /** How long a yes/no question (e.g. a learned rule) waits for an answer; how many first words a typed answer is read from. */
   questions: { ttlMinutes: number; answerWords: number };
   /** Correction candidates: notes (and profile entries) per text (message, previous answer) above a low score; the judge decides. */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
     },
     topics: { followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS },
+    recall: { maxPassages: e.LILO_RECALL_MAX_PASSAGES, diaryTopK: e.LILO_DIARY_RECALL_TOP_K },
     questions: { ttlMinutes: e.LILO_QUESTION_TTL_MINUTES, answerWords: e.LILO_ANSWER_WORDS },
     corrections: { candidatesPerText: e.LILO_CORRECTION_CANDIDATES_K, candidateMinScore: e.LILO_CORRECTION_MIN_SCORE },
     push: { quietHours: parseQuietHours("LILO_QUIET_HOURS", e.LILO_QUIET_HOURS) },

@@ -28,6 +28,7 @@ import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
 import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { ChatHistory } from "./store/chat-history.ts";
+import { ChatSearch } from "./recall/search.ts";
 import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
 import { diaryQuestionStep } from "./diary/diary-question-step.ts";
 import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.ts";
@@ -182,7 +183,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     diaryQuestionStep({ config, diary: memory.rows.diary }),
     ...(ports.steps ?? []),
   ];
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, ...stores };
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), ...stores };
   const history = new ChatHistory(db);
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 

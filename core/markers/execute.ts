@@ -7,8 +7,12 @@ import type { LiloConfig } from "../config.ts";
 import type { Marker, MarkerName } from "./parse.ts";
 import { normalizeMood, type Mood } from "./emotion.ts";
 
-/** Markers Lilo is told about in chat (fetch markers come with their own follow-up call). */
-export const CHAT_MARKERS = ["EMOTION", "THOUGHT", "IMPORTANT", "FOLLOWUP", "VORSCHLAG"] as const satisfies readonly MarkerName[];
+/**
+ * Markers Lilo is told about in chat. The fetch markers RECALL and DIARY are
+ * answered by one follow-up call (core/turn/follow-up.ts); SEARCH and KINEWS
+ * have no provider here, so they are not advertised.
+ */
+export const CHAT_MARKERS = ["RECALL", "DIARY", "EMOTION", "THOUGHT", "IMPORTANT", "FOLLOWUP", "VORSCHLAG"] as const satisfies readonly MarkerName[];
 
 export interface MarkerEffects {
   mood?: Mood;

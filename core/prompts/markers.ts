@@ -8,7 +8,7 @@ const moods = MOODS.join(", ");
 
 const LINES: Record<"de" | "en", MarkerLines> = {
   de: {
-    RECALL: "Fragt dein Gegenüber nach etwas, das ihr früher besprochen habt, und dir fehlen die Einzelheiten: [RECALL: prägnante Suchbegriffe] – z. B. [RECALL: Film Kino Bewertung]. Zeitwörter wie „gestern“ oder „abends“ grenzen den Zeitraum ein.",
+    RECALL: "Fragt dein Gegenüber nach etwas, das ihr früher besprochen habt, und dir fehlen die Einzelheiten: [RECALL: prägnante Suchbegriffe] – z. B. [RECALL: Film Kino Bewertung]. Die Suche ist wörtlich: nimm Wörter, die damals gefallen sein dürften. Zeitwörter wie „gestern“ oder „abends“ grenzen den Zeitraum ein. Die Fundstücke bekommst du gleich danach.",
     DIARY: "Brauchst du etwas aus deinem Tagebuch: [DIARY: worum es ging] – z. B. [DIARY: Gespräch über den Umzug]",
     IMPORTANT: "Ist etwas wirklich wichtig und soll auf Dauer bleiben: [IMPORTANT: was du dir merkst] – z. B. [IMPORTANT: Hat am 3. Mai Geburtstag]",
     SEARCH: "Brauchst du aktuelle Informationen aus dem Internet: [SEARCH: Suchanfrage] – z. B. [SEARCH: Wetter Berlin Wochenende]",
@@ -20,7 +20,7 @@ const LINES: Record<"de" | "en", MarkerLines> = {
     ANSPRECHEN: "Möchtest du im nächsten Gespräch etwas ansprechen: [ANSPRECHEN: ein Satz] – z. B. [ANSPRECHEN: Frag nach, wie es der Katze geht.]",
   },
   en: {
-    RECALL: "When the user asks about something you discussed earlier and you lack the details: [RECALL: concise search terms] – e.g. [RECALL: film cinema rating]. Time words like \"yesterday\" or \"in the evening\" narrow the time range.",
+    RECALL: "When the user asks about something you discussed earlier and you lack the details: [RECALL: concise search terms] – e.g. [RECALL: film cinema rating]. The search is literal: use words that were probably said back then. Time words like \"yesterday\" or \"in the evening\" narrow the time range. You get the results right afterwards.",
     DIARY: "When you need something from your diary: [DIARY: what it was about] – e.g. [DIARY: talk about the move]",
     IMPORTANT: "When something really matters and should stay for good: [IMPORTANT: what to keep] – e.g. [IMPORTANT: Birthday is on 3 May]",
     SEARCH: "When you need current information from the web: [SEARCH: query] – e.g. [SEARCH: weather Berlin weekend]",

@@ -74,12 +74,13 @@ export class ChatLog {
     return { id: Number(info.lastInsertRowid), isNew: true, ...(last ? { previous: last } : {}) };
   }
 
-  append(m: { userId: string; conversationId: number; role: Role; text: string; model?: string | null; mood?: string | null; createdAt: string }): ChatLogMessage {
+  /** Stores one message; `recallAnswer` marks an answer written with passages from the chat log (SPEC §5.1). */
+  append(m: { userId: string; conversationId: number; role: Role; text: string; model?: string | null; mood?: string | null; createdAt: string; recallAnswer?: boolean }): ChatLogMessage {
     const info = this.db
       .prepare(
-        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt);
+      .run(m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0);
     this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
     return this.get(Number(info.lastInsertRowid))!;
   }

@@ -12,12 +12,14 @@ import type { TopicsStore } from "../store/topics.ts";
 import type { SuggestionsStore } from "../store/suggestions.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { BackgroundTasks } from "../util/background.ts";
+import type { ChatSearch } from "../recall/search.ts";
 import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
 import { personaPrompt } from "../prompts/persona.ts";
 import { markerInstructions } from "../prompts/markers.ts";
 import { parseMarkers, type Marker } from "../markers/parse.ts";
 import { executeStoreMarkers, CHAT_MARKERS } from "../markers/execute.ts";
+import { resolveFetchMarkers } from "./follow-up.ts";
 import { extractMemories } from "../memory/extract.ts";
 import { rememberExtraction } from "../memory/remember.ts";
 import { summarizeConversation } from "../memory/short-term-summary.ts";
@@ -40,6 +42,8 @@ export interface TurnDeps {
   suggestions: SuggestionsStore;
   models: ModelRegistry;
   background: BackgroundTasks;
+  /** The chat log searched by [RECALL:]. */
+  recall: ChatSearch;
   steps: TurnStep[];
   db: { transaction<T>(fn: () => T): () => T };
 }
@@ -134,9 +138,9 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   let notes: MemoryHit[] = [];
   try {
     model = deps.models.forRole("chat");
-    const request = await assemble(deps, ctx, (n) => (notes = n));
-    const reply = await model.complete({ ...request, maxTokens: config.modelCall.maxTokens });
-    return await finish(deps, ctx, model, reply.text, notes);
+    const request = { ...(await assemble(deps, ctx, (n) => (notes = n))), maxTokens: config.modelCall.maxTokens };
+    const reply = await model.complete(request);
+    return await finish(deps, ctx, model, request, reply.text, notes);
   } catch (err) {
     deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
     const retryable = err instanceof ProviderError ? err.retryable : false;
@@ -188,12 +192,12 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: Memor
   });
 }
 
-/** Markers out, answer stored, background work queued. */
-async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, raw: string, notes: MemoryHit[]): Promise<TurnResult> {
-  const parsed = parseMarkers(raw);
+/** Markers out (fetch markers answered by one follow-up call), answer stored, background work queued. */
+async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[]): Promise<TurnResult> {
+  const resolved = await resolveFetchMarkers({ ...deps, userName: userName(deps.config, ctx.userId) }, ctx, model, request, parseMarkers(raw));
   const label = modelLabel(model);
-  const effects = await storeMarkers(deps, ctx, parsed.markers);
-  const shown = parsed.text || TURN_TEXTS[deps.config.persona.language].empty;
+  const effects = await storeMarkers(deps, ctx, resolved.storeMarkers);
+  const shown = resolved.text || TURN_TEXTS[deps.config.persona.language].empty;
   const stored = deps.chatLog.append({
     userId: ctx.userId,
     conversationId: ctx.conversationId,
@@ -202,6 +206,7 @@ async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, raw: s
     model: label,
     mood: effects.mood ?? null,
     createdAt: deps.clock.now().toISOString(),
+    recallAnswer: resolved.recall,
   });
   deps.background.run("extraction", () => extractAndRemember(deps, ctx, shown, stored.id));
   for (const step of deps.steps) {

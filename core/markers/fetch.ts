@@ -1,0 +1,81 @@
+/**
+ * Executes the fetch markers of one answer (SPEC §5): all of them, so one
+ * follow-up call can answer them together. [RECALL:] searches the chat log
+ * word by word with time words as filters; [DIARY:] finds diary entries by
+ * meaning. Fetch markers without a provider here ([SEARCH:], [KINEWS:]) are
+ * reported as unavailable, so the follow-up says so instead of the model
+ * inventing a result. A failing search is reported, never thrown.
+ */
+import type { Clock } from "../ports/clock.ts";
+import type { Logger } from "../ports/logger.ts";
+import type { LiloConfig } from "../config.ts";
+import type { Memory, MemoryHit } from "../memory/memory.ts";
+import type { ChatSearch, RecallPassage } from "../recall/search.ts";
+import type { Marker } from "./parse.ts";
+import { parseTimeWords } from "../recall/time-words.ts";
+import { describeError } from "../errors.ts";
+
+/** What one fetch marker brought back. */
+export type FetchOutcome =
+  | { marker: Marker; status: "found" | "empty"; kind: "recall"; passages: RecallPassage[]; terms: string[]; timeWords: string[] }
+  | { marker: Marker; status: "found" | "empty"; kind: "diary"; entries: MemoryHit[] }
+  | { marker: Marker; status: "unavailable" }
+  | { marker: Marker; status: "failed"; error: string };
+
+/** What fetching needs from Lilo. */
+export interface FetchDeps {
+  config: LiloConfig;
+  clock: Clock;
+  logger: Logger;
+  memory: Memory;
+  recall: ChatSearch;
+}
+
+/**
+ * Runs every fetch marker once (repeats of the same marker and payload are
+ * answered once), in the order they appear. `conversationId` is the running
+ * conversation, which recall never returns.
+ */
+export async function executeFetchMarkers(
+  deps: FetchDeps,
+  ctx: { userId: string; conversationId: number },
+  markers: Marker[],
+): Promise<FetchOutcome[]> {
+  const seen = new Set<string>();
+  const out: FetchOutcome[] = [];
+  for (const marker of markers) {
+    if (marker.kind !== "fetch") continue;
+    const key = `${marker.name}\u0000${marker.payload.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    try {
+      out.push(await fetchOne(deps, ctx, marker));
+    } catch (err) {
+      deps.logger.error("fetch marker failed", { userId: ctx.userId, marker: marker.name, error: describeError(err) });
+      out.push({ marker, status: "failed", error: describeError(err) });
+    }
+  }
+  return out;
+}
+
+async function fetchOne(deps: FetchDeps, ctx: { userId: string; conversationId: number }, marker: Marker): Promise<FetchOutcome> {
+  switch (marker.name) {
+    case "RECALL": {
+      const q = parseTimeWords(marker.payload, deps.clock, deps.config.timezone);
+      const passages = deps.recall.search({
+        userId: ctx.userId,
+        terms: q.terms,
+        filter: q.filter,
+        excludeConversationId: ctx.conversationId,
+        limit: deps.config.recall.maxPassages,
+      });
+      return { marker, kind: "recall", status: passages.length ? "found" : "empty", passages, terms: q.terms, timeWords: q.timeWords };
+    }
+    case "DIARY": {
+      const entries = await deps.memory.search(marker.payload, { userId: ctx.userId, store: "diary", k: deps.config.recall.diaryTopK });
+      return { marker, kind: "diary", status: entries.length ? "found" : "empty", entries };
+    }
+    default:
+      return { marker, status: "unavailable" };
+  }
+}
