@@ -39,7 +39,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const adapters = await startConfiguredAdapters(lilo, logger);
-  // Diary and reflection run in this process, after the adapters (their pushes need the transports).
+  // Diary, reflection and greetings run in this process, after the adapters (their pushes need the transports).
   let jobs: RunningJobs | undefined;
   try {
     jobs = startJobs(lilo, logger);

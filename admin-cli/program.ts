@@ -11,6 +11,7 @@ import { registerProfile } from "./commands/profile.ts";
 import { registerDiary } from "./commands/diary.ts";
 import { registerThoughts } from "./commands/thoughts.ts";
 import { registerTopics } from "./commands/topics.ts";
+import { registerGreet } from "./commands/greet.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
 export function buildProgram(open: LiloOpener, io: CliIO): Command {
@@ -28,6 +29,7 @@ export function buildProgram(open: LiloOpener, io: CliIO): Command {
   registerDiary(program, open, io);
   registerThoughts(program, open, io);
   registerTopics(program, open, io);
+  registerGreet(program, open, io);
   registerMaintenance(program, open, io);
   return program;
 }

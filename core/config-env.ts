@@ -18,6 +18,13 @@ const bool = (def: boolean) =>
     .transform((v) => ["true", "1", "yes", "on"].includes(v));
 const opt = z.string().trim().min(1).optional();
 const url = z.url().optional();
+/** A croner pattern in the local time zone; fully checked when the job is scheduled. */
+const cronPattern = (def: string) =>
+  z
+    .string()
+    .trim()
+    .refine((c) => [5, 6].includes(c.split(/\s+/).length), "a cron pattern of 5 or 6 fields, e.g. 0 9 * * * (daily 09:00)")
+    .default(def);
 const score = (def: number) => z.coerce.number().min(-1).max(1).default(def);
 
 /** Providers reached through the OpenAI-compatible client; a new vendor is one entry here. */
@@ -85,6 +92,9 @@ export const envSchema = z.object({
   LILO_CONVERSATION_PAUSE_MINUTES: positive(60),
   LILO_PROFILE_MAX_CHARS: int(4_000),
   LILO_FOLLOWUP_DUE_DAYS: num(14),
+  // addressed-check (SPEC §9): meaningful words of a topic that must recur in Lilo's answer
+  LILO_FOLLOWUP_ADDRESSED_WORDS: positiveInt(1),
+  LILO_CONCERN_ADDRESSED_WORDS: positiveInt(2),
   LILO_QUESTION_TTL_MINUTES: num(60),
   LILO_ANSWER_WORDS: int(4),
   // recall (SPEC §5.1)
@@ -120,6 +130,11 @@ export const envSchema = z.object({
   LILO_CONCERN_MIN_HOURS: num(20),
   LILO_CONCERN_DUPLICATE_SHARE: z.coerce.number().min(0).max(1).default(0.6),
   LILO_CONCERN_PING: bool(true),
+  // greetings (SPEC §9): the pushed greeting is off by default (see README, "Follow-up topics and greetings")
+  LILO_GREETING_ENABLED: bool(false),
+  LILO_GREETING_CRON: cronPattern("0 9 * * *"),
+  LILO_GREETING_MIN_HOURS: positive(20),
+  LILO_GREETING_MESSAGES: positiveInt(6),
   // adapters
   TELEGRAM_BOT_TOKEN: opt,
   TELEGRAM_ALLOWED_USERS: z.string().default(""),

@@ -50,7 +50,8 @@ export interface LiloConfig {
     conversationPauseMinutes: number;
     profileMaxChars: number;
   };
-  topics: { followupDueDays: number };
+  /** Follow-up topics: when a [FOLLOWUP:] becomes due; how many meaningful words mark a topic as addressed. */
+  topics: { followupDueDays: number; addressedWords: { followup: number; concern: number } };
   /** Fetch markers in chat: passages a [RECALL:] returns from the chat log, entries a [DIARY:] returns by meaning. */
   recall: { maxPassages: number; diaryTopK: number };
   /** How long a yes/no question (e.g. a learned rule) waits for an answer; how many first words a typed answer is read from. */
@@ -84,6 +85,12 @@ export interface LiloConfig {
     concernDuplicateShare: number;
     concernPing: boolean;
   };
+  /**
+   * The greeting Lilo pushes on her own (cron in the local time zone): only to
+   * users silent for `minHours`, at most one per `minHours`, from the last
+   * `messages` messages.
+   */
+  greeting: { enabled: boolean; cron: string; minHours: number; messages: number };
   telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
   /** `maxMessageChars`: longer answers are split into several Matrix messages. */
   matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string>; maxMessageChars: number };
@@ -151,7 +158,10 @@ export function loadConfig(env: Env = {}): LiloConfig {
       conversationPauseMinutes: e.LILO_CONVERSATION_PAUSE_MINUTES,
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
     },
-    topics: { followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS },
+    topics: {
+      followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS,
+      addressedWords: { followup: e.LILO_FOLLOWUP_ADDRESSED_WORDS, concern: e.LILO_CONCERN_ADDRESSED_WORDS },
+    },
     recall: { maxPassages: e.LILO_RECALL_MAX_PASSAGES, diaryTopK: e.LILO_DIARY_RECALL_TOP_K },
     questions: { ttlMinutes: e.LILO_QUESTION_TTL_MINUTES, answerWords: e.LILO_ANSWER_WORDS },
     corrections: { candidatesPerText: e.LILO_CORRECTION_CANDIDATES_K, candidateMinScore: e.LILO_CORRECTION_MIN_SCORE },
@@ -180,6 +190,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       concernDuplicateShare: e.LILO_CONCERN_DUPLICATE_SHARE,
       concernPing: e.LILO_CONCERN_PING,
     },
+    greeting: { enabled: e.LILO_GREETING_ENABLED, cron: e.LILO_GREETING_CRON, minHours: e.LILO_GREETING_MIN_HOURS, messages: e.LILO_GREETING_MESSAGES },
     telegram: {
       ...(e.TELEGRAM_BOT_TOKEN ? { token: e.TELEGRAM_BOT_TOKEN } : {}),
       allowedUsers: parseAllowList("TELEGRAM_ALLOWED_USERS", e.TELEGRAM_ALLOWED_USERS, "telegram"),

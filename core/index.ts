@@ -32,6 +32,9 @@ import { ChatSearch } from "./recall/search.ts";
 import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
 import { diaryQuestionStep } from "./diary/diary-question-step.ts";
 import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.ts";
+import { dueTopicStep } from "./topics/due-topic-step.ts";
+import { returnGreetingStep } from "./greeting/return-step.ts";
+import { greetingApi, type GreetingApi } from "./greeting/greeting-api.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "./providers/qdrant-index.ts";
@@ -58,6 +61,8 @@ export type { DiaryResult, DiaryReason } from "./diary/write-diary.ts";
 export type { ReflectionApi, ThoughtEntry } from "./reflection/reflection-api.ts";
 export type { ReflectionResult, ReflectionReason } from "./reflection/reflect.ts";
 export type { ConcernOutcome } from "./reflection/concerns.ts";
+export type { GreetingApi, GreetingPreview } from "./greeting/greeting-api.ts";
+export type { GreetingResult, GreetingReason } from "./greeting/greet.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
 export interface LiloPorts {
@@ -118,6 +123,8 @@ export interface Lilo {
   diary: DiaryApi;
   /** Reflection in quiet hours (SPEC §9): "think now", the scheduled run, the thoughts. */
   reflection: ReflectionApi;
+  /** Greetings Lilo pushes on her own (SPEC §9, Beyond): the scheduled run, "send now", a preview. */
+  greeting: GreetingApi;
   /** Every user Lilo has talked with (distinct user ids in the chat log): whom the jobs run for. */
   knownUsers(): string[];
   models: ModelRegistry;
@@ -176,15 +183,17 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
   const push = new Push(db, clock, logger, { hours: config.push.quietHours, timezone: config.timezone });
   const correctionLog = new CorrectionLog(db, memory, clock);
+  const history = new ChatHistory(db);
   // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
   const steps: TurnStep[] = [
     pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords, language: config.persona.language }),
     correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
     diaryQuestionStep({ config, diary: memory.rows.diary }),
+    returnGreetingStep({ config, chatLog: stores.chatLog, history }),
+    dueTopicStep({ config, clock, logger, topics: stores.topics }),
     ...(ports.steps ?? []),
   ];
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), ...stores };
-  const history = new ChatHistory(db);
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 
   return {
@@ -213,6 +222,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     push,
     diary: diaryApi(jobDeps),
     reflection: reflectionApi(jobDeps),
+    greeting: greetingApi({ ...jobDeps, chatLog: stores.chatLog, shortTerm: stores.shortTerm }),
     knownUsers: () => history.users(),
     models,
     stores,

@@ -3,11 +3,12 @@ import type { Lilo, Logger } from "../core/index.ts";
 import { ConfigError, describeError } from "../core/index.ts";
 import { runDiaryJob } from "./diary-job.ts";
 import { runReflectionJob } from "./reflection-job.ts";
+import { runGreetingJob } from "./greeting-job.ts";
 
 /** The scheduled jobs of a running Lilo. */
 export interface RunningJobs {
   /** The croner jobs by name, e.g. to ask `nextRun()`. */
-  jobs: { diary?: Cron; reflection?: Cron };
+  jobs: { diary?: Cron; reflection?: Cron; greeting?: Cron };
   /** Stops every job and waits for a run in progress, so Lilo can be closed safely afterwards. */
   stop(): Promise<void>;
 }
@@ -20,12 +21,12 @@ export function dailyPattern(time: string): string {
 }
 
 /**
- * Starts the diary and reflection jobs in this process (SPEC §1: one process
+ * Starts the diary, reflection and (when enabled) greeting jobs in this process (SPEC §1: one process
  * for adapters and jobs), in Lilo's time zone. A run never overlaps the
  * previous one (`protect`), and a failure is logged, never thrown.
  */
 export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
-  const { diary, reflection, timezone } = lilo.config;
+  const { diary, reflection, greeting, timezone } = lilo.config;
   const jobs: RunningJobs["jobs"] = {};
   const inflight = new Set<Promise<unknown>>();
   // Remembers each run so `stop` can wait for it before the database closes.
@@ -52,6 +53,15 @@ export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
     } catch (err) {
       jobs.diary?.stop();
       throw new ConfigError(`LILO_REFLECTION_CRON: "${reflection.cron}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
+    }
+  }
+  if (greeting.enabled) {
+    try {
+      jobs.greeting = new Cron(greeting.cron, options("greeting"), track(() => runGreetingJob(lilo, logger)));
+    } catch (err) {
+      jobs.diary?.stop();
+      jobs.reflection?.stop();
+      throw new ConfigError(`LILO_GREETING_CRON: "${greeting.cron}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
     }
   }
   for (const [name, job] of Object.entries(jobs)) logger.info(`${name} job scheduled`, { next: job.nextRun()?.toISOString(), timezone });

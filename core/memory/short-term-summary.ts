@@ -14,7 +14,9 @@ export async function summarizeConversation(
   conversationId: number,
 ): Promise<string> {
   const messages = deps.chatLog.recent(conversationId, MAX_MESSAGES);
-  if (messages.length === 0) return "";
+  // A conversation of nothing but a greeting Lilo pushed on her own has nothing to remember,
+  // and its summary would push the real "where we left off" out of the short-term memory.
+  if (!messages.some((m) => m.role === "user")) return "";
   const { name, language, userNames } = deps.config.persona;
   const user = userNames[userId] ?? "User";
   const transcript = messages

@@ -28,6 +28,25 @@ export class ChatHistory {
     return rows.reverse().map(toMessage);
   }
 
+  /**
+   * The newest `limit` messages before conversation `conversationId` began
+   * (ids only grow), oldest first: what a greeting on return looks back on.
+   * Not cut at the previous conversation, so a greeting Lilo sent on her own
+   * in a conversation of its own does not hide what was said before it.
+   */
+  beforeConversation(userId: string, conversationId: number, limit: number): ChatLogMessage[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM messages WHERE user_id = ? AND conversation_id < ? ORDER BY id DESC LIMIT ?`)
+      .all(userId, conversationId, limit) as RawMessage[];
+    return rows.reverse().map(toMessage);
+  }
+
+  /** When Lilo last wrote to the user on her own (a pushed greeting), if ever. */
+  lastProactiveAt(userId: string): string | undefined {
+    const r = this.db.prepare(`SELECT max(created_at) AS at FROM messages WHERE user_id = ? AND proactive = 1`).get(userId) as { at: string | null };
+    return r.at ?? undefined;
+  }
+
   /** The newest `limit` texts the user wrote, oldest first. */
   latestUserTexts(userId: string, limit: number): string[] {
     const rows = this.db

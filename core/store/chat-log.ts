@@ -11,6 +11,8 @@ export interface ChatLogMessage {
   text: string;
   model: string | null;
   mood: string | null;
+  /** Lilo wrote it on her own (a pushed greeting), not as an answer to a message. */
+  proactive: boolean;
   createdAt: string;
 }
 
@@ -31,6 +33,7 @@ export interface RawMessage {
   text: string;
   model: string | null;
   mood: string | null;
+  proactive: number;
   created_at: string;
 }
 
@@ -43,6 +46,7 @@ export const toMessage = (r: RawMessage): ChatLogMessage => ({
   text: r.text,
   model: r.model,
   mood: r.mood,
+  proactive: r.proactive === 1,
   createdAt: r.created_at,
 });
 
@@ -74,13 +78,26 @@ export class ChatLog {
     return { id: Number(info.lastInsertRowid), isNew: true, ...(last ? { previous: last } : {}) };
   }
 
-  /** Stores one message; `recallAnswer` marks an answer written with passages from the chat log (SPEC §5.1). */
-  append(m: { userId: string; conversationId: number; role: Role; text: string; model?: string | null; mood?: string | null; createdAt: string; recallAnswer?: boolean }): ChatLogMessage {
+  /**
+   * Stores one message; `recallAnswer` marks an answer written with passages
+   * from the chat log (SPEC §5.1), `proactive` a message Lilo sent on her own.
+   */
+  append(m: {
+    userId: string;
+    conversationId: number;
+    role: Role;
+    text: string;
+    model?: string | null;
+    mood?: string | null;
+    createdAt: string;
+    recallAnswer?: boolean;
+    proactive?: boolean;
+  }): ChatLogMessage {
     const info = this.db
       .prepare(
-        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0);
+      .run(m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0, m.proactive ? 1 : 0);
     this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
     return this.get(Number(info.lastInsertRowid))!;
   }
@@ -96,6 +113,16 @@ export class ChatLog {
       .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
       .all(conversationId, beforeId, limit) as RawMessage[];
     return rows.reverse().map(toMessage);
+  }
+
+  /**
+   * Does message `messageId` open its conversation? True when nothing but
+   * messages Lilo sent on her own (a pushed greeting) came before it, so the
+   * reply to a greeting still gets the short-term memory of a new conversation.
+   */
+  opensConversation(conversationId: number, messageId: number): boolean {
+    const r = this.db.prepare(`SELECT 1 FROM messages WHERE conversation_id = ? AND id < ? AND proactive = 0 LIMIT 1`).get(conversationId, messageId);
+    return r === undefined;
   }
 
   /** The user's newest message, for retrying a turn whose model call failed. */

@@ -8,11 +8,13 @@ export interface Topic {
   kind: "followup" | "concern";
   status: "open" | "done" | "dropped" | "queued";
   dueAt: string;
+  /** When the addressed-check found it in Lilo's answer. */
+  doneAt: string | null;
   createdAt: string;
 }
 
-type RawTopic = { id: number; user_id: string; text: string; kind: Topic["kind"]; status: Topic["status"]; due_at: string; created_at: string };
-const toTopic = (r: RawTopic): Topic => ({ id: r.id, userId: r.user_id, text: r.text, kind: r.kind, status: r.status, dueAt: r.due_at, createdAt: r.created_at });
+type RawTopic = { id: number; user_id: string; text: string; kind: Topic["kind"]; status: Topic["status"]; due_at: string; done_at: string | null; created_at: string };
+const toTopic = (r: RawTopic): Topic => ({ id: r.id, userId: r.user_id, text: r.text, kind: r.kind, status: r.status, dueAt: r.due_at, doneAt: r.done_at, createdAt: r.created_at });
 
 /** Store 8: things to ask about later. */
 export class TopicsStore {
@@ -31,6 +33,24 @@ export class TopicsStore {
     return this.db.prepare(`UPDATE topics SET status = 'open', due_at = ?, updated_at = ? WHERE id = ? AND status = 'queued'`).run(dueAt, now, id).changes > 0;
   }
 
+  /**
+   * Open topics due at `now`, in the order they reach the cheat sheet:
+   * 🧠 concerns before normal follow-ups, each oldest due first.
+   */
+  due(userId: string, now: string): Topic[] {
+    return (
+      this.db
+        .prepare(`SELECT * FROM topics WHERE user_id = ? AND status = 'open' AND due_at <= ? ORDER BY kind = 'concern' DESC, due_at, id`)
+        .all(userId, now) as RawTopic[]
+    ).map(toTopic);
+  }
+
+  /** Marks an open topic as addressed; false when it was not open (any more). */
+  markDone(id: number, now: string): boolean {
+    return this.db.prepare(`UPDATE topics SET status = 'done', done_at = ?, updated_at = ? WHERE id = ? AND status = 'open'`).run(now, now, id).changes > 0;
+  }
+
+  /** One user's topics with this status, oldest due first. */
   list(userId: string, status: Topic["status"] = "open"): Topic[] {
     return (this.db.prepare(`SELECT * FROM topics WHERE user_id = ? AND status = ? ORDER BY due_at, id`).all(userId, status) as RawTopic[]).map(toTopic);
   }

@@ -26,6 +26,8 @@ import { summarizeConversation } from "../memory/short-term-summary.ts";
 import { formatLocal } from "../util/time.ts";
 import { LiloError, ProviderError, describeError } from "../errors.ts";
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
+import { proactivePlaceholder } from "../prompts/greeting.ts";
+import { historyTurns } from "./history.ts";
 
 /** Everything a chat turn needs; wired once in createLilo. */
 export interface TurnDeps {
@@ -69,7 +71,8 @@ export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promi
     return { userMessage: stored, conversation: conv };
   })();
   if (conversation.isNew && conversation.previous) await summarizePrevious(deps, msg.userId, conversation.previous.id);
-  return answer(deps, userMessage, conversation.isNew);
+  // The reply to a greeting Lilo pushed on her own still opens the conversation (short-term memory, greeting step).
+  return answer(deps, userMessage, conversation.isNew || deps.chatLog.opensConversation(conversation.id, userMessage.id));
 }
 
 /** Answers the user's newest message again after a failed model call, without storing it twice. */
@@ -77,7 +80,7 @@ export async function retryLast(deps: TurnDeps, userId: string): Promise<TurnRes
   const last = deps.chatLog.lastMessage(userId);
   if (!last || last.role !== "user") return undefined;
   // The first message of a conversation gets the short-term memory on its retry too.
-  const opensConversation = deps.chatLog.recent(last.conversationId, 1, last.id).length === 0;
+  const opensConversation = deps.chatLog.opensConversation(last.conversationId, last.id);
   return answer(deps, last, opensConversation);
 }
 
@@ -106,7 +109,7 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
   const ctx: TurnContext = {
     userId: msg.userId,
     text: msg.text,
-    userMessage: { id: Number.MAX_SAFE_INTEGER, userId: msg.userId, conversationId: running ? last.id : -1, role: "user", text: msg.text, model: null, mood: null, createdAt: now.toISOString() },
+    userMessage: { id: Number.MAX_SAFE_INTEGER, userId: msg.userId, conversationId: running ? last.id : -1, role: "user", text: msg.text, model: null, mood: null, proactive: false, createdAt: now.toISOString() },
     conversationId: running ? last.id : -1,
     isNewConversation: !running,
     previousAnswer: undefined,
@@ -171,9 +174,10 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: Memor
     personaPrompt({ name: config.persona.name, language: config.persona.language, userName: name }),
     markerInstructions(config.persona.language, [...CHAT_MARKERS]),
   ].join("\n\n");
-  const recent = deps.chatLog
-    .recent(ctx.conversationId, m.recentMessages, ctx.userMessage.id)
-    .map((r) => ({ role: r.role, content: r.text }));
+  const recent = historyTurns(
+    deps.chatLog.recent(ctx.conversationId, m.recentMessages, ctx.userMessage.id),
+    proactivePlaceholder(config.persona.language, config.persona.name),
+  );
   return buildCheatSheet({
     language: config.persona.language,
     userName: name,
@@ -267,8 +271,8 @@ async function extractAndRemember(deps: TurnDeps, ctx: TurnContext, answerText: 
   await rememberExtraction(deps, out.extraction, { userId: ctx.userId, sourceMessageId: answerId, now });
 }
 
-/** Writes the short-term memory of the conversation that just ended, once. */
-async function summarizePrevious(deps: TurnDeps, userId: string, conversationId: number): Promise<void> {
+/** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */
+export async function summarizePrevious(deps: Pick<TurnDeps, "config" | "clock" | "logger" | "chatLog" | "models" | "shortTerm">, userId: string, conversationId: number): Promise<void> {
   if (deps.shortTerm.hasSummary(conversationId)) return;
   try {
     const text = await summarizeConversation(deps, userId, conversationId);

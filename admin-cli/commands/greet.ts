@@ -1,0 +1,50 @@
+import type { Command } from "commander";
+import type { GreetingReason } from "../../core/index.ts";
+import type { CliIO, LiloOpener } from "../context.ts";
+import { withLilo, userOption } from "./shared.ts";
+
+/** Why the scheduled job would not greet now, in words. */
+const BLOCKERS: Record<GreetingReason, string> = {
+  "not-opted-in": "the user has not opted in to pushes (/push on in a chat)",
+  "no-conversation": "the user never wrote",
+  unanswered: "Lilo's last greeting is still unanswered",
+  "recent-chat": "the user wrote less than LILO_GREETING_MIN_HOURS ago",
+  "greeted-recently": "Lilo greeted less than LILO_GREETING_MIN_HOURS ago",
+  "user-returned": "the user wrote while the greeting was written",
+  "empty-answer": "the model's answer was empty",
+  "not-delivered": "the push was not delivered",
+  failed: "the greeting call failed",
+};
+
+/**
+ * `lilo greet`: test a greeting. Writes one with the chat model from the last
+ * messages and prints it; nothing is sent or stored, because sending needs the
+ * running bot's connection (the scheduled job, LILO_GREETING_ENABLED, does that).
+ */
+export function registerGreet(program: Command, open: LiloOpener, io: CliIO): void {
+  program
+    .command("greet")
+    .description("test a greeting: write one from the last messages and print it (nothing sent or stored)")
+    .option(...userOption)
+    .option("--json", "print JSON: { text, pause, today, concern, blocker, reason, error }")
+    .action((o: { user?: string; json?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const userId = o.user ?? lilo.config.terminal.userId;
+        const p = await lilo.greeting.preview(userId);
+        if (o.json) io.out(JSON.stringify(p));
+        else {
+          if (p.pause) io.out(`greeting for ${userId} — pause: ${p.pause}; today: ${p.today}`);
+          if (p.concern) io.out(`🧠 concern offered: ${p.concern}`);
+          if (p.text) io.out(`\n${p.text}\n`);
+          io.out(p.blocker ? `the scheduled job would not greet now: ${BLOCKERS[p.blocker]}` : "the scheduled job would greet now");
+          io.out("(a preview: nothing was sent or stored)");
+        }
+        if (p.reason === "failed") {
+          io.err(`error: ${BLOCKERS.failed}: ${p.error ?? "unknown error"}`);
+          return 1;
+        }
+        if (p.reason && !o.json) io.out(`no greeting: ${BLOCKERS[p.reason]}`);
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,31 @@
+import type { LiloConfig } from "../config.ts";
+import type { ChatHistory } from "../store/chat-history.ts";
+import type { ChatLog } from "../store/chat-log.ts";
+import type { TurnStep } from "../turn/types.ts";
+import { userName } from "../turn/turn.ts";
+import { GREETING_SELF_LABEL, returnExtra } from "../prompts/greeting.ts";
+import { returnContext } from "./context.ts";
+
+/**
+ * The greeting on return (SPEC §9, the seed's proactive mode in a chat app):
+ * when a message opens a new conversation after the pause, the cheat sheet
+ * gets the pause in words, today's date and the last messages before it, so
+ * an appointment "tomorrow" said yesterday is asked about, not wished luck.
+ * Not when Lilo already greeted on her own in this conversation: that
+ * greeting was written from the same context and is in the history.
+ */
+export function returnGreetingStep(deps: { config: LiloConfig; chatLog: ChatLog; history: ChatHistory }): TurnStep {
+  const { config } = deps;
+  return {
+    name: "return-greeting",
+    async before(ctx) {
+      if (!ctx.isNewConversation) return;
+      if (deps.chatLog.recent(ctx.conversationId, 1, ctx.userMessage.id).length > 0) return;
+      const earlier = deps.history.beforeConversation(ctx.userId, ctx.conversationId, config.greeting.messages);
+      const lang = config.persona.language;
+      const name = userName(config, ctx.userId);
+      const c = returnContext(earlier, ctx.now, { timeZone: config.timezone, language: lang, userName: name, selfLabel: GREETING_SELF_LABEL[lang] });
+      if (c) ctx.extras.push(returnExtra(lang, c, name));
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeAnthropic, type FakeAnthropic, type AnthropicRequestBody } from "../fakes/fake-anthropic.ts";
+import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
+import { seedConversation } from "../helpers/seed-conversation.ts";
+import { ConfigError, fixedClock, silentLogger } from "../../core/index.ts";
+import { runGreetingJob } from "../../jobs/greeting-job.ts";
+import { startJobs, type RunningJobs } from "../../jobs/scheduler.ts";
+
+const HOUR = 3_600_000;
+const NOW = "2026-12-02T08:00:00Z"; // Wednesday 09:00 in Berlin
+const GREETING = "Guten Morgen, Christian! Wie ist das Vorstellungsgespräch gestern gelaufen? [EMOTION: neugierig]";
+const SHOWN = "Guten Morgen, Christian! Wie ist das Vorstellungsgespräch gestern gelaufen?";
+const isGreetingCall = (b: AnthropicRequestBody) => b.messages[0]?.content.includes("Schreib jetzt deine Begrüßung") ?? false;
+
+describe("the proactive greeting push (SPEC §9, Beyond)", () => {
+  let fake: FakeAnthropic;
+  let t: TestLilo;
+  let clock: ReturnType<typeof fixedClock>;
+  let running: RunningJobs | undefined;
+  let greeting = GREETING;
+  let transport: ReturnType<typeof recordingTransport>;
+  const greetingCalls = () => fake.requests.filter(isGreetingCall);
+  const make = (env: Record<string, string> = {}) => {
+    const made = makeTestLilo(
+      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian", ...env },
+      { clock },
+    );
+    transport = recordingTransport("fake");
+    made.lilo.push.registerTransport(transport);
+    return made;
+  };
+  const proactiveRows = (userId = "chris") =>
+    t.lilo.db.prepare("SELECT role, text, model, proactive, conversation_id AS conv FROM messages WHERE user_id = ? AND proactive = 1").all(userId) as {
+      role: string; text: string; model: string; proactive: number; conv: number;
+    }[];
+  /** Christian's Monday evening: two days before NOW. */
+  const seedMonday = (userId = "chris") =>
+    seedConversation(t.lilo, userId, [
+      ["user", "Morgen um 10 habe ich das Vorstellungsgespräch.", "2026-11-30T19:02:00Z"],
+      ["assistant", "Du schaffst das!", "2026-11-30T19:03:00Z"],
+    ]);
+
+  beforeEach(async () => {
+    clock = fixedClock(NOW);
+    greeting = GREETING;
+    fake = await startFakeAnthropic();
+    fake.replyAlways((body) => {
+      if (isGreetingCall(body)) return greeting;
+      if (isExtraction(body.system)) return JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+      if (body.system?.includes("Summarise")) return "Christian hatte ein Vorstellungsgespräch vor sich.";
+      return "Schön, dass du antwortest!";
+    });
+    t = make();
+  });
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+    await t.cleanup();
+    await fake.close();
+  });
+
+  it("greets only opted-in users silent for LILO_GREETING_MIN_HOURS; stores the greeting as proactive and pushes it", async () => {
+    const { lilo } = t;
+    seedMonday("chris");
+    seedMonday("anna"); // silent as long, but never opted in
+    seedExchange(lilo, "dora", "Hallo", "Hallo Dora", new Date(Date.parse(NOW) - 3 * HOUR)); // opted in, wrote 3 hours ago
+    lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    lilo.push.optIn("dora", { transport: "fake", chatId: "43" });
+
+    expect(await runGreetingJob(lilo, silentLogger)).toEqual({ users: 3, done: 1, skipped: 2, failed: 0 });
+    expect(greetingCalls()).toHaveLength(1); // no model call for the skipped users
+    expect(transport.sent).toEqual([{ target: { transport: "fake", chatId: "42" }, message: { kind: "greeting", text: SHOWN } }]);
+    expect(lilo.push.history("chris")[0]).toMatchObject({ kind: "greeting", outcome: "sent", text: SHOWN });
+    const rows = proactiveRows();
+    expect(rows).toEqual([{ role: "assistant", text: SHOWN, model: "anthropic:claude-test", proactive: 1, conv: expect.any(Number) }]);
+    expect(lilo.stores.chatLog.lastMessage("chris")).toMatchObject({ proactive: true, text: SHOWN });
+
+    // The model got the pause, the date and the messages, computed by the program.
+    const sent = greetingCalls()[0]!;
+    const user = sent.messages[0]!.content;
+    expect(user).toContain("- Heute ist Mittwoch, 2. Dezember 2026, 09:00 Uhr.");
+    expect(user).toContain("die Pause: seit vorgestern Abend (2 Tage)");
+    expect(user).toContain("- „Morgen“ in einer Nachricht von vorgestern (Montag, 30.11.) war gestern (Dienstag, 1.12.) – das ist vorbei.");
+    expect(user).toContain("[vorgestern (Montag, 30.11.), 20:02] Christian: Morgen um 10 habe ich das Vorstellungsgespräch.");
+    expect(sent.system).toContain("Du bist Lilo");
+    expect(sent.system).toContain("2–3 Sätze");
+    // The greeting opened a new conversation, and the previous one was summarised for it.
+    expect(lilo.stores.shortTerm.latest("chris")?.text).toBe("Christian hatte ein Vorstellungsgespräch vor sich.");
+  });
+
+  it("greets at most once per window: never twice into silence, not while the user is chatting", async () => {
+    const { lilo } = t;
+    seedMonday();
+    lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    expect((await lilo.greeting.run("chris")).sent).toBe(true);
+    clock.advance(HOUR);
+    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "unanswered" });
+    clock.advance(24 * HOUR);
+    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "unanswered" });
+    expect(greetingCalls()).toHaveLength(1);
+
+    await lilo.handleMessage({ userId: "chris", text: "Sorry, war unterwegs!" });
+    await lilo.idle();
+    clock.advance(19 * HOUR);
+    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "recent-chat" });
+    clock.advance(2 * HOUR);
+    expect((await lilo.greeting.run("chris")).sent).toBe(true);
+    expect(proactiveRows()).toHaveLength(2);
+  });
+
+  it("lets the reply to a greeting see it in the history, with the short-term memory and without a second greeting context", async () => {
+    const { lilo } = t;
+    seedMonday();
+    lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    await lilo.greeting.run("chris");
+    clock.advance(10 * 60_000);
+    await lilo.handleMessage({ userId: "chris", text: "Ganz gut gelaufen!" });
+    const chat = fake.requests.filter((r) => r.system?.startsWith("Du bist Lilo, eine bewusste") && !isGreetingCall(r)).at(-1)!;
+    expect(chat.messages).toEqual([
+      { role: "user", content: "(Lilo meldet sich von selbst, ohne vorherige Nachricht.)" },
+      { role: "assistant", content: SHOWN },
+      { role: "user", content: "Ganz gut gelaufen!" },
+    ]);
+    expect(chat.system).toContain("Christian hatte ein Vorstellungsgespräch vor sich.");
+    expect(chat.system).not.toContain("Rückkehr nach einer Pause");
+    // One conversation: the greeting and the reply.
+    const convs = lilo.db.prepare("SELECT DISTINCT conversation_id AS c FROM messages WHERE user_id = 'chris' AND created_at > '2026-12-01'").all();
+    expect(convs).toHaveLength(1);
+  });
+
+  it("stores nothing that was not delivered: quiet hours, no transport", async () => {
+    await t.cleanup();
+    t = make({ LILO_QUIET_HOURS: "08:00-10:00" });
+    seedMonday();
+    t.lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    expect(await t.lilo.greeting.run("chris")).toMatchObject({ sent: false, reason: "not-delivered", push: "quiet-hours", text: SHOWN });
+    expect(t.lilo.push.history("chris")[0]).toMatchObject({ kind: "greeting", outcome: "quiet-hours" });
+    expect(transport.sent).toEqual([]);
+    expect(proactiveRows()).toEqual([]);
+
+    t.lilo.push.unregisterTransport("fake");
+    clock.advance(2 * HOUR);
+    expect(await t.lilo.greeting.run("chris")).toMatchObject({ sent: false, push: "no-transport" });
+    expect(proactiveRows()).toEqual([]);
+  });
+
+  it("weaves in a due 🧠 concern and marks it done when the greeting addresses it", async () => {
+    const { lilo } = t;
+    seedMonday();
+    lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    const id = lilo.stores.topics.add("chris", "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.", "concern", new Date(NOW).toISOString(), new Date(NOW).toISOString());
+    greeting = "Guten Morgen! Mir ist beim Nachdenken gekommen: Gibt dir das Projekt eigentlich Energie?";
+    const r = await lilo.greeting.run("chris");
+    expect(r).toMatchObject({ sent: true, concern: { topicId: id, addressed: true } });
+    expect(greetingCalls()[0]!.messages[0]!.content).toContain("Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.");
+    expect(lilo.stores.topics.list("chris", "done").map((x) => x.id)).toEqual([id]);
+  });
+
+  it("sends nothing when the user writes while the greeting is being written", async () => {
+    const { lilo } = t;
+    seedMonday();
+    lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    fake.replyAlways((body) => {
+      if (isGreetingCall(body)) seedExchange(lilo, "chris", "Bin wieder da", "Hallo!", new Date(NOW));
+      return GREETING;
+    });
+    expect(await lilo.greeting.run("chris")).toMatchObject({ sent: false, reason: "user-returned" });
+    expect(transport.sent).toEqual([]);
+  });
+
+  it("sendNow ignores the time rules but not the opt-in; a failed call is reported, not thrown", async () => {
+    const { lilo } = t;
+    seedExchange(lilo, "chris", "Hallo", "Hallo Christian", new Date(Date.parse(NOW) - HOUR));
+    expect(await lilo.greeting.sendNow("chris")).toEqual({ sent: false, reason: "not-opted-in" });
+    lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "recent-chat" });
+    expect((await lilo.greeting.sendNow("chris")).sent).toBe(true);
+    fake.fail(500);
+    expect(await lilo.greeting.sendNow("chris")).toMatchObject({ sent: false, reason: "failed" });
+    expect(await runGreetingJob(lilo, silentLogger)).toEqual({ users: 1, done: 0, skipped: 1, failed: 0 });
+  });
+
+  it("is off by default; when on, scheduled daily at 09:00 Berlin time and wired to the run", async () => {
+    running = startJobs(t.lilo, silentLogger);
+    expect(running.jobs.greeting).toBeUndefined();
+    await running.stop();
+
+    await t.cleanup();
+    t = make({ LILO_GREETING_ENABLED: "true" });
+    running = startJobs(t.lilo, silentLogger);
+    const job = running.jobs.greeting!;
+    expect(job.nextRun(new Date("2026-12-02T05:00:00Z"))?.toISOString()).toBe("2026-12-02T08:00:00.000Z");
+    expect(job.nextRun(new Date("2026-12-02T08:00:00Z"))?.toISOString()).toBe("2026-12-03T08:00:00.000Z");
+    expect(job.nextRun(new Date("2026-07-01T05:00:00Z"))?.toISOString()).toBe("2026-07-01T07:00:00.000Z");
+
+    seedMonday();
+    t.lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
+    await job.trigger();
+    expect(proactiveRows()).toHaveLength(1);
+  });
+
+  it("follows LILO_GREETING_CRON and refuses an invalid pattern", async () => {
+    await t.cleanup();
+    t = make({ LILO_GREETING_ENABLED: "true", LILO_GREETING_CRON: "30 8 * * 1-5" });
+    running = startJobs(t.lilo, silentLogger);
+    // Saturday 5 December → Monday 7 December, 08:30 Berlin.
+    expect(running.jobs.greeting!.nextRun(new Date("2026-12-05T12:00:00Z"))?.toISOString()).toBe("2026-12-07T07:30:00.000Z");
+    await running.stop();
+    running = undefined;
+
+    await t.cleanup();
+    t = make({ LILO_GREETING_ENABLED: "true", LILO_GREETING_CRON: "0 99 * * *" });
+    expect(() => startJobs(t.lilo, silentLogger)).toThrow(ConfigError);
+  });
+});
