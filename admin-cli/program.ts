@@ -12,6 +12,11 @@ import { registerDiary } from "./commands/diary.ts";
 import { registerThoughts } from "./commands/thoughts.ts";
 import { registerTopics } from "./commands/topics.ts";
 import { registerGreet } from "./commands/greet.ts";
+import { registerAnalysis } from "./commands/analysis.ts";
+import { registerBackup } from "./commands/backup.ts";
+import { registerExport } from "./commands/export.ts";
+import { registerDedupe } from "./commands/dedupe.ts";
+import { registerSettings } from "./commands/settings.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
 export function buildProgram(open: LiloOpener, io: CliIO): Command {
@@ -30,6 +35,11 @@ export function buildProgram(open: LiloOpener, io: CliIO): Command {
   registerThoughts(program, open, io);
   registerTopics(program, open, io);
   registerGreet(program, open, io);
+  registerAnalysis(program, open, io);
   registerMaintenance(program, open, io);
+  registerBackup(program, open, io);
+  registerExport(program, open, io);
+  registerDedupe(program, open, io);
+  registerSettings(program, open, io);
   return program;
 }

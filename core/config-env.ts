@@ -135,6 +135,18 @@ export const envSchema = z.object({
   LILO_GREETING_CRON: cronPattern("0 9 * * *"),
   LILO_GREETING_MIN_HOURS: positive(20),
   LILO_GREETING_MESSAGES: positiveInt(6),
+  // outside view — analysis (SPEC §10)
+  LILO_ANALYSIS_CHUNK_CHARS: positiveInt(150_000),
+  LILO_ANALYSIS_MAX_MESSAGE_CHARS: positiveInt(4_000),
+  LILO_ANALYSIS_MAX_TOKENS: positiveInt(16_000),
+  LILO_ANALYSIS_RETRY_TOKENS: z
+    .string()
+    .trim()
+    .regex(/^\d+(\s*,\s*\d+)*$/, "comma-separated token limits, e.g. 32000,64000")
+    .default("32000,64000")
+    .transform((s) => s.split(",").map((n) => Number(n.trim()))),
+  LILO_ANALYSIS_MAX_RETRIES: int(4),
+  LILO_ANALYSIS_DIR: opt,
   // adapters
   TELEGRAM_BOT_TOKEN: opt,
   TELEGRAM_ALLOWED_USERS: z.string().default(""),

@@ -91,6 +91,12 @@ export interface LiloConfig {
    * `messages` messages.
    */
   greeting: { enabled: boolean; cron: string; minHours: number; messages: number };
+  /**
+   * The outside view (SPEC §10): chunk size and message cut in characters, the
+   * first output limit and the larger ones after an empty answer, retries on
+   * overload or a broken connection, where reports are saved.
+   */
+  analysis: { chunkChars: number; maxMessageChars: number; maxTokens: number; retryTokens: number[]; maxRetries: number; dir: string };
   telegram: { token?: string; allowedUsers: Record<string, string>; webhookUrl?: string; webhookPort: number; apiRoot?: string };
   /** `maxMessageChars`: longer answers are split into several Matrix messages. */
   matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string>; maxMessageChars: number };
@@ -191,6 +197,14 @@ export function loadConfig(env: Env = {}): LiloConfig {
       concernPing: e.LILO_CONCERN_PING,
     },
     greeting: { enabled: e.LILO_GREETING_ENABLED, cron: e.LILO_GREETING_CRON, minHours: e.LILO_GREETING_MIN_HOURS, messages: e.LILO_GREETING_MESSAGES },
+    analysis: {
+      chunkChars: e.LILO_ANALYSIS_CHUNK_CHARS,
+      maxMessageChars: e.LILO_ANALYSIS_MAX_MESSAGE_CHARS,
+      maxTokens: e.LILO_ANALYSIS_MAX_TOKENS,
+      retryTokens: e.LILO_ANALYSIS_RETRY_TOKENS,
+      maxRetries: e.LILO_ANALYSIS_MAX_RETRIES,
+      dir: e.LILO_ANALYSIS_DIR ?? `${e.LILO_DATA_DIR}/analyses`,
+    },
     telegram: {
       ...(e.TELEGRAM_BOT_TOKEN ? { token: e.TELEGRAM_BOT_TOKEN } : {}),
       allowedUsers: parseAllowList("TELEGRAM_ALLOWED_USERS", e.TELEGRAM_ALLOWED_USERS, "telegram"),

@@ -35,6 +35,7 @@ import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.t
 import { dueTopicStep } from "./topics/due-topic-step.ts";
 import { returnGreetingStep } from "./greeting/return-step.ts";
 import { greetingApi, type GreetingApi } from "./greeting/greeting-api.ts";
+import { analysisApi, type AnalysisApi } from "./analysis/analysis-api.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "./providers/qdrant-index.ts";
@@ -63,6 +64,8 @@ export type { ReflectionResult, ReflectionReason } from "./reflection/reflect.ts
 export type { ConcernOutcome } from "./reflection/concerns.ts";
 export type { GreetingApi, GreetingPreview } from "./greeting/greeting-api.ts";
 export type { GreetingResult, GreetingReason } from "./greeting/greet.ts";
+export { analysisApi, AnalysisError } from "./analysis/analysis-api.ts";
+export type { AnalysisApi, AnalysisOptions, AnalysisPreview, AnalysisResult, AnalysisSelection, AnalysisListEntry, QuoteCheck } from "./analysis/analysis-api.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
 export interface LiloPorts {
@@ -125,6 +128,8 @@ export interface Lilo {
   reflection: ReflectionApi;
   /** Greetings Lilo pushes on her own (SPEC §9, Beyond): the scheduled run, "send now", a preview. */
   greeting: GreetingApi;
+  /** The outside view (SPEC §10): a second model judges Lilo from the transcripts; saved reports. */
+  analysis: AnalysisApi;
   /** Every user Lilo has talked with (distinct user ids in the chat log): whom the jobs run for. */
   knownUsers(): string[];
   models: ModelRegistry;
@@ -223,6 +228,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     diary: diaryApi(jobDeps),
     reflection: reflectionApi(jobDeps),
     greeting: greetingApi({ ...jobDeps, chatLog: stores.chatLog, shortTerm: stores.shortTerm }),
+    analysis: analysisApi({ config, clock, logger, db, models, settings }),
     knownUsers: () => history.users(),
     models,
     stores,

@@ -67,6 +67,22 @@ export class ModelRegistry {
     return spec;
   }
 
+  /**
+   * The model for an explicit "provider:model" (e.g. the analyst named on the
+   * command line), built by the same factory; nothing is stored.
+   */
+  forSpec(value: string): ChatModel {
+    const trimmed = value.trim();
+    const idx = trimmed.indexOf(":");
+    const provider = idx < 0 ? trimmed : trimmed.slice(0, idx);
+    if (!this.config.providers[provider]) {
+      throw new ConfigError(`Unknown provider "${provider}" (use one of: ${Object.keys(this.config.providers).join(", ")}), e.g. anthropic:claude-sonnet-4-5`);
+    }
+    const model = idx < 0 ? "" : trimmed.slice(idx + 1).trim();
+    if (!model) throw new ConfigError(`Name the model after "${provider}:", e.g. ${provider}:<model name>`);
+    return this.get({ provider, model });
+  }
+
   /** Goes back to the configured chat model. */
   resetChat(): void {
     this.settings.delete(CHAT_SETTING);

@@ -1,0 +1,49 @@
+import { InvalidArgumentError, type Command } from "commander";
+import { writeFileSync } from "node:fs";
+import type { CliIO, LiloOpener } from "../context.ts";
+import { EXPORT_STORES, exportStore, type ExportStore } from "../export-lines.ts";
+import { withLilo, userOption } from "./shared.ts";
+
+const DEFAULT_STORES = EXPORT_STORES.filter((s) => s !== "messages");
+
+function parseStores(value: string): ExportStore[] {
+  const names = value.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!(EXPORT_STORES as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown store "${n}" (use ${EXPORT_STORES.join(", ")})`);
+  }
+  return names as ExportStore[];
+}
+
+/** `lilo export`: every store as JSON Lines; the memory stores' lines are `lilo memory import` input. */
+export function registerExport(program: Command, open: LiloOpener, io: CliIO): void {
+  program
+    .command("export")
+    .description("export notes, important, thoughts, diary, profile, rules, topics as JSON Lines (no settings, no secrets)")
+    .option(...userOption)
+    .option("--all", "every user")
+    .option("--store <list>", `only these stores, comma-separated (${EXPORT_STORES.join(", ")})`, parseStores)
+    .option("--messages", "also the chat log (every message verbatim)")
+    .option("-o, --out <file>", "write to a file instead of stdout")
+    .action((o: { user?: string; all?: boolean; store?: ExportStore[]; messages?: boolean; out?: string }) =>
+      withLilo(open, io, async (lilo) => {
+        if (o.all && o.user) {
+          io.err("error: use either --user or --all");
+          return 1;
+        }
+        const userId = o.all ? undefined : (o.user ?? lilo.config.terminal.userId);
+        const stores = o.store ?? [...DEFAULT_STORES, ...(o.messages ? (["messages"] as const) : [])];
+        const counts: string[] = [];
+        const lines: string[] = [];
+        for (const store of stores) {
+          const rows = exportStore(lilo.db, store, userId);
+          counts.push(`${store} ${rows.length}`);
+          for (const r of rows) lines.push(JSON.stringify(r));
+        }
+        if (o.out) {
+          writeFileSync(o.out, lines.length ? `${lines.join("\n")}\n` : "", "utf8");
+          io.out(`exported ${lines.length} lines to ${o.out} (${counts.join(", ")})`);
+        } else for (const l of lines) io.out(l);
+        return 0;
+      }),
+    );
+}

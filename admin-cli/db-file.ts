@@ -1,0 +1,99 @@
+import Database from "better-sqlite3";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { LiloError } from "../core/index.ts";
+import { MIGRATIONS } from "../core/store/schema.ts";
+import type { Db } from "../core/store/db.ts";
+
+/** Tables counted per store when a backup file is inspected (store name → table). */
+export const STORE_TABLES: Readonly<Record<string, string>> = {
+  "chat messages": "messages",
+  profile: "profile",
+  "short-term": "short_term",
+  important: "important",
+  notes: "notes",
+  thoughts: "thoughts",
+  diary: "diary",
+  topics: "topics",
+  rules: "rules",
+};
+
+/** What a database file holds: its schema version and row counts per store. */
+export interface DbSummary {
+  schemaVersion: number;
+  counts: Record<string, number>;
+}
+
+/** Schema version and row counts of an open database (missing tables count as 0). */
+export function summarize(db: Db): DbSummary {
+  const tables = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
+  const counts: Record<string, number> = {};
+  for (const [store, table] of Object.entries(STORE_TABLES)) {
+    counts[store] = tables.has(table) ? (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n : 0;
+  }
+  return { schemaVersion: db.pragma("user_version", { simple: true }) as number, counts };
+}
+
+/**
+ * Opens a file read-only and checks that it is a Lilo database this Lilo can
+ * read: a SQLite file with Lilo's tables and a schema version not newer than ours.
+ */
+export function inspectBackup(file: string, livePath: string): DbSummary {
+  if (!existsSync(file)) throw new LiloError("restore", `${file} does not exist`);
+  if (livePath !== ":memory:" && resolve(file) === resolve(livePath)) throw new LiloError("restore", `${file} is the live database itself`);
+  let db: Db | undefined;
+  try {
+    db = openBackupFile(file);
+    const tables = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
+    const missing = ["messages", "notes", "settings", "conversations"].filter((t) => !tables.has(t));
+    if (missing.length) throw new LiloError("restore", `${file} is not a Lilo database (no ${missing.join(", ")} table)`);
+    const summary = summarize(db);
+    if (summary.schemaVersion > MIGRATIONS.length) {
+      throw new LiloError("restore", `${file} has schema version ${summary.schemaVersion}, newer than this Lilo (${MIGRATIONS.length}); update Lilo first`);
+    }
+    return summary;
+  } catch (err) {
+    if (err instanceof LiloError) throw err;
+    throw new LiloError("restore", `${file} is not a Lilo database (${(err as Error).message})`, { cause: err });
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Opens a backup file without writing to it. Not `readonly`: a read-only
+ * connection to a WAL file leaves -wal/-shm files behind, a normal one
+ * removes them on close; nothing here writes.
+ */
+function openBackupFile(file: string): Db {
+  return new Database(file, { fileMustExist: true });
+}
+
+/**
+ * Refuses when another process (the running bot) holds or waits for the write
+ * lock: BEGIN IMMEDIATE without waiting either gets the lock or fails at once.
+ */
+export function assertNoWriter(db: Db): void {
+  const before = db.pragma("busy_timeout", { simple: true }) as number;
+  db.pragma("busy_timeout = 0");
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    db.exec("ROLLBACK");
+  } catch (err) {
+    throw new LiloError("restore", "Another process is writing to the database. Stop the bot first, then run restore again.", { cause: err });
+  } finally {
+    db.pragma(`busy_timeout = ${before}`);
+  }
+}
+
+/** Copies `file` over the live database with SQLite's online backup (pages, not a file copy, so open connections stay valid). */
+export async function restoreInto(file: string, livePath: string): Promise<void> {
+  const src = openBackupFile(file);
+  try {
+    await src.backup(livePath);
+  } catch (err) {
+    throw new LiloError("restore", `Restoring ${file} failed: ${(err as Error).message}`, { cause: err });
+  } finally {
+    src.close();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Runs an analysis part by part (SPEC §10): each part goes to the analyst
+ * with "you see part i of n"; the state is saved after every finished part,
+ * so a crash or restart loses at most the part in flight. Then one merge
+ * call that sees only the partial reports (skipped with a single part,
+ * whose answer already is the whole analysis), the quote check, the file.
+ */
+import type { LiloConfig } from "../config.ts";
+import type { ChatModel } from "../ports/chat-model.ts";
+import type { Logger } from "../ports/logger.ts";
+import type { Sleep } from "../providers/retry.ts";
+import { describeError } from "../errors.ts";
+import { chunkTask, mergeTask } from "../prompts/analysis.ts";
+import { callAnalyst, type AnalystCallOptions } from "./call.ts";
+import { verifyQuotes, type QuoteCheck } from "./quotes.ts";
+import { formatReport, sizeLabel } from "./report-format.ts";
+import type { AnalysisState, ReportStore } from "./report-store.ts";
+
+/** A finished analysis. */
+export interface AnalysisResult {
+  id: string;
+  /** Path of the saved report. */
+  file: string;
+  /** The analysis itself (the merge, or the single part's answer). */
+  analysis: string;
+  partials: string[];
+  quotes: QuoteCheck[];
+  /** Parts sent to the analyst in this run (a resume skips finished ones). */
+  partsRun: number;
+}
+
+/** What a run needs. */
+export interface RunDeps {
+  config: LiloConfig;
+  store: ReportStore;
+  logger: Logger;
+  sleep?: Sleep | undefined;
+  /** The local date and time for the report header. */
+  now(): string;
+}
+
+/** Runs the unfinished parts of `state`, merges, checks quotes and saves the report. */
+export async function runAnalysis(deps: RunDeps, state: AnalysisState, model: ChatModel, onPart?: (done: number, total: number) => void): Promise<AnalysisResult> {
+  const { config, store } = deps;
+  const lang = config.persona.language;
+  const total = state.chunks.length;
+  const call: AnalystCallOptions = { ...config.analysis, sleep: deps.sleep, logger: deps.logger };
+  const ask = async (content: string): Promise<string> => {
+    try {
+      return (await callAnalyst(model, { system: state.system, messages: [{ role: "user", content }] }, call)).text.trim();
+    } catch (err) {
+      // Keep what is done: `lilo analysis resume <id>` continues from here.
+      store.saveState({ ...state, status: "failed", error: describeError(err) });
+      throw err;
+    }
+  };
+  state.status = "running";
+  delete state.error;
+  store.saveState(state);
+  let partsRun = 0;
+  for (let i = 0; i < total; i++) {
+    if (state.partials[i] !== null) continue;
+    state.partials[i] = await ask(chunkTask(lang, i + 1, total, state.chunks[i]!));
+    partsRun++;
+    store.saveState(state);
+    onPart?.(state.partials.filter((p) => p !== null).length, total);
+  }
+  const partials = state.partials.map((p) => p ?? "");
+  const analysis = total === 1 ? partials[0]! : await ask(mergeTask(lang, partials));
+  const quotes = verifyQuotes(total === 1 ? [analysis] : [analysis, ...partials], state.chunks.join("\n"));
+  const header = {
+    date: deps.now(),
+    analyst: state.analyst,
+    mode: state.mode,
+    selection: state.selection,
+    size: sizeLabel(state.conversations, state.chars, total),
+  };
+  const file = store.saveReport(state.id, formatReport(lang, config.persona.name, header, analysis, quotes, partials));
+  return { id: state.id, file, analysis, partials, quotes, partsRun };
+}

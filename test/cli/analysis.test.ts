@@ -1,0 +1,90 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
+import { openDatabase, type Db } from "../../core/store/db.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { runCli } from "../helpers/cli.ts";
+import { seedAnalysisChats } from "../analysis/seed-analysis.ts";
+
+describe("lilo analysis", () => {
+  let fake: FakeAnthropic;
+  let t: TestLilo;
+  let db: Db;
+  const clock = fixedClock("2026-12-02T14:00:00Z");
+  // The CLI closes the Lilo it opens; each call gets a fresh one on the same file and embedder.
+  const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock });
+
+  beforeEach(async () => {
+    fake = await startFakeAnthropic();
+    fake.replyAlways("Sie sagt „Ich versuche immer ehrlich zu sein“. Gesamtbild: freundlich.");
+    t = makeTestLilo(
+      {
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        ANTHROPIC_BASE_URL: fake.baseURL,
+        LILO_CHAT_MODEL: "anthropic:claude-chat",
+        LILO_ANALYSIS_MODEL: "anthropic:claude-analyst",
+        LILO_USER_NAMES: "chris=Christian",
+      },
+      { clock },
+    );
+    seedAnalysisChats(t.lilo);
+    db = openDatabase(t.lilo.config.dbPath);
+  });
+  afterEach(async () => {
+    db.close();
+    await t.cleanup();
+    await fake.close();
+  });
+
+  it("previews without calling a model, runs, lists, shows and deletes", async () => {
+    const p = await runCli(open, ["analysis", "preview", "--from", "2026-11-01", "--to", "2026-11-30", "--keyword", "ehrlich,Arzttermin"]);
+    expect(p.code).toBe(0);
+    expect(p.out).toContain("=== Gespräch: Ich frage mich, ob du ehrlich bist | Beginn: 2026-11-02 10:00 | Startmodell: anthropic:test ===  (");
+    expect(p.out).toMatch(/conversations: 2\ncharacters: (\d+)\napprox\. tokens: \d+\nparts: 1, calls: 1\nanalyst: anthropic:claude-analyst \(blind\)/);
+    expect(p.out).toContain("selection: 2026-11-01 – 2026-11-30; all conversations; keywords: ehrlich, Arzttermin");
+    const json = JSON.parse((await runCli(open, ["analysis", "preview", "--sample", "2", "--blueprint", "--model", "anthropic:claude-other", "--json"])).out);
+    expect(json).toMatchObject({ conversations: 2, parts: 1, calls: 1, analyst: "anthropic:claude-other", mode: "blueprint" });
+    expect(fake.requests).toHaveLength(0);
+
+    const run = await runCli(open, ["analysis", "run", "--sample", "2", "--model", "anthropic:claude-other"]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("analysis 20261202-150000 saved: ");
+    expect(run.out).toContain("quotes: 1 verified, 0 not found");
+    expect(run.err).toBe("part 1/1 done");
+    expect(fake.requests.map((b) => b.model)).toEqual(["claude-other"]);
+
+    const list = await runCli(open, ["analysis", "list"]);
+    expect(list.out).toMatch(/^20261202-150000 {2}done {2}.*anthropic:claude-other \| blind/);
+    const show = await runCli(open, ["analysis", "show", "20261202-150000"]);
+    expect(show.out).toContain("Analyst: anthropic:claude-other");
+    expect(show.out).toContain("[belegt] „Ich versuche immer ehrlich zu sein“");
+
+    expect((await runCli(open, ["analysis", "delete", "20261202-150000"])).out).toBe("deleted analysis 20261202-150000");
+    expect((await runCli(open, ["analysis", "list"])).out).toBe("no analyses");
+    const missing = await runCli(open, ["analysis", "show", "../../etc/passwd"]);
+    expect(missing).toMatchObject({ code: 1, err: "error: no analysis ../../etc/passwd" });
+  });
+
+  it("exports the transcript and edits, shows and resets the questions", async () => {
+    const file = join(t.dir, "transcript.txt");
+    const out = await runCli(open, ["analysis", "transcript", "--keyword", "Arzttermin", "--out", file]);
+    expect(out.out).toMatch(/^wrote \d+ characters to /);
+    expect(readFileSync(file, "utf8")).toContain("[09:00] (Lilo meldet sich von selbst, ohne vorherige Nachricht von Christian)\n[09:00] Lilo: Guten Morgen");
+
+    expect((await runCli(open, ["analysis", "questions", "show"])).out).toMatch(/^\(default\)\n1\. Wie denkt Lilo\?/);
+    const q = join(t.dir, "questions.txt");
+    writeFileSync(q, "1. Ist sie ehrlich?\n");
+    expect((await runCli(open, ["analysis", "questions", "edit", q])).out).toBe("questions saved");
+    expect((await runCli(open, ["analysis", "questions", "show"])).out).toBe("(edited)\n1. Ist sie ehrlich?");
+    await runCli(open, ["analysis", "run", "--sample", "1"]);
+    expect(fake.requests[0]!.system).toContain("1. Ist sie ehrlich?");
+    expect((await runCli(open, ["analysis", "questions", "reset"])).out).toBe("questions reset to the default");
+    expect((await runCli(open, ["analysis", "questions", "show"])).out).toContain("(default)");
+
+    const bad = await runCli(open, ["analysis", "preview", "--from", "1.11.2026"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toContain("use a local date YYYY-MM-DD");
+  });
+});

@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createLilo, type Lilo } from "../../core/index.ts";
+import { openDatabase, type Db } from "../../core/store/db.ts";
+import { MIGRATIONS } from "../../core/store/schema.ts";
+import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { runCli } from "../helpers/cli.ts";
+
+describe("lilo backup / restore", () => {
+  let t: TestLilo;
+  let db: Db;
+  const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
+  const notes = () => t.lilo.stores.memory.rows.notes.list("owner", 100).map((r) => r.text).sort();
+
+  beforeEach(async () => {
+    t = makeTestLilo();
+    db = openDatabase(t.lilo.config.dbPath);
+    await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    await t.lilo.memory.add({ text: "Christian trinkt Tee", userId: "owner" });
+  });
+  afterEach(async () => {
+    db.close();
+    await t.cleanup();
+  });
+
+  async function backup(): Promise<string> {
+    const res = await runCli(open, ["backup"]);
+    expect(res.code).toBe(0);
+    const path = /backup: (.+)$/.exec(res.out)![1]!;
+    expect(existsSync(path)).toBe(true);
+    return path;
+  }
+
+  it("backs up, shows the file in a dry run, and restores with --apply", async () => {
+    const file = await backup();
+    await t.lilo.memory.add({ text: "Christian spielt Schach", userId: "owner" });
+    const withThree = notes();
+
+    const dry = await runCli(open, ["restore", file]);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain(`schema version ${MIGRATIONS.length}`);
+    expect(dry.out).toMatch(/notes\s+2\s+3/);
+    expect(dry.out).toContain("dry run: nothing changed");
+    expect(notes()).toEqual(withThree);
+
+    const res = await runCli(open, ["restore", file, "--apply"]);
+    expect(res.err).toBe("");
+    expect(res.code).toBe(0);
+    expect(res.out).toContain("backup of the current database:");
+    expect(res.out).toContain("lilo doctor");
+    expect(notes()).toEqual(["Christian mag Kino", "Christian trinkt Tee"]);
+    // The sqlite-vec index came back with the rows.
+    const check = await t.lilo.maintenance.check();
+    expect(check.rowsWithoutVector).toEqual([]);
+    expect(check.vectorsWithoutRow).toEqual([]);
+    // The pre-restore backup holds the three notes.
+    const pre = /backup of the current database: (.+)$/m.exec(res.out)![1]!;
+    const preDb = new Database(pre, { readonly: true });
+    expect((preDb.prepare("SELECT count(*) AS n FROM notes").get() as { n: number }).n).toBe(3);
+    preDb.close();
+  });
+
+  it("refuses a file that is not a Lilo database", async () => {
+    const junk = join(t.dir, "junk.db");
+    writeFileSync(junk, "not sqlite at all, just some text that is long enough to look like a header".repeat(20));
+    const res = await runCli(open, ["restore", junk, "--apply"]);
+    expect(res.code).toBe(1);
+    expect(res.err).toContain("is not a Lilo database");
+
+    const other = join(t.dir, "other.db");
+    const o = new Database(other);
+    o.exec("CREATE TABLE x (a)");
+    o.close();
+    const res2 = await runCli(open, ["restore", other]);
+    expect(res2.code).toBe(1);
+    expect(res2.err).toContain("is not a Lilo database (no messages, notes, settings, conversations table)");
+    expect((await runCli(open, ["restore", join(t.dir, "missing.db")])).err).toContain("does not exist");
+  });
+
+  it("refuses a newer schema", async () => {
+    const file = await backup();
+    const b = new Database(file);
+    b.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    b.close();
+    const res = await runCli(open, ["restore", file, "--apply"]);
+    expect(res.code).toBe(1);
+    expect(res.err).toContain("newer than this Lilo");
+  });
+
+  it("refuses while another process holds the write lock", async () => {
+    const file = await backup();
+    await t.lilo.memory.add({ text: "Christian spielt Schach", userId: "owner" });
+    const bot = new Database(t.lilo.config.dbPath);
+    bot.exec("BEGIN IMMEDIATE");
+    try {
+      const backupsBefore = readdirSync(join(t.dir, "backups")).length;
+      const res = await runCli(open, ["restore", file, "--apply"]);
+      expect(res.code).toBe(1);
+      expect(res.err).toContain("Stop the bot first");
+      expect(readdirSync(join(t.dir, "backups")).length).toBe(backupsBefore);
+    } finally {
+      bot.exec("ROLLBACK");
+      bot.close();
+    }
+    expect(notes()).toHaveLength(3);
+  });
+});
