@@ -55,7 +55,13 @@ export class ReportStore {
   loadState(id: string): AnalysisState {
     const file = this.path(id, "json");
     if (!existsSync(file)) throw new NotFoundError(existsSync(this.path(id, "txt")) ? `analysis ${id} is finished; nothing to resume` : `no unfinished analysis ${id}`);
-    const parsed = stateSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, "utf8"));
+    } catch (err) {
+      throw new AnalysisError(`the state file of analysis ${id} is damaged`, { cause: err });
+    }
+    const parsed = stateSchema.safeParse(raw);
     if (!parsed.success) throw new AnalysisError(`the state file of analysis ${id} is damaged`, { cause: parsed.error });
     return parsed.data;
   }
@@ -83,7 +89,14 @@ export class ReportStore {
       const id = name.replace(/\.(txt|json)$/, "");
       if (name.endsWith(".txt")) entries.push({ id, status: "done", summary: reportSummary(readFileSync(join(this.dir, name), "utf8")) });
       else if (name.endsWith(".json") && !existsSync(this.path(id, "txt"))) {
-        const s = this.loadState(id);
+        let s: AnalysisState;
+        try {
+          s = this.loadState(id);
+        } catch (err) {
+          // One damaged file must not hide the other analyses.
+          entries.push({ id, status: "failed", summary: err instanceof Error ? err.message : String(err) });
+          continue;
+        }
         const done = s.partials.filter((p) => p !== null).length;
         entries.push({ id, status: s.status, summary: `${s.analyst} | ${s.mode} | ${done}/${s.chunks.length} parts done${s.error ? ` | ${s.error}` : ""}` });
       }
