@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, type TestLilo, fakeAnthropicEnv } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -20,7 +20,7 @@ describe("lilo greet", () => {
     fake = await startFakeAnthropic();
     fake.replyAlways("Guten Morgen, Christian! Wie war das Gespräch? [EMOTION: neugierig]");
     t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian" },
+      fakeAnthropicEnv(fake),
       { clock },
     );
     db = openDatabase(t.lilo.config.dbPath);

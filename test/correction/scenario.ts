@@ -1,5 +1,5 @@
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { JUDGE_PROMPT_MARK, RULE_PROMPT_MARK } from "../../core/prompts/correction.ts";
 
@@ -36,7 +36,7 @@ export async function startScenario(env: Record<string, string> = {}): Promise<S
   const fake = await startFakeAnthropic();
   const clock = fixedClock("2026-12-02T18:00:00Z");
   const t = makeTestLilo(
-    { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian", ...env },
+    fakeAnthropicEnv(fake, env),
     { clock },
   );
   const s: Scenario = {
@@ -59,7 +59,7 @@ export async function startScenario(env: Record<string, string> = {}): Promise<S
       case "rule":
         return s.rule;
       case "extraction":
-        return JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+        return NO_EXTRACTION;
       case "summary":
         return "Zusammenfassung.";
       case "chat":

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { isDiaryQuestion } from "../../core/diary/diary-question-step.ts";
 
-const NO_FACTS = JSON.stringify({ facts: [], content: [], profile: [], important: [] });
 
 describe("isDiaryQuestion: a diary word plus a trigger, whole words, German and English", () => {
   it.each([
@@ -33,9 +32,9 @@ describe("the diary question step in a chat turn", () => {
 
   beforeEach(async () => {
     fake = await startFakeAnthropic();
-    fake.replyAlways((body) => (isExtraction(body.system) ? NO_FACTS : "Ich habe zwei Einträge."));
+    fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Ich habe zwei Einträge."));
     t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian" },
+      fakeAnthropicEnv(fake),
       { clock },
     );
   });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { seedConversation, type SeedMessage } from "../helpers/seed-conversation.ts";
 import { fixedClock } from "../../core/index.ts";
 
@@ -28,9 +28,9 @@ describe("the greeting context on return (SPEC §9)", () => {
   beforeEach(async () => {
     clock = fixedClock(NOW);
     fake = await startFakeAnthropic();
-    fake.replyAlways((body) => (isExtraction(body.system) ? JSON.stringify({ facts: [], content: [], profile: [], important: [] }) : "Guten Morgen!"));
+    fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Guten Morgen!"));
     t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian" },
+      fakeAnthropicEnv(fake),
       { clock },
     );
   });
@@ -68,7 +68,7 @@ describe("the greeting context on return (SPEC §9)", () => {
   it("uses English when Lilo speaks English", async () => {
     await t.cleanup();
     t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Chris", LILO_LANGUAGE: "en" },
+      fakeAnthropicEnv(fake, { LILO_USER_NAMES: "chris=Chris", LILO_LANGUAGE: "en" }),
       { clock },
     );
     seedConversation(t.lilo, "chris", MONDAY);

@@ -33,3 +33,17 @@ export function makeTestLilo(env: Record<string, string> = {}, ports: LiloPorts 
 
 /** Is this request the extraction call (as opposed to the chat answer)? */
 export const isExtraction = (system: string | undefined) => !!system?.includes("You extract memories");
+
+/** The extraction answer that finds nothing. */
+export const NO_EXTRACTION = JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+
+/** Variables for a Lilo whose chat model is a fake Anthropic server; the user "chris" is called Christian. */
+export function fakeAnthropicEnv(fake: { baseURL: string }, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ANTHROPIC_API_KEY: "sk-ant-test",
+    ANTHROPIC_BASE_URL: fake.baseURL,
+    LILO_CHAT_MODEL: "anthropic:claude-test",
+    LILO_USER_NAMES: "chris=Christian",
+    ...extra,
+  };
+}

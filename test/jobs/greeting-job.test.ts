@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic, type AnthropicRequestBody } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { ConfigError, fixedClock, silentLogger } from "../../core/index.ts";
@@ -23,7 +23,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
   const greetingCalls = () => fake.requests.filter(isGreetingCall);
   const make = (env: Record<string, string> = {}) => {
     const made = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian", ...env },
+      fakeAnthropicEnv(fake, { ...env }),
       { clock },
     );
     transport = recordingTransport("fake");
@@ -47,7 +47,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => {
       if (isGreetingCall(body)) return greeting;
-      if (isExtraction(body.system)) return JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+      if (isExtraction(body.system)) return NO_EXTRACTION;
       if (body.system?.includes("Summarise")) return "Christian hatte ein Vorstellungsgespräch vor sich.";
       return "Schön, dass du antwortest!";
     });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { checkAddressed } from "../../core/topics/addressed.ts";
 
@@ -31,9 +31,9 @@ describe("due topics on the cheat sheet and the addressed-check (SPEC §9)", () 
     clock = fixedClock(NOW);
     answer = "Schön, dass du da bist.";
     fake = await startFakeAnthropic();
-    fake.replyAlways((body) => (isExtraction(body.system) ? JSON.stringify({ facts: [], content: [], profile: [], important: [] }) : answer));
+    fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : answer));
     t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian" },
+      fakeAnthropicEnv(fake),
       { clock },
     );
   });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
-import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 
 const DIM = 64;
@@ -12,13 +12,13 @@ describe("a chat turn against a fake Anthropic server", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   const clock = fixedClock("2026-12-02T18:00:00Z");
-  let extraction = JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+  let extraction = NO_EXTRACTION;
 
   beforeEach(async () => {
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? extraction : "Gern, Christian! [EMOTION: froh]"));
     t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian" },
+      fakeAnthropicEnv(fake),
       { clock },
     );
   });

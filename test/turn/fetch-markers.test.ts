@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { basisVector } from "../fakes/controlled-embedder.ts";
-import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { fixedClock, type Logger } from "../../core/index.ts";
 import { RECALL_TEXTS } from "../../core/prompts/recall.ts";
 
-const EMPTY_EXTRACTION = JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+const EMPTY_EXTRACTION = NO_EXTRACTION;
 const isSummary = (system: string | undefined) => !!system?.includes("Summarise");
 const isFollowUp = (body: AnthropicRequestBody) => /^(Fundstücke|Results for your markers)/.test(body.messages.at(-1)?.content ?? "");
 
@@ -33,7 +33,7 @@ describe("fetch markers in the chat turn", () => {
     );
     logger = recordingLogger();
     t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_USER_NAMES: "chris=Christian" },
+      fakeAnthropicEnv(fake),
       { clock, logger },
     );
   });
@@ -178,7 +178,7 @@ describe("fetch markers in English", () => {
   it("writes the follow-up in English", async () => {
     const fake = await startFakeAnthropic();
     const t = makeTestLilo(
-      { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_LANGUAGE: "en", LILO_USER_NAMES: "chris=Chris" },
+      fakeAnthropicEnv(fake, { LILO_LANGUAGE: "en", LILO_USER_NAMES: "chris=Chris" }),
       { clock: fixedClock("2026-12-02T18:00:00Z") },
     );
     try {
