@@ -1,0 +1,34 @@
+import type { Lilo, Logger } from "../core/index.ts";
+import { describeError } from "../core/index.ts";
+
+/** What one job run did, for the log and for tests. */
+export interface JobSummary {
+  users: number;
+  done: number;
+  skipped: number;
+  failed: number;
+}
+
+/**
+ * Runs one job for every user Lilo knows and counts the outcomes. One user's
+ * failure never stops the others, and nothing escapes to crash the process.
+ */
+export async function forEachUser(
+  lilo: Lilo,
+  logger: Logger,
+  job: string,
+  run: (userId: string) => Promise<"done" | "skipped" | "failed">,
+): Promise<JobSummary> {
+  const summary: JobSummary = { users: 0, done: 0, skipped: 0, failed: 0 };
+  for (const userId of lilo.knownUsers()) {
+    summary.users++;
+    try {
+      summary[await run(userId)]++;
+    } catch (err) {
+      summary.failed++;
+      logger.error(`${job} job failed for a user`, { userId, error: describeError(err) });
+    }
+  }
+  logger.info(`${job} job finished`, { ...summary });
+  return summary;
+}
