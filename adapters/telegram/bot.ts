@@ -60,7 +60,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   const inflight = new InFlight();
   bot.use(track(inflight, opts.detach ?? false, logger));
   bot.use(sequentialize(chatKey));
-  bot.use(accessControl(opts.allowedUsers, texts.refused, logger));
+  bot.use(accessControl(opts.allowedUsers, texts, logger));
   bot.use(replyOnError(texts.failed, logger));
   registerCommands(bot, deps);
   registerCallbacks(bot, deps);

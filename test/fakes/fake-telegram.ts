@@ -51,6 +51,10 @@ export interface FakeTelegram {
   pushMessage(m: { fromId: number; chatId: number; text: string }): StoredMessage;
   /** Builds (and remembers) a message update without queueing it: for posting to a webhook. */
   messageUpdate(m: { fromId: number; chatId: number; text: string }): { update_id: number; message: StoredMessage };
+  /** Queues a post in a channel the bot is a member of (no sender, as Telegram sends channel posts). */
+  pushChannelPost(c: { chatId: number; text: string }): void;
+  /** Queues an edit of a message a user sent earlier. */
+  pushEditedMessage(m: { fromId: number; chatId: number; messageId: number; text: string }): void;
   /** Queues a button press on a message the bot sent. */
   pushCallback(c: { fromId: number; chatId: number; messageId: number; data: string }): { id: string };
   /** Resolves with the predicate's first truthy result over `sent`; rejects after `timeoutMs`. */
@@ -90,7 +94,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 
   const key = (chatId: number, id: number) => `${chatId}:${id}`;
   const now = () => Math.floor(Date.now() / 1000);
-  const chatOf = (id: number) => ({ id, type: id > 0 ? "private" : "group" });
+  // As on Telegram: users' private chats have positive ids, basic groups negative ones, supergroups and channels -100….
+  const chatOf = (id: number, channel = false) => ({ id, type: id > 0 ? "private" : channel ? "channel" : id <= -1_000_000_000_000 ? "supergroup" : "group" });
   const notify = (set: Set<() => void>) => [...set].forEach((fn) => fn());
   const store = (m: StoredMessage) => (messages.set(key(m.chat.id, m.message_id), m), m);
   const queue = (u: Record<string, unknown>) => {
@@ -197,6 +202,13 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       const command = /^\/\S+/.exec(text);
       const entities = command ? { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : {};
       return { update_id: nextUpdate++, message: { ...msg, ...entities } };
+    },
+    pushChannelPost({ chatId, text }) {
+      queue({ channel_post: { message_id: nextMessage++, date: now(), chat: chatOf(chatId, true), sender_chat: chatOf(chatId, true), text } });
+    },
+    pushEditedMessage({ fromId, chatId, messageId, text }) {
+      const from = { id: fromId, is_bot: false, first_name: `User${fromId}` };
+      queue({ edited_message: { message_id: messageId, date: now(), edit_date: now(), chat: chatOf(chatId), from, text } });
     },
     pushCallback({ fromId, chatId, messageId, data }) {
       const id = `cb${nextCallback++}`;
