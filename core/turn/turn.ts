@@ -28,6 +28,7 @@ import { LiloError, ProviderError, describeError } from "../errors.ts";
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
 import { proactivePlaceholder } from "../prompts/greeting.ts";
 import { historyTurns } from "./history.ts";
+import { applyBudget, budgetInput, shortenText } from "./request-budget.ts";
 
 /** Everything a chat turn needs; wired once in createLilo. */
 export interface TurnDeps {
@@ -123,9 +124,11 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
 
 async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean): Promise<TurnResult> {
   const { config } = deps;
+  // Stored whole, read shortened: an oversized message must not break this turn or the next ones.
+  const input = budgetInput(userMessage.text, config.budget, config.persona.language);
   const ctx: TurnContext = {
     userId: userMessage.userId,
-    text: userMessage.text,
+    text: input.text,
     userMessage,
     conversationId: userMessage.conversationId,
     isNewConversation: isNew,
@@ -141,9 +144,12 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   let notes: MemoryHit[] = [];
   try {
     model = deps.models.forRole("chat");
-    const request = { ...(await assemble(deps, ctx, (n) => (notes = n))), maxTokens: config.modelCall.maxTokens };
+    const budgeted = applyBudget(await assemble(deps, ctx, (n) => (notes = n)), config.budget, config.persona.language);
+    if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
+    const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
     const reply = await model.complete(request);
-    return await finish(deps, ctx, model, request, reply.text, notes);
+    const result = await finish(deps, ctx, model, request, reply.text, notes);
+    return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
   } catch (err) {
     deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
     const retryable = err instanceof ProviderError ? err.retryable : false;
@@ -254,7 +260,8 @@ async function extractAndRemember(deps: TurnDeps, ctx: TurnContext, answerText: 
       assistantName: config.persona.name,
       language: config.persona.language,
       userText: ctx.text,
-      assistantText: answerText,
+      // A huge answer is read shortened, like a huge message: the extraction call must fit the model too.
+      assistantText: shortenText(answerText, config.budget.maxInputChars, config.persona.language),
       date: formatLocal(ctx.now, config.timezone, config.persona.language),
       knownUserTexts: deps.profile.list(ctx.userId).map((p) => p.text),
     },
