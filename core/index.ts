@@ -6,6 +6,7 @@ import type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
 import type { ChatModel, ChatRequest } from "./ports/chat-model.ts";
 import type { Logger } from "./ports/logger.ts";
 import { silentLogger } from "./ports/logger.ts";
+import { registerSecrets, urlSecrets } from "./util/redact.ts";
 import { openDatabase, type Db } from "./store/db.ts";
 import { ChatLog } from "./store/chat-log.ts";
 import { ProfileStore } from "./store/profile.ts";
@@ -57,6 +58,7 @@ export type { PushOutcome } from "./push/push.ts";
 export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./questions/questions.ts";
 export type { CorrectionEntry, CorrectionAction } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
+export { redactSecrets } from "./util/redact.ts";
 export type { DiaryApi, DiaryEntry } from "./diary/diary-api.ts";
 export type { DiaryResult, DiaryReason } from "./diary/write-diary.ts";
 export type { ReflectionApi, ThoughtEntry } from "./reflection/reflection-api.ts";
@@ -162,6 +164,7 @@ export interface Lilo {
  * first memory access), so creating Lilo is cheap.
  */
 export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
+  registerSecrets(configSecrets(config));
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
@@ -252,4 +255,10 @@ function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
     return new QdrantIndex({ url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) });
   }
   return new SqliteVecIndex(db);
+}
+
+/** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */
+function configSecrets(config: LiloConfig): string[] {
+  const providers = Object.values(config.providers).flatMap((p) => [p.apiKey, ...urlSecrets(p.baseUrl)]);
+  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken].filter((s): s is string => !!s);
 }
