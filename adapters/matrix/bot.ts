@@ -1,7 +1,6 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider, type IStorageProvider } from "matrix-bot-sdk";
-import { ConfigError, describeError, type Lilo, type Logger } from "../../core/index.ts";
+import { ConfigError, describeError, ensurePrivateDir, type Lilo, type Logger } from "../../core/index.ts";
 import type { RunningAdapter } from "../index.ts";
 import type { MatrixContext } from "./context.ts";
 import { onEvent, onInvite, type Gate, type RawEvent } from "./events.ts";
@@ -80,7 +79,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
 }
 
 function fileStorage(dataDir: string): IStorageProvider {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   return new SimpleFsStorageProvider(join(dataDir, "matrix-bot.json"));
 }
 
