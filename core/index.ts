@@ -59,6 +59,7 @@ export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./
 export type { CorrectionEntry, CorrectionAction } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
 export { redactSecrets } from "./util/redact.ts";
+export { normalizeText } from "./util/text.ts";
 export { ensurePrivateDir, makePrivate, PRIVATE_FILE_MODE } from "./util/file-modes.ts";
 export type { DiaryApi, DiaryEntry } from "./diary/diary-api.ts";
 export type { DiaryResult, DiaryReason } from "./diary/write-diary.ts";

@@ -29,6 +29,7 @@ import { TURN_TEXTS } from "../prompts/turn-texts.ts";
 import { proactivePlaceholder } from "../prompts/greeting.ts";
 import { historyTurns } from "./history.ts";
 import { applyBudget, budgetInput, shortenText } from "./request-budget.ts";
+import { normalizeText } from "../util/text.ts";
 
 /** Everything a chat turn needs; wired once in createLilo. */
 export interface TurnDeps {
@@ -62,7 +63,8 @@ export function userName(config: LiloConfig, userId: string): string {
  * then extract notes in the background.
  */
 export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promise<TurnResult> {
-  const text = msg.text.trim();
+  // Half an emoji or a NUL would be stored as invalid UTF-8 and refused by the platforms later.
+  const text = normalizeText(msg.text).trim();
   if (!text) throw new LiloError("invalid-input", "An empty message cannot be answered");
   const now = deps.clock.now();
   const startModel = chatLabel(deps);
@@ -148,7 +150,7 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
     if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
     const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
     const reply = await model.complete(request);
-    const result = await finish(deps, ctx, model, request, reply.text, notes);
+    const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes);
     return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
   } catch (err) {
     deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
