@@ -18,6 +18,7 @@ import { registerBackup } from "./commands/backup.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerDedupe } from "./commands/dedupe.ts";
 import { registerSettings } from "./commands/settings.ts";
+import { registerStatus } from "./commands/status.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
 export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
@@ -45,5 +46,6 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerExport(program, open, io);
   registerDedupe(program, open, io);
   registerSettings(program, open, io);
+  registerStatus(program, open, io);
   return program;
 }

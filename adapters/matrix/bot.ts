@@ -4,6 +4,7 @@ import { ConfigError, describeError, ensurePrivateDir, type Lilo, type Logger } 
 import type { RunningAdapter } from "../index.ts";
 import type { MatrixContext } from "./context.ts";
 import { onEvent, onInvite, type Gate, type RawEvent } from "./events.ts";
+import { sdkInfo, WatchedMatrixClient } from "./client.ts";
 import { RoomPrivacy } from "./privacy.ts";
 import { RoomQueue } from "./queue.ts";
 import { BotState } from "./state.ts";
@@ -38,7 +39,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   routeSdkLogs(logger);
   const storage = options.storage ?? fileStorage(lilo.config.dataDir);
   // No crypto store argument: the client stays without end-to-end encryption.
-  const client = new MatrixClient(homeserverUrl, accessToken, storage);
+  const client = new WatchedMatrixClient(homeserverUrl, accessToken, storage, lilo.contacts);
   const botUserId = await client.getUserId();
   const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
   const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, privacy, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };
@@ -94,7 +95,7 @@ function routeSdkLogs(logger: Logger): void {
   const problem = (module: string, ...parts: unknown[]) =>
     module === "MatrixHttpClient" ? logger.debug(`matrix-sdk ${module}: ${text(parts)}`) : logger.warn(`matrix-sdk ${module}: ${text(parts)}`);
   LogService.setLogger({
-    info: (module: string, ...parts: unknown[]) => logger.debug(`matrix-sdk ${module}: ${text(parts)}`),
+    info: (module: string, ...parts: unknown[]) => sdkInfo(logger, module, text(parts)),
     warn: problem,
     error: problem,
     debug: () => {},

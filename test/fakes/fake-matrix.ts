@@ -170,7 +170,8 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   const sync = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
     const since = Number(req.query.get("since") ?? "0") || 0;
     const timeout = Math.min(Number(req.query.get("timeout") ?? "0") || 0, 30_000);
-    if (log.length <= since && timeout > 0 && !closed) {
+    // As on a real server, the first sync (no `since`) answers at once; later ones long-poll.
+    if (log.length <= since && timeout > 0 && !closed && req.query.has("since")) {
       await new Promise<void>((resolve) => {
         const wake = () => {
           waiting.delete(wake);

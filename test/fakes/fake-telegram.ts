@@ -59,6 +59,8 @@ export interface FakeTelegram {
   pushCallback(c: { fromId: number; chatId: number; messageId: number; data: string }): { id: string };
   /** Resolves with the predicate's first truthy result over `sent`; rejects after `timeoutMs`. */
   waitFor<T>(predicate: (calls: SentCall[]) => T | undefined | null | false, timeoutMs?: number): Promise<T>;
+  /** The next `times` requests (any method) get their connection cut without an answer, as when the Bot API is unreachable. */
+  unreachable(times: number): FakeTelegram;
   /** The next call of `method` fails with this status and description (and `retry_after`, for 429). */
   failNext(method: string, status: number, description: string, retryAfter?: number): FakeTelegram;
   /** Successful calls of one method, optionally in one chat. */
@@ -91,6 +93,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   let nextMessage = 1;
   let nextCallback = 1;
   let closed = false;
+  let cutConnections = 0;
 
   const key = (chatId: number, id: number) => `${chatId}:${id}`;
   const now = () => Math.floor(Date.now() / 1000);
@@ -105,6 +108,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   };
 
   const server = await startFakeServer(async (req, res) => {
+    if (cutConnections > 0) {
+      cutConnections--;
+      res.socket?.destroy();
+      return;
+    }
     const m = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(req.path);
     if (!m) return reply(res, { ok: false, status: 404, description: "Not Found" });
     if (m[1] !== token) return reply(res, { ok: false, status: 401, description: "Unauthorized" });
@@ -236,6 +244,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         listeners.add(check);
         check();
       });
+    },
+    unreachable(times) {
+      cutConnections += times;
+      return fake;
     },
     failNext(method, status, description, retryAfter) {
       const list = failures.get(method) ?? [];
