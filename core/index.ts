@@ -63,7 +63,7 @@ export { consoleLogger, silentLogger } from "./ports/logger.ts";
 export { redactSecrets } from "./util/redact.ts";
 export { normalizeText } from "./util/text.ts";
 export type { ContactStatus } from "./health/contacts.ts";
-export { ensurePrivateDir, makePrivate, PRIVATE_FILE_MODE } from "./util/file-modes.ts";
+export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./util/file-modes.ts";
 export type { DiaryApi, DiaryEntry } from "./diary/diary-api.ts";
 export type { DiaryResult, DiaryReason } from "./diary/write-diary.ts";
 export type { ReflectionApi, ThoughtEntry } from "./reflection/reflection-api.ts";

@@ -59,9 +59,10 @@ export function capHistory(turns: ChatMessage[], budget: RequestBudget, language
  * Fits a request into the token budget: the oldest turns go first (in
  * user/assistant pairs, so the turns still start with the user), down to
  * the new message alone; if even that is too long, the new message is
- * shortened to what is left. Returns how many turns were dropped.
+ * shortened to what is left. Returns how many turns were dropped and by
+ * how many tokens the request is still over (the system part alone too big).
  */
-export function fitRequest(request: ChatRequest, budget: RequestBudget, language: Language): { request: ChatRequest; dropped: number } {
+export function fitRequest(request: ChatRequest, budget: RequestBudget, language: Language): { request: ChatRequest; dropped: number; overBy: number } {
   const messages = [...request.messages];
   let dropped = 0;
   while (messages.length > 1 && requestTokens({ system: request.system, messages }) > budget.requestTokens) {
@@ -80,14 +81,16 @@ export function fitRequest(request: ChatRequest, budget: RequestBudget, language
     const keep = Math.max(200, last.content.length - over * 3 - 100);
     messages[messages.length - 1] = { ...last, content: shortenText(last.content, keep, language) };
   }
-  return { request: { ...request, messages }, dropped };
+  // Still over: the system part alone (persona, memory blocks) is too large for this budget.
+  const overBy = Math.max(0, requestTokens({ system: request.system, messages }) - budget.requestTokens);
+  return { request: { ...request, messages }, dropped, overBy };
 }
 
 /**
  * The whole budget applied to an assembled request: every earlier turn
  * capped, then the request fitted into the token budget.
  */
-export function applyBudget(request: ChatRequest, budget: RequestBudget, language: Language): { request: ChatRequest; dropped: number } {
+export function applyBudget(request: ChatRequest, budget: RequestBudget, language: Language): ReturnType<typeof fitRequest> {
   const earlier = request.messages.slice(0, -1);
   const capped = { ...request, messages: [...capHistory(earlier, budget, language), ...request.messages.slice(-1)] };
   return fitRequest(capped, budget, language);

@@ -148,6 +148,7 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
     model = deps.models.forRole("chat");
     const budgeted = applyBudget(await assemble(deps, ctx, (n) => (notes = n)), config.budget, config.persona.language);
     if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
+    if (budgeted.overBy > 0) deps.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
     const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
     const reply = await model.complete(request);
     const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes);

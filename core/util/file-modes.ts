@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 
 /**
  * File modes of Lilo's data: everything she stores is private to the user
@@ -23,4 +23,9 @@ export function makePrivate(file: string): void {
 /** The SQLite database file and its WAL and shared-memory companions, 0600. */
 export function makeDatabasePrivate(dbPath: string): void {
   for (const suffix of ["", "-wal", "-shm"]) makePrivate(`${dbPath}${suffix}`);
+}
+
+/** Whether a file exists and others than its owner may read or write it (a `.env` full of keys should not be). */
+export function openToOthers(file: string): boolean {
+  return existsSync(file) && (statSync(file).mode & 0o077) !== 0;
 }

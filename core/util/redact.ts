@@ -28,7 +28,7 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
 const known = new Set<string>();
 
 /** Short values would mask ordinary words; real secrets are longer. */
-const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 8;
 
 /**
  * Registers configured secrets so every later redaction masks them by value

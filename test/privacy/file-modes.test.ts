@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
+import { createLilo, loadConfig, openToOthers, type Lilo } from "../../core/index.ts";
 import { ControlledEmbedder } from "../fakes/controlled-embedder.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -38,7 +38,7 @@ describe("Lilo's data is private to its owner", () => {
 
   it("tightens a data directory and database an older Lilo left world-readable", async () => {
     root = mkdtempSync(join(tmpdir(), "lilo-modes-"));
-    const { chmodSync, mkdirSync } = await import("node:fs");
+    const { chmodSync, mkdirSync, writeFileSync } = await import("node:fs");
     const dataDir = join(root, "data");
     mkdirSync(dataDir, { mode: 0o755 });
     chmodSync(dataDir, 0o755);
@@ -49,5 +49,12 @@ describe("Lilo's data is private to its owner", () => {
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(join(dataDir, "lilo.db"))).toBe(0o600);
     await again.close();
+    // What `npm start` warns about: an .env file others may read.
+    const env = join(root, ".env");
+    writeFileSync(env, "ANTHROPIC_API_KEY=sk-ant-x\n", { mode: 0o644 });
+    chmodSync(env, 0o644);
+    expect(openToOthers(env)).toBe(true);
+    chmodSync(env, 0o600);
+    expect(openToOthers(env)).toBe(false);
   });
 });
