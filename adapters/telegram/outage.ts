@@ -34,19 +34,28 @@ export function outageRetry(opts: OutageOptions): Transformer {
           opts.logger.info("telegram reachable again", { method, downSeconds: Math.round((Date.now() - downSince) / 1000) });
           downSince = undefined;
         }
-        opts.onContact();
+        record(opts.logger, opts.onContact);
         return result;
       } catch (err) {
         if (!(err instanceof HttpError) || signal?.aborted) throw err;
         downSince ??= Date.now();
         const delayMs = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (attempt - 1));
         const error = describeError(err.error ?? err);
-        opts.onFailure(error);
+        record(opts.logger, () => opts.onFailure(error));
         opts.logger.warn("telegram unreachable, retrying", { method, attempt, retryInSeconds: delayMs / 1000, error });
         await sleep(delayMs, signal as AbortSignal | undefined);
       }
     }
   };
+}
+
+/** Recording a contact is bookkeeping: its failure (a closing database) must not fail the API call. */
+function record(logger: Logger, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    logger.debug("telegram contact not recorded", { error: describeError(err) });
+  }
 }
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
