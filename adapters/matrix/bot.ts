@@ -39,7 +39,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   routeSdkLogs(logger);
   const storage = options.storage ?? fileStorage(lilo.config.dataDir);
   // No crypto store argument: the client stays without end-to-end encryption.
-  const client = new WatchedMatrixClient(homeserverUrl, accessToken, storage, lilo.contacts);
+  const client = new WatchedMatrixClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
   const botUserId = await client.getUserId();
   const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
   const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, privacy, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };

@@ -13,18 +13,29 @@ export class WatchedMatrixClient extends MatrixClient {
     accessToken: string,
     storage: IStorageProvider,
     private readonly contacts: Lilo["contacts"],
+    private readonly logger: Logger,
   ) {
     super(homeserverUrl, accessToken, storage);
   }
 
   protected override async doSync(token: string): Promise<any> {
+    let response: unknown;
     try {
-      const response: unknown = await super.doSync(token);
-      this.contacts.ok("matrix");
-      return response;
+      response = await super.doSync(token);
     } catch (err) {
-      this.contacts.failed("matrix", describeError(err));
+      this.record(() => this.contacts.failed("matrix", describeError(err)));
       throw err;
+    }
+    this.record(() => this.contacts.ok("matrix"));
+    return response;
+  }
+
+  /** Recording a contact is bookkeeping: its failure (a closing database) must not fail the sync. */
+  private record(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.logger.debug("matrix contact not recorded", { error: describeError(err) });
     }
   }
 }
