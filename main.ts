@@ -1,5 +1,5 @@
 import dotenv from "dotenv";
-import { ConfigError, consoleLogger, createLilo, loadConfig, requireModel, describeError, type Lilo } from "./core/index.ts";
+import { ConfigError, consoleLogger, createLilo, loadConfig, openToOthers, requireModel, describeError, type Lilo } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
 import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
@@ -9,13 +9,15 @@ import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
  * jobs. Without Telegram or Matrix it opens a terminal chat instead.
  */
 async function main(): Promise<number> {
-  dotenv.config({ quiet: true, path: process.env.LILO_ENV_FILE ?? ".env" });
+  const envFile = process.env.LILO_ENV_FILE ?? ".env";
+  dotenv.config({ quiet: true, path: envFile });
   const level = process.env.LILO_LOG_LEVEL?.trim() || "info";
   if (!isLogLevel(level)) {
     process.stderr.write(`Invalid configuration:\n  LILO_LOG_LEVEL: use one of ${LOG_LEVELS.join(", ")}, not "${level}"\n`);
     return 1;
   }
   const logger = consoleLogger(level);
+  if (openToOthers(envFile)) logger.warn(`${envFile} holds API keys and tokens but other users may read it: chmod 600 ${envFile}`);
   let lilo: Lilo;
   try {
     const config = loadConfig(process.env);

@@ -1,7 +1,6 @@
 import dotenv from "dotenv";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { consoleLogger, createLilo, loadConfig, type Lilo, type LiloPorts } from "../core/index.ts";
+import { consoleLogger, createLilo, ensurePrivateDir, loadConfig, makePrivate, type Lilo, type LiloPorts } from "../core/index.ts";
 
 /** How the CLI gets its Lilo; tests replace it to pass ports in. */
 export type LiloOpener = () => Lilo;
@@ -28,15 +27,17 @@ export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => () => {
 
 /**
  * Copies the database (with WAL content, via SQLite's online backup) before a
- * command changes data; returns the backup's path.
+ * command changes data, readable by the owner only (0600 in a 0700
+ * directory); returns the backup's path.
  */
 export async function backupDatabase(lilo: Lilo): Promise<string> {
   const dir = join(lilo.config.dataDir, "backups");
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const stamp = lilo.clock.now().toISOString().replace(/[:.]/g, "-");
   const target = join(dir, `lilo-${stamp}.db`);
   if (lilo.config.dbPath === ":memory:") return "(in-memory database, no backup)";
   await lilo.db.backup(target);
+  makePrivate(target);
   return target;
 }
 

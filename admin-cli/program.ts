@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { redactSecrets } from "../core/index.ts";
 import type { CliIO, LiloOpener } from "./context.ts";
 import { registerMemory } from "./commands/memory.ts";
 import { registerMaintenance } from "./commands/maintenance.ts";
@@ -17,9 +18,13 @@ import { registerBackup } from "./commands/backup.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerDedupe } from "./commands/dedupe.ts";
 import { registerSettings } from "./commands/settings.ts";
+import { registerStatus } from "./commands/status.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
-export function buildProgram(open: LiloOpener, io: CliIO): Command {
+export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
+  // Error output can quote URLs and provider messages: it passes the one redaction. Normal output is data
+  // (an export must stay byte-exact), and it never holds configuration.
+  const io: CliIO = { ...rawIO, err: (text) => rawIO.err(redactSecrets(text)) };
   const program = new Command("lilo")
     .description("Administer Lilo: memory, rules, corrections, maintenance")
     .showHelpAfterError()
@@ -41,5 +46,6 @@ export function buildProgram(open: LiloOpener, io: CliIO): Command {
   registerExport(program, open, io);
   registerDedupe(program, open, io);
   registerSettings(program, open, io);
+  registerStatus(program, open, io);
   return program;
 }

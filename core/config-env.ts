@@ -91,6 +91,10 @@ export const envSchema = z.object({
   LILO_RECENT_MESSAGES: int(12),
   LILO_CONVERSATION_PAUSE_MINUTES: positive(60),
   LILO_PROFILE_MAX_CHARS: int(4_000),
+  // budgets for what goes to the chat model (one huge message must not break later turns)
+  LILO_MAX_INPUT_CHARS: z.coerce.number().int().min(500).default(12_000),
+  LILO_HISTORY_MESSAGE_CHARS: z.coerce.number().int().min(200).default(4_000),
+  LILO_REQUEST_BUDGET_TOKENS: z.coerce.number().int().min(1_000).default(24_000),
   LILO_FOLLOWUP_DUE_DAYS: num(14),
   // addressed-check (SPEC §9): meaningful words of a topic that must recur in Lilo's answer
   LILO_FOLLOWUP_ADDRESSED_WORDS: positiveInt(1),

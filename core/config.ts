@@ -50,6 +50,8 @@ export interface LiloConfig {
     conversationPauseMinutes: number;
     profileMaxChars: number;
   };
+  /** Caps for the chat model's request: incoming message, each replayed message, the whole request in estimated tokens. */
+  budget: { maxInputChars: number; historyMessageChars: number; requestTokens: number };
   /** Follow-up topics: when a [FOLLOWUP:] becomes due; how many meaningful words mark a topic as addressed. */
   topics: { followupDueDays: number; addressedWords: { followup: number; concern: number } };
   /** Fetch markers in chat: passages a [RECALL:] returns from the chat log, entries a [DIARY:] returns by meaning. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       conversationPauseMinutes: e.LILO_CONVERSATION_PAUSE_MINUTES,
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
     },
+    budget: { maxInputChars: e.LILO_MAX_INPUT_CHARS, historyMessageChars: e.LILO_HISTORY_MESSAGE_CHARS, requestTokens: e.LILO_REQUEST_BUDGET_TOKENS },
     topics: {
       followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS,
       addressedWords: { followup: e.LILO_FOLLOWUP_ADDRESSED_WORDS, concern: e.LILO_CONCERN_ADDRESSED_WORDS },

@@ -1,3 +1,5 @@
+import { redactSecrets } from "./util/redact.ts";
+
 /**
  * Typed errors. Every error Lilo raises carries a stable `code` and, where it
  * wraps something, the original error as `cause`, so logs and callers can tell
@@ -74,8 +76,7 @@ export class NotFoundError extends LiloError {
   }
 }
 
-/** Short human-readable description of any thrown value, for logs and users. */
+/** Short human-readable description of any thrown value, for logs and users; secrets masked. */
 export function describeError(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return redactSecrets(err instanceof Error ? err.message : String(err));
 }

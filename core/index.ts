@@ -6,6 +6,9 @@ import type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
 import type { ChatModel, ChatRequest } from "./ports/chat-model.ts";
 import type { Logger } from "./ports/logger.ts";
 import { silentLogger } from "./ports/logger.ts";
+import { registerSecrets, urlSecrets } from "./util/redact.ts";
+import { Contacts } from "./health/contacts.ts";
+import { recordingContact } from "./health/contact-model.ts";
 import { openDatabase, type Db } from "./store/db.ts";
 import { ChatLog } from "./store/chat-log.ts";
 import { ProfileStore } from "./store/profile.ts";
@@ -57,6 +60,10 @@ export type { PushOutcome } from "./push/push.ts";
 export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./questions/questions.ts";
 export type { CorrectionEntry, CorrectionAction } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
+export { redactSecrets } from "./util/redact.ts";
+export { normalizeText } from "./util/text.ts";
+export type { ContactStatus } from "./health/contacts.ts";
+export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./util/file-modes.ts";
 export type { DiaryApi, DiaryEntry } from "./diary/diary-api.ts";
 export type { DiaryResult, DiaryReason } from "./diary/write-diary.ts";
 export type { ReflectionApi, ThoughtEntry } from "./reflection/reflection-api.ts";
@@ -149,6 +156,8 @@ export interface Lilo {
     repair(report: ConsistencyReport): Promise<void>;
     reindex(onProgress?: (done: number, total: number) => void): Promise<number>;
   };
+  /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
+  contacts: Pick<Contacts, "ok" | "failed" | "list">;
   /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */
   warmUp(): Promise<void>;
   /** Waits until background work (extraction, checks) is done. */
@@ -162,6 +171,7 @@ export interface Lilo {
  * first memory access), so creating Lilo is cheap.
  */
 export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
+  registerSecrets(configSecrets(config));
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
@@ -171,7 +181,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const settings = new SettingsStore(db);
   const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
   if (ports.chatModel) overrides.chat = ports.chatModel;
-  const models = new ModelRegistry(config, ports.modelFactory ?? ((spec) => createChatModel(spec, config)), settings, overrides);
+  const contacts = new Contacts(settings, clock);
+  const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config));
+  const models = new ModelRegistry(config, (spec) => recordingContact(makeModel(spec), contacts), settings, overrides);
   const background = new BackgroundTasks(logger);
   const stores = {
     chatLog: new ChatLog(db),
@@ -237,6 +249,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       repair: (report) => repairConsistency(memory, index, embedder, report),
       reindex: (onProgress) => reindex(memory, index, embedder, onProgress),
     },
+    contacts,
     warmUp: () => memory.init(),
     idle: () => background.idle(),
     close: async () => {
@@ -252,4 +265,10 @@ function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
     return new QdrantIndex({ url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) });
   }
   return new SqliteVecIndex(db);
+}
+
+/** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */
+function configSecrets(config: LiloConfig): string[] {
+  const providers = Object.values(config.providers).flatMap((p) => [p.apiKey, ...urlSecrets(p.baseUrl)]);
+  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken].filter((s): s is string => !!s);
 }

@@ -1,10 +1,11 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider, type IStorageProvider } from "matrix-bot-sdk";
-import { ConfigError, describeError, type Lilo, type Logger } from "../../core/index.ts";
+import { ConfigError, describeError, ensurePrivateDir, type Lilo, type Logger } from "../../core/index.ts";
 import type { RunningAdapter } from "../index.ts";
 import type { MatrixContext } from "./context.ts";
 import { onEvent, onInvite, type Gate, type RawEvent } from "./events.ts";
+import { sdkInfo, WatchedMatrixClient } from "./client.ts";
+import { RoomPrivacy } from "./privacy.ts";
 import { RoomQueue } from "./queue.ts";
 import { BotState } from "./state.ts";
 import { MATRIX_TEXTS } from "./texts.ts";
@@ -38,10 +39,12 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   routeSdkLogs(logger);
   const storage = options.storage ?? fileStorage(lilo.config.dataDir);
   // No crypto store argument: the client stays without end-to-end encryption.
-  const client = new MatrixClient(homeserverUrl, accessToken, storage);
-  const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };
+  const client = new WatchedMatrixClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
+  const botUserId = await client.getUserId();
+  const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
+  const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, privacy, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };
   const gate: Gate = {
-    botUserId: await client.getUserId(),
+    botUserId,
     allowedUsers,
     // Without a sync token the server sends recent history first; only newer messages get answers.
     notBefore: (await Promise.resolve(storage.getSyncToken())) ? 0 : Date.now(),
@@ -56,11 +59,12 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   client.on("room.leave", (roomId: string) =>
     run(roomId, async () => {
       gate.invitedAt.delete(roomId);
+      privacy.forget(roomId);
       await ctx.state.dropRoom(roomId);
     }),
   );
   client.on("room.event", (roomId: string, ev: RawEvent) => run(roomId, () => onEvent(ctx, gate, roomId, ev)));
-  lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars));
+  lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars, privacy));
   await client.start();
   logger.info("matrix syncing", { userId: gate.botUserId });
   return {
@@ -76,7 +80,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
 }
 
 function fileStorage(dataDir: string): IStorageProvider {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   return new SimpleFsStorageProvider(join(dataDir, "matrix-bot.json"));
 }
 
@@ -91,7 +95,7 @@ function routeSdkLogs(logger: Logger): void {
   const problem = (module: string, ...parts: unknown[]) =>
     module === "MatrixHttpClient" ? logger.debug(`matrix-sdk ${module}: ${text(parts)}`) : logger.warn(`matrix-sdk ${module}: ${text(parts)}`);
   LogService.setLogger({
-    info: (module: string, ...parts: unknown[]) => logger.debug(`matrix-sdk ${module}: ${text(parts)}`),
+    info: (module: string, ...parts: unknown[]) => sdkInfo(logger, module, text(parts)),
     warn: problem,
     error: problem,
     debug: () => {},

@@ -1,5 +1,6 @@
 import type { MatrixClient } from "matrix-bot-sdk";
 import type { Lilo, Logger } from "../../core/index.ts";
+import type { RoomPrivacy } from "./privacy.ts";
 import type { BotState } from "./state.ts";
 import type { MatrixTexts } from "./texts.ts";
 
@@ -8,6 +9,8 @@ export interface MatrixContext {
   lilo: Lilo;
   client: MatrixClient;
   state: BotState;
+  /** Which rooms are Lilo's and one allowed user's alone. */
+  privacy: RoomPrivacy;
   logger: Logger;
   texts: MatrixTexts;
   /** Longest message in characters before an answer is split. */

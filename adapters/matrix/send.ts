@@ -1,5 +1,5 @@
 import type { MatrixClient } from "matrix-bot-sdk";
-import { describeError, type Logger } from "../../core/index.ts";
+import { describeError, normalizeText, type Logger } from "../../core/index.ts";
 import { renderMatrix } from "./format.ts";
 
 /** Typing notifications last this long on the server; refreshed before they run out. */
@@ -11,7 +11,7 @@ const TYPING_MS = 30_000;
  */
 export async function sendMarkdown(client: MatrixClient, roomId: string, markdown: string, maxChars: number): Promise<string[]> {
   const ids: string[] = [];
-  for (const part of renderMatrix(markdown, maxChars)) {
+  for (const part of renderMatrix(normalizeText(markdown), maxChars)) {
     ids.push(await client.sendMessage(roomId, { msgtype: "m.text", body: part.body, format: "org.matrix.custom.html", formatted_body: part.html }));
   }
   return ids;

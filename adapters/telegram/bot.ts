@@ -5,6 +5,7 @@ import { describeError, type Lilo, type Logger, type MemoryHit } from "../../cor
 import type { RunningAdapter } from "../index.ts";
 import { InFlight } from "../shared/inflight.ts";
 import { accessControl } from "./access.ts";
+import { outageRetry } from "./outage.ts";
 import { registerCallbacks } from "./callbacks.ts";
 import { availableCommands, registerCommands } from "./commands.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
@@ -27,6 +28,8 @@ export interface TelegramBotOptions {
   allowedUsers: Record<string, string>;
   /** Webhook mode: queue each update per chat and return at once instead of awaiting it. */
   detach?: boolean;
+  /** How the outage retry waits (tests pass a fast one). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A wired bot, not yet receiving updates. */
@@ -55,12 +58,14 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
   const deps: TelegramDeps = { lilo, logger, texts, lastNotes: new Map<string, MemoryHit[]>() };
   const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 300 }));
+  // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
+  bot.api.config.use(outageRetry({ logger, onContact: () => lilo.contacts.ok("telegram"), onFailure: (e) => lilo.contacts.failed("telegram", e), ...(opts.sleep ? { sleep: opts.sleep } : {}) }));
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 300, rethrowHttpErrors: true }));
   bot.catch((err) => logger.error("telegram update failed", { updateId: err.ctx.update.update_id, error: describeError(err.error) }));
   const inflight = new InFlight();
   bot.use(track(inflight, opts.detach ?? false, logger));
   bot.use(sequentialize(chatKey));
-  bot.use(accessControl(opts.allowedUsers, texts.refused, logger));
+  bot.use(accessControl(opts.allowedUsers, texts, logger));
   bot.use(replyOnError(texts.failed, logger));
   registerCommands(bot, deps);
   registerCallbacks(bot, deps);

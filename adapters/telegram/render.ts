@@ -1,6 +1,6 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
 import type { InlineKeyboardMarkup, Message, ReactionTypeEmoji } from "grammy/types";
-import { describeError, type Logger, type Question } from "../../core/index.ts";
+import { describeError, normalizeText, type Logger, type Question } from "../../core/index.ts";
 import { MOOD_REACTIONS, normalizeMood } from "../../core/markers/emotion.ts";
 import { renderChunks, type Chunk } from "../shared/format.ts";
 
@@ -41,7 +41,8 @@ async function sendChunk(api: Api, chatId: ChatId, chunk: Chunk, logger: Logger,
  * characters; the keyboard, if any, goes on the last one. Returns the sent messages.
  */
 export async function sendText(api: Api, chatId: ChatId, text: string, logger: Logger, markup?: InlineKeyboardMarkup): Promise<Message.TextMessage[]> {
-  const chunks = renderChunks(text);
+  // Half an emoji anywhere (a push, a stored note) would make Telegram refuse the whole message.
+  const chunks = renderChunks(normalizeText(text));
   const sent: Message.TextMessage[] = [];
   for (const [i, chunk] of chunks.entries()) {
     sent.push(await sendChunk(api, chatId, chunk, logger, i === chunks.length - 1 ? markup : undefined));
@@ -52,7 +53,7 @@ export async function sendText(api: Api, chatId: ChatId, text: string, logger: L
 /** Replaces a message's text (and removes its buttons), with the same HTML fallback. */
 export async function editText(api: Api, chatId: ChatId, messageId: number, text: string, logger: Logger): Promise<void> {
   // An edit cannot become several messages: the outcome texts are short, the first part is enough.
-  const [chunk] = renderChunks(text);
+  const [chunk] = renderChunks(normalizeText(text));
   if (!chunk) return;
   try {
     await api.editMessageText(chatId, messageId, chunk.html, { parse_mode: "HTML" });

@@ -5,6 +5,7 @@
 export const TELEGRAM_TEXTS = {
   de: {
     refused: "Entschuldige, ich spreche nur mit Menschen, die ich kenne.",
+    privateOnly: "Ich spreche nur in privaten Chats – schreib mir bitte direkt.",
     failed: "⚠️ Da ist etwas schiefgegangen. Versuch es bitte noch einmal.",
     unknownCommand: (cmd: string) => `Den Befehl /${cmd} kenne ich nicht. /help zeigt, was geht.`,
     start: (name: string) => `Hallo, ich bin ${name}. Schreib mir einfach.`,
@@ -53,6 +54,7 @@ export const TELEGRAM_TEXTS = {
   },
   en: {
     refused: "Sorry, I only talk to people I know.",
+    privateOnly: "I only talk in private chats – please write to me directly.",
     failed: "⚠️ Something went wrong. Please try again.",
     unknownCommand: (cmd: string) => `I don't know /${cmd}. /help lists what I can do.`,
     start: (name: string) => `Hi, I'm ${name}. Just write to me.`,

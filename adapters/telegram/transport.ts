@@ -1,5 +1,5 @@
 import type { Api } from "grammy";
-import type { Logger, PushMessage, PushTarget, Transport } from "../../core/index.ts";
+import { LiloError, type Logger, type PushMessage, type PushTarget, type Transport } from "../../core/index.ts";
 import { sendText } from "./render.ts";
 
 /** Transport name under which pushes reach Telegram (stored with each opt-in). */
@@ -16,6 +16,8 @@ export function telegramTransport(api: Api, logger: Logger): Transport {
     async send(target: PushTarget, message: PushMessage): Promise<void> {
       // Numeric ids are users and groups; "@channel" names stay strings.
       const chatId = /^-?\d+$/.test(target.chatId) ? Number(target.chatId) : target.chatId;
+      // Private chats have positive ids; a group or channel target (set before Lilo was private-only) gets nothing.
+      if (typeof chatId !== "number" || chatId <= 0) throw new LiloError("not-private", `Telegram chat ${target.chatId} is not a private chat: push withheld`);
       await sendText(api, chatId, message.text, logger);
     },
   };

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { PRIVATE_FILE_MODE, makePrivate } from "../../core/index.ts";
 import { InvalidArgumentError, type Command } from "commander";
 import type { AnalysisOptions, AnalysisResult } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
@@ -109,7 +110,8 @@ export function registerAnalysis(program: Command, open: LiloOpener, io: CliIO):
         const text = lilo.analysis.transcript(toOptions(f));
         if (!f.out) io.out(text);
         else {
-          writeFileSync(f.out, `${text}\n`);
+          writeFileSync(f.out, `${text}\n`, { mode: PRIVATE_FILE_MODE });
+          makePrivate(f.out);
           io.out(`wrote ${text.length} characters to ${f.out}`);
         }
         return 0;

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { writeFileSync } from "node:fs";
+import { PRIVATE_FILE_MODE, makePrivate } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { EXPORT_STORES, exportStore, type ExportStore } from "../export-lines.ts";
 import { withLilo, userOption } from "./shared.ts";
@@ -40,7 +41,9 @@ export function registerExport(program: Command, open: LiloOpener, io: CliIO): v
           for (const r of rows) lines.push(JSON.stringify(r));
         }
         if (o.out) {
-          writeFileSync(o.out, lines.length ? `${lines.join("\n")}\n` : "", "utf8");
+          // Memories and messages: readable by the owner only, like the database.
+          writeFileSync(o.out, lines.length ? `${lines.join("\n")}\n` : "", { encoding: "utf8", mode: PRIVATE_FILE_MODE });
+          makePrivate(o.out);
           io.out(`exported ${lines.length} lines to ${o.out} (${counts.join(", ")})`);
         } else for (const l of lines) io.out(l);
         return 0;

@@ -4,7 +4,8 @@
  * `<id>.json` next to it, written after every finished part, so a restart
  * resumes from the finished parts. The state file goes once the report is saved.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../util/file-modes.ts";
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { NotFoundError } from "../errors.ts";
@@ -124,8 +125,8 @@ export class ReportStore {
   }
 
   private writeAtomic(file: string, text: string): void {
-    mkdirSync(this.dir, { recursive: true });
-    writeFileSync(`${file}.tmp`, text);
+    ensurePrivateDir(this.dir);
+    writeFileSync(`${file}.tmp`, text, { mode: PRIVATE_FILE_MODE });
     renameSync(`${file}.tmp`, file);
   }
 }

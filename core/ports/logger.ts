@@ -1,3 +1,5 @@
+import { redactSecrets } from "../util/redact.ts";
+
 /** Where Lilo writes what happened. Never pass secrets or whole prompts to it. */
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
@@ -16,7 +18,8 @@ export function consoleLogger(level: "debug" | "info" | "warn" | "error" = "info
   const write = (lvl: (typeof order)[number]) => (msg: string, data?: Record<string, unknown>) => {
     if (order.indexOf(lvl) < min) return;
     const extra = data ? ` ${JSON.stringify(data)}` : "";
-    process.stderr.write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${msg}${extra}\n`);
+    // Whatever a caller passed, no secret leaves through the log.
+    process.stderr.write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${redactSecrets(`${msg}${extra}`)}\n`);
   };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
 }

@@ -11,6 +11,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
 import { ProviderError } from "../errors.ts";
+import { redactSecrets } from "../util/redact.ts";
 
 /** Waits `ms`; rejects early when `signal` aborts. Injectable so tests never really sleep. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -198,11 +199,9 @@ export function providerFailure(input: FailureInput): ProviderFailure {
   return err;
 }
 
-/** Replaces every occurrence of each non-empty secret with "***". */
+/** Replaces every occurrence of each non-empty secret, and every secret-shaped string, with "***". */
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s) out = out.split(s).join("***");
-  return out;
+  return redactSecrets(text, secrets);
 }
 
 function retryAfterOf(err: ProviderError): number | undefined {

@@ -1,29 +1,33 @@
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { LiloError } from "../errors.ts";
 import { MIGRATIONS } from "./schema.ts";
+import { ensurePrivateDir, makeDatabasePrivate } from "../util/file-modes.ts";
 
 export type Db = Database.Database;
 
 /**
- * Opens (and creates) Lilo's SQLite database: WAL so the CLI can work while
+ * Opens (and creates) Lilo's SQLite database, private to its owner (directory
+ * 0700, files 0600): WAL so the CLI can work while
  * the bot runs, a busy timeout instead of "database is locked" errors, and
  * all pending migrations applied in one transaction each.
  */
 export function openDatabase(path: string): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") ensurePrivateDir(dirname(path));
   let db: Db;
   try {
     db = new Database(path);
   } catch (err) {
     throw new LiloError("database", `Cannot open database ${path}`, { cause: err });
   }
+  // Before WAL mode: SQLite gives the -wal and -shm files the database file's mode.
+  if (path !== ":memory:") makeDatabasePrivate(path);
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   db.pragma("synchronous = NORMAL");
   migrate(db);
+  if (path !== ":memory:") makeDatabasePrivate(path);
   return db;
 }
 

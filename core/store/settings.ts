@@ -21,6 +21,13 @@ export class SettingsStore {
       .run(userId, key, value, now, now);
   }
 
+  /** Every global setting whose key starts with `prefix`, by key. */
+  list(prefix: string): { key: string; value: string }[] {
+    return this.db
+      .prepare(`SELECT key, value FROM settings WHERE user_id = ? AND substr(key, 1, ?) = ? ORDER BY key`)
+      .all(GLOBAL, prefix.length, prefix) as { key: string; value: string }[];
+  }
+
   delete(key: string, userId = GLOBAL): void {
     this.db.prepare(`DELETE FROM settings WHERE user_id = ? AND key = ?`).run(userId, key);
   }

@@ -28,6 +28,8 @@ import { LiloError, ProviderError, describeError } from "../errors.ts";
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
 import { proactivePlaceholder } from "../prompts/greeting.ts";
 import { historyTurns } from "./history.ts";
+import { applyBudget, budgetInput, shortenText } from "./request-budget.ts";
+import { normalizeText } from "../util/text.ts";
 
 /** Everything a chat turn needs; wired once in createLilo. */
 export interface TurnDeps {
@@ -61,7 +63,8 @@ export function userName(config: LiloConfig, userId: string): string {
  * then extract notes in the background.
  */
 export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promise<TurnResult> {
-  const text = msg.text.trim();
+  // Half an emoji or a NUL would be stored as invalid UTF-8 and refused by the platforms later.
+  const text = normalizeText(msg.text).trim();
   if (!text) throw new LiloError("invalid-input", "An empty message cannot be answered");
   const now = deps.clock.now();
   const startModel = chatLabel(deps);
@@ -123,9 +126,11 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
 
 async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean): Promise<TurnResult> {
   const { config } = deps;
+  // Stored whole, read shortened: an oversized message must not break this turn or the next ones.
+  const input = budgetInput(userMessage.text, config.budget, config.persona.language);
   const ctx: TurnContext = {
     userId: userMessage.userId,
-    text: userMessage.text,
+    text: input.text,
     userMessage,
     conversationId: userMessage.conversationId,
     isNewConversation: isNew,
@@ -141,9 +146,13 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   let notes: MemoryHit[] = [];
   try {
     model = deps.models.forRole("chat");
-    const request = { ...(await assemble(deps, ctx, (n) => (notes = n))), maxTokens: config.modelCall.maxTokens };
+    const budgeted = applyBudget(await assemble(deps, ctx, (n) => (notes = n)), config.budget, config.persona.language);
+    if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
+    if (budgeted.overBy > 0) deps.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
+    const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
     const reply = await model.complete(request);
-    return await finish(deps, ctx, model, request, reply.text, notes);
+    const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes);
+    return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
   } catch (err) {
     deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
     const retryable = err instanceof ProviderError ? err.retryable : false;
@@ -254,7 +263,8 @@ async function extractAndRemember(deps: TurnDeps, ctx: TurnContext, answerText: 
       assistantName: config.persona.name,
       language: config.persona.language,
       userText: ctx.text,
-      assistantText: answerText,
+      // A huge answer is read shortened, like a huge message: the extraction call must fit the model too.
+      assistantText: shortenText(answerText, config.budget.maxInputChars, config.persona.language),
       date: formatLocal(ctx.now, config.timezone, config.persona.language),
       knownUserTexts: deps.profile.list(ctx.userId).map((p) => p.text),
     },

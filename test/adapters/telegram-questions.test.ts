@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TurnStep } from "../../core/index.ts";
 import { CHRIS, ANNA, STRANGER, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
 
-const GROUP = -700;
+// Lilo talks in private chats only; another user pressing a forwarded button is still refused.
 const QUESTION = "Soll ich mir das merken? 📌 „Antworte kurz.“";
 
 describe("Telegram adapter: yes/no buttons", () => {
@@ -26,8 +26,8 @@ describe("Telegram adapter: yes/no buttons", () => {
   });
 
   it("renders the core's question as buttons; only the owner's press stores the rule", async () => {
-    h.tg.pushMessage({ fromId: CHRIS, chatId: GROUP, text: "Bitte antworte kurz." });
-    const [answer, question] = await waitForMessages(h.tg, GROUP, 2);
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Bitte antworte kurz." });
+    const [answer, question] = await waitForMessages(h.tg, CHRIS, 2);
     expect(answer!.params.text).toBe("Verstanden.");
     expect(question!.params.text).toBe(QUESTION);
     const keyboard = question!.params.reply_markup as { inline_keyboard: { text: string; callback_data: string }[][] };
@@ -42,25 +42,25 @@ describe("Telegram adapter: yes/no buttons", () => {
     const answered = (id: string) => h.tg.waitFor((calls) => calls.find((c) => c.method === "answerCallbackQuery" && c.params.callback_query_id === id));
 
     // Anna is allowed to talk to Lilo, but this is not her question.
-    const anna = h.tg.pushCallback({ fromId: ANNA, chatId: GROUP, messageId, data: `q:${pending.id}:yes` });
+    const anna = h.tg.pushCallback({ fromId: ANNA, chatId: CHRIS, messageId, data: `q:${pending.id}:yes` });
     expect((await answered(anna.id)).params.text).toBe("Diese Frage gibt es nicht.");
-    const stranger = h.tg.pushCallback({ fromId: STRANGER, chatId: GROUP, messageId, data: `q:${pending.id}:yes` });
+    const stranger = h.tg.pushCallback({ fromId: STRANGER, chatId: CHRIS, messageId, data: `q:${pending.id}:yes` });
     expect((await answered(stranger.id)).params.text).toBe("Entschuldige, ich spreche nur mit Menschen, die ich kenne.");
     expect(h.lilo.stores.rules.list("chris")).toEqual([]);
     expect(h.lilo.stores.rules.list("anna")).toEqual([]);
     expect(h.tg.sent.some((c) => c.method.startsWith("editMessage"))).toBe(false);
 
-    const chris = h.tg.pushCallback({ fromId: CHRIS, chatId: GROUP, messageId, data: `q:${pending.id}:yes` });
+    const chris = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `q:${pending.id}:yes` });
     await answered(chris.id);
     const edit = await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageText"));
-    expect(edit.params).toMatchObject({ chat_id: GROUP, message_id: messageId });
+    expect(edit.params).toMatchObject({ chat_id: CHRIS, message_id: messageId });
     expect(edit.params.text).toContain("📌 Gemerkt: „Antworte kurz.“");
     expect(edit.params.reply_markup).toBeUndefined(); // the buttons are gone
     expect(h.lilo.stores.rules.list("chris").map((r) => r.text)).toEqual(["Antworte kurz."]);
     expect(h.lilo.questions.get(pending.id)?.status).toBe("yes");
 
     // A second tap changes nothing and says so.
-    const again = h.tg.pushCallback({ fromId: CHRIS, chatId: GROUP, messageId, data: `q:${pending.id}:no` });
+    const again = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `q:${pending.id}:no` });
     expect((await answered(again.id)).params.text).toBe("Diese Frage ist schon beantwortet.");
     expect(h.lilo.stores.rules.list("chris")).toHaveLength(1);
   });

@@ -48,12 +48,13 @@ describe("Telegram rendering helpers against the fake Bot API", () => {
     ]);
   });
 
-  it("delivers pushes to numeric and @name chats, and lets other refusals through to the push log", async () => {
+  it("delivers pushes to private chats only, and lets other refusals through to the push log", async () => {
     const transport = telegramTransport(api, silentLogger);
     expect(transport.name).toBe("telegram");
-    await transport.send({ transport: "telegram", chatId: "-1001" }, { kind: "greeting", text: "Hallo" });
-    await transport.send({ transport: "telegram", chatId: "@kanal" }, { kind: "greeting", text: "Hallo" });
-    expect(tg.calls("sendMessage").map((c) => c.params.chat_id)).toEqual([-1001, "@kanal"]);
+    await transport.send({ transport: "telegram", chatId: "5" }, { kind: "greeting", text: "Hallo" });
+    await expect(transport.send({ transport: "telegram", chatId: "-1001" }, { kind: "greeting", text: "Hallo" })).rejects.toThrow(/not a private chat/);
+    await expect(transport.send({ transport: "telegram", chatId: "@kanal" }, { kind: "greeting", text: "Hallo" })).rejects.toThrow(/not a private chat/);
+    expect(tg.calls("sendMessage").map((c) => c.params.chat_id)).toEqual([5]);
     tg.failNext("sendMessage", 403, "Forbidden: bot was blocked by the user");
     await expect(transport.send({ transport: "telegram", chatId: "5" }, { kind: "test", text: "x" })).rejects.toThrow(/blocked/);
   });

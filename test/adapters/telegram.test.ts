@@ -36,15 +36,14 @@ describe("Telegram adapter: chatting", () => {
   });
 
   it("refuses a stranger once per chat and keeps nothing of theirs", async () => {
-    const GROUP = -500;
-    h.tg.pushMessage({ fromId: STRANGER, chatId: GROUP, text: "geheim eins" });
-    h.tg.pushMessage({ fromId: STRANGER, chatId: GROUP, text: "geheim zwei" });
+    h.tg.pushMessage({ fromId: STRANGER, chatId: STRANGER, text: "geheim eins" });
+    h.tg.pushMessage({ fromId: STRANGER, chatId: STRANGER, text: "geheim zwei" });
     // Same chat, so handled after the stranger's two messages: a barrier without sleeping.
-    h.tg.pushMessage({ fromId: CHRIS, chatId: GROUP, text: "Hallo" });
-    const sent = await waitForMessages(h.tg, GROUP, 2);
-    expect(sent.map((c) => c.params.text)).toEqual(["Entschuldige, ich spreche nur mit Menschen, die ich kenne.", "Hallo!"]);
-    h.tg.pushMessage({ fromId: STRANGER, chatId: STRANGER, text: "geheim drei" });
-    await waitForMessages(h.tg, STRANGER, 1);
+    h.tg.pushCallback({ fromId: STRANGER, chatId: STRANGER, messageId: 1, data: "q:1:yes" });
+    await h.tg.waitFor((calls) => calls.find((c) => c.method === "answerCallbackQuery"));
+    expect(messagesIn(h.tg, STRANGER).map((c) => c.params.text)).toEqual(["Entschuldige, ich spreche nur mit Menschen, die ich kenne."]);
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Hallo" });
+    await waitForMessages(h.tg, CHRIS, 1);
 
     expect(h.lilo.db.prepare("SELECT count(*) AS n FROM messages WHERE text LIKE '%geheim%'").get()).toEqual({ n: 0 });
     expect(h.lilo.db.prepare("SELECT DISTINCT user_id AS u FROM messages").all()).toEqual([{ u: "chris" }]);

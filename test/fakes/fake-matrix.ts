@@ -55,8 +55,14 @@ export interface FakeMatrix {
   left: Set<string>;
   /** Redactions the bot asked for. */
   redactions: { roomId: string; eventId: string }[];
-  /** An invitation of the bot to `roomId`. */
+  /** Joined members of each room (the bot included once it joined), as `joined_members` reports them. */
+  members: Map<string, Set<string>>;
+  /** An invitation of the bot to `roomId` by a member of it (who becomes a member if the room is new). */
   invite(roomId: string, fromUserId: string): void;
+  /** A user joins the room: an `m.room.member` join event in its timeline. */
+  addMember(roomId: string, userId: string): void;
+  /** A user leaves the room: an `m.room.member` leave event in its timeline. */
+  removeMember(roomId: string, userId: string): void;
   /** A user's text message; returns its event id. */
   sendText(roomId: string, senderId: string, body: string, extra?: Record<string, unknown>): string;
   /** A user's 👍-style annotation on `eventId`; returns the reaction's event id. */
@@ -113,6 +119,12 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     if (p === "/account/whoami") return sendJson(res, 200, { user_id: botUserId, device_id: "FAKEDEVICE" });
     if (p === "/joined_rooms") return sendJson(res, 200, { joined_rooms: [...fake.joined] });
     if (p === "/sync") return sync(req, res);
+    if (parts[0] === "rooms" && parts[2] === "joined_members" && req.method === "GET") {
+      // As on a real server: only a member may list the members.
+      if (!fake.joined.has(parts[1]!)) return matrixError(res, 403, "M_FORBIDDEN", "You aren't a member of the room");
+      const joined = Object.fromEntries([...(fake.members.get(parts[1]!) ?? [])].map((id) => [id, { display_name: id.slice(1).split(":")[0] }]));
+      return sendJson(res, 200, { joined });
+    }
     if (parts[0] === "user" && parts[2] === "filter" && req.method === "POST") return sendJson(res, 200, { filter_id: "1" });
     if (parts[0] === "user" && parts[2] === "account_data") {
       return req.method === "GET" ? matrixError(res, 404, "M_NOT_FOUND", "Account data not found") : sendJson(res, 200, {});
@@ -125,12 +137,14 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       for (const event of history.get(roomId) ?? []) log.push({ seq: log.length + 1, kind: "timeline", roomId, event });
       history.delete(roomId);
       fake.joined.add(roomId);
+      memberSet(roomId).add(botUserId);
       append("timeline", roomId, botUserId, "m.room.member", { membership: "join" }, { state_key: botUserId });
       return sendJson(res, 200, { room_id: roomId });
     }
     if (parts[0] === "rooms" && parts[2] === "leave") {
       invites.delete(parts[1]!);
       fake.joined.delete(parts[1]!);
+      fake.members.get(parts[1]!)?.delete(botUserId);
       fake.left.add(parts[1]!);
       return sendJson(res, 200, {});
     }
@@ -156,7 +170,8 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   const sync = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
     const since = Number(req.query.get("since") ?? "0") || 0;
     const timeout = Math.min(Number(req.query.get("timeout") ?? "0") || 0, 30_000);
-    if (log.length <= since && timeout > 0 && !closed) {
+    // As on a real server, the first sync (no `since`) answers at once; later ones long-poll.
+    if (log.length <= since && timeout > 0 && !closed && req.query.has("since")) {
       await new Promise<void>((resolve) => {
         const wake = () => {
           waiting.delete(wake);
@@ -181,6 +196,11 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   };
 
   const server = await startFakeServer(route);
+  const memberSet = (roomId: string): Set<string> => {
+    let set = fake.members.get(roomId);
+    if (!set) fake.members.set(roomId, (set = new Set()));
+    return set;
+  };
 
   const fake: FakeMatrix = {
     url: server.url,
@@ -191,9 +211,20 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     joined: new Set(),
     left: new Set(),
     redactions: [],
+    members: new Map(),
     invite(roomId, fromUserId) {
       invites.add(roomId);
+      // Whoever invites is in the room; a new room starts with them.
+      if (!fake.members.get(roomId)?.size) memberSet(roomId).add(fromUserId);
       append("invite", roomId, fromUserId, "m.room.member", { membership: "invite", displayname: "Lilo" }, { state_key: botUserId });
+    },
+    addMember(roomId, userId) {
+      memberSet(roomId).add(userId);
+      append("timeline", roomId, userId, "m.room.member", { membership: "join" }, { state_key: userId });
+    },
+    removeMember(roomId, userId) {
+      fake.members.get(roomId)?.delete(userId);
+      append("timeline", roomId, userId, "m.room.member", { membership: "leave" }, { state_key: userId });
     },
     sendText(roomId, senderId, body, extra = {}) {
       return append("timeline", roomId, senderId, "m.room.message", { msgtype: "m.text", body, ...extra }).event_id;

@@ -51,10 +51,16 @@ export interface FakeTelegram {
   pushMessage(m: { fromId: number; chatId: number; text: string }): StoredMessage;
   /** Builds (and remembers) a message update without queueing it: for posting to a webhook. */
   messageUpdate(m: { fromId: number; chatId: number; text: string }): { update_id: number; message: StoredMessage };
+  /** Queues a post in a channel the bot is a member of (no sender, as Telegram sends channel posts). */
+  pushChannelPost(c: { chatId: number; text: string }): void;
+  /** Queues an edit of a message a user sent earlier. */
+  pushEditedMessage(m: { fromId: number; chatId: number; messageId: number; text: string }): void;
   /** Queues a button press on a message the bot sent. */
   pushCallback(c: { fromId: number; chatId: number; messageId: number; data: string }): { id: string };
   /** Resolves with the predicate's first truthy result over `sent`; rejects after `timeoutMs`. */
   waitFor<T>(predicate: (calls: SentCall[]) => T | undefined | null | false, timeoutMs?: number): Promise<T>;
+  /** The next `times` requests (any method) get their connection cut without an answer, as when the Bot API is unreachable. */
+  unreachable(times: number): FakeTelegram;
   /** The next call of `method` fails with this status and description (and `retry_after`, for 429). */
   failNext(method: string, status: number, description: string, retryAfter?: number): FakeTelegram;
   /** Successful calls of one method, optionally in one chat. */
@@ -87,10 +93,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   let nextMessage = 1;
   let nextCallback = 1;
   let closed = false;
+  let cutConnections = 0;
 
   const key = (chatId: number, id: number) => `${chatId}:${id}`;
   const now = () => Math.floor(Date.now() / 1000);
-  const chatOf = (id: number) => ({ id, type: id > 0 ? "private" : "group" });
+  // As on Telegram: users' private chats have positive ids, basic groups negative ones, supergroups and channels -100….
+  const chatOf = (id: number, channel = false) => ({ id, type: id > 0 ? "private" : channel ? "channel" : id <= -1_000_000_000_000 ? "supergroup" : "group" });
   const notify = (set: Set<() => void>) => [...set].forEach((fn) => fn());
   const store = (m: StoredMessage) => (messages.set(key(m.chat.id, m.message_id), m), m);
   const queue = (u: Record<string, unknown>) => {
@@ -100,6 +108,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   };
 
   const server = await startFakeServer(async (req, res) => {
+    if (cutConnections > 0) {
+      cutConnections--;
+      res.socket?.destroy();
+      return;
+    }
     const m = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(req.path);
     if (!m) return reply(res, { ok: false, status: 404, description: "Not Found" });
     if (m[1] !== token) return reply(res, { ok: false, status: 401, description: "Unauthorized" });
@@ -198,6 +211,13 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       const entities = command ? { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : {};
       return { update_id: nextUpdate++, message: { ...msg, ...entities } };
     },
+    pushChannelPost({ chatId, text }) {
+      queue({ channel_post: { message_id: nextMessage++, date: now(), chat: chatOf(chatId, true), sender_chat: chatOf(chatId, true), text } });
+    },
+    pushEditedMessage({ fromId, chatId, messageId, text }) {
+      const from = { id: fromId, is_bot: false, first_name: `User${fromId}` };
+      queue({ edited_message: { message_id: messageId, date: now(), edit_date: now(), chat: chatOf(chatId), from, text } });
+    },
     pushCallback({ fromId, chatId, messageId, data }) {
       const id = `cb${nextCallback++}`;
       const message = messages.get(key(chatId, messageId)) ?? { message_id: messageId, date: now(), chat: chatOf(chatId), from: BOT_USER, text: "" };
@@ -224,6 +244,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         listeners.add(check);
         check();
       });
+    },
+    unreachable(times) {
+      cutConnections += times;
+      return fake;
     },
     failNext(method, status, description, retryAfter) {
       const list = failures.get(method) ?? [];

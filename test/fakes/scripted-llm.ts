@@ -18,6 +18,12 @@ export interface ScriptedLlm<Body, Reply, Self> {
   replyAlways(answer: Responder<Body, Reply>): Self;
   /** Queues `times` error responses with the vendor's error body. */
   fail(status: number, times?: number, headers?: Record<string, string>, message?: string): Self;
+  /**
+   * A model with a small context window: from now on every request whose
+   * body is longer than `maxChars` characters is refused with 400, as real
+   * servers refuse a prompt over the model's context length.
+   */
+  limitContext(maxChars: number): Self;
   /** Queues `times` requests that never get an answer (for timeouts). */
   hang(times?: number): Self;
   /** Queues `times` requests whose connection is destroyed without a response. */
@@ -55,12 +61,15 @@ export async function startScriptedLlm<Body, Reply, Self>(
   const queue: Step<Body, Reply>[] = [];
   const requests: Body[] = [];
   let fallback: Responder<Body, Reply> = opts.defaultReply;
+  let maxContextChars = Infinity;
   const server = await startFakeServer(async (req, res) => {
     if (!protocol.isApiCall(req)) return protocol.sendError(res, 404, `Not found: ${req.method} ${req.path}`);
     const key = protocol.keyOf(req);
     if (opts.apiKey !== undefined && key !== opts.apiKey) return protocol.sendError(res, 401, protocol.wrongKeyMessage(key));
     const body = req.body as Body;
     requests.push(body);
+    const size = JSON.stringify(body).length;
+    if (size > maxContextChars) return protocol.sendError(res, 400, `This model's maximum context length is ${maxContextChars} characters; the request has ${size}.`);
     const step = queue.shift() ?? { kind: "reply", answer: fallback };
     switch (step.kind) {
       case "hang":
@@ -87,6 +96,7 @@ export async function startScriptedLlm<Body, Reply, Self>(
     reply: (answer) => (queue.push({ kind: "reply", answer }), self),
     replyAlways: (answer) => ((fallback = answer), self),
     fail: (status, times = 1, headers = {}, message) => (repeat(times, { kind: "fail", status, headers, message }), self),
+    limitContext: (maxChars) => ((maxContextChars = maxChars), self),
     hang: (times = 1) => (repeat(times, { kind: "hang" }), self),
     drop: (times = 1) => (repeat(times, { kind: "drop" }), self),
     close: () => server.close(),

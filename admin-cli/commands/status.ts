@@ -1,0 +1,52 @@
+import type { Command } from "commander";
+import type { ContactStatus, Lilo } from "../../core/index.ts";
+import type { CliIO, LiloOpener } from "../context.ts";
+import { withLilo } from "./shared.ts";
+
+/** `lilo status`: when each adapter and model was last reached, and the last failure. */
+export function registerStatus(program: Command, open: LiloOpener, io: CliIO): void {
+  program
+    .command("status")
+    .description("last successful contact of each adapter (Telegram, Matrix) and model, and the last failure")
+    .option("--json", "print the list as JSON")
+    .action((o: { json?: boolean }) =>
+      withLilo(open, io, async (lilo) => {
+        const rows = statusRows(lilo);
+        if (o.json) {
+          io.out(JSON.stringify(rows));
+          return 0;
+        }
+        const now = lilo.clock.now().getTime();
+        for (const r of rows) {
+          const ok = r.lastOkAt ? `last contact ${r.lastOkAt} (${ago(now, r.lastOkAt)})` : "never reached";
+          const failed = r.lastFailureAt ? `; last failure ${r.lastFailureAt}: ${r.lastError ?? "?"}` : "";
+          io.out(`${r.name.padEnd(34)} ${ok}${failed}`);
+        }
+        return 0;
+      }),
+    );
+}
+
+/** Every recorded contact, plus the configured adapters and chat model that have none yet. */
+function statusRows(lilo: Lilo): ContactStatus[] {
+  const rows = lilo.contacts.list();
+  const expected: string[] = [];
+  if (lilo.config.telegram.token) expected.push("telegram");
+  if (lilo.config.matrix.homeserverUrl) expected.push("matrix");
+  try {
+    const chat = lilo.models.chatSpec();
+    expected.push(`model ${chat.provider}:${chat.model}`);
+  } catch {
+    // No chat model configured: nothing to expect; the contacts recorded so far still show.
+  }
+  for (const name of expected) if (!rows.some((r) => r.name === name)) rows.push({ name });
+  return rows;
+}
+
+function ago(now: number, iso: string): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 120) return `${s} s ago`;
+  if (s < 7_200) return `${Math.round(s / 60)} min ago`;
+  if (s < 172_800) return `${Math.round(s / 3_600)} h ago`;
+  return `${Math.round(s / 86_400)} days ago`;
+}
