@@ -51,7 +51,7 @@ export function htmlToText(html: string): { title: string; text: string } {
   const { document } = parseHTML(html);
   const fallbackTitle = document.querySelector("title")?.textContent?.trim() ?? "";
   // Readability changes the document it reads; it gets its own copy.
-  const article = new Readability(parseHTML(html).document as unknown as Document).parse();
+  const article = new Readability(parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
   const root = article?.content ? parseHTML(`<html><body>${article.content}</body></html>`).document.body : document.body;
   for (const el of root?.querySelectorAll("script,style,noscript,template,svg") ?? []) el.remove();
   for (const el of root?.querySelectorAll(BLOCKS) ?? []) el.after("\n");
