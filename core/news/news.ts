@@ -55,17 +55,20 @@ export class News {
     this.syncConfigured();
     const now = this.clock.now();
     const report: FeedFetchReport = { feeds: [], pruned: 0 };
+    const cutoff = new Date(now.getTime() - this.config.feeds.retentionDays * 86_400_000).toISOString();
     for (const feed of this.store.feeds()) {
       try {
         const { title, items } = await this.fetchFeed(feed.url);
-        report.feeds.push({ url: feed.url, added: this.store.storeFetch(feed.id, title, items, now.toISOString()) });
+        // Items past the retention time would be pruned at once and come back with every fetch.
+        const fresh = items.filter((i) => !i.publishedAt || i.publishedAt >= cutoff);
+        report.feeds.push({ url: feed.url, added: this.store.storeFetch(feed.id, title, fresh, now.toISOString()) });
       } catch (err) {
         this.logger.warn("feed could not be fetched", { url: feed.url, error: describeError(err) });
         this.store.fetchFailed(feed.id, describeError(err), now.toISOString());
         report.feeds.push({ url: feed.url, added: 0, error: describeError(err) });
       }
     }
-    report.pruned = this.store.prune(new Date(now.getTime() - this.config.feeds.retentionDays * 86_400_000).toISOString());
+    report.pruned = this.store.prune(cutoff);
     return report;
   }
 
