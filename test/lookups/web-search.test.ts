@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { startFakeAnthropic, type AnthropicRequestBody } from "../fakes/fake-anthropic.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { startFakeWeb, type FakeWeb } from "../fakes/fake-web.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestLilo } from "../helpers/test-lilo.ts";
