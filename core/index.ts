@@ -224,7 +224,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   ];
   const looks = createLookups(config, db, clock, logger, ports.webSearch);
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), ...stores, lookups: looks.lookups, tools: looks.tools };
-  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
+  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news };
 
   return {
     config,
