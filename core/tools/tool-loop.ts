@@ -7,7 +7,7 @@
  */
 import type { ChatModel, ChatRequest, ChatResponse, ToolCall, ToolResult } from "../ports/chat-model.ts";
 import type { MarkerName } from "../markers/parse.ts";
-import { MARKER_KINDS } from "../markers/parse.ts";
+import { MARKER_KINDS, parseMarkers } from "../markers/parse.ts";
 import { executeFetchMarkers, type FetchDeps } from "../markers/fetch.ts";
 import { fetchOutcomeText } from "../prompts/recall.ts";
 import { markerInstructions } from "../prompts/markers.ts";
@@ -31,6 +31,9 @@ export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: strin
   if (!tools?.isNative(model)) return model.complete(request);
   const specs = toolSpecs(deps.lookups?.markerNames() ?? []);
   const messages = [...request.messages];
+  // Store markers the model wrote next to its tool calls ([EMOTION:], [THOUGHT:]) still count.
+  const earlier: string[] = [];
+  const withEarlier = (res: ChatResponse): ChatResponse => (earlier.length ? { ...res, text: [res.text, ...earlier].join("\n") } : res);
   for (let round = 0; ; round++) {
     const last = round >= tools.rounds;
     let res: ChatResponse;
@@ -41,11 +44,12 @@ export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: strin
       // This model has no tools after all: this turn and later ones use the fetch markers.
       return model.complete({ ...request, system: `${request.system}\n\n${markerInstructions(deps.config.persona.language, fetchMarkers(deps))}` });
     }
-    if (!res.toolCalls?.length) return res;
+    if (!res.toolCalls?.length) return withEarlier(res);
     if (last) {
       deps.logger.warn("tool calls after the last allowed round ignored", { userId: ctx.userId, calls: res.toolCalls.map((c) => c.name) });
-      return res;
+      return withEarlier(res);
     }
+    earlier.push(...parseMarkers(res.text).markers.filter((m) => m.kind === "store").map((m) => `[${m.name}: ${m.payload}]`));
     const results = await Promise.all(res.toolCalls.map((c) => runTool(deps, ctx, c)));
     deps.logger.info("native tool round", { userId: ctx.userId, round: round + 1, tools: res.toolCalls.map((c) => c.name) });
     messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls }, { role: "user", content: "", toolResults: results });

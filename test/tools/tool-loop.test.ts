@@ -32,10 +32,11 @@ describe("native tool calls in the chat turn", () => {
 
     seedConversation(t.lilo, "chris", [["user", "Im Kino lief Disclosure Day.", "2026-11-20T19:00:00Z"]]);
     fake.requests.length = 0;
-    fake.reply({ text: "Moment.", toolCalls: [{ id: "toolu_r", name: "recall", input: { query: "Kino" } }] }).reply("Disclosure Day lief im Kino.");
+    fake.reply({ text: "Moment. [EMOTION: neugierig]", toolCalls: [{ id: "toolu_r", name: "recall", input: { query: "Kino" } }] }).reply("Disclosure Day lief im Kino.");
     const r = await t.lilo.handleMessage({ userId: "chris", text: "Was lief im Kino?" });
     await t.lilo.idle();
     expect(r.text).toBe("Disclosure Day lief im Kino.");
+    expect(r.mood).toBe("neugierig"); // a store marker written next to the tool call still counts
     expect(fake.requests).toHaveLength(3);
     const result = (fake.requests[1]!.messages.at(-1)!.content as unknown as Array<{ content: string }>)[0]!.content;
     // The same text the [RECALL:] follow-up shows.
