@@ -104,8 +104,14 @@ function getOnce(url: URL, pinned: CheckedAddress | undefined, o: SafeFetchOptio
         chunks.push(c);
         size += c.length;
       });
-      res.on("end", () => resolve({ fetched: { status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks), truncated } }));
+      let ended = false;
+      res.on("end", () => {
+        ended = true;
+        resolve({ fetched: { status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks), truncated } });
+      });
       res.on("error", (err) => (truncated ? undefined : fail(err)));
+      // Aborted mid-body (the time cap): the body never ends, and the caller must still hear about it.
+      res.on("close", () => (ended || truncated ? undefined : fail(signal.reason ?? new Error("connection closed before the end of the body"))));
     });
     req.on("error", fail);
   });

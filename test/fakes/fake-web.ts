@@ -15,6 +15,8 @@ export interface FakeWeb {
   results: SearchResult[];
   /** Serves `body` at `path` with `type`. */
   page(path: string, type: string, body: string | Buffer): FakeWeb;
+  /** `path` sends headers and a first chunk, then never finishes (for the time cap). */
+  trickle(path: string, type: string): FakeWeb;
   /** `path` answers 302 to `location`. */
   redirect(path: string, location: string): FakeWeb;
   /** Requests to SearXNG's search API. */
@@ -26,10 +28,16 @@ export interface FakeWeb {
 /** Starts the fake web; `braveKey` is the key the Brave API demands. */
 export async function startFakeWeb(opts: { braveKey?: string } = {}): Promise<FakeWeb> {
   const pages = new Map<string, { status: number; type: string; body: string | Buffer; location?: string }>();
+  const trickling = new Map<string, string>();
   let self: FakeWeb;
   const server = await startFakeServer((req, res) => {
     if (req.path === "/search") return searxng(req, res, self.results);
     if (req.path === "/res/v1/web/search") return brave(req, res, self.results, opts.braveKey);
+    if (trickling.has(req.path)) {
+      res.writeHead(200, { "content-type": trickling.get(req.path)! });
+      res.write("<html><body><p>Anfang");
+      return; // never ends; close() tears the socket down
+    }
     const p = pages.get(req.path);
     if (!p) return sendJson(res, 404, { error: "not found" });
     res.writeHead(p.status, { "content-type": p.type, ...(p.location ? { location: p.location } : {}) });
@@ -40,6 +48,7 @@ export async function startFakeWeb(opts: { braveKey?: string } = {}): Promise<Fa
     requests: server.requests,
     results: [],
     page: (path, type, body) => (pages.set(path, { status: 200, type, body }), self),
+    trickle: (path, type) => (trickling.set(path, type), self),
     redirect: (path, location) => (pages.set(path, { status: 302, type: "text/html", body: "", location }), self),
     searxngCalls: () => server.requests.filter((r) => r.path === "/search"),
     braveCalls: () => server.requests.filter((r) => r.path === "/res/v1/web/search"),

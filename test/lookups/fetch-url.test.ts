@@ -73,6 +73,13 @@ describe("fetch_url", () => {
     expect(capped).toMatchObject({ text: "Nur", cut: true });
   });
 
+  it("gives up after the time cap, also when the body has started", async () => {
+    web.trickle("/langsam", "text/html");
+    const err = await readPage(`${web.url}/langsam`, { ...caps, timeoutMs: 300, allowLoopback: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LookupError);
+    expect((err as LookupError).message).toMatch(/within 300 ms/);
+  });
+
   describe("in the chat turn", () => {
     let fake: FakeAnthropic;
     let t: TestLilo;

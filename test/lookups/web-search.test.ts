@@ -67,6 +67,21 @@ describe("web search", () => {
     }
   });
 
+  it("a failing search is logged without a count and the follow-up says the lookup did not work", async () => {
+    const fake = await startFakeAnthropic();
+    try {
+      fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : lastText(b).includes("Fundstücke") ? "Ich konnte gerade nicht nachsehen." : "[SEARCH: Wetter]"));
+      // A wrong path: the instance answers 404.
+      t = makeTestLilo(fakeAnthropicEnv(fake, { SEARXNG_URL: `${web.url}/falsch`, LILO_NATIVE_TOOLS: "markers" }), { clock });
+      const r = await t.lilo.handleMessage({ userId: "chris", text: "Wetter?" });
+      expect(r.text).toBe("Ich konnte gerade nicht nachsehen.");
+      expect(fake.requests[1]!.messages.at(-1)!.content).toContain("Die Suche hat gerade nicht funktioniert");
+      expect(t.lilo.lookups.searchLog.list()).toMatchObject([{ query: "Wetter", provider: "searxng", resultCount: null }]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("a web_search tool call (Anthropic tool_use) with the Brave API: one search, one log row, three model calls", async () => {
     const fake = await startFakeAnthropic();
     try {
