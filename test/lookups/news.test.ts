@@ -53,6 +53,18 @@ describe("news feeds", () => {
     expect(news.search("sprachmodell").map((i) => i.title)).toEqual(["Sprachmodelle im Alltag", "Neues Sprachmodell veröffentlicht"]);
   });
 
+  it("drops items once they are older than the retention time (LILO_FEEDS_RETENTION_DAYS)", async () => {
+    const news = t.lilo.lookups.news;
+    await news.fetchAll();
+    clock.set("2026-12-31T12:00:00Z"); // 30 days after 1 Dec 11:00 UTC: the two items from 30 Nov and 1 Dec go
+    try {
+      expect((await news.fetchAll()).pruned).toBe(2);
+      expect(news.store.newest(10).map((i) => i.title)).toEqual(["Sprachmodelle im Alltag"]);
+    } finally {
+      clock.set("2026-12-02T18:00:00Z");
+    }
+  });
+
   it("[NEWS:] (and the old [KINEWS:]) find the items by words, newest first, in the follow-up", async () => {
     await t.lilo.lookups.news.fetchAll();
     fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : String(b.messages.at(-1)?.content).startsWith("Fundstücke") ? "Es gibt ein neues offenes Sprachmodell." : "[NEWS: Sprachmodell] [KINEWS: Roboter]"));

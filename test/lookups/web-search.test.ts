@@ -87,7 +87,8 @@ describe("web search", () => {
     try {
       fake
         .reply({ text: "", toolCalls: [{ id: "toolu_1", name: "web_search", input: { query: "Wetter Berlin" } }] })
-        .reply("Samstag Sonne, Sonntag Regen. [EMOTION: neugierig]")
+        // The answer is built from the tool result: without it the fake says something else.
+        .reply((b) => (lastText(b).includes("Samstag 12 Grad und Sonne") ? "Samstag Sonne, Sonntag Regen. [EMOTION: neugierig]" : "Keine Ergebnisse."))
         .replyAlways(NO_EXTRACTION);
       t = makeTestLilo(fakeAnthropicEnv(fake, { BRAVE_SEARCH_API_KEY: "brave-key-123", BRAVE_SEARCH_URL: web.url }), { clock });
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Wie wird das Wetter?" });
@@ -119,7 +120,7 @@ describe("web search", () => {
     try {
       fake
         .reply({ text: "", toolCalls: [{ id: "call_1", name: "web_search", input: { query: "Wetter Berlin" } }] })
-        .reply("Am Samstag scheint die Sonne.")
+        .reply((b) => (JSON.stringify(b.messages.at(-1)).includes("Samstag 12 Grad und Sonne") ? "Am Samstag scheint die Sonne." : "Keine Ergebnisse."))
         .replyAlways(NO_EXTRACTION);
       t = makeTestLilo({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "openai:gpt-test", SEARXNG_URL: web.url }, { clock });
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Wetter?" });
