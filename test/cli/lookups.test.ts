@@ -54,6 +54,18 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
     expect(JSON.parse((await runCli(open, ["search-log", "--user", "chris", "--json"])).out)).toMatchObject([{ query: "Wetter Berlin", resultCount: 5 }]);
   });
 
+  it("lilo settings shows the lookup settings, and of the Brave key only that it is set", async () => {
+    await t.cleanup();
+    t = makeTestLilo({ BRAVE_SEARCH_API_KEY: "brave-SECRET-9", LILO_FEEDS: `${web.url}/a.xml`, LILO_NATIVE_TOOLS: "markers,anthropic=native" }, { clock });
+    db.close();
+    db = openDatabase(t.lilo.config.dbPath);
+    const r = await runCli(open, ["settings"]);
+    expect(r.out).toMatch(/search\.provider = brave/);
+    expect(r.out).toMatch(/tools\.native = markers,anthropic=native/);
+    expect(r.out).toMatch(/BRAVE_SEARCH_API_KEY: set$/m);
+    expect(r.out).not.toContain("brave-SECRET-9");
+  });
+
   it("schedules the feeds job when feeds exist, and a run stores the items", async () => {
     const running = startJobs(t.lilo, silentLogger);
     try {
