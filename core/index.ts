@@ -28,7 +28,9 @@ import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
 import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { ChatHistory } from "./store/chat-history.ts";
-import { ChatSearch } from "./recall/search.ts";
+import { ChatSearch, type RankedMessage, type RecallPassage } from "./recall/search.ts";
+import { rankMessages, recallPassages, type ChatRecallOptions } from "./recall/sheet-recall.ts";
+import { importMessages, type ImportedMessage } from "./store/chat-import.ts";
 import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
 import { diaryQuestionStep } from "./diary/diary-question-step.ts";
 import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.ts";
@@ -45,6 +47,8 @@ export * from "./config.ts";
 export * from "./errors.ts";
 export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
 export type { MemoryHit, AddResult } from "./memory/memory.ts";
+export type { RankedMessage, RecallPassage } from "./recall/search.ts";
+export type { ImportedMessage } from "./store/chat-import.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
@@ -110,6 +114,14 @@ export interface Lilo {
     edit(store: VectorStore, id: number, text: string): Promise<void>;
     forget(store: VectorStore, id: number): Promise<void>;
   };
+  /** Imports chat messages (with their original times) into the chat log, grouped into conversations; returns the ids. */
+  importChat(messages: ImportedMessage[]): number[];
+  /** The chat-log search the cheat sheet and [RECALL:] use: time words filter, explicit dates raise, words rank. */
+  recall: {
+    passages(text: string, options: ChatRecallOptions): (RecallPassage & { score: number })[];
+    /** The same ranking as single messages, best first. */
+    rank(text: string, options: ChatRecallOptions): RankedMessage[];
+  };
   /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
   answerQuestion(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
   questions: Questions;
@@ -167,7 +179,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const db = ports.db ?? openDatabase(config.dbPath);
   const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db);
-  const memory = new Memory(db, embedder, index, clock, { dedupMinScore: config.memory.dedupMinScore });
+  const memory = new Memory(db, embedder, index, clock, { notesMinScore: config.memory.notesMinScore, dedupMinScore: config.memory.dedupMinScore });
   const settings = new SettingsStore(db);
   const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
   if (ports.chatModel) overrides.chat = ports.chatModel;
@@ -198,7 +210,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     dueTopicStep({ config, clock, logger, topics: stores.topics }),
     ...(ports.steps ?? []),
   ];
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), ...stores };
+  const chatSearch = new ChatSearch(db, config.timezone);
+  const recallDeps = { recall: chatSearch, clock, timeZone: config.timezone };
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, ...stores };
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 
   return {
@@ -216,6 +230,11 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       forget: async (store, id) => {
         await memory.forget(store, id);
       },
+    },
+    importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
+    recall: {
+      passages: (text, o) => recallPassages(recallDeps, text, o),
+      rank: (text, o) => rankMessages(recallDeps, text, o),
     },
     answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
     questions,

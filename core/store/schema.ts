@@ -229,4 +229,79 @@ export const MIGRATIONS: readonly string[] = [
   /* recall: answers written with chat-log passages rank below originals in later searches (SPEC §5.1) */ `
   ALTER TABLE messages ADD COLUMN recall_answer INTEGER NOT NULL DEFAULT 0;
   `,
+  /* hybrid recall: keyword indexes of the memory stores and of the chat log with neighbouring turns */ `
+  CREATE VIRTUAL TABLE notes_fts USING fts5(text, content='notes', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER notes_fts_ai AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER notes_fts_ad AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts(notes_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER notes_fts_au AFTER UPDATE OF text ON notes BEGIN
+    INSERT INTO notes_fts(notes_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO notes_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  INSERT INTO notes_fts(notes_fts) VALUES ('rebuild');
+  CREATE VIRTUAL TABLE important_fts USING fts5(text, content='important', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER important_fts_ai AFTER INSERT ON important BEGIN
+    INSERT INTO important_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER important_fts_ad AFTER DELETE ON important BEGIN
+    INSERT INTO important_fts(important_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER important_fts_au AFTER UPDATE OF text ON important BEGIN
+    INSERT INTO important_fts(important_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO important_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  INSERT INTO important_fts(important_fts) VALUES ('rebuild');
+  CREATE VIRTUAL TABLE thoughts_fts USING fts5(text, content='thoughts', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER thoughts_fts_ai AFTER INSERT ON thoughts BEGIN
+    INSERT INTO thoughts_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER thoughts_fts_ad AFTER DELETE ON thoughts BEGIN
+    INSERT INTO thoughts_fts(thoughts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER thoughts_fts_au AFTER UPDATE OF text ON thoughts BEGIN
+    INSERT INTO thoughts_fts(thoughts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO thoughts_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  INSERT INTO thoughts_fts(thoughts_fts) VALUES ('rebuild');
+  CREATE VIRTUAL TABLE diary_fts USING fts5(text, content='diary', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER diary_fts_ai AFTER INSERT ON diary BEGIN
+    INSERT INTO diary_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER diary_fts_ad AFTER DELETE ON diary BEGIN
+    INSERT INTO diary_fts(diary_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER diary_fts_au AFTER UPDATE OF text ON diary BEGIN
+    INSERT INTO diary_fts(diary_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO diary_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  INSERT INTO diary_fts(diary_fts) VALUES ('rebuild');
+  -- chat log with its neighbours: answers often say "yes, last Friday" while the keywords sit in the turn
+  -- before or after, so each message is indexed with the texts of both neighbours as a second column
+  -- (ranked with a lower weight). A table of its own, since the context column has no twin in messages.
+  CREATE VIRTUAL TABLE messages_ctx_fts USING fts5(text, context, tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER messages_ctx_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_ctx_fts(rowid, text, context) VALUES (new.id, new.text,
+      coalesce((SELECT text FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1), ''));
+    UPDATE messages_ctx_fts SET context = context || ' ' || new.text
+      WHERE rowid = (SELECT id FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1);
+  END;
+  CREATE TRIGGER messages_ctx_ad AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_ctx_fts WHERE rowid = old.id;
+  END;
+  CREATE TRIGGER messages_ctx_au AFTER UPDATE OF text ON messages BEGIN
+    UPDATE messages_ctx_fts SET text = new.text WHERE rowid = new.id;
+    UPDATE messages_ctx_fts SET context = replace(context, old.text, new.text)
+      WHERE rowid IN (SELECT id FROM messages WHERE conversation_id = new.conversation_id AND id <> new.id
+                      AND id IN ((SELECT max(id) FROM messages WHERE conversation_id = new.conversation_id AND id < new.id),
+                                 (SELECT min(id) FROM messages WHERE conversation_id = new.conversation_id AND id > new.id)));
+  END;
+  INSERT INTO messages_ctx_fts(rowid, text, context)
+    SELECT m.id, m.text,
+      coalesce((SELECT p.text FROM messages p WHERE p.conversation_id = m.conversation_id AND p.id < m.id ORDER BY p.id DESC LIMIT 1), '') || ' ' ||
+      coalesce((SELECT n.text FROM messages n WHERE n.conversation_id = m.conversation_id AND n.id > m.id ORDER BY n.id LIMIT 1), '')
+    FROM messages m;
+  `,
 ];
