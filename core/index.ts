@@ -15,12 +15,13 @@ import { SettingsStore } from "./store/settings.ts";
 import { ModelProblems } from "./store/model-problems.ts";
 import { TopicsStore } from "./store/topics.ts";
 import { SuggestionsStore } from "./store/suggestions.ts";
-import { Memory, type AddResult, type MemoryHit } from "./memory/memory.ts";
+import { Memory, type AddResult, type HybridTuning, type MemoryHit } from "./memory/memory.ts";
 import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "./memory/maintenance.ts";
 import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
 import { handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
 import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
+import type { MemoryBlocks } from "./turn/memory-blocks.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
 import { CorrectionLog, type CorrectionEntry } from "./correction/correction-log.ts";
@@ -28,7 +29,7 @@ import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
 import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { ChatHistory } from "./store/chat-history.ts";
-import { ChatSearch, type RankedMessage, type RecallPassage } from "./recall/search.ts";
+import { ChatSearch, type ChatSearchTuning, type RankedMessage, type RecallPassage } from "./recall/search.ts";
 import { rankMessages, recallPassages, type ChatRecallOptions } from "./recall/sheet-recall.ts";
 import { importMessages, type ImportedMessage } from "./store/chat-import.ts";
 import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
@@ -48,6 +49,7 @@ export * from "./errors.ts";
 export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
 export type { MemoryHit, AddResult } from "./memory/memory.ts";
 export type { RankedMessage, RecallPassage } from "./recall/search.ts";
+export type { MemoryBlocks, Block, SheetPassage } from "./turn/memory-blocks.ts";
 export type { ImportedMessage } from "./store/chat-import.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
@@ -86,6 +88,8 @@ export interface LiloPorts {
   db?: Db;
   /** Extra turn steps (corrections, pending questions, ...), run in order before the model call. */
   steps?: TurnStep[];
+  /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
+  tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning> };
 }
 
 /** Options of `memory.search`. */
@@ -105,7 +109,7 @@ export interface Lilo {
   /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
   handleMessage(message: IncomingMessage): Promise<TurnResult>;
   /** The cheat sheet Lilo would send for this message now; stores nothing, calls no model. */
-  preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[] }>;
+  preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
   retry(userId: string): Promise<TurnResult | undefined>;
   memory: {
@@ -179,7 +183,11 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const db = ports.db ?? openDatabase(config.dbPath);
   const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db);
-  const memory = new Memory(db, embedder, index, clock, { notesMinScore: config.memory.notesMinScore, dedupMinScore: config.memory.dedupMinScore });
+  const memory = new Memory(db, embedder, index, clock, {
+    notesMinScore: config.memory.notesMinScore,
+    dedupMinScore: config.memory.dedupMinScore,
+    ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
+  });
   const settings = new SettingsStore(db);
   const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
   if (ports.chatModel) overrides.chat = ports.chatModel;
@@ -210,7 +218,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     dueTopicStep({ config, clock, logger, topics: stores.topics }),
     ...(ports.steps ?? []),
   ];
-  const chatSearch = new ChatSearch(db, config.timezone);
+  const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
   const recallDeps = { recall: chatSearch, clock, timeZone: config.timezone };
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, ...stores };
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };

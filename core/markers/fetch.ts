@@ -12,7 +12,7 @@ import type { LiloConfig } from "../config.ts";
 import type { Memory, MemoryHit } from "../memory/memory.ts";
 import type { ChatSearch, RecallPassage } from "../recall/search.ts";
 import type { Marker } from "./parse.ts";
-import { parseTimeWords } from "../recall/time-words.ts";
+import { parseRecall, recallPassages } from "../recall/sheet-recall.ts";
 import { describeError } from "../errors.ts";
 
 /** What one fetch marker brought back. */
@@ -61,14 +61,10 @@ export async function executeFetchMarkers(
 async function fetchOne(deps: FetchDeps, ctx: { userId: string; conversationId: number }, marker: Marker): Promise<FetchOutcome> {
   switch (marker.name) {
     case "RECALL": {
-      const q = parseTimeWords(marker.payload, deps.clock, deps.config.timezone);
-      const passages = deps.recall.search({
-        userId: ctx.userId,
-        terms: q.terms,
-        filter: q.filter,
-        excludeConversationId: ctx.conversationId,
-        limit: deps.config.recall.maxPassages,
-      });
+      // The same search as the cheat sheet's automatic passages: time words filter, dates raise, words rank.
+      const recallDeps = { recall: deps.recall, clock: deps.clock, timeZone: deps.config.timezone };
+      const q = parseRecall(marker.payload, deps.clock, deps.config.timezone);
+      const passages = recallPassages(recallDeps, marker.payload, { userId: ctx.userId, limit: deps.config.recall.maxPassages, excludeConversationId: ctx.conversationId });
       return { marker, kind: "recall", status: passages.length ? "found" : "empty", passages, terms: q.terms, timeWords: q.timeWords };
     }
     case "DIARY": {

@@ -15,6 +15,7 @@ import type { BackgroundTasks } from "../util/background.ts";
 import type { ChatSearch } from "../recall/search.ts";
 import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
+import { selectMemoryBlocks, type MemoryBlocks } from "./memory-blocks.ts";
 import { personaPrompt } from "../prompts/persona.ts";
 import { markerInstructions } from "../prompts/markers.ts";
 import { parseMarkers, type Marker } from "../markers/parse.ts";
@@ -102,7 +103,7 @@ function chatLabel(deps: TurnDeps): string | null {
  * The cheat sheet Lilo would send for `text` now, without storing anything
  * or calling a model: for `lilo preview` and the benchmark.
  */
-export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[] }> {
+export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }> {
   const now = deps.clock.now();
   const last = deps.chatLog.latestConversation(msg.userId);
   const running = last && now.getTime() - Date.parse(last.lastMessageAt) <= deps.config.memory.conversationPauseMinutes * 60_000;
@@ -116,9 +117,9 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
     now,
     extras: [],
   };
-  let notes: MemoryHit[] = [];
-  const request = await assemble(deps, ctx, (n) => (notes = n));
-  return { request, notes };
+  let blocks: MemoryBlocks | undefined;
+  const request = await assemble(deps, ctx, (b) => (blocks = b));
+  return { request, notes: blocks!.notes.kept, blocks: blocks! };
 }
 
 async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean): Promise<TurnResult> {
@@ -141,7 +142,7 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   let notes: MemoryHit[] = [];
   try {
     model = deps.models.forRole("chat");
-    const request = { ...(await assemble(deps, ctx, (n) => (notes = n))), maxTokens: config.modelCall.maxTokens };
+    const request = { ...(await assemble(deps, ctx, (b) => (notes = b.notes.kept))), maxTokens: config.modelCall.maxTokens };
     const reply = await model.complete(request);
     return await finish(deps, ctx, model, request, reply.text, notes);
   } catch (err) {
@@ -160,15 +161,15 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
 }
 
 /** Selects memories and builds the cheat sheet for this turn. */
-async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: MemoryHit[]) => void): Promise<ChatRequest> {
-  const { config, memory } = deps;
+async function assemble(deps: TurnDeps, ctx: TurnContext, report: (b: MemoryBlocks) => void): Promise<ChatRequest> {
+  const { config } = deps;
   const m = config.memory;
-  const vector = await memory.embed(ctx.text);
-  const [notes, thoughts] = await Promise.all([
-    memory.searchVector(vector, { userId: ctx.userId, store: "notes", k: m.notesTopK, minScore: m.notesMinScore }),
-    memory.searchVector(vector, { userId: ctx.userId, store: "thoughts", k: m.thoughtsTopK, minScore: m.thoughtsMinScore }),
-  ]);
-  reportNotes(notes);
+  const shortTerm = ctx.isNewConversation ? deps.shortTerm.latest(ctx.userId)?.text : undefined;
+  const blocks = await selectMemoryBlocks(
+    { config, memory: deps.memory, profile: deps.profile, chatRecall: { recall: deps.recall, clock: deps.clock, timeZone: config.timezone } },
+    { userId: ctx.userId, text: ctx.text, conversationId: ctx.conversationId, shortTermChars: shortTerm?.length ?? 0 },
+  );
+  report(blocks);
   const name = userName(config, ctx.userId);
   const persona = [
     personaPrompt({ name: config.persona.name, language: config.persona.language, userName: name }),
@@ -185,11 +186,12 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: Memor
     persona,
     now: formatLocal(ctx.now, config.timezone, config.persona.language),
     rules: deps.rules.list(ctx.userId, true).map((r) => r.text),
-    profile: deps.profile.list(ctx.userId),
-    profileMaxChars: m.profileMaxChars,
-    shortTerm: ctx.isNewConversation ? deps.shortTerm.latest(ctx.userId)?.text : undefined,
-    notes,
-    thoughts,
+    profile: blocks.profile.kept,
+    shortTerm,
+    important: blocks.important.kept,
+    notes: blocks.notes.kept,
+    passages: blocks.passages.kept,
+    thoughts: blocks.thoughts.kept,
     extras: ctx.extras,
     recent,
     message: ctx.text,

@@ -14,7 +14,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
-import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo } from "../../../core/index.ts";
+import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts } from "../../../core/index.ts";
 import { HashEmbedder } from "../../../core/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../../core/providers/transformers-embedder.ts";
 import { CachedEmbedder } from "./cached-embedder.ts";
@@ -49,7 +49,9 @@ function pickEmbedder(name: string): Embedder {
 function openLilo(dir: string, embedder: Embedder, lastTurn: string): Lilo {
   const config = loadConfig({ LILO_DATA_DIR: dir, LILO_LANGUAGE: "en", LILO_TIMEZONE: "UTC" });
   const now = new Date(Date.parse(lastTurn) + 86_400_000).toISOString();
-  return createLilo(config, { embedder, clock: fixedClock(now) });
+  // BENCH_TUNING='{"hybrid":{"keywordWeight":2},"chat":{"contextWeight":0.5}}' tries other knobs without editing code.
+  const tuning = process.env.BENCH_TUNING ? (JSON.parse(process.env.BENCH_TUNING) as LiloPorts["tuning"]) : undefined;
+  return createLilo(config, { embedder, clock: fixedClock(now), ...(tuning ? { tuning } : {}) });
 }
 
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
