@@ -10,9 +10,9 @@ import { keywordSearch } from "./keyword-search.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
 
 /**
- * A search hit: the row's id and text with its score. For the hybrid search
- * the score is the fused rank score (compare within one result only), with
- * the cosine and the bm25 score beside it; for `searchVector` it is the cosine.
+ * A search hit: the row's id and text with its cosine similarity to the
+ * query (`score`; 0 when only the keyword side found the row). Hybrid hits
+ * also carry the fused rank score they were ordered by and the bm25 score.
  */
 export interface MemoryHit {
   id: number;
@@ -20,8 +20,8 @@ export interface MemoryHit {
   score: number;
   createdAt: string;
   store: VectorStore;
-  /** Cosine similarity to the query, when the vector side found the row. */
-  similarity?: number;
+  /** Reciprocal-rank fusion score (hybrid search only); compare within one result. */
+  fused?: number;
   /** bm25 score (higher is better), when the keyword side found the row. */
   keyword?: number;
 }
@@ -229,7 +229,7 @@ export class Memory {
         if (!row || row.supersededAt || row.userId !== opts.userId) return [];
         const sim = cosine.get(f.id);
         const kw = bm25.get(f.id);
-        return [{ id: row.id, text: row.text, score: f.score, createdAt: row.createdAt, store, ...(sim !== undefined ? { similarity: sim } : {}), ...(kw !== undefined ? { keyword: kw } : {}) }];
+        return [{ id: row.id, text: row.text, score: sim ?? 0, fused: f.score, createdAt: row.createdAt, store, ...(kw !== undefined ? { keyword: kw } : {}) }];
       })
       .slice(0, k);
   }
