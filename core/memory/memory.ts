@@ -36,7 +36,7 @@ export interface HybridTuning {
   depth: number;
 }
 
-export const DEFAULT_HYBRID_TUNING: HybridTuning = { rrfK: 60, keywordWeight: 1, denseWeight: 1, depth: 50 };
+export const DEFAULT_HYBRID_TUNING: HybridTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, depth: 50 };
 
 export interface AddInput {
   text: string;

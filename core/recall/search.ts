@@ -68,7 +68,7 @@ export interface ChatSearchTuning {
   dateBoost: number;
 }
 
-export const DEFAULT_CHAT_TUNING: ChatSearchTuning = { contextWeight: 0.3, dateBoost: 3 };
+export const DEFAULT_CHAT_TUNING: ChatSearchTuning = { contextWeight: 0.5, dateBoost: 3 };
 
 /** One ranked message: its row and its keyword score (higher is better). */
 export interface RankedMessage {
@@ -117,7 +117,7 @@ export class ChatSearch {
       for (const m of [p.before, p.hit, p.after]) if (m) shown.add(m.id);
       out.push(p);
     }
-    return ftsQuery(q.terms) ? out : out.sort((a, b) => a.hit.id - b.hit.id);
+    return ftsQuery(q.terms) || q.dates?.length ? out : out.sort((a, b) => a.hit.id - b.hit.id);
   }
 
   /**
@@ -127,18 +127,21 @@ export class ChatSearch {
    */
   rank(q: RecallQuery): RankedMessage[] {
     const match = ftsQuery(q.terms);
-    const timed = q.filter.from !== undefined || q.filter.to !== undefined || q.filter.dayPart !== undefined;
-    if (!match && !timed) return [];
-    const hits = this.candidates(q, match, undefined);
     const ranges = q.dates ?? [];
-    if (!ranges.length || !match) return hits.slice(0, q.limit);
-    // Hits from a named date may rank far down on words alone: fetch them on their own, then raise them.
+    const timed = q.filter.from !== undefined || q.filter.to !== undefined || q.filter.dayPart !== undefined;
+    if (!match && !timed && !ranges.length) return [];
+    const hits = match || timed ? this.candidates(q, match, undefined) : [];
+    if (!ranges.length) return hits.slice(0, q.limit);
+    // A named date ranks its own hits first: matching words if any, else the messages of that time.
     const byId = new Map(hits.map((h) => [h.id, h]));
-    for (const range of ranges) for (const h of this.candidates(q, match, range)) byId.set(h.id, h);
-    const inRange = (iso: string) => ranges.some((r) => iso >= r.from && iso < r.to);
+    for (const range of ranges) {
+      const inRange = match ? this.candidates(q, match, range) : [];
+      for (const h of inRange.length ? inRange : this.candidates(q, undefined, range)) byId.set(h.id, h);
+    }
+    const boost = (h: RankedMessage) => (h.inDateRange ? { ...h, score: h.score * this.tuning.dateBoost } : h);
     return [...byId.values()]
-      .map((h) => (inRange(h.createdAt) ? { ...h, score: h.score * this.tuning.dateBoost, inDateRange: true } : h))
-      .sort((a, b) => b.score - a.score || b.id - a.id)
+      .map(boost)
+      .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score || b.id - a.id)
       .slice(0, q.limit);
   }
 

@@ -140,6 +140,13 @@ describe("lilo memory / doctor / reindex", () => {
     expect(req.system).toContain("- Christian mag Kino");
     expect(req.messages).toEqual([{ role: "user", content: "Kino?" }]);
     expect(db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
+    // Without --json: every memory block with its scores, and what the budget left out.
+    for (let i = 0; i < 8; i++) t.lilo.stores.profile.add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
+    const text = await runCli(open, ["preview", "Kino?"]);
+    expect(text.out).toMatch(/── memory blocks/);
+    expect(text.out).toMatch(/notes: 1 on the sheet\n {2}\+ #\d+ \[cos 1\.00, bm25 [\d.]+, fused [\d.]+\] Christian mag Kino/);
+    expect(text.out).toMatch(/profile: \d+ on the sheet, \d+ left out for budget/);
+    expect(text.out).toMatch(/memory part: ≈ \d+ of 2000 tokens/);
   });
 });
 
