@@ -141,7 +141,7 @@ describe("hybrid search on both vector backends", () => {
         const q = basisVector(DIM, 0);
         embedder.set("Kino mit Anna?", q);
         notes.forEach((n, i) => embedder.set(n, vectorWithCosine(q, 0.2 + i * 0.15, i + 1)));
-        const env = backend === "qdrant" ? { LILO_VECTOR_BACKEND: "qdrant", QDRANT_URL: fake.url, QDRANT_COLLECTION: "parity" } : {};
+        const env: Record<string, string> = backend === "qdrant" ? { LILO_VECTOR_BACKEND: "qdrant", QDRANT_URL: fake.url, QDRANT_COLLECTION: "parity" } : {};
         t = makeTestLilo(env, { clock, embedder });
         for (const text of notes) await t.lilo.memory.add({ text, userId: "chris" });
         const hits = await t.lilo.memory.search("Kino mit Anna?", { userId: "chris", k: 4, minScore: 0.5 });
