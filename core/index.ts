@@ -30,7 +30,8 @@ import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { ChatHistory } from "./store/chat-history.ts";
 import { ChatSearch, type ChatSearchTuning, type RankedMessage, type RecallPassage } from "./recall/search.ts";
-import { rankMessages, recallPassages, type ChatRecallOptions } from "./recall/sheet-recall.ts";
+import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps, type ChatRecallOptions } from "./recall/sheet-recall.ts";
+import { MessageVectors } from "./recall/message-vectors.ts";
 import { importMessages, type ImportedMessage } from "./store/chat-import.ts";
 import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
 import { diaryQuestionStep } from "./diary/diary-question-step.ts";
@@ -89,7 +90,7 @@ export interface LiloPorts {
   /** Extra turn steps (corrections, pending questions, ...), run in order before the model call. */
   steps?: TurnStep[];
   /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
-  tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning> };
+  tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
 }
 
 /** Options of `memory.search`. */
@@ -120,11 +121,13 @@ export interface Lilo {
   };
   /** Imports chat messages (with their original times) into the chat log, grouped into conversations; returns the ids. */
   importChat(messages: ImportedMessage[]): number[];
-  /** The chat-log search the cheat sheet and [RECALL:] use: time words filter, explicit dates raise, words rank. */
+  /** The chat-log search the cheat sheet and [RECALL:] use: time words filter, explicit dates rank first, words and meaning fused. */
   recall: {
-    passages(text: string, options: ChatRecallOptions): (RecallPassage & { score: number })[];
+    passages(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<(RecallPassage & { score: number })[]>;
     /** The same ranking as single messages, best first. */
-    rank(text: string, options: ChatRecallOptions): RankedMessage[];
+    rank(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<RankedMessage[]>;
+    /** Embeds every chat message of the user that has no vector yet (after `importChat`; turns do it a batch at a time). */
+    indexMessages(userId: string): Promise<number>;
   };
   /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
   answerQuestion(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
@@ -219,8 +222,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     ...(ports.steps ?? []),
   ];
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
-  const recallDeps = { recall: chatSearch, clock, timeZone: config.timezone };
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, ...stores };
+  const messageVectors = new MessageVectors(db, embedder);
+  const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion };
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores };
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 
   return {
@@ -241,8 +245,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     },
     importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
     recall: {
-      passages: (text, o) => recallPassages(recallDeps, text, o),
-      rank: (text, o) => rankMessages(recallDeps, text, o),
+      passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      rank: async (text, o) => rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      indexMessages: (userId) => messageVectors.catchUpAll(userId),
     },
     answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
     questions,

@@ -42,9 +42,9 @@ export interface RecallQuery {
   dates?: { from: string; to: string }[];
 }
 
-/** Rows looked at before giving up on finding `limit` passages (day parts filter after SQL). */
-const SCAN_FACTOR = 10;
-const MIN_SCAN = 100;
+/** Rows looked at before giving up (exported: the fusion looks as deep) on finding `limit` passages (day parts filter after SQL). */
+export const SCAN_FACTOR = 10;
+export const MIN_SCAN = 100;
 /** Long answers are cut on the follow-up sheet; the hit keeps more than its context. */
 const HIT_CHARS = 1_500;
 const CONTEXT_CHARS = 400;
@@ -101,6 +101,15 @@ export class ChatSearch {
    */
   search(q: RecallQuery): (RecallPassage & { score: number })[] {
     const ranked = this.rank({ ...q, limit: Math.max(MIN_SCAN, q.limit * SCAN_FACTOR) });
+    return this.passages(ranked, q.limit, !(ftsQuery(q.terms) || q.dates?.length));
+  }
+
+  /**
+   * Passages for ranked messages (from `rank` or a fusion of it): originals
+   * before talk about remembering, never overlapping, at most `limit`;
+   * `chronological` orders them by time instead of rank (time-only queries).
+   */
+  passages(ranked: RankedMessage[], limit: number, chronological: boolean): (RecallPassage & { score: number })[] {
     if (!ranked.length) return [];
     const rows = new Map(this.rows(ranked.map((r) => r.id)).map((r) => [r.id, r]));
     const passages = ranked.flatMap((r) => {
@@ -111,13 +120,13 @@ export class ChatSearch {
     const shown = new Set<number>();
     const out: (RecallPassage & { score: number })[] = [];
     for (const p of ordered) {
-      if (out.length >= q.limit) break;
+      if (out.length >= limit) break;
       // Already on the sheet as another hit's context, or only next to it: passages never overlap.
       if ([p.before, p.hit, p.after].some((m) => m && shown.has(m.id))) continue;
       for (const m of [p.before, p.hit, p.after]) if (m) shown.add(m.id);
       out.push(p);
     }
-    return ftsQuery(q.terms) || q.dates?.length ? out : out.sort((a, b) => a.hit.id - b.hit.id);
+    return chronological ? out.sort((a, b) => a.hit.id - b.hit.id) : out;
   }
 
   /**
@@ -188,7 +197,8 @@ export class ChatSearch {
       .all(...ids) as Row[];
   }
 
-  private inDayPart(iso: string, part: DayPart): boolean {
+  /** Is this instant inside the filter's local day part (if any)? */
+  inDayPart(iso: string, part: DayPart): boolean {
     const hour = localHour(new Date(iso), this.timeZone);
     return hour >= part.fromHour && hour < part.toHour;
   }

@@ -1,13 +1,18 @@
 /**
  * One chat-log search for both the cheat sheet (automatic verbatim recall)
  * and [RECALL:]: relative time words are hard filters (SPEC §5.1), explicit
- * dates raise hits from that day, the remaining words are ranked by bm25
- * over each message and its neighbouring turns.
+ * dates rank their hits first, and the remaining words are ranked by bm25
+ * over each message and its neighbouring turns, fused by weighted
+ * reciprocal rank with the messages closest in meaning.
  */
 import type { Clock } from "../ports/clock.ts";
 import type { ChatSearch, RankedMessage, RecallPassage, RecallQuery } from "./search.ts";
+import { MIN_SCAN, SCAN_FACTOR } from "./search.ts";
+import type { MessageVectors } from "./message-vectors.ts";
 import { parseTimeWords, foldWord } from "./time-words.ts";
 import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
+import { ftsQuery } from "./keyword-query.ts";
+import { reciprocalRankFusion } from "../memory/fusion.ts";
 
 /** A free-text recall request taken apart. */
 export interface ParsedRecall {
@@ -26,28 +31,74 @@ export function parseRecall(text: string, clock: Clock, timeZone: string): Parse
   return { terms, timeWords: parsed.timeWords, dates, query: { terms, filter: parsed.filter, dates: dates.map(({ from, to }) => ({ from, to })) } };
 }
 
-/** What a chat-log search needs. */
+/** Weights of the chat-log fusion, tuned on the LoCoMo dev split (`npm run bench:recall`). */
+export interface ChatFusionTuning {
+  rrfK: number;
+  keywordWeight: number;
+  denseWeight: number;
+}
+
+export const DEFAULT_CHAT_FUSION: ChatFusionTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1 };
+
+/** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
 export interface ChatRecallDeps {
   recall: ChatSearch;
   clock: Clock;
   timeZone: string;
+  vectors?: MessageVectors | undefined;
+  fusion?: Partial<ChatFusionTuning> | undefined;
 }
 
-/** Options of one recall: whose log, how many, which conversation is running (never a hit). */
+/** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
 export interface ChatRecallOptions {
   userId: string;
   limit: number;
   excludeConversationId?: number | undefined;
+  vector?: Float32Array | undefined;
 }
 
 /** Passages (hit with neighbours and local times) for free text, best first. */
-export function recallPassages(deps: ChatRecallDeps, text: string, o: ChatRecallOptions): (RecallPassage & { score: number })[] {
+export async function recallPassages(deps: ChatRecallDeps, text: string, o: ChatRecallOptions): Promise<(RecallPassage & { score: number })[]> {
   const p = parseRecall(text, deps.clock, deps.timeZone);
-  return deps.recall.search({ ...p.query, userId: o.userId, limit: o.limit, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+  const ranked = await rankParsed(deps, p, { ...o, limit: Math.max(MIN_SCAN, o.limit * SCAN_FACTOR) });
+  return deps.recall.passages(ranked, o.limit, !(ftsQuery(p.terms) || p.dates.length));
 }
 
 /** The ranking behind `recallPassages`: single messages, best first (benchmarks score these). */
-export function rankMessages(deps: ChatRecallDeps, text: string, o: ChatRecallOptions): RankedMessage[] {
-  const p = parseRecall(text, deps.clock, deps.timeZone);
-  return deps.recall.rank({ ...p.query, userId: o.userId, limit: o.limit, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+export async function rankMessages(deps: ChatRecallDeps, text: string, o: ChatRecallOptions): Promise<RankedMessage[]> {
+  return (await rankParsed(deps, parseRecall(text, deps.clock, deps.timeZone), o)).slice(0, o.limit);
+}
+
+async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
+  const keyword = deps.recall.rank({ ...p.query, userId: o.userId, limit: o.limit, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+  // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
+  if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return keyword;
+  await deps.vectors.catchUp(o.userId);
+  const f = p.query.filter;
+  const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
+  const dense = deps.vectors.search(
+    o.userId,
+    o.vector,
+    o.limit,
+    (h) =>
+      h.conversationId !== o.excludeConversationId &&
+      (f.from === undefined || h.createdAt >= f.from) &&
+      (f.to === undefined || h.createdAt < f.to) &&
+      (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart)),
+  );
+  const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
+  const fused = reciprocalRankFusion(
+    [
+      { ids: keyword.map((h) => h.id), weight: t.keywordWeight },
+      { ids: dense.map((h) => h.id), weight: t.denseWeight },
+    ],
+    t.rrfK,
+  );
+  const meta = new Map<number, { conversationId: number; createdAt: string }>([...dense, ...keyword].map((h) => [h.id, h]));
+  return fused
+    .map((x) => {
+      const m = meta.get(x.id)!;
+      return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
+    })
+    .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
 }

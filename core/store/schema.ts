@@ -303,5 +303,18 @@ export const MIGRATIONS: readonly string[] = [
       coalesce((SELECT p.text FROM messages p WHERE p.conversation_id = m.conversation_id AND p.id < m.id ORDER BY p.id DESC LIMIT 1), '') || ' ' ||
       coalesce((SELECT n.text FROM messages n WHERE n.conversation_id = m.conversation_id AND n.id > m.id ORDER BY n.id LIMIT 1), '')
     FROM messages m;
+
+  -- vectors of chat messages for the meaning side of the chat-log search; derived data, filled
+  -- lazily per user (core/recall/message-vectors.ts), dropped with their message
+  CREATE TABLE message_vectors (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL,
+    embedder TEXT NOT NULL,
+    vector BLOB NOT NULL
+  );
+  CREATE INDEX message_vectors_user ON message_vectors(user_id, embedder);
+  CREATE TRIGGER message_vectors_au AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM message_vectors WHERE message_id = new.id;
+  END;
   `,
 ];

@@ -87,7 +87,7 @@ export async function selectMemoryBlocks(
     memory.searchHybrid(q.text, vector, { userId: q.userId, store: "thoughts", k: m.thoughtsTopK, minScore: m.thoughtsMinScore }),
     importantByRelevance(memory, q.userId, q.text, vector, m.importantMaxChars),
   ]);
-  const passages = recallPassages(deps.chatRecall, q.text, { userId: q.userId, limit: m.passagesTopK, excludeConversationId: q.conversationId });
+  const passages = await recallPassages(deps.chatRecall, q.text, { userId: q.userId, limit: m.passagesTopK, excludeConversationId: q.conversationId, vector });
   const line = (h: { text: string }) => h.text.length + 3;
   // Priority when the budget is short: important memories, profile, notes, passages, thoughts.
   const importantBlock = fill(important, line, m.importantMaxChars, budget);

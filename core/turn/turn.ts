@@ -13,6 +13,7 @@ import type { SuggestionsStore } from "../store/suggestions.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { BackgroundTasks } from "../util/background.ts";
 import type { ChatSearch } from "../recall/search.ts";
+import type { ChatRecallDeps } from "../recall/sheet-recall.ts";
 import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
 import { selectMemoryBlocks, type MemoryBlocks } from "./memory-blocks.ts";
@@ -47,6 +48,8 @@ export interface TurnDeps {
   background: BackgroundTasks;
   /** The chat log searched by [RECALL:]. */
   recall: ChatSearch;
+  /** The same chat-log search with its meaning side, for the sheet's passages and [RECALL:]. */
+  chatRecall: ChatRecallDeps;
   steps: TurnStep[];
   db: { transaction<T>(fn: () => T): () => T };
 }
@@ -166,7 +169,7 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, report: (b: MemoryBloc
   const m = config.memory;
   const shortTerm = ctx.isNewConversation ? deps.shortTerm.latest(ctx.userId)?.text : undefined;
   const blocks = await selectMemoryBlocks(
-    { config, memory: deps.memory, profile: deps.profile, chatRecall: { recall: deps.recall, clock: deps.clock, timeZone: config.timezone } },
+    { config, memory: deps.memory, profile: deps.profile, chatRecall: deps.chatRecall },
     { userId: ctx.userId, text: ctx.text, conversationId: ctx.conversationId, shortTermChars: shortTerm?.length ?? 0 },
   );
   report(blocks);

@@ -66,7 +66,7 @@ describe("the memory part of the cheat sheet", () => {
     expect(system).toContain("[2026-05-03 12:02] Christian: Am Nachmittag haben wir den Drachen steigen lassen.");
     expect(system).toContain("[2026-05-03 12:01] Lilo: Erzähl, was war los?"); // the neighbouring turn, local time (CEST)
     // The same search answers [RECALL:]: a date in the payload ranks that day first too.
-    expect(t.lilo.recall.rank("3. Mai Büro", { userId: "chris", limit: 2 }).every((m) => m.createdAt.startsWith("2026-05-03"))).toBe(true);
+    expect((await t.lilo.recall.rank("3. Mai Büro", { userId: "chris", limit: 2 })).every((m) => m.createdAt.startsWith("2026-05-03"))).toBe(true);
   });
 
   it("puts important memories on every sheet, the most relevant first when they do not all fit, and reports the rest", async () => {

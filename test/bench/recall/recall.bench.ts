@@ -65,6 +65,7 @@ async function fill(chat: Lilo, notes: Lilo, user: string, turns: Turn[]): Promi
   const first = turns[0]!.speaker;
   const ids = chat.importChat(turns.map((t) => ({ userId: user, role: t.speaker === first ? "user" : "assistant", text: turnText(t), createdAt: t.iso_time })));
   const messages = new Map(ids.map((id, i) => [id, turns[i]!.dia_id]));
+  await chat.recall.indexMessages(user);
   const noteIds = new Map<number, string>();
   let dropped = 0;
   for (const t of turns) {
