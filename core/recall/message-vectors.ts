@@ -12,7 +12,7 @@ import type { Embedder } from "../ports/embedder.ts";
 import { LiloError } from "../errors.ts";
 
 /** Messages embedded per catch-up call; an old log fills over the next turns instead of stalling one. */
-const CATCH_UP_BATCH = 256;
+const CATCH_UP_BATCH = 64;
 
 interface UserVectors {
   ids: number[];

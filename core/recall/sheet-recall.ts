@@ -1,7 +1,7 @@
 /**
  * One chat-log search for both the cheat sheet (automatic verbatim recall)
  * and [RECALL:]: relative time words are hard filters (SPEC §5.1), explicit
- * dates rank their hits first, and the remaining words are ranked by bm25
+ * dates filter to their hits when they have any, and the remaining words are ranked by bm25
  * over each message and its neighbouring turns, fused by weighted
  * reciprocal rank with the messages closest in meaning.
  */
@@ -69,17 +69,21 @@ export async function rankMessages(deps: ChatRecallDeps, text: string, o: ChatRe
   return (await rankParsed(deps, parseRecall(text, deps.clock, deps.timeZone), o)).slice(0, o.limit);
 }
 
+/** How deep each side looks before fusing. */
+const FUSION_DEPTH = 50;
+
 async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
-  const keyword = deps.recall.rank({ ...p.query, userId: o.userId, limit: o.limit, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+  const depth = Math.max(FUSION_DEPTH, o.limit);
+  const keyword = deps.recall.rank({ ...p.query, userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
-  if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return keyword;
+  if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
   await deps.vectors.catchUp(o.userId);
   const f = p.query.filter;
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
   const dense = deps.vectors.search(
     o.userId,
     o.vector,
-    o.limit,
+    depth,
     (h) =>
       h.conversationId !== o.excludeConversationId &&
       (f.from === undefined || h.createdAt >= f.from) &&
@@ -95,10 +99,17 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
     t.rrfK,
   );
   const meta = new Map<number, { conversationId: number; createdAt: string }>([...dense, ...keyword].map((h) => [h.id, h]));
-  return fused
-    .map((x) => {
-      const m = meta.get(x.id)!;
-      return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
-    })
-    .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
+  return onNamedDates(
+    fused
+      .map((x) => {
+        const m = meta.get(x.id)!;
+        return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
+      })
+      .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score),
+  );
+}
+
+/** A named date with hits filters to them ("am 3. Mai" means that day); without any, the ranking stands. */
+function onNamedDates(ranked: RankedMessage[]): RankedMessage[] {
+  return ranked.some((r) => r.inDateRange) ? ranked.filter((r) => r.inDateRange) : ranked;
 }

@@ -3,6 +3,24 @@
  * edited after it shipped; changes come as a new entry at the end.
  * Every row is scoped to a user id; times are ISO-8601 UTC strings.
  */
+/** The FTS5 index of one text store, kept in step by triggers and filled from the rows it already has. */
+function storeKeywordIndex(t: string): string {
+  return `
+  CREATE VIRTUAL TABLE ${t}_fts USING fts5(text, content='${t}', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER ${t}_fts_ai AFTER INSERT ON ${t} BEGIN
+    INSERT INTO ${t}_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER ${t}_fts_ad AFTER DELETE ON ${t} BEGIN
+    INSERT INTO ${t}_fts(${t}_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER ${t}_fts_au AFTER UPDATE OF text ON ${t} BEGIN
+    INSERT INTO ${t}_fts(${t}_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO ${t}_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  INSERT INTO ${t}_fts(${t}_fts) VALUES ('rebuild');
+`;
+}
+
 export const MIGRATIONS: readonly string[] = [
   /* 1: the nine stores and the logs */ `
   CREATE TABLE conversations (
@@ -230,54 +248,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE messages ADD COLUMN recall_answer INTEGER NOT NULL DEFAULT 0;
   `,
   /* hybrid recall: keyword indexes of the memory stores and of the chat log with neighbouring turns */ `
-  CREATE VIRTUAL TABLE notes_fts USING fts5(text, content='notes', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-  CREATE TRIGGER notes_fts_ai AFTER INSERT ON notes BEGIN
-    INSERT INTO notes_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  CREATE TRIGGER notes_fts_ad AFTER DELETE ON notes BEGIN
-    INSERT INTO notes_fts(notes_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  END;
-  CREATE TRIGGER notes_fts_au AFTER UPDATE OF text ON notes BEGIN
-    INSERT INTO notes_fts(notes_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO notes_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  INSERT INTO notes_fts(notes_fts) VALUES ('rebuild');
-  CREATE VIRTUAL TABLE important_fts USING fts5(text, content='important', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-  CREATE TRIGGER important_fts_ai AFTER INSERT ON important BEGIN
-    INSERT INTO important_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  CREATE TRIGGER important_fts_ad AFTER DELETE ON important BEGIN
-    INSERT INTO important_fts(important_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  END;
-  CREATE TRIGGER important_fts_au AFTER UPDATE OF text ON important BEGIN
-    INSERT INTO important_fts(important_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO important_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  INSERT INTO important_fts(important_fts) VALUES ('rebuild');
-  CREATE VIRTUAL TABLE thoughts_fts USING fts5(text, content='thoughts', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-  CREATE TRIGGER thoughts_fts_ai AFTER INSERT ON thoughts BEGIN
-    INSERT INTO thoughts_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  CREATE TRIGGER thoughts_fts_ad AFTER DELETE ON thoughts BEGIN
-    INSERT INTO thoughts_fts(thoughts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  END;
-  CREATE TRIGGER thoughts_fts_au AFTER UPDATE OF text ON thoughts BEGIN
-    INSERT INTO thoughts_fts(thoughts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO thoughts_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  INSERT INTO thoughts_fts(thoughts_fts) VALUES ('rebuild');
-  CREATE VIRTUAL TABLE diary_fts USING fts5(text, content='diary', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-  CREATE TRIGGER diary_fts_ai AFTER INSERT ON diary BEGIN
-    INSERT INTO diary_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  CREATE TRIGGER diary_fts_ad AFTER DELETE ON diary BEGIN
-    INSERT INTO diary_fts(diary_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  END;
-  CREATE TRIGGER diary_fts_au AFTER UPDATE OF text ON diary BEGIN
-    INSERT INTO diary_fts(diary_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO diary_fts(rowid, text) VALUES (new.id, new.text);
-  END;
-  INSERT INTO diary_fts(diary_fts) VALUES ('rebuild');
+${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   -- chat log with its neighbours: answers often say "yes, last Friday" while the keywords sit in the turn
   -- before or after, so each message is indexed with the texts of both neighbours as a second column
   -- (ranked with a lower weight). A table of its own, since the context column has no twin in messages.
