@@ -223,7 +223,8 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   ];
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
   const messageVectors = new MessageVectors(db, embedder);
-  const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion };
+  const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
+    minSimilarity: () => memory.thresholds.notesMinScore };
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores };
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 

@@ -47,6 +47,8 @@ export interface ChatRecallDeps {
   timeZone: string;
   vectors?: MessageVectors | undefined;
   fusion?: Partial<ChatFusionTuning> | undefined;
+  /** Floor on the cosine of messages found by meaning alone (the embedder's notes floor). */
+  minSimilarity?: (() => number) | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
@@ -80,7 +82,9 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
   await deps.vectors.catchUp(o.userId);
   const f = p.query.filter;
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
-  const dense = deps.vectors.search(
+  const floor = deps.minSimilarity?.() ?? 0;
+  const dense = deps.vectors
+    .search(
     o.userId,
     o.vector,
     depth,
@@ -89,7 +93,8 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
       (f.from === undefined || h.createdAt >= f.from) &&
       (f.to === undefined || h.createdAt < f.to) &&
       (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart)),
-  );
+    )
+    .filter((h) => h.score >= floor);
   const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
   const fused = reciprocalRankFusion(
     [

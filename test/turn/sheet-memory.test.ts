@@ -69,6 +69,29 @@ describe("the memory part of the cheat sheet", () => {
     expect((await t.lilo.recall.rank("3. Mai Büro", { userId: "chris", limit: 2 })).every((m) => m.createdAt.startsWith("2026-05-03"))).toBe(true);
   });
 
+  it("brings chat-log passages by words and by meaning, never from the running conversation", async () => {
+    t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
+    const msg = "Wie war nochmal das Konzert?";
+    const q = basisVector(DIM, 0);
+    t.embedder.set(msg, q).set("Die Band hat so laut gespielt, mir klingeln noch die Ohren.", vectorWithCosine(q, 0.7, 1));
+    t.lilo.importChat([
+      { userId: "chris", role: "user", text: "Das Konzert war am Samstag.", createdAt: "2026-11-01T18:00:00Z" },
+      { userId: "chris", role: "user", text: "Ich koche heute Linsensuppe.", createdAt: "2026-11-05T18:00:00Z" },
+      { userId: "chris", role: "user", text: "Die Band hat so laut gespielt, mir klingeln noch die Ohren.", createdAt: "2026-11-09T18:00:00Z" },
+    ]);
+    const { blocks } = await sheet(msg);
+    const texts = blocks.passages.kept.map((p) => p.hit.text);
+    expect(texts).toContain("Das Konzert war am Samstag."); // shares a word
+    expect(texts).toContain("Die Band hat so laut gespielt, mir klingeln noch die Ohren."); // shares only meaning
+    expect(texts[0]).toBe("Das Konzert war am Samstag.");
+    expect(texts).not.toContain("Ich koche heute Linsensuppe."); // neither: below the floor
+    // Messages of the running conversation never come back as passages.
+    const running = t.lilo.stores.chatLog.latestConversation("chris")!;
+    expect(await t.lilo.recall.passages(msg, { userId: "chris", limit: 3, excludeConversationId: running.id })).not.toContainEqual(
+      expect.objectContaining({ conversationId: running.id }),
+    );
+  });
+
   it("puts important memories on every sheet, the most relevant first when they do not all fit, and reports the rest", async () => {
     t = makeTestLilo({ LILO_IMPORTANT_MAX_CHARS: "120" }, { clock });
     await t.lilo.memory.add({ text: "Christians Mutter ist im Krankenhaus.", userId: "chris", store: "important" });
