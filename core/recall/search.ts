@@ -191,6 +191,11 @@ export class ChatSearch {
     return out;
   }
 
+  /** Message texts by id (pseudo-relevance feedback reads the top hits). */
+  texts(ids: number[]): Map<number, string> {
+    return new Map(this.rows(ids).map((r) => [r.id, r.text]));
+  }
+
   private rows(ids: number[]): Row[] {
     return this.db
       .prepare(`SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages WHERE id IN (${ids.map(() => "?").join(",")})`)

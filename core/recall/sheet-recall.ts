@@ -11,7 +11,7 @@ import { MIN_SCAN, SCAN_FACTOR } from "./search.ts";
 import type { MessageVectors } from "./message-vectors.ts";
 import { parseTimeWords, foldWord } from "./time-words.ts";
 import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
-import { ftsQuery } from "./keyword-query.ts";
+import { ftsQuery, searchWords } from "./keyword-query.ts";
 import { reciprocalRankFusion } from "../memory/fusion.ts";
 
 /** A free-text recall request taken apart. */
@@ -36,9 +36,13 @@ export interface ChatFusionTuning {
   rrfK: number;
   keywordWeight: number;
   denseWeight: number;
+  /** Pseudo-relevance feedback: words shared by the top `prfDocs` hits search again (0 = off). */
+  prfDocs: number;
+  prfTerms: number;
+  prfWeight: number;
 }
 
-export const DEFAULT_CHAT_FUSION: ChatFusionTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1 };
+export const DEFAULT_CHAT_FUSION: ChatFusionTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, prfDocs: 0, prfTerms: 5, prfWeight: 1 };
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
 export interface ChatRecallDeps {
@@ -96,14 +100,17 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
     )
     .filter((h) => h.score >= floor);
   const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
-  const fused = reciprocalRankFusion(
-    [
-      { ids: keyword.map((h) => h.id), weight: t.keywordWeight },
-      { ids: dense.map((h) => h.id), weight: t.denseWeight },
-    ],
-    t.rrfK,
-  );
-  const meta = new Map<number, { conversationId: number; createdAt: string }>([...dense, ...keyword].map((h) => [h.id, h]));
+  const lists = [
+    { ids: keyword.map((h) => h.id), weight: t.keywordWeight },
+    { ids: dense.map((h) => h.id), weight: t.denseWeight },
+  ];
+  let fused = reciprocalRankFusion(lists, t.rrfK);
+  let feedback: RankedMessage[] = [];
+  if (t.prfDocs > 0) {
+    feedback = expandedSearch(deps, p, o, fused.slice(0, t.prfDocs).map((f) => f.id), t.prfTerms, depth);
+    fused = reciprocalRankFusion([...lists, { ids: feedback.map((h) => h.id), weight: t.prfWeight }], t.rrfK);
+  }
+  const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...dense, ...keyword].map((h) => [h.id, h]));
   return onNamedDates(
     fused
       .map((x) => {
@@ -112,6 +119,18 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
       })
       .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score),
   );
+}
+
+/** Searches again with the words the top hits share (pseudo-relevance feedback). */
+function expandedSearch(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, top: number[], terms: number, depth: number): RankedMessage[] {
+  const known = new Set(searchWords(p.terms));
+  const counts = new Map<string, number>();
+  for (const text of deps.recall.texts(top).values()) {
+    for (const w of new Set(searchWords([text]))) if (!known.has(w) && w.length >= 4) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const extra = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]).slice(0, terms).map(([w]) => w);
+  if (!extra.length) return [];
+  return deps.recall.rank({ ...p.query, terms: [...p.terms, ...extra], userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
 }
 
 /** A named date with hits filters to them ("am 3. Mai" means that day); without any, the ranking stands. */
