@@ -55,7 +55,8 @@ describe("lilo memory / doctor / reindex", () => {
     expect(hits.map((h) => h.text)).toEqual(["Christian geht gern ins Kino", "Christian trinkt Tee"]);
     expect(hits[0]!.createdAt).toBe("2025-05-01T10:00:00.000Z");
     expect(hits[0]!.score).toBeCloseTo(0.9, 3);
-    expect(Object.keys(hits[0]!).sort()).toEqual(["createdAt", "id", "score", "text"]);
+    expect(Object.keys(hits[0]!).sort()).toEqual(["createdAt", "id", "keyword", "score", "text"]);
+    expect((hits[0] as unknown as { keyword: number }).keyword).toBeGreaterThan(0); // "Kino" is one of its words
 
     const anna = JSON.parse((await runCli(open, ["memory", "search", "Kino", "--json", "--user", "anna"])).out);
     expect(anna.map((h: { text: string }) => h.text)).toEqual(["Anna mag Kino"]);
