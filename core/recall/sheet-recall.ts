@@ -40,9 +40,11 @@ export interface ChatFusionTuning {
   prfDocs: number;
   prfTerms: number;
   prfWeight: number;
+  /** Keyword hits below this bm25 share only common words: noise unless meaning also finds them. */
+  minKeywordScore: number;
 }
 
-export const DEFAULT_CHAT_FUSION: ChatFusionTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, prfDocs: 0, prfTerms: 5, prfWeight: 1 };
+export const DEFAULT_CHAT_FUSION: ChatFusionTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, prfDocs: 0, prfTerms: 5, prfWeight: 1, minKeywordScore: 0 };
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
 export interface ChatRecallDeps {
@@ -80,6 +82,7 @@ const FUSION_DEPTH = 50;
 
 async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
   const depth = Math.max(FUSION_DEPTH, o.limit);
+  const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
   const keyword = deps.recall.rank({ ...p.query, userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
   if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
@@ -99,9 +102,8 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
       (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart)),
     )
     .filter((h) => h.score >= floor);
-  const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
   const lists = [
-    { ids: keyword.map((h) => h.id), weight: t.keywordWeight },
+    { ids: keyword.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
     { ids: dense.map((h) => h.id), weight: t.denseWeight },
   ];
   let fused = reciprocalRankFusion(lists, t.rrfK);
