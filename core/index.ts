@@ -109,7 +109,7 @@ export interface Lilo {
   readonly logger: Logger;
   /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
   handleMessage(message: IncomingMessage): Promise<TurnResult>;
-  /** The cheat sheet Lilo would send for this message now; stores nothing, calls no model. */
+  /** The cheat sheet Lilo would send for this message now, with its memory blocks; stores nothing (derived message vectors aside), calls no model. */
   preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
   retry(userId: string): Promise<TurnResult | undefined>;
