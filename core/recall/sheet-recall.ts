@@ -86,22 +86,8 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
   const keyword = deps.recall.rank({ ...p.query, userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
   if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
-  await deps.vectors.catchUp(o.userId);
-  const f = p.query.filter;
+  const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
-  const floor = deps.minSimilarity?.() ?? 0;
-  const dense = deps.vectors
-    .search(
-    o.userId,
-    o.vector,
-    depth,
-    (h) =>
-      h.conversationId !== o.excludeConversationId &&
-      (f.from === undefined || h.createdAt >= f.from) &&
-      (f.to === undefined || h.createdAt < f.to) &&
-      (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart)),
-    )
-    .filter((h) => h.score >= floor);
   const lists = [
     { ids: keyword.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
     { ids: dense.map((h) => h.id), weight: t.denseWeight },
@@ -121,6 +107,19 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
       })
       .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score),
   );
+}
+
+/** Messages closest in meaning that pass the time filters and the floor, after embedding the newest ones. */
+async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
+  await vectors.catchUp(o.userId);
+  const f = p.query.filter;
+  const floor = deps.minSimilarity?.() ?? 0;
+  const keep = (h: { conversationId: number; createdAt: string }) =>
+    h.conversationId !== o.excludeConversationId &&
+    (f.from === undefined || h.createdAt >= f.from) &&
+    (f.to === undefined || h.createdAt < f.to) &&
+    (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart));
+  return vectors.search(o.userId, o.vector, depth, keep).filter((h) => h.score >= floor);
 }
 
 /** Searches again with the words the top hits share (pseudo-relevance feedback). */
