@@ -92,12 +92,12 @@ export async function selectMemoryBlocks(
   // Priority when the budget is short: important memories, profile, notes, passages, thoughts.
   const importantBlock = fill(important, line, m.importantMaxChars, budget);
   const profileFit = fitProfile(deps.profile.list(q.userId), Math.min(m.profileMaxChars, Math.max(0, budget.left)), q.text);
-  budget.left -= profileFit.kept.reduce((n, e) => n + e.text.length + 4, 0);
+  budget.left -= profileFit.usedChars;
   const notesBlock = fill(notes, line, Number.POSITIVE_INFINITY, budget);
   const passagesBlock = fill(passages, passageChars, m.passagesMaxChars, budget);
   const thoughtsBlock = fill(thoughts, line, Number.POSITIVE_INFINITY, budget);
   return {
-    profile: profileFit,
+    profile: { kept: profileFit.kept, left: profileFit.left },
     important: importantBlock,
     notes: notesBlock,
     passages: passagesBlock,

@@ -15,6 +15,8 @@ const ENTRY_OVERHEAD = 4;
 export interface ProfileFit {
   kept: ProfileEntry[];
   left: ProfileEntry[];
+  /** Characters the kept entries cost, as counted against the budget. */
+  usedChars: number;
 }
 
 /** Relevance of an entry to the message: how many of the message's search words it shares. */
@@ -42,7 +44,7 @@ export function fitProfile(entries: ProfileEntry[], maxChars: number, message: s
       used += cost;
     }
   }
-  return { kept: entries.filter((e) => kept.has(e)), left: entries.filter((e) => !kept.has(e)) };
+  return { kept: entries.filter((e) => kept.has(e)), left: entries.filter((e) => !kept.has(e)), usedChars: used };
 }
 
 /** The profile as sheet lines, one per category: "- work: a; b". */
