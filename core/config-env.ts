@@ -99,7 +99,7 @@ export const envSchema = z.object({
   LILO_MAX_INPUT_CHARS: z.coerce.number().int().min(500).default(12_000),
   LILO_HISTORY_MESSAGE_CHARS: z.coerce.number().int().min(200).default(4_000),
   LILO_REQUEST_BUDGET_TOKENS: z.coerce.number().int().min(1_000).default(24_000),
-  // the whole memory part of the cheat sheet, estimated tokens (≈ 4 characters each)
+  // the whole memory part of the cheat sheet, estimated tokens (3 characters each, see request-budget.ts)
   LILO_MEMORY_BUDGET_TOKENS: int(2_000),
   LILO_IMPORTANT_MAX_CHARS: int(1_500),
   LILO_PASSAGES_MAX_CHARS: int(1_800),

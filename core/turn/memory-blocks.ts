@@ -13,9 +13,8 @@ import type { RecallPassage } from "../recall/search.ts";
 import type { ChatRecallDeps } from "../recall/sheet-recall.ts";
 import { recallPassages } from "../recall/sheet-recall.ts";
 import { fitProfile } from "./profile-fit.ts";
+import { CHARS_PER_TOKEN } from "./request-budget.ts";
 
-/** Characters per token, for the budget estimate. */
-export const CHARS_PER_TOKEN = 4;
 /** Important memories looked at per turn; beyond this only the most relevant are considered. */
 const IMPORTANT_SCAN = 200;
 

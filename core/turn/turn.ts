@@ -124,7 +124,8 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
     extras: [],
   };
   let blocks: MemoryBlocks | undefined;
-  const request = await assemble(deps, ctx, (b) => (blocks = b));
+  // The same budget as a real turn, so the preview is what the model would receive.
+  const { request } = applyBudget(await assemble(deps, ctx, (b) => (blocks = b)), deps.config.budget, deps.config.persona.language);
   return { request, notes: blocks!.notes.kept, blocks: blocks! };
 }
 
