@@ -36,11 +36,15 @@ export const OPENAI_COMPATIBLE_VENDORS = {
 } as const;
 export type OpenAICompatibleVendor = keyof typeof OPENAI_COMPATIBLE_VENDORS;
 
-/** Similarity thresholds differ per embedding model; these are the starting points. */
-export const EMBEDDING_MODEL_DEFAULTS: Record<string, { notesMinScore: number; dedupMinScore: number }> = {
-  "Xenova/all-MiniLM-L6-v2": { notesMinScore: 0.3, dedupMinScore: 0.82 },
-  "Xenova/paraphrase-multilingual-MiniLM-L12-v2": { notesMinScore: 0.4, dedupMinScore: 0.88 },
-};
+/**
+ * The default embedding model per persona language: German needs a model
+ * that understands German (≈ 118 MB quantised), English gets MiniLM (≈ 23 MB).
+ * LILO_EMBEDDING_MODEL overrides. Thresholds per model: core/memory/thresholds.ts.
+ */
+export const DEFAULT_EMBEDDING_MODELS = {
+  de: "Xenova/paraphrase-multilingual-MiniLM-L12-v2",
+  en: "Xenova/all-MiniLM-L6-v2",
+} as const;
 
 /** Every variable Lilo reads, with the specification's numbers as defaults. */
 export const envSchema = z.object({
@@ -75,7 +79,7 @@ export const envSchema = z.object({
   OLLAMA_API_KEY: opt,
   OLLAMA_BASE_URL: url,
   // embeddings and vectors
-  LILO_EMBEDDING_MODEL: z.string().trim().min(1).default("Xenova/all-MiniLM-L6-v2"),
+  LILO_EMBEDDING_MODEL: opt,
   LILO_EMBEDDING_MODEL_DIR: opt,
   LILO_EMBEDDING_OFFLINE: bool(false),
   LILO_VECTOR_BACKEND: z.enum(["sqlite-vec", "qdrant"]).optional(),
@@ -95,6 +99,11 @@ export const envSchema = z.object({
   LILO_MAX_INPUT_CHARS: z.coerce.number().int().min(500).default(12_000),
   LILO_HISTORY_MESSAGE_CHARS: z.coerce.number().int().min(200).default(4_000),
   LILO_REQUEST_BUDGET_TOKENS: z.coerce.number().int().min(1_000).default(24_000),
+  // the whole memory part of the cheat sheet, estimated tokens (3 characters each, see request-budget.ts)
+  LILO_MEMORY_BUDGET_TOKENS: int(2_000),
+  LILO_IMPORTANT_MAX_CHARS: int(1_500),
+  LILO_PASSAGES_MAX_CHARS: int(1_800),
+  LILO_PASSAGES_TOP_K: int(3),
   LILO_FOLLOWUP_DUE_DAYS: num(14),
   // addressed-check (SPEC §9): meaningful words of a topic that must recur in Lilo's answer
   LILO_FOLLOWUP_ADDRESSED_WORDS: positiveInt(1),

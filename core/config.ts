@@ -1,12 +1,12 @@
 import type { z } from "zod";
-import { EMBEDDING_MODEL_DEFAULTS, OPENAI_COMPATIBLE_VENDORS, envSchema } from "./config-env.ts";
+import { DEFAULT_EMBEDDING_MODELS, OPENAI_COMPATIBLE_VENDORS, envSchema } from "./config-env.ts";
 import { ConfigError } from "./errors.ts";
 import { parseQuietHours, type QuietHours } from "./push/quiet-hours.ts";
 import { lookupConfig, type LookupConfig } from "./lookup-config.ts";
 
 export type { LookupConfig, ToolMode } from "./lookup-config.ts";
 
-export { EMBEDDING_MODEL_DEFAULTS, OPENAI_COMPATIBLE_VENDORS, type OpenAICompatibleVendor } from "./config-env.ts";
+export { DEFAULT_EMBEDDING_MODELS, OPENAI_COMPATIBLE_VENDORS, type OpenAICompatibleVendor } from "./config-env.ts";
 
 /**
  * Lilo's whole configuration, parsed once from environment-style variables.
@@ -45,13 +45,19 @@ export interface LiloConfig {
   vector: { backend: "sqlite-vec" | "qdrant"; qdrantUrl?: string; qdrantApiKey?: string; collection: string };
   memory: {
     notesTopK: number;
-    notesMinScore: number;
-    dedupMinScore: number;
+    /** Explicit overrides; otherwise the embedder's own thresholds (core/memory/thresholds.ts). */
+    notesMinScore: number | undefined;
+    dedupMinScore: number | undefined;
     thoughtsTopK: number;
     thoughtsMinScore: number;
     recentMessages: number;
     conversationPauseMinutes: number;
     profileMaxChars: number;
+    /** The whole memory part of the sheet (profile, important, notes, passages, thoughts), estimated tokens. */
+    memoryBudgetTokens: number;
+    importantMaxChars: number;
+    passagesMaxChars: number;
+    passagesTopK: number;
   };
   /** Caps for the chat model's request: incoming message, each replayed message, the whole request in estimated tokens. */
   budget: { maxInputChars: number; historyMessageChars: number; requestTokens: number };
@@ -140,8 +146,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
     const spec = value ? parseModelSpec(`LILO_${role.toUpperCase()}_MODEL`, value, providers) : chat;
     if (spec) models[role as ModelRole] = spec;
   }
-  const known = EMBEDDING_MODEL_DEFAULTS[e.LILO_EMBEDDING_MODEL] ?? EMBEDDING_MODEL_DEFAULTS["Xenova/all-MiniLM-L6-v2"]!;
-  const pick = (v: number | undefined, d: number) => (v === undefined || Number.isNaN(v) ? d : v);
+  const given = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? undefined : v);
   return {
     persona: { name: e.LILO_NAME, language: e.LILO_LANGUAGE, userNames: parsePairs("LILO_USER_NAMES", e.LILO_USER_NAMES) },
     timezone: e.LILO_TIMEZONE,
@@ -151,7 +156,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
     providers,
     modelCall: { timeoutMs: e.LILO_MODEL_TIMEOUT_MS, maxRetries: e.LILO_MODEL_MAX_RETRIES, maxTokens: e.LILO_MODEL_MAX_TOKENS },
     embedding: {
-      model: e.LILO_EMBEDDING_MODEL,
+      model: e.LILO_EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODELS[e.LILO_LANGUAGE],
       localDir: e.LILO_EMBEDDING_MODEL_DIR ?? `${e.LILO_DATA_DIR}/models`,
       offline: e.LILO_EMBEDDING_OFFLINE,
     },
@@ -163,13 +168,17 @@ export function loadConfig(env: Env = {}): LiloConfig {
     },
     memory: {
       notesTopK: e.LILO_NOTES_TOP_K,
-      notesMinScore: pick(e.LILO_NOTES_MIN_SCORE, known.notesMinScore),
-      dedupMinScore: pick(e.LILO_DEDUP_MIN_SCORE, known.dedupMinScore),
+      notesMinScore: given(e.LILO_NOTES_MIN_SCORE),
+      dedupMinScore: given(e.LILO_DEDUP_MIN_SCORE),
       thoughtsTopK: e.LILO_THOUGHTS_TOP_K,
       thoughtsMinScore: e.LILO_THOUGHTS_MIN_SCORE,
       recentMessages: e.LILO_RECENT_MESSAGES,
       conversationPauseMinutes: e.LILO_CONVERSATION_PAUSE_MINUTES,
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
+      memoryBudgetTokens: e.LILO_MEMORY_BUDGET_TOKENS,
+      importantMaxChars: e.LILO_IMPORTANT_MAX_CHARS,
+      passagesMaxChars: e.LILO_PASSAGES_MAX_CHARS,
+      passagesTopK: e.LILO_PASSAGES_TOP_K,
     },
     budget: { maxInputChars: e.LILO_MAX_INPUT_CHARS, historyMessageChars: e.LILO_HISTORY_MESSAGE_CHARS, requestTokens: e.LILO_REQUEST_BUDGET_TOKENS },
     topics: {

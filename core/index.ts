@@ -18,12 +18,13 @@ import { SettingsStore } from "./store/settings.ts";
 import { ModelProblems } from "./store/model-problems.ts";
 import { TopicsStore } from "./store/topics.ts";
 import { SuggestionsStore } from "./store/suggestions.ts";
-import { Memory, type AddResult, type MemoryHit } from "./memory/memory.ts";
+import { Memory, type AddResult, type HybridTuning, type MemoryHit } from "./memory/memory.ts";
 import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "./memory/maintenance.ts";
 import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
 import { handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
 import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
+import type { MemoryBlocks } from "./turn/memory-blocks.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
 import { CorrectionLog, type CorrectionEntry } from "./correction/correction-log.ts";
@@ -31,7 +32,10 @@ import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
 import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { ChatHistory } from "./store/chat-history.ts";
-import { ChatSearch } from "./recall/search.ts";
+import { ChatSearch, type ChatSearchTuning, type RankedMessage, type RecallPassage } from "./recall/search.ts";
+import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps, type ChatRecallOptions } from "./recall/sheet-recall.ts";
+import { MessageVectors } from "./recall/message-vectors.ts";
+import { importMessages, type ImportedMessage } from "./store/chat-import.ts";
 import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
 import { diaryQuestionStep } from "./diary/diary-question-step.ts";
 import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.ts";
@@ -53,6 +57,9 @@ export * from "./config.ts";
 export * from "./errors.ts";
 export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
 export type { MemoryHit, AddResult } from "./memory/memory.ts";
+export type { RankedMessage, RecallPassage } from "./recall/search.ts";
+export type { MemoryBlocks, Block, SheetPassage } from "./turn/memory-blocks.ts";
+export type { ImportedMessage } from "./store/chat-import.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
@@ -97,6 +104,8 @@ export interface LiloPorts {
   db?: Db;
   /** Extra turn steps (corrections, pending questions, ...), run in order before the model call. */
   steps?: TurnStep[];
+  /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
+  tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
   /** Web search provider (otherwise the configured SearXNG or Brave). */
   webSearch?: WebSearch;
 }
@@ -117,8 +126,8 @@ export interface Lilo {
   readonly logger: Logger;
   /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
   handleMessage(message: IncomingMessage): Promise<TurnResult>;
-  /** The cheat sheet Lilo would send for this message now; stores nothing, calls no model. */
-  preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[] }>;
+  /** The cheat sheet Lilo would send for this message now, with its memory blocks; stores nothing (derived message vectors aside), calls no model. */
+  preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
   retry(userId: string): Promise<TurnResult | undefined>;
   memory: {
@@ -126,6 +135,16 @@ export interface Lilo {
     search(query: string, options: MemorySearchOptions): Promise<MemoryHit[]>;
     edit(store: VectorStore, id: number, text: string): Promise<void>;
     forget(store: VectorStore, id: number): Promise<void>;
+  };
+  /** Imports chat messages (with their original times) into the chat log, grouped into conversations; returns the ids. */
+  importChat(messages: ImportedMessage[]): number[];
+  /** The chat-log search the cheat sheet and [RECALL:] use: time words filter, explicit dates rank first, words and meaning fused. */
+  recall: {
+    passages(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<(RecallPassage & { score: number })[]>;
+    /** The same ranking as single messages, best first. */
+    rank(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<RankedMessage[]>;
+    /** Embeds every chat message of the user that has no vector yet (after `importChat`; turns do it a batch at a time). */
+    indexMessages(userId: string): Promise<number>;
   };
   /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
   answerQuestion(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
@@ -189,7 +208,11 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const db = ports.db ?? openDatabase(config.dbPath);
   const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db);
-  const memory = new Memory(db, embedder, index, clock, { dedupMinScore: config.memory.dedupMinScore });
+  const memory = new Memory(db, embedder, index, clock, {
+    notesMinScore: config.memory.notesMinScore,
+    dedupMinScore: config.memory.dedupMinScore,
+    ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
+  });
   const settings = new SettingsStore(db);
   const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
   if (ports.chatModel) overrides.chat = ports.chatModel;
@@ -222,8 +245,12 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     dueTopicStep({ config, clock, logger, topics: stores.topics }),
     ...(ports.steps ?? []),
   ];
+  const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
+  const messageVectors = new MessageVectors(db, embedder);
+  const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
+    minSimilarity: () => memory.thresholds.notesMinScore };
   const looks = createLookups(config, db, clock, logger, ports.webSearch);
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), ...stores, lookups: looks.lookups, tools: looks.tools };
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores, lookups: looks.lookups, tools: looks.tools };
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news };
 
   return {
@@ -241,6 +268,12 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       forget: async (store, id) => {
         await memory.forget(store, id);
       },
+    },
+    importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
+    recall: {
+      passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      rank: async (text, o) => rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      indexMessages: (userId) => messageVectors.catchUpAll(userId),
     },
     answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
     questions,

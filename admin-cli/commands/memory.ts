@@ -68,12 +68,12 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
 
   memory
     .command("search <query>")
-    .description("search memories by meaning")
+    .description("search memories by words and meaning (the cheat sheet's hybrid search)")
     .option("-k, --k <n>", "how many results", "10")
     .option("--store <store>", "which store", "notes")
-    .option("--min-score <score>", "leave out weaker hits")
+    .option("--min-score <score>", "leave out hits found by meaning alone below this cosine")
     .option(...userOption)
-    .option("--json", "print JSON: [{ id, text, score, createdAt }]")
+    .option("--json", "print JSON: [{ id, text, score (cosine), keyword (bm25), createdAt }]")
     .action((query: string, o: { k: string; store: string; minScore?: string; user?: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
         const hits = await lilo.memory.search(query, {
@@ -82,9 +82,9 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
           k: parseId(o.k, "-k"),
           ...(o.minScore !== undefined ? { minScore: parseScore(o.minScore) } : {}),
         });
-        if (o.json) io.out(JSON.stringify(hits.map(({ id, text, score, createdAt }) => ({ id, text, score, createdAt }))));
+        if (o.json) io.out(JSON.stringify(hits.map(({ id, text, score, keyword, createdAt }) => ({ id, text, score, keyword: keyword ?? null, createdAt }))));
         else if (hits.length === 0) io.out("no matches");
-        else for (const h of hits) io.out(`#${h.id}  ${h.score.toFixed(3)}  ${h.createdAt.slice(0, 10)}  ${h.text}`);
+        else for (const h of hits) io.out(`#${h.id}  cos ${h.score.toFixed(3)}  bm25 ${h.keyword?.toFixed(2) ?? "-"}  ${h.createdAt.slice(0, 10)}  ${h.text}`);
         return 0;
       }),
     );

@@ -11,6 +11,7 @@
  *   time and quantity phrases, not an outdated fact.
  * - "nicht wahr?" as a tag question ("Schönes Wetter, nicht wahr?").
  * - compounds such as "Falschgeld", "Falschparker", "Wrongful": whole words only.
+ * - idioms with "kein" / "no": "keine Ahnung", "keine Zeit", "no idea".
  * Everything else that merely *might* be a correction stays in.
  */
 
@@ -20,6 +21,13 @@ const B = `(?<!${L})`;
 const E = `(?!${L})`;
 /** Up to three words in between ("nie im Leben gesagt"). */
 const GAP = "(?:\\s+\\S+){0,3}\\s+";
+
+/**
+ * "Ich habe keine Ahnung / keine Zeit", "I have no idea": idioms, not a
+ * denied fact; left out of the "kein" and "I don't have" patterns.
+ */
+const NOT_IDIOM_DE = `(?!\\s+(?:ahnung|zeit|lust|problem|probleme|sorge|sorgen|idee|plan|thema|angst|eile)${E})`;
+const NOT_IDIOM_EN = `(?!\\s+(?:idea|clue|time|problem|problems|plans?|worries)${E})`;
 
 /** Named patterns, German then English; the name is logged with a hit. */
 const PATTERNS: ReadonlyArray<readonly [name: string, source: string]> = [
@@ -34,7 +42,10 @@ const PATTERNS: ReadonlyArray<readonly [name: string, source: string]> = [
   ["veraltet", `(?:veraltet|überholt|nicht\\s+aktuell)`],
   ["korrigieren", `(?:korrigier|korrigiere|korrigieren|korrektur|richtigstellung)`],
   ["quatsch", `(?:quatsch|unsinn|blödsinn)`],
-  ["wie kommst du darauf", `wie\\s+kommst\\s+du\\s+(?:denn\\s+)?(?:darauf|drauf)`],
+  ["wie kommst du darauf", `wie\\s+kommst\\s+du\\s+(?:denn\\s+|bloß\\s+|nur\\s+)?(?:darauf|drauf|auf)`],
+  ["kein", `(?:(?:habe|hab|hatte|bin|war|besitze)\\s+(?:doch\\s+|gar\\s+|überhaupt\\s+|nie\\s+)*|gar\\s+)(?:kein|keine|keinen|keinem|keiner)${NOT_IDIOM_DE}`],
+  ["nicht gesagt", `nicht\\s+(?:so\\s+)?(?:gesagt|behauptet|erzählt|geschrieben)`],
+  ["liegst daneben", `(?:liegst|lagst)(?:\\s+\\S+){0,2}\\s+daneben`],
   ["that's wrong", `(?:wrong|incorrect|not\\s+(?:true|right|correct|accurate))`],
   ["I never said", `never${GAP}(?:said|mentioned|told|claimed|wrote)`],
   ["you're confusing", `(?:you(?:'re|\\s+are)\\s+confusing|mix(?:ed|ing)(?:\\s+\\S+)?\\s+up)`],
@@ -43,6 +54,9 @@ const PATTERNS: ReadonlyArray<readonly [name: string, source: string]> = [
   ["mistaken", `(?:mistaken|you\\s+misunderstood)`],
   ["outdated", `(?:outdated|out\\s+of\\s+date)`],
   ["that's not what", `that(?:'s|\\s+is|\\s+was)\\s+not\\s+what\\s+i`],
+  ["I don't have", `i\\s+(?:(?:don't|do\\s+not|never)\\s+(?:have|had|own|owned)\\s+(?:a|an|any)|have\\s+no)${NOT_IDIOM_EN}`],
+  ["I didn't say", `(?:didn't|did\\s+not)\\s+(?:say|mention|tell\\s+you)`],
+  ["you're off", `(?:you(?:'re|\\s+are)\\s+(?:way\\s+|completely\\s+|totally\\s+)?off(?:\\s+base)?|where\\s+did\\s+you\\s+get\\s+(?:that|this)|what\\s+makes\\s+you\\s+think)`],
 ];
 
 const COMPILED = PATTERNS.map(([name, source]) => ({ name, re: new RegExp(`${B}(?:${source})${E}`, "iu") }));

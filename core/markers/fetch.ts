@@ -12,7 +12,7 @@ import type { LiloConfig } from "../config.ts";
 import type { Memory, MemoryHit } from "../memory/memory.ts";
 import type { ChatSearch, RecallPassage } from "../recall/search.ts";
 import type { Marker } from "./parse.ts";
-import { parseTimeWords } from "../recall/time-words.ts";
+import { parseRecall, recallPassages, type ChatRecallDeps } from "../recall/sheet-recall.ts";
 import { LookupError, describeError } from "../errors.ts";
 import type { Lookups } from "../web/lookups.ts";
 import type { SearchResult } from "../ports/web-search.ts";
@@ -37,6 +37,8 @@ export interface FetchDeps {
   logger: Logger;
   memory: Memory;
   recall: ChatSearch;
+  /** The chat-log search with its meaning side; without it [RECALL:] ranks by words alone. */
+  chatRecall?: ChatRecallDeps;
   /** Web search, fetch_url and news ([SEARCH:], [FETCH:], [NEWS:]); without it they are unavailable. */
   lookups?: Lookups | undefined;
 }
@@ -75,14 +77,11 @@ export async function executeFetchMarkers(
 async function fetchOne(deps: FetchDeps, ctx: { userId: string; conversationId: number }, marker: Marker): Promise<FetchOutcome> {
   switch (marker.name) {
     case "RECALL": {
-      const q = parseTimeWords(marker.payload, deps.clock, deps.config.timezone);
-      const passages = deps.recall.search({
-        userId: ctx.userId,
-        terms: q.terms,
-        filter: q.filter,
-        excludeConversationId: ctx.conversationId,
-        limit: deps.config.recall.maxPassages,
-      });
+      // The same search as the cheat sheet's automatic passages: time words filter, dates raise, words rank.
+      const recallDeps = deps.chatRecall ?? { recall: deps.recall, clock: deps.clock, timeZone: deps.config.timezone };
+      const q = parseRecall(marker.payload, deps.clock, deps.config.timezone);
+      const vector = recallDeps.vectors ? await deps.memory.embed(marker.payload) : undefined;
+      const passages = await recallPassages(recallDeps, marker.payload, { userId: ctx.userId, limit: deps.config.recall.maxPassages, excludeConversationId: ctx.conversationId, vector });
       return { marker, kind: "recall", status: passages.length ? "found" : "empty", passages, terms: q.terms, timeWords: q.timeWords };
     }
     case "DIARY": {

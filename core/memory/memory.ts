@@ -5,15 +5,38 @@ import type { VectorIndex, VectorStore } from "../ports/vector-index.ts";
 import { VECTOR_STORES } from "../ports/vector-index.ts";
 import { TextRows, type TextRow } from "../store/text-rows.ts";
 import { LiloError, NotFoundError } from "../errors.ts";
+import { thresholdsFor, type EmbedderThresholds } from "./thresholds.ts";
+import { keywordSearch } from "./keyword-search.ts";
+import { reciprocalRankFusion } from "./fusion.ts";
 
-/** A search hit: the row's id and text with its similarity to the query. */
+/**
+ * A search hit: the row's id and text with its cosine similarity to the
+ * query (`score`; 0 when only the keyword side found the row). Hybrid hits
+ * also carry the fused rank score they were ordered by and the bm25 score.
+ */
 export interface MemoryHit {
   id: number;
   text: string;
   score: number;
   createdAt: string;
   store: VectorStore;
+  /** Reciprocal-rank fusion score (hybrid search only); compare within one result. */
+  fused?: number;
+  /** bm25 score (higher is better), when the keyword side found the row. */
+  keyword?: number;
 }
+
+/** Knobs of the hybrid search, tuned on the LoCoMo dev split (`npm run bench:recall`). */
+export interface HybridTuning {
+  /** RRF damping constant. */
+  rrfK: number;
+  keywordWeight: number;
+  denseWeight: number;
+  /** How deep each side looks before fusing. */
+  depth: number;
+}
+
+export const DEFAULT_HYBRID_TUNING: HybridTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, depth: 50 };
 
 export interface AddInput {
   text: string;
@@ -34,6 +57,7 @@ export interface SearchOptions {
   userId: string;
   store?: VectorStore;
   k?: number;
+  /** Floor on the cosine of hits found by meaning alone (keyword hits share a word and pass). */
   minScore?: number;
 }
 
@@ -53,9 +77,14 @@ export class Memory {
     private readonly embedder: Embedder,
     private readonly index: VectorIndex,
     private readonly clock: Clock,
-    private readonly opts: { dedupMinScore: number },
+    private readonly opts: { notesMinScore?: number | undefined; dedupMinScore?: number | undefined; hybrid?: Partial<HybridTuning> } = {},
   ) {
     this.rows = Object.fromEntries(VECTOR_STORES.map((s) => [s, new TextRows(db, s)])) as Record<VectorStore, TextRows>;
+  }
+
+  /** The floors of the embedder in use (explicit settings win); see thresholds.ts. */
+  get thresholds(): EmbedderThresholds {
+    return thresholdsFor(this.embedder.id, this.opts);
   }
 
   /** Loads the embedder and prepares the index once; after a failure the next call tries again. */
@@ -101,8 +130,9 @@ export class Memory {
       if (same) return { added: false, reason: "exact-duplicate", duplicateOf: same.id, score: 1 };
     }
     const vector = await this.embed(text);
-    if (!input.allowDuplicate) {
-      const [near] = await this.index.search({ vector, store, userId: input.userId, k: 1, minScore: this.opts.dedupMinScore });
+    const dedupMinScore = this.thresholds.dedupMinScore;
+    if (!input.allowDuplicate && dedupMinScore !== undefined) {
+      const [near] = await this.index.search({ vector, store, userId: input.userId, k: 1, minScore: dedupMinScore });
       if (near) return { added: false, reason: "similar", duplicateOf: near.rowId, score: near.score };
     }
     const createdAt = (createdAtDate ?? this.clock.now()).toISOString();
@@ -163,9 +193,45 @@ export class Memory {
     });
   }
 
-  /** Top-k memories of one store by meaning: `[{ id, text, score, createdAt }]`. */
+  /** Top-k memories of one store, by words and meaning together (see searchHybrid). */
   async search(query: string, opts: SearchOptions): Promise<MemoryHit[]> {
-    return this.searchVector(await this.embed(query), opts);
+    return this.searchHybrid(query, await this.embed(query), opts);
+  }
+
+  /**
+   * Hybrid search: bm25 over the store's FTS5 index (names, places, rare
+   * words) fused with vector similarity by weighted reciprocal rank. The
+   * floor cuts noise where it comes from — a hit found by meaning alone must
+   * reach `minScore`; a keyword hit shares a meaningful word and stays.
+   */
+  async searchHybrid(query: string, vector: Float32Array, opts: SearchOptions): Promise<MemoryHit[]> {
+    await this.init();
+    const store = opts.store ?? "notes";
+    const k = opts.k ?? 5;
+    const t = { ...DEFAULT_HYBRID_TUNING, ...this.opts.hybrid };
+    const depth = Math.max(t.depth, k);
+    const dense = await this.index.search({ vector, store, userId: opts.userId, k: depth });
+    const keyword = keywordSearch(this.db, store, opts.userId, query, depth);
+    const cosine = new Map(dense.map((h) => [h.rowId, h.score]));
+    const bm25 = new Map(keyword.map((h) => [h.rowId, h.score]));
+    const fused = reciprocalRankFusion(
+      [
+        { ids: dense.map((h) => h.rowId), weight: t.denseWeight },
+        { ids: keyword.map((h) => h.rowId), weight: t.keywordWeight },
+      ],
+      t.rrfK,
+    ).filter((f) => bm25.has(f.id) || opts.minScore === undefined || (cosine.get(f.id) ?? -1) >= opts.minScore);
+    const top = fused.slice(0, k * 2); // stale index rows are dropped below; a little slack keeps k
+    const rows = new Map(this.rows[store].getMany(top.map((f) => f.id)).map((r) => [r.id, r]));
+    return top
+      .flatMap((f) => {
+        const row = rows.get(f.id);
+        if (!row || row.supersededAt || row.userId !== opts.userId) return [];
+        const sim = cosine.get(f.id);
+        const kw = bm25.get(f.id);
+        return [{ id: row.id, text: row.text, score: sim ?? 0, fused: f.score, createdAt: row.createdAt, store, ...(kw !== undefined ? { keyword: kw } : {}) }];
+      })
+      .slice(0, k);
   }
 
   /** Like search, for a query that is embedded already (one embedding per turn). */

@@ -7,9 +7,8 @@
 import type { Db } from "../store/db.ts";
 import type { Role } from "../store/chat-log.ts";
 import type { DayPart, TimeFilter } from "./time-words.ts";
-import { foldWord } from "./time-words.ts";
 import { isRecallRequest } from "./recall-talk.ts";
-import { FILLER_WORDS } from "../util/meaningful-words.ts";
+import { ftsQuery } from "./keyword-query.ts";
 import { formatLocalShort, localHour } from "../util/time.ts";
 
 /** One message of a passage, with its local time ("YYYY-MM-DD HH:MM"). */
@@ -39,20 +38,13 @@ export interface RecallQuery {
   /** The conversation running now: never a hit. */
   excludeConversationId?: number;
   limit: number;
+  /** Explicit dates named in the message ("am 3. Mai"): hits from them rank higher. ISO UTC, `to` exclusive. */
+  dates?: { from: string; to: string }[];
 }
 
-/** Short words that would match half the log as a prefix; dropped unless nothing else is left. */
-const STOP_WORDS: ReadonlySet<string> = new Set([
-  "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "und", "oder", "mit", "von",
-  "zu", "zum", "zur", "im", "in", "am", "an", "auf", "aus", "bei", "fur", "uber", "um", "vom", "ich", "du", "er",
-  "sie", "es", "wir", "ihr", "mir", "dir", "mich", "dich", "uns", "was", "wie", "wo", "wer", "ist", "war", "hat",
-  "the", "a", "an", "and", "or", "of", "to", "on", "at", "for", "with", "is", "was", "i", "you", "we", "it", "my",
-  "me", "he", "she", "his", "her", "how", "who", "did",
-]);
-
-/** Rows looked at before giving up on finding `limit` passages (day parts filter after SQL). */
-const SCAN_FACTOR = 10;
-const MIN_SCAN = 100;
+/** Rows looked at before giving up (exported: the fusion looks as deep) on finding `limit` passages (day parts filter after SQL). */
+export const SCAN_FACTOR = 10;
+export const MIN_SCAN = 100;
 /** Long answers are cut on the follow-up sheet; the hit keeps more than its context. */
 const HIT_CHARS = 1_500;
 const CONTEXT_CHARS = 400;
@@ -66,90 +58,152 @@ interface Row {
   recall_answer: number;
 }
 
-/**
- * Builds an FTS5 MATCH expression that cannot be broken by user text: every
- * term is cut into the tokens unicode61 would see, each token becomes a
- * quoted string (quotes doubled), prefix-matched when 3+ letters, and the
- * terms are joined with OR so bm25 ranks messages with more of them first.
- * Returns undefined when no searchable word is left.
- */
-export function ftsQuery(terms: string[]): string | undefined {
-  const tokens = terms.flatMap((t) => t.normalize("NFC").match(/[\p{L}\p{N}\p{M}]+/gu) ?? []);
-  const meaningful = tokens.filter((t) => {
-    const f = foldWord(t);
-    return f.length >= 2 && !STOP_WORDS.has(f) && !FILLER_WORDS.has(f) && !FILLER_WORDS.has(t.toLowerCase());
-  });
-  const chosen = [...new Set(meaningful.length ? meaningful : tokens)];
-  if (!chosen.length) return undefined;
-  return chosen.map((t) => `"${t.replaceAll('"', '""')}"${foldWord(t).length >= 3 ? "*" : ""}`).join(" OR ");
+export { ftsQuery } from "./keyword-query.ts";
+
+/** Ranking knobs, tuned on the LoCoMo dev split with `npm run bench:recall`. */
+export interface ChatSearchTuning {
+  /** bm25 weight of the neighbouring turns' column against the message's own text (1). */
+  contextWeight: number;
+  /** Factor on the score of hits inside an explicitly named date range. */
+  dateBoost: number;
 }
 
-/** Store 1 searched by words and time: the chat log as [RECALL:] sees it. */
+export const DEFAULT_CHAT_TUNING: ChatSearchTuning = { contextWeight: 0.5, dateBoost: 3 };
+
+/** One ranked message: its row and its keyword score (higher is better). */
+export interface RankedMessage {
+  id: number;
+  conversationId: number;
+  createdAt: string;
+  score: number;
+  /** The message lies in a date range the query named. */
+  inDateRange: boolean;
+}
+
+/** Store 1 searched by words and time: the chat log as [RECALL:] and the cheat sheet see it. */
 export class ChatSearch {
+  private readonly tuning: ChatSearchTuning;
+
   constructor(
     private readonly db: Db,
     private readonly timeZone: string,
-  ) {}
+    tuning: Partial<ChatSearchTuning> = {},
+  ) {
+    this.tuning = { ...DEFAULT_CHAT_TUNING, ...tuning };
+  }
 
   /**
-   * The best `limit` passages for the query: ranked by bm25, originals before
-   * talk about remembering; with no words but a time filter, the newest
-   * messages of that time, oldest first. No words and no filter: nothing.
+   * The best `limit` passages for the query: ranked by bm25 over the message
+   * and (weighted lower) its neighbours, hits from named dates raised,
+   * originals before talk about remembering; with no words but a time
+   * filter, the newest messages of that time, oldest first. No words and no
+   * filter: nothing. Passages never overlap.
    */
-  search(q: RecallQuery): RecallPassage[] {
-    const match = ftsQuery(q.terms);
-    const timed = q.filter.from !== undefined || q.filter.to !== undefined || q.filter.dayPart !== undefined;
-    if (!match && !timed) return [];
-    const rows = this.candidates(q, match);
-    const passages = rows.map((r) => this.passage(r));
-    const ranked = [...passages.filter((p) => !p.aboutRemembering), ...passages.filter((p) => p.aboutRemembering)];
+  search(q: RecallQuery): (RecallPassage & { score: number })[] {
+    const ranked = this.rank({ ...q, limit: Math.max(MIN_SCAN, q.limit * SCAN_FACTOR) });
+    return this.passages(ranked, q.limit, !(ftsQuery(q.terms) || q.dates?.length));
+  }
+
+  /**
+   * Passages for ranked messages (from `rank` or a fusion of it): originals
+   * before talk about remembering, never overlapping, at most `limit`;
+   * `chronological` orders them by time instead of rank (time-only queries).
+   */
+  passages(ranked: RankedMessage[], limit: number, chronological: boolean): (RecallPassage & { score: number })[] {
+    if (!ranked.length) return [];
+    const rows = new Map(this.rows(ranked.map((r) => r.id)).map((r) => [r.id, r]));
+    const passages = ranked.flatMap((r) => {
+      const row = rows.get(r.id);
+      return row ? [{ ...this.passage(row), score: r.score }] : [];
+    });
+    const ordered = [...passages.filter((p) => !p.aboutRemembering), ...passages.filter((p) => p.aboutRemembering)];
     const shown = new Set<number>();
-    const out: RecallPassage[] = [];
-    for (const p of ranked) {
-      if (out.length >= q.limit) break;
-      if (shown.has(p.hit.id)) continue; // already on the sheet as another hit's context
+    const out: (RecallPassage & { score: number })[] = [];
+    for (const p of ordered) {
+      if (out.length >= limit) break;
+      // Already on the sheet as another hit's context, or only next to it: passages never overlap.
+      if ([p.before, p.hit, p.after].some((m) => m && shown.has(m.id))) continue;
       for (const m of [p.before, p.hit, p.after]) if (m) shown.add(m.id);
       out.push(p);
     }
-    return match ? out : out.sort((a, b) => a.hit.id - b.hit.id);
+    return chronological ? out.sort((a, b) => a.hit.id - b.hit.id) : out;
+  }
+
+  /**
+   * Messages ranked by keyword score, best first, each one message (its
+   * neighbours only helped it match). Without words: the newest messages
+   * inside the time filter.
+   */
+  rank(q: RecallQuery): RankedMessage[] {
+    const match = ftsQuery(q.terms);
+    const ranges = q.dates ?? [];
+    const timed = q.filter.from !== undefined || q.filter.to !== undefined || q.filter.dayPart !== undefined;
+    if (!match && !timed && !ranges.length) return [];
+    const hits = match || timed ? this.candidates(q, match, undefined) : [];
+    if (!ranges.length) return hits.slice(0, q.limit);
+    // A named date ranks its own hits first: matching words if any, else the messages of that time.
+    const byId = new Map(hits.map((h) => [h.id, h]));
+    for (const range of ranges) {
+      const inRange = match ? this.candidates(q, match, range) : [];
+      for (const h of inRange.length ? inRange : this.candidates(q, undefined, range)) byId.set(h.id, h);
+    }
+    const boost = (h: RankedMessage) => (h.inDateRange ? { ...h, score: h.score * this.tuning.dateBoost } : h);
+    return [...byId.values()]
+      .map(boost)
+      .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score || b.id - a.id)
+      .slice(0, q.limit);
   }
 
   /** Matching rows in rank order (or newest first without words), the day part applied on the local hour. */
-  private candidates(q: RecallQuery, match: string | undefined): Row[] {
+  private candidates(q: RecallQuery, match: string | undefined, range: { from: string; to: string } | undefined): RankedMessage[] {
     const where = ["m.user_id = @userId"];
     const params: Record<string, string | number> = { userId: q.userId };
     if (q.excludeConversationId !== undefined) {
       where.push("m.conversation_id <> @exclude");
       params.exclude = q.excludeConversationId;
     }
-    if (q.filter.from !== undefined) {
+    const from = [q.filter.from, range?.from].filter((x): x is string => x !== undefined).sort().at(-1);
+    const to = [q.filter.to, range?.to].filter((x): x is string => x !== undefined).sort().at(0);
+    if (from !== undefined) {
       where.push("m.created_at >= @from");
-      params.from = q.filter.from;
+      params.from = from;
     }
-    if (q.filter.to !== undefined) {
+    if (to !== undefined) {
       where.push("m.created_at < @to");
-      params.to = q.filter.to;
+      params.to = to;
     }
-    const cols = "m.id, m.conversation_id, m.role, m.text, m.created_at, m.recall_answer";
     let sql: string;
     if (match) {
       params.match = match;
-      sql = `SELECT ${cols} FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-             WHERE messages_fts MATCH @match AND ${where.join(" AND ")} ORDER BY messages_fts.rank, m.id DESC`;
+      sql = `SELECT m.id, m.conversation_id, m.created_at, -bm25(messages_ctx_fts, 1.0, ${this.tuning.contextWeight}) AS score
+             FROM messages_ctx_fts JOIN messages m ON m.id = messages_ctx_fts.rowid
+             WHERE messages_ctx_fts MATCH @match AND ${where.join(" AND ")} ORDER BY score DESC, m.id DESC`;
     } else {
-      sql = `SELECT ${cols} FROM messages m WHERE ${where.join(" AND ")} ORDER BY m.created_at DESC, m.id DESC`;
+      sql = `SELECT m.id, m.conversation_id, m.created_at, 0 AS score FROM messages m WHERE ${where.join(" AND ")} ORDER BY m.created_at DESC, m.id DESC`;
     }
-    const cap = Math.max(MIN_SCAN, q.limit * SCAN_FACTOR);
-    const out: Row[] = [];
-    for (const row of this.db.prepare(sql).iterate(params) as IterableIterator<Row>) {
+    const out: RankedMessage[] = [];
+    type Hit = { id: number; conversation_id: number; created_at: string; score: number };
+    for (const row of this.db.prepare(sql).iterate(params) as IterableIterator<Hit>) {
       if (q.filter.dayPart && !this.inDayPart(row.created_at, q.filter.dayPart)) continue;
-      out.push(row);
-      if (out.length >= cap) break; // leaving the loop early closes the statement
+      out.push({ id: row.id, conversationId: row.conversation_id, createdAt: row.created_at, score: row.score, inDateRange: range !== undefined });
+      if (out.length >= q.limit) break; // leaving the loop early closes the statement
     }
     return out;
   }
 
-  private inDayPart(iso: string, part: DayPart): boolean {
+  /** Message texts by id (pseudo-relevance feedback reads the top hits). */
+  texts(ids: number[]): Map<number, string> {
+    return new Map(this.rows(ids).map((r) => [r.id, r.text]));
+  }
+
+  private rows(ids: number[]): Row[] {
+    return this.db
+      .prepare(`SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages WHERE id IN (${ids.map(() => "?").join(",")})`)
+      .all(...ids) as Row[];
+  }
+
+  /** Is this instant inside the filter's local day part (if any)? */
+  inDayPart(iso: string, part: DayPart): boolean {
     const hour = localHour(new Date(iso), this.timeZone);
     return hour >= part.fromHour && hour < part.toHour;
   }

@@ -113,7 +113,7 @@ async function sheet(deps: ReflectionDeps, userId: string, questions: string[]) 
   if (query.trim()) {
     const vector = await memory.embed(query);
     const [n, t] = await Promise.all([
-      memory.searchVector(vector, { userId, store: "notes", k: r.notes, minScore: config.memory.notesMinScore }),
+      memory.searchVector(vector, { userId, store: "notes", k: r.notes, minScore: memory.thresholds.notesMinScore }),
       // Ask for a few more, since the latest thoughts are shown on their own already.
       memory.searchVector(vector, { userId, store: "thoughts", k: r.relatedThoughts + lastThoughts.length, minScore: config.memory.thoughtsMinScore }),
     ]);

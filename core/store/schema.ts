@@ -3,6 +3,24 @@
  * edited after it shipped; changes come as a new entry at the end.
  * Every row is scoped to a user id; times are ISO-8601 UTC strings.
  */
+/** The FTS5 index of one text store, kept in step by triggers and filled from the rows it already has. */
+function storeKeywordIndex(t: string): string {
+  return `
+  CREATE VIRTUAL TABLE ${t}_fts USING fts5(text, content='${t}', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER ${t}_fts_ai AFTER INSERT ON ${t} BEGIN
+    INSERT INTO ${t}_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER ${t}_fts_ad AFTER DELETE ON ${t} BEGIN
+    INSERT INTO ${t}_fts(${t}_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER ${t}_fts_au AFTER UPDATE OF text ON ${t} BEGIN
+    INSERT INTO ${t}_fts(${t}_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO ${t}_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  INSERT INTO ${t}_fts(${t}_fts) VALUES ('rebuild');
+`;
+}
+
 export const MIGRATIONS: readonly string[] = [
   /* 1: the nine stores and the logs */ `
   CREATE TABLE conversations (
@@ -228,6 +246,47 @@ export const MIGRATIONS: readonly string[] = [
   `,
   /* recall: answers written with chat-log passages rank below originals in later searches (SPEC §5.1) */ `
   ALTER TABLE messages ADD COLUMN recall_answer INTEGER NOT NULL DEFAULT 0;
+  `,
+  /* hybrid recall: keyword indexes of the memory stores and of the chat log with neighbouring turns */ `
+${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
+  -- chat log with its neighbours: answers often say "yes, last Friday" while the keywords sit in the turn
+  -- before or after, so each message is indexed with the texts of both neighbours as a second column
+  -- (ranked with a lower weight). A table of its own, since the context column has no twin in messages.
+  CREATE VIRTUAL TABLE messages_ctx_fts USING fts5(text, context, tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER messages_ctx_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_ctx_fts(rowid, text, context) VALUES (new.id, new.text,
+      coalesce((SELECT text FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1), ''));
+    UPDATE messages_ctx_fts SET context = context || ' ' || new.text
+      WHERE rowid = (SELECT id FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1);
+  END;
+  CREATE TRIGGER messages_ctx_ad AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_ctx_fts WHERE rowid = old.id;
+  END;
+  CREATE TRIGGER messages_ctx_au AFTER UPDATE OF text ON messages BEGIN
+    UPDATE messages_ctx_fts SET text = new.text WHERE rowid = new.id;
+    UPDATE messages_ctx_fts SET context = replace(context, old.text, new.text)
+      WHERE rowid IN (SELECT id FROM messages WHERE conversation_id = new.conversation_id AND id <> new.id
+                      AND id IN ((SELECT max(id) FROM messages WHERE conversation_id = new.conversation_id AND id < new.id),
+                                 (SELECT min(id) FROM messages WHERE conversation_id = new.conversation_id AND id > new.id)));
+  END;
+  INSERT INTO messages_ctx_fts(rowid, text, context)
+    SELECT m.id, m.text,
+      coalesce((SELECT p.text FROM messages p WHERE p.conversation_id = m.conversation_id AND p.id < m.id ORDER BY p.id DESC LIMIT 1), '') || ' ' ||
+      coalesce((SELECT n.text FROM messages n WHERE n.conversation_id = m.conversation_id AND n.id > m.id ORDER BY n.id LIMIT 1), '')
+    FROM messages m;
+
+  -- vectors of chat messages for the meaning side of the chat-log search; derived data, filled
+  -- lazily per user (core/recall/message-vectors.ts), dropped with their message
+  CREATE TABLE message_vectors (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL,
+    embedder TEXT NOT NULL,
+    vector BLOB NOT NULL
+  );
+  CREATE INDEX message_vectors_user ON message_vectors(user_id, embedder);
+  CREATE TRIGGER message_vectors_au AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM message_vectors WHERE message_id = new.id;
+  END;
   `,
   /* lookups: news feeds and their items (searched by [NEWS:]); the search log gains an index */ `
   CREATE TABLE feeds (

@@ -1,5 +1,8 @@
 import type { ChatMessage, ChatRequest } from "../ports/chat-model.ts";
+import type { ProfileEntry } from "../store/profile.ts";
 import { CHEAT_SHEET_LABELS } from "../prompts/cheat-sheet.ts";
+import type { SheetPassage } from "./memory-blocks.ts";
+import { fitProfile, renderProfileLines } from "./profile-fit.ts";
 
 /** Everything that goes on the cheat sheet of one turn, already selected. */
 export interface CheatSheetInput {
@@ -11,10 +14,14 @@ export interface CheatSheetInput {
   /** Local date and time, computed by the program (models reckon badly with dates). */
   now: string;
   rules: string[];
+  /** Already fitted to the budget (memory-blocks.ts). */
   profile: { category: string; text: string }[];
-  profileMaxChars: number;
   shortTerm?: string | undefined;
+  /** Important memories (store 4): on every sheet while they fit. */
+  important: { text: string }[];
   notes: { text: string; createdAt: string }[];
+  /** Verbatim passages from earlier conversations, each with its local time and neighbouring turns. */
+  passages: SheetPassage[];
   thoughts: { text: string }[];
   /** Due topic with its instruction, correction hints: after the memories, before the turns. */
   extras: string[];
@@ -31,10 +38,12 @@ export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
   const L = CHEAT_SHEET_LABELS[input.language];
   const sections: string[] = [input.persona.trim(), L.now(input.now, input.timezone)];
   if (input.rules.length) sections.push(`${L.rules}\n${bullets(input.rules)}`);
-  const profile = renderProfile(input.profile, input.profileMaxChars);
+  const profile = renderProfileLines(input.profile.map((p, id) => ({ id, userId: "", createdAt: "", updatedAt: "", ...p })));
   if (profile) sections.push(`${L.profile(input.userName)}\n${profile}`);
+  if (input.important.length) sections.push(`${L.important}\n${bullets(input.important.map((i) => i.text))}`);
   if (input.shortTerm) sections.push(`${L.shortTerm}\n${input.shortTerm.trim()}`);
   if (input.notes.length) sections.push(`${L.notes(input.userName)}\n${bullets(input.notes.map((n) => n.text))}`);
+  if (input.passages.length) sections.push(`${L.passages}\n${input.passages.map((p) => renderPassage(p, input.userName)).join("\n\n")}`);
   if (input.thoughts.length) sections.push(`${L.thoughts}\n${bullets(input.thoughts.map((t) => t.text))}`);
   for (const extra of input.extras) if (extra.trim()) sections.push(extra.trim());
   return { system: sections.join("\n\n"), messages: alternate([...input.recent, { role: "user", content: input.message }]) };
@@ -45,24 +54,19 @@ function bullets(items: string[]): string {
 }
 
 /**
- * The whole profile, grouped by category, within a character budget (the
- * seed's profile grew without bound). Newest entries of a category win.
+ * The profile, grouped by category, within a character budget (the seed's
+ * profile grew without bound), filled fairly across categories (profile-fit.ts).
  */
-export function renderProfile(entries: { category: string; text: string }[], maxChars: number): string {
-  const byCategory = new Map<string, string[]>();
-  for (const e of entries) byCategory.set(e.category, [...(byCategory.get(e.category) ?? []), e.text]);
-  const lines: string[] = [];
-  let used = 0;
-  for (const [category, texts] of byCategory) {
-    const kept: string[] = [];
-    for (const t of [...texts].reverse()) {
-      if (used + t.length + 4 > maxChars) break;
-      kept.unshift(t);
-      used += t.length + 4;
-    }
-    if (kept.length) lines.push(`${category}: ${kept.join("; ")}`);
-  }
-  return lines.map((l) => `- ${l}`).join("\n");
+export function renderProfile(entries: ProfileEntry[], maxChars: number, message = ""): string {
+  return renderProfileLines(fitProfile(entries, maxChars, message).kept);
+}
+
+/** One passage: the neighbouring turns around the hit, each with its local time and speaker. */
+function renderPassage(p: SheetPassage, userName: string): string {
+  const who = (role: string) => (role === "user" ? userName : "Lilo");
+  return [p.before, p.hit, p.after]
+    .flatMap((m) => (m ? [`${m === p.hit ? "»" : " "} [${m.localTime}] ${who(m.role)}: ${m.text.replace(/\s+/g, " ").trim()}`] : []))
+    .join("\n");
 }
 
 /**

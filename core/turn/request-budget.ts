@@ -24,8 +24,11 @@ type Language = keyof typeof BUDGET_TEXTS;
  * emoji; erring high keeps the request under the model's limit.
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 3);
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
+
+/** Characters per estimated token, for every budget in tokens (request, memory part of the sheet). */
+export const CHARS_PER_TOKEN = 3;
 
 /** Estimated tokens of a whole request: system part and every turn. */
 export function requestTokens(request: Pick<ChatRequest, "system" | "messages">): number {
@@ -78,7 +81,7 @@ export function fitRequest(request: ChatRequest, budget: RequestBudget, language
   const last = messages.at(-1);
   if (over > 0 && last) {
     // Three characters per estimated token, plus room for the note itself.
-    const keep = Math.max(200, last.content.length - over * 3 - 100);
+    const keep = Math.max(200, last.content.length - over * CHARS_PER_TOKEN - 100);
     messages[messages.length - 1] = { ...last, content: shortenText(last.content, keep, language) };
   }
   // Still over: the system part alone (persona, memory blocks) is too large for this budget.

@@ -13,8 +13,10 @@ import type { SuggestionsStore } from "../store/suggestions.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { BackgroundTasks } from "../util/background.ts";
 import type { ChatSearch } from "../recall/search.ts";
+import type { ChatRecallDeps } from "../recall/sheet-recall.ts";
 import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
+import { selectMemoryBlocks, type MemoryBlocks } from "./memory-blocks.ts";
 import { personaPrompt } from "../prompts/persona.ts";
 import { markerInstructions } from "../prompts/markers.ts";
 import { parseMarkers, type Marker } from "../markers/parse.ts";
@@ -52,6 +54,8 @@ export interface TurnDeps {
   background: BackgroundTasks;
   /** The chat log searched by [RECALL:]. */
   recall: ChatSearch;
+  /** The same chat-log search with its meaning side, for the sheet's passages and [RECALL:]. */
+  chatRecall: ChatRecallDeps;
   steps: TurnStep[];
   /** Web search, fetch_url and news for the lookup markers and tools. */
   lookups?: Lookups;
@@ -113,7 +117,7 @@ function chatLabel(deps: TurnDeps): string | null {
  * The cheat sheet Lilo would send for `text` now, without storing anything
  * or calling a model: for `lilo preview` and the benchmark.
  */
-export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[] }> {
+export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }> {
   const now = deps.clock.now();
   const last = deps.chatLog.latestConversation(msg.userId);
   const running = last && now.getTime() - Date.parse(last.lastMessageAt) <= deps.config.memory.conversationPauseMinutes * 60_000;
@@ -127,9 +131,10 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
     now,
     extras: [],
   };
-  let notes: MemoryHit[] = [];
-  const request = await assemble(deps, ctx, (n) => (notes = n));
-  return { request, notes };
+  let blocks: MemoryBlocks | undefined;
+  // The same budget as a real turn, so the preview is what the model would receive.
+  const { request } = applyBudget(await assemble(deps, ctx, (b) => (blocks = b)), deps.config.budget, deps.config.persona.language);
+  return { request, notes: blocks!.notes.kept, blocks: blocks! };
 }
 
 async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean): Promise<TurnResult> {
@@ -154,7 +159,7 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   let notes: MemoryHit[] = [];
   try {
     model = deps.models.forRole("chat");
-    const budgeted = applyBudget(await assemble(deps, ctx, (n) => (notes = n)), config.budget, config.persona.language);
+    const budgeted = applyBudget(await assemble(deps, ctx, (b) => (notes = b.notes.kept)), config.budget, config.persona.language);
     if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
     if (budgeted.overBy > 0) deps.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
     const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
@@ -177,15 +182,15 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
 }
 
 /** Selects memories and builds the cheat sheet for this turn. */
-async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: MemoryHit[]) => void): Promise<ChatRequest> {
-  const { config, memory } = deps;
+async function assemble(deps: TurnDeps, ctx: TurnContext, report: (b: MemoryBlocks) => void): Promise<ChatRequest> {
+  const { config } = deps;
   const m = config.memory;
-  const vector = await memory.embed(ctx.text);
-  const [notes, thoughts] = await Promise.all([
-    memory.searchVector(vector, { userId: ctx.userId, store: "notes", k: m.notesTopK, minScore: m.notesMinScore }),
-    memory.searchVector(vector, { userId: ctx.userId, store: "thoughts", k: m.thoughtsTopK, minScore: m.thoughtsMinScore }),
-  ]);
-  reportNotes(notes);
+  const shortTerm = ctx.isNewConversation ? deps.shortTerm.latest(ctx.userId)?.text : undefined;
+  const blocks = await selectMemoryBlocks(
+    { config, memory: deps.memory, profile: deps.profile, chatRecall: deps.chatRecall },
+    { userId: ctx.userId, text: ctx.text, conversationId: ctx.conversationId, shortTermChars: shortTerm?.length ?? 0 },
+  );
+  report(blocks);
   const name = userName(config, ctx.userId);
   const persona = [
     personaPrompt({ name: config.persona.name, language: config.persona.language, userName: name }),
@@ -202,11 +207,12 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: Memor
     persona,
     now: formatLocal(ctx.now, config.timezone, config.persona.language),
     rules: deps.rules.list(ctx.userId, true).map((r) => r.text),
-    profile: deps.profile.list(ctx.userId),
-    profileMaxChars: m.profileMaxChars,
-    shortTerm: ctx.isNewConversation ? deps.shortTerm.latest(ctx.userId)?.text : undefined,
-    notes,
-    thoughts,
+    profile: blocks.profile.kept,
+    shortTerm,
+    important: blocks.important.kept,
+    notes: blocks.notes.kept,
+    passages: blocks.passages.kept,
+    thoughts: blocks.thoughts.kept,
     extras: ctx.extras,
     recent,
     message: ctx.text,

@@ -55,7 +55,8 @@ describe("lilo memory / doctor / reindex", () => {
     expect(hits.map((h) => h.text)).toEqual(["Christian geht gern ins Kino", "Christian trinkt Tee"]);
     expect(hits[0]!.createdAt).toBe("2025-05-01T10:00:00.000Z");
     expect(hits[0]!.score).toBeCloseTo(0.9, 3);
-    expect(Object.keys(hits[0]!).sort()).toEqual(["createdAt", "id", "score", "text"]);
+    expect(Object.keys(hits[0]!).sort()).toEqual(["createdAt", "id", "keyword", "score", "text"]);
+    expect((hits[0] as unknown as { keyword: number }).keyword).toBeGreaterThan(0); // "Kino" is one of its words
 
     const anna = JSON.parse((await runCli(open, ["memory", "search", "Kino", "--json", "--user", "anna"])).out);
     expect(anna.map((h: { text: string }) => h.text)).toEqual(["Anna mag Kino"]);
@@ -140,6 +141,13 @@ describe("lilo memory / doctor / reindex", () => {
     expect(req.system).toContain("- Christian mag Kino");
     expect(req.messages).toEqual([{ role: "user", content: "Kino?" }]);
     expect(db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
+    // Without --json: every memory block with its scores, and what the budget left out.
+    for (let i = 0; i < 8; i++) t.lilo.stores.profile.add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
+    const text = await runCli(open, ["preview", "Kino?"]);
+    expect(text.out).toMatch(/── memory blocks/);
+    expect(text.out).toMatch(/notes: 1 on the sheet\n {2}\+ #\d+ \[cos 1\.00, bm25 [\d.]+, fused [\d.]+\] Christian mag Kino/);
+    expect(text.out).toMatch(/profile: \d+ on the sheet, \d+ left out for budget/);
+    expect(text.out).toMatch(/memory part: ≈ \d+ of 2000 tokens/);
   });
 });
 

@@ -1,20 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, requireModel } from "../../core/index.ts";
+import { thresholdsFor } from "../../core/memory/thresholds.ts";
 
 describe("configuration", () => {
   it("has the seed's numbers as defaults", () => {
     const c = loadConfig({});
-    expect(c.memory).toMatchObject({ notesTopK: 5, notesMinScore: 0.3, dedupMinScore: 0.82, thoughtsTopK: 3, conversationPauseMinutes: 60 });
+    expect(c.memory).toMatchObject({ notesTopK: 5, thoughtsTopK: 3, conversationPauseMinutes: 60, memoryBudgetTokens: 2000 });
+    // Thresholds come from the embedder in use (core/memory/thresholds.ts) unless set explicitly.
+    expect(c.memory.notesMinScore).toBeUndefined();
+    expect(c.memory.dedupMinScore).toBeUndefined();
     expect(c.timezone).toBe("Europe/Berlin");
     expect(c.persona).toMatchObject({ name: "Lilo", language: "de" });
-    expect(c.embedding.model).toBe("Xenova/all-MiniLM-L6-v2");
+    // German by default, so the default embedding model understands German.
+    expect(c.embedding.model).toBe("Xenova/paraphrase-multilingual-MiniLM-L12-v2");
+    expect(loadConfig({ LILO_LANGUAGE: "en" }).embedding.model).toBe("Xenova/all-MiniLM-L6-v2");
+    expect(loadConfig({ LILO_LANGUAGE: "en", LILO_EMBEDDING_MODEL: "Xenova/multilingual-e5-small" }).embedding.model).toBe("Xenova/multilingual-e5-small");
     expect(c.vector.backend).toBe("sqlite-vec");
     expect(c.models.chat).toBeUndefined();
   });
 
-  it("switches thresholds with the multilingual model, unless set explicitly", () => {
-    expect(loadConfig({ LILO_EMBEDDING_MODEL: "Xenova/paraphrase-multilingual-MiniLM-L12-v2" }).memory).toMatchObject({ notesMinScore: 0.4, dedupMinScore: 0.88 });
-    expect(loadConfig({ LILO_EMBEDDING_MODEL: "Xenova/paraphrase-multilingual-MiniLM-L12-v2", LILO_NOTES_MIN_SCORE: "0.35" }).memory.notesMinScore).toBe(0.35);
+  it("takes thresholds from the embedder's identity, explicit settings winning, exact-text only for an unknown one", () => {
+    expect(thresholdsFor("Xenova/paraphrase-multilingual-MiniLM-L12-v2")).toEqual({ notesMinScore: 0.4, dedupMinScore: 0.88 });
+    expect(thresholdsFor("Xenova/all-MiniLM-L6-v2")).toEqual({ notesMinScore: 0.3, dedupMinScore: 0.82 });
+    expect(thresholdsFor("some/unmeasured-model").dedupMinScore).toBeUndefined();
+    const c = loadConfig({ LILO_NOTES_MIN_SCORE: "0.35" });
+    expect(thresholdsFor("Xenova/paraphrase-multilingual-MiniLM-L12-v2", c.memory)).toEqual({ notesMinScore: 0.35, dedupMinScore: 0.88 });
   });
 
   it("picks a chat model from the configured provider, and per-role models fall back to it", () => {

@@ -52,7 +52,8 @@ describe("typed yes/no answers", () => {
     }
     // A negation alone answers nothing.
     expect(readYesNo("Ich weiß nicht")).toBeUndefined();
-    expect(readYesNo("Bitte nicht")).toBeUndefined();
+    // ... but a decline phrase is a no: "Bitte nicht" answers "Soll ich mir das merken?".
+    expect(readYesNo("Bitte nicht")).toBe("no");
     // Only the first sentence is searched for a negation.
     expect(readYesNo("Ja. Heute habe ich nicht viel Zeit.")).toBe("yes");
   });
@@ -74,6 +75,42 @@ describe("typed yes/no answers", () => {
     "🙂 mal sehen",
   ])("%j answers something else", (text) => {
     expect(readYesNo(text)).toBeUndefined();
+  });
+
+  it.each([
+    // Common confirmations without a yes word.
+    "Auf jeden Fall",
+    "Unbedingt",
+    "Mach das",
+    "Klingt gut",
+    "Gute Idee!",
+    "Natürlich",
+    "Sounds good",
+    "Go ahead",
+    "Of course",
+    "Absolutely",
+    // A negation that negates nothing: "warum nicht" confirms.
+    "Ja klar, warum nicht?",
+    "Warum nicht",
+    "Why not",
+    "Ja, nicht schlecht",
+  ])("%j is a yes (issue 12's phrases)", (text) => {
+    expect(readYesNo(text)).toBe("yes");
+  });
+
+  it.each([
+    "Lieber nicht",
+    "Besser nicht",
+    "Auf keinen Fall",
+    "Rather not",
+    "Please don't",
+    "Nicht nötig",
+    "Klar, aber nicht so",
+    "Ja, aber nicht merken",
+    "Unbedingt nicht speichern",
+    "Mach das lieber nicht",
+  ])("%j is a no (issue 12's phrases)", (text) => {
+    expect(readYesNo(text)).toBe("no");
   });
 
   it("looks at the first four words only", () => {

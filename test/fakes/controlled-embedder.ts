@@ -18,10 +18,11 @@ export class ControlledEmbedder implements Embedder {
   private readonly chosen = new Map<string, Float32Array>();
   private readonly unknown = new Map<string, Float32Array>();
 
-  constructor(dim = 384) {
+  /** `id` may name a real model, so that model's thresholds apply (core/memory/thresholds.ts). */
+  constructor(dim = 384, id?: string) {
     if (!Number.isInteger(dim) || dim < 2) throw new RangeError(`dimension must be an integer >= 2, got ${dim}`);
     this.dim = dim;
-    this.id = `controlled-${dim}`;
+    this.id = id ?? `controlled-${dim}`;
   }
 
   /** Fixes the vector for `text` (normalised to unit length). Returns this for chaining. */

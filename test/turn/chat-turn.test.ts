@@ -17,10 +17,8 @@ describe("a chat turn against a fake Anthropic server", () => {
   beforeEach(async () => {
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? extraction : "Gern, Christian! [EMOTION: froh]"));
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake),
-      { clock },
-    );
+    // Vectors under MiniLM's name, so its thresholds (dedup at 0.82) apply.
+    t = makeTestLilo(fakeAnthropicEnv(fake), { clock, embedder: new ControlledEmbedder(DIM, "Xenova/all-MiniLM-L6-v2") });
   });
   afterEach(async () => {
     await t.cleanup();

@@ -1,0 +1,66 @@
+/** Retrieval scores of the recall benchmark (LoCoMo's scoring, see the data's README). */
+
+/** One question's outcome: its category, its evidence ids and the ranked retrieved ids. */
+export interface Outcome {
+  category: number;
+  evidence: string[];
+  ranked: string[];
+  ms: number;
+}
+
+/** Averages of one group of questions. */
+export interface Scores {
+  n: number;
+  r5: number;
+  r10: number;
+  all10: number;
+  mrr: number;
+  p50: number;
+  p95: number;
+}
+
+/** Share of the evidence among the first k retrieved (each retrieved item is exactly one turn). */
+function recallAt(o: Outcome, k: number): number {
+  const top = new Set(o.ranked.slice(0, k));
+  const ev = [...new Set(o.evidence)];
+  return ev.filter((e) => top.has(e)).length / ev.length;
+}
+
+/** Scores of a group; latency percentiles over its queries. */
+export function score(outcomes: Outcome[]): Scores {
+  const n = outcomes.length;
+  const avg = (f: (o: Outcome) => number) => (n ? outcomes.reduce((s, o) => s + f(o), 0) / n : 0);
+  const ev = (o: Outcome) => new Set(o.evidence);
+  return {
+    n,
+    r5: avg((o) => recallAt(o, 5)),
+    r10: avg((o) => recallAt(o, 10)),
+    all10: avg((o) => (recallAt(o, 10) === 1 ? 1 : 0)),
+    mrr: avg((o) => {
+      const i = o.ranked.slice(0, 10).findIndex((id) => ev(o).has(id));
+      return i < 0 ? 0 : 1 / (i + 1);
+    }),
+    p50: percentile(outcomes.map((o) => o.ms), 50),
+    p95: percentile(outcomes.map((o) => o.ms), 95),
+  };
+}
+
+export function percentile(xs: number[], p: number): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+export const CATEGORIES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" };
+
+/** The table of one search path: overall first, then each category. */
+export function table(name: string, outcomes: Outcome[]): string[] {
+  const f = (x: number) => x.toFixed(3).replace(/^0/, "");
+  const line = (label: string, s: Scores) =>
+    `| ${name} | ${label} | ${s.n} | ${f(s.r5)} | ${f(s.r10)} | ${f(s.all10)} | ${f(s.mrr)} | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} |`;
+  const rows = [line("overall", score(outcomes))];
+  for (const [c, label] of Object.entries(CATEGORIES)) rows.push(line(label, score(outcomes.filter((o) => o.category === Number(c)))));
+  return rows;
+}
+
+export const TABLE_HEAD = ["| path | category | n | R@5 | R@10 | all@10 | MRR | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|---|---|"];

@@ -1,0 +1,139 @@
+/**
+ * `npm run bench:recall -- --data DIR [--embedder NAME]`: recall quality on
+ * LoCoMo (see README "Recall benchmark"). Every turn goes in through the
+ * public API (one user per conversation, `createdAt` from the data): into the
+ * chat log (`importChat`) for the cheat sheet's chat-log search, and through
+ * `memory.add` into the notes of a second data directory for
+ * `memory.search`. Each question then runs through both and through a plain
+ * BM25 baseline (FTS5, question words OR-ed) built in the same run. Every
+ * retrieved item is exactly one turn: the neighbour shown as context never
+ * counts.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts } from "../../../core/index.ts";
+import { HashEmbedder } from "../../../core/providers/hash-embedder.ts";
+import { TransformersEmbedder } from "../../../core/providers/transformers-embedder.ts";
+import { CachedEmbedder } from "./cached-embedder.ts";
+import { UseLiteEmbedder } from "./use-embedder.ts";
+import { loadLocomo, turnText, type Question, type Turn } from "./locomo.ts";
+import { TABLE_HEAD, table, type Outcome } from "./metrics.ts";
+
+interface Args {
+  data: string;
+  embedder: string;
+  limit: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const data = get("data");
+  if (!data) throw new Error("usage: npm run bench:recall -- --data DIR [--embedder use-lite|hash|<transformers.js model id>] [--limit N]");
+  return { data, embedder: get("embedder") ?? "use-lite", limit: Number(get("limit") ?? Number.POSITIVE_INFINITY) };
+}
+
+/** The embedder by name: the offline USE lite, the synthetic hash, or a transformers.js model (downloads on a first run). */
+function pickEmbedder(name: string): Embedder {
+  const inner: Embedder =
+    name === "use-lite" ? new UseLiteEmbedder() : name === "hash" ? new HashEmbedder(384) : new TransformersEmbedder({ model: name, localDir: ".bench/models", offline: false });
+  return new CachedEmbedder(inner, ".bench/vectors");
+}
+
+/** A Lilo on its own temporary data directory, its clock a day after the conversation's last turn. */
+function openLilo(dir: string, embedder: Embedder, lastTurn: string): Lilo {
+  const config = loadConfig({ LILO_DATA_DIR: dir, LILO_LANGUAGE: "en", LILO_TIMEZONE: "UTC" });
+  const now = new Date(Date.parse(lastTurn) + 86_400_000).toISOString();
+  // BENCH_TUNING='{"hybrid":{"keywordWeight":2},"chat":{"contextWeight":0.5}}' tries other knobs without editing code.
+  const tuning = process.env.BENCH_TUNING ? (JSON.parse(process.env.BENCH_TUNING) as LiloPorts["tuning"]) : undefined;
+  return createLilo(config, { embedder, clock: fixedClock(now), ...(tuning ? { tuning } : {}) });
+}
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
+  const t = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - t };
+}
+
+/** Fills both Lilos with one sample's turns; returns row id → dia_id maps and the notes dropped as duplicates. */
+async function fill(chat: Lilo, notes: Lilo, user: string, turns: Turn[]): Promise<{ messages: Map<number, string>; noteIds: Map<number, string>; dropped: number }> {
+  const first = turns[0]!.speaker;
+  const ids = chat.importChat(turns.map((t) => ({ userId: user, role: t.speaker === first ? "user" : "assistant", text: turnText(t), createdAt: t.iso_time })));
+  const messages = new Map(ids.map((id, i) => [id, turns[i]!.dia_id]));
+  await chat.recall.indexMessages(user);
+  const noteIds = new Map<number, string>();
+  let dropped = 0;
+  for (const t of turns) {
+    const r = await notes.memory.add({ text: turnText(t), userId: user, createdAt: t.iso_time });
+    if (r.added) noteIds.set(r.id, t.dia_id);
+    else dropped++;
+  }
+  return { messages, noteIds, dropped };
+}
+
+/** The plain baseline: FTS5 bm25 over raw turns, every question word quoted and OR-ed, nothing else. */
+function bm25Baseline(samples: Map<string, Turn[]>): (q: Question) => string[] {
+  const db = new Database(":memory:");
+  db.exec(`CREATE VIRTUAL TABLE t USING fts5(sample UNINDEXED, dia UNINDEXED, text, tokenize='unicode61 remove_diacritics 2')`);
+  const ins = db.prepare(`INSERT INTO t (sample, dia, text) VALUES (?, ?, ?)`);
+  db.transaction(() => {
+    for (const turns of samples.values()) for (const x of turns) ins.run(x.sample_id, x.dia_id, turnText(x));
+  })();
+  const stmt = db.prepare(`SELECT dia FROM t WHERE t MATCH ? AND sample = ? ORDER BY bm25(t) LIMIT 10`);
+  return (q) => {
+    const words = [...new Set(q.question.match(/[\p{L}\p{N}]+/gu) ?? [])];
+    return words.length ? (stmt.all(words.map((w) => `"${w}"`).join(" OR "), q.sample_id) as { dia: string }[]).map((r) => r.dia) : [];
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const { samples, questions } = loadLocomo(args.data);
+  const embedder = pickEmbedder(args.embedder);
+  const tmp = mkdtempSync(join(tmpdir(), "lilo-recall-bench-"));
+  const out = { sheet: [] as Outcome[], memory: [] as Outcome[], bm25: [] as Outcome[] };
+  let dropped = 0;
+  let turnsTotal = 0;
+  const baseline = bm25Baseline(samples);
+  try {
+    for (const [sample, turns] of samples) {
+      turnsTotal += turns.length;
+      const last = turns[turns.length - 1]!.iso_time;
+      const chat = openLilo(join(tmp, sample, "chat"), embedder, last);
+      const notes = openLilo(join(tmp, sample, "notes"), embedder, last);
+      const f = await fill(chat, notes, sample, turns);
+      dropped += f.dropped;
+      const qs = questions.filter((q) => q.sample_id === sample).slice(0, args.limit);
+      await embedder.embed(qs.map((q) => q.question)); // query vectors come from the cache: the times below are search only
+      for (const q of qs) {
+        const base = { category: q.category, evidence: q.evidence };
+        const s = await timed(() => chat.recall.rank(q.question, { userId: sample, limit: 10 }));
+        out.sheet.push({ ...base, ranked: s.value.map((m) => f.messages.get(m.id) ?? "?"), ms: s.ms });
+        const m = await timed(() => notes.memory.search(q.question, { userId: sample, k: 10 }));
+        out.memory.push({ ...base, ranked: m.value.map((h) => f.noteIds.get(h.id) ?? "?"), ms: m.ms });
+        const b = await timed(() => baseline(q));
+        out.bm25.push({ ...base, ranked: b.value, ms: b.ms });
+      }
+      await chat.close();
+      await notes.close();
+    }
+  } finally {
+    if (embedder instanceof CachedEmbedder) embedder.save();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const cpu = cpus();
+  console.log(`LoCoMo recall benchmark: ${args.data}`);
+  console.log(`${samples.size} conversations, ${turnsTotal} turns, ${out.sheet.length} questions (categories 1–4); embedder ${embedder.id}`);
+  console.log(`notes dropped as duplicates by memory.add: ${dropped}`);
+  console.log(`machine: ${cpu[0]?.model ?? "?"}, ${cpu.length} cores, node ${process.version}`);
+  console.log(`times: search only; query vectors come from the on-disk cache (embedding excluded)`);
+  console.log("");
+  for (const l of [...TABLE_HEAD, ...table("sheet: chat-log search", out.sheet), ...table("memory.search", out.memory), ...table("BM25 baseline", out.bm25)]) console.log(l);
+}
+
+await main();
