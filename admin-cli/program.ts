@@ -19,6 +19,7 @@ import { registerExport } from "./commands/export.ts";
 import { registerDedupe } from "./commands/dedupe.ts";
 import { registerSettings } from "./commands/settings.ts";
 import { registerStatus } from "./commands/status.ts";
+import { registerLookups } from "./commands/lookups.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
 export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
@@ -47,5 +48,6 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerDedupe(program, open, io);
   registerSettings(program, open, io);
   registerStatus(program, open, io);
+  registerLookups(program, open, io);
   return program;
 }

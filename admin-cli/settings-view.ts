@@ -27,6 +27,12 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { key: "timezone", env: "LILO_TIMEZONE", value: (c) => c.timezone },
   { key: "embedding.model", env: "LILO_EMBEDDING_MODEL", value: (c) => c.embedding.model },
   { key: "vector.backend", env: "LILO_VECTOR_BACKEND", value: (c) => c.vector.backend },
+  { key: "search.provider", env: "LILO_SEARCH_PROVIDER", value: (c) => c.lookup.search.provider ?? "none" },
+  { key: "fetch_url.enabled", env: "LILO_FETCH_URL_ENABLED", value: (c) => String(c.lookup.fetch.enabled) },
+  { key: "feeds.count", env: "LILO_FEEDS", value: (c) => String(c.lookup.feeds.urls.length) },
+  { key: "feeds.cron", env: "LILO_FEEDS_CRON", value: (c) => c.lookup.feeds.cron },
+  { key: "tools.native", env: "LILO_NATIVE_TOOLS", value: (c) => [c.lookup.tools.default, ...Object.entries(c.lookup.tools.modes).map(([p, m]) => `${p}=${m}`)].join(",") },
+  { key: "tools.rounds", env: "LILO_TOOL_ROUNDS", value: (c) => String(c.lookup.tools.rounds) },
 ];
 
 /** Secrets: only whether they are set is ever printed, never a character of the value. */
@@ -37,6 +43,7 @@ export function secretStates(c: LiloConfig): { env: string; set: boolean }[] {
     { env: "QDRANT_API_KEY", set: !!c.vector.qdrantApiKey },
     { env: "TELEGRAM_BOT_TOKEN", set: !!c.telegram.token },
     { env: "MATRIX_ACCESS_TOKEN", set: !!c.matrix.accessToken },
+    { env: "BRAVE_SEARCH_API_KEY", set: !!c.lookup.search.braveApiKey },
   );
   return keys;
 }

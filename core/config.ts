@@ -2,6 +2,9 @@ import type { z } from "zod";
 import { DEFAULT_EMBEDDING_MODELS, OPENAI_COMPATIBLE_VENDORS, envSchema } from "./config-env.ts";
 import { ConfigError } from "./errors.ts";
 import { parseQuietHours, type QuietHours } from "./push/quiet-hours.ts";
+import { lookupConfig, type LookupConfig } from "./lookup-config.ts";
+
+export type { LookupConfig, ToolMode } from "./lookup-config.ts";
 
 export { DEFAULT_EMBEDDING_MODELS, OPENAI_COMPATIBLE_VENDORS, type OpenAICompatibleVendor } from "./config-env.ts";
 
@@ -109,6 +112,8 @@ export interface LiloConfig {
   /** `maxMessageChars`: longer answers are split into several Matrix messages. */
   matrix: { homeserverUrl?: string; accessToken?: string; allowedUsers: Record<string, string>; maxMessageChars: number };
   terminal: { userId: string };
+  /** Web search, fetch_url, news feeds and native tool calls (core/lookup-config.ts). */
+  lookup: LookupConfig;
 }
 
 /**
@@ -231,6 +236,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       maxMessageChars: e.MATRIX_MAX_MESSAGE_CHARS,
     },
     terminal: { userId: e.LILO_TERMINAL_USER },
+    lookup: lookupConfig(e),
   };
 }
 

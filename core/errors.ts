@@ -80,3 +80,14 @@ export class NotFoundError extends LiloError {
 export function describeError(err: unknown): string {
   return redactSecrets(err instanceof Error ? err.message : String(err));
 }
+
+/** A web search, page fetch or feed fetch failed or was refused; `reason` says which. */
+export class LookupError extends LiloError {
+  readonly reason: "refused" | "failed";
+
+  constructor(reason: "refused" | "failed", message: string, options?: { cause?: unknown }) {
+    super("lookup", message, options);
+    this.name = "LookupError";
+    this.reason = reason;
+  }
+}

@@ -47,6 +47,11 @@ import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "./providers/qdrant-index.ts";
 import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
+import { createLookups } from "./web/create-lookups.ts";
+import type { WebSearch } from "./ports/web-search.ts";
+import type { SearchLog } from "./web/search-log.ts";
+import type { News } from "./news/news.ts";
+import type { ToolCalling } from "./tools/tool-calling.ts";
 
 export * from "./config.ts";
 export * from "./errors.ts";
@@ -62,6 +67,9 @@ export type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
 export { VECTOR_STORES } from "./ports/vector-index.ts";
 export type { ChatModel, ChatRequest, ChatResponse } from "./ports/chat-model.ts";
 export type { Logger } from "./ports/logger.ts";
+export type { WebSearch, SearchResult } from "./ports/web-search.ts";
+export type { SearchLogEntry } from "./web/search-log.ts";
+export type { FeedFetchReport } from "./news/news.ts";
 export type { Transport, PushMessage, PushTarget } from "./ports/transport.ts";
 export type { PushOutcome } from "./push/push.ts";
 export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./questions/questions.ts";
@@ -98,6 +106,8 @@ export interface LiloPorts {
   steps?: TurnStep[];
   /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
   tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
+  /** Web search provider (otherwise the configured SearXNG or Brave). */
+  webSearch?: WebSearch;
 }
 
 /** Options of `memory.search`. */
@@ -159,6 +169,8 @@ export interface Lilo {
   /** Every user Lilo has talked with (distinct user ids in the chat log): whom the jobs run for. */
   knownUsers(): string[];
   models: ModelRegistry;
+  /** Web search log, news feeds and native-tool settings (SPEC §5). */
+  lookups: { searchLog: SearchLog; news: News; tools: ToolCalling };
   stores: {
     chatLog: ChatLog;
     profile: ProfileStore;
@@ -237,8 +249,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const messageVectors = new MessageVectors(db, embedder);
   const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
     minSimilarity: () => memory.thresholds.notesMinScore };
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores };
-  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
+  const looks = createLookups(config, db, clock, logger, ports.webSearch);
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores, lookups: looks.lookups, tools: looks.tools };
+  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news };
 
   return {
     config,
@@ -276,6 +289,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     analysis: analysisApi({ config, clock, logger, db, models, settings }),
     knownUsers: () => history.users(),
     models,
+    lookups: { searchLog: looks.searchLog, news: looks.news, tools: looks.tools },
     stores,
     maintenance: {
       check: () => checkConsistency(memory, index),
@@ -303,5 +317,5 @@ function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
 /** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */
 function configSecrets(config: LiloConfig): string[] {
   const providers = Object.values(config.providers).flatMap((p) => [p.apiKey, ...urlSecrets(p.baseUrl)]);
-  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken].filter((s): s is string => !!s);
+  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken, config.lookup.search.braveApiKey, ...urlSecrets(config.lookup.search.searxngUrl)].filter((s): s is string => !!s);
 }

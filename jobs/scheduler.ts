@@ -4,11 +4,12 @@ import { ConfigError, describeError } from "../core/index.ts";
 import { runDiaryJob } from "./diary-job.ts";
 import { runReflectionJob } from "./reflection-job.ts";
 import { runGreetingJob } from "./greeting-job.ts";
+import { runFeedsJob } from "./feeds-job.ts";
 
 /** The scheduled jobs of a running Lilo. */
 export interface RunningJobs {
   /** The croner jobs by name, e.g. to ask `nextRun()`. */
-  jobs: { diary?: Cron; reflection?: Cron; greeting?: Cron };
+  jobs: { diary?: Cron; reflection?: Cron; greeting?: Cron; feeds?: Cron };
   /** Stops every job and waits for a run in progress, so Lilo can be closed safely afterwards. */
   stop(): Promise<void>;
 }
@@ -62,6 +63,14 @@ export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
       jobs.diary?.stop();
       jobs.reflection?.stop();
       throw new ConfigError(`LILO_GREETING_CRON: "${greeting.cron}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
+    }
+  }
+  if (lilo.lookups.news.available()) {
+    try {
+      jobs.feeds = new Cron(lilo.config.lookup.feeds.cron, options("feeds"), track(() => runFeedsJob(lilo, logger)));
+    } catch (err) {
+      for (const job of Object.values(jobs)) job.stop();
+      throw new ConfigError(`LILO_FEEDS_CRON: "${lilo.config.lookup.feeds.cron}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
     }
   }
   for (const [name, job] of Object.entries(jobs)) logger.info(`${name} job scheduled`, { next: job.nextRun()?.toISOString(), timezone });

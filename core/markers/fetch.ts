@@ -2,8 +2,8 @@
  * Executes the fetch markers of one answer (SPEC §5): all of them, so one
  * follow-up call can answer them together. [RECALL:] searches the chat log
  * word by word with time words as filters; [DIARY:] finds diary entries by
- * meaning. Fetch markers without a provider here ([SEARCH:], [KINEWS:]) are
- * reported as unavailable, so the follow-up says so instead of the model
+ * meaning; [SEARCH:], [FETCH:] and [NEWS:] go to the lookups (core/web).
+ * A lookup marker this setup cannot answer is reported as unavailable, so the follow-up says so instead of the model
  * inventing a result. A failing search is reported, never thrown.
  */
 import type { Clock } from "../ports/clock.ts";
@@ -13,12 +13,20 @@ import type { Memory, MemoryHit } from "../memory/memory.ts";
 import type { ChatSearch, RecallPassage } from "../recall/search.ts";
 import type { Marker } from "./parse.ts";
 import { parseRecall, recallPassages, type ChatRecallDeps } from "../recall/sheet-recall.ts";
-import { describeError } from "../errors.ts";
+import { LookupError, describeError } from "../errors.ts";
+import type { Lookups } from "../web/lookups.ts";
+import type { SearchResult } from "../ports/web-search.ts";
+import type { ReadPage } from "../web/read-page.ts";
+import type { FeedItem } from "../news/feed-store.ts";
 
 /** What one fetch marker brought back. */
 export type FetchOutcome =
   | { marker: Marker; status: "found" | "empty"; kind: "recall"; passages: RecallPassage[]; terms: string[]; timeWords: string[] }
   | { marker: Marker; status: "found" | "empty"; kind: "diary"; entries: MemoryHit[] }
+  | { marker: Marker; status: "found" | "empty"; kind: "search"; results: SearchResult[] }
+  | { marker: Marker; status: "found"; kind: "page"; page: ReadPage }
+  | { marker: Marker; status: "found" | "empty"; kind: "news"; items: FeedItem[] }
+  | { marker: Marker; status: "refused"; reason: string }
   | { marker: Marker; status: "unavailable" }
   | { marker: Marker; status: "failed"; error: string };
 
@@ -31,6 +39,8 @@ export interface FetchDeps {
   recall: ChatSearch;
   /** The chat-log search with its meaning side; without it [RECALL:] ranks by words alone. */
   chatRecall?: ChatRecallDeps;
+  /** Web search, fetch_url and news ([SEARCH:], [FETCH:], [NEWS:]); without it they are unavailable. */
+  lookups?: Lookups | undefined;
 }
 
 /**
@@ -53,6 +63,10 @@ export async function executeFetchMarkers(
     try {
       out.push(await fetchOne(deps, ctx, marker));
     } catch (err) {
+      if (err instanceof LookupError && err.reason === "refused") {
+        out.push({ marker, status: "refused", reason: err.message });
+        continue;
+      }
       deps.logger.error("fetch marker failed", { userId: ctx.userId, marker: marker.name, error: describeError(err) });
       out.push({ marker, status: "failed", error: describeError(err) });
     }
@@ -74,7 +88,22 @@ async function fetchOne(deps: FetchDeps, ctx: { userId: string; conversationId: 
       const entries = await deps.memory.search(marker.payload, { userId: ctx.userId, store: "diary", k: deps.config.recall.diaryTopK });
       return { marker, kind: "diary", status: entries.length ? "found" : "empty", entries };
     }
+    case "SEARCH":
+    case "FETCH":
+    case "KINEWS":
+      return deps.lookups?.markerNames().includes(marker.name) ? lookUp(deps.lookups, ctx.userId, marker) : { marker, status: "unavailable" };
     default:
       return { marker, status: "unavailable" };
   }
+}
+
+/** [SEARCH:], [FETCH:] and [NEWS:] through the lookups (the same path native tools take). */
+async function lookUp(lookups: Lookups, userId: string, marker: Marker): Promise<FetchOutcome> {
+  if (marker.name === "SEARCH") {
+    const results = await lookups.search(userId, marker.payload);
+    return { marker, kind: "search", status: results.length ? "found" : "empty", results };
+  }
+  if (marker.name === "FETCH") return { marker, kind: "page", status: "found", page: await lookups.read(marker.payload) };
+  const items = lookups.news(marker.payload);
+  return { marker, kind: "news", status: items.length ? "found" : "empty", items };
 }

@@ -7,7 +7,7 @@
 
 /** All marker names the program understands, in prompt order. */
 export const MARKER_NAMES = [
-  "RECALL", "DIARY", "IMPORTANT", "SEARCH", "KINEWS",
+  "RECALL", "DIARY", "IMPORTANT", "SEARCH", "FETCH", "KINEWS",
   "THOUGHT", "FOLLOWUP", "EMOTION", "VORSCHLAG", "ANSPRECHEN",
 ] as const;
 
@@ -19,7 +19,7 @@ export type MarkerKind = "fetch" | "store";
 
 /** Kind of every marker. */
 export const MARKER_KINDS: Readonly<Record<MarkerName, MarkerKind>> = {
-  RECALL: "fetch", DIARY: "fetch", SEARCH: "fetch", KINEWS: "fetch",
+  RECALL: "fetch", DIARY: "fetch", SEARCH: "fetch", FETCH: "fetch", KINEWS: "fetch",
   IMPORTANT: "store", THOUGHT: "store", FOLLOWUP: "store", EMOTION: "store",
   VORSCHLAG: "store", ANSPRECHEN: "store",
 };
@@ -46,6 +46,7 @@ const ALIASES: Readonly<Record<string, MarkerName>> = {
   GEDANKE: "THOUGHT", GEDANKEN: "THOUGHT", TAGEBUCH: "DIARY", WICHTIG: "IMPORTANT",
   STIMMUNG: "EMOTION", MOOD: "EMOTION", SUGGESTION: "VORSCHLAG",
   WEBSEARCH: "SEARCH", WEBSUCHE: "SEARCH",
+  NEWS: "KINEWS", NACHRICHTEN: "KINEWS", FETCHURL: "FETCH", READURL: "FETCH",
 };
 
 function nameKey(raw: string): string {

@@ -2,6 +2,32 @@
 export interface ChatMessage {
   role: "user" | "assistant";
   content: string;
+  /** Native tool calls the model made in this (assistant) message. */
+  toolCalls?: ToolCall[];
+  /** Results of those calls, sent back in the next (user) message. */
+  toolResults?: ToolResult[];
+}
+
+/** A tool the model may call natively (Anthropic tool use, OpenAI function calling). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** One tool call as the provider reported it; `input` is unvalidated. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** What a tool call returned, as text. */
+export interface ToolResult {
+  callId: string;
+  content: string;
+  isError?: boolean;
 }
 
 export interface ChatRequest {
@@ -13,6 +39,9 @@ export interface ChatRequest {
   temperature?: number;
   /** Ask for a JSON object answer where the provider supports it. */
   json?: boolean;
+  /** Tools the model may call natively; "none" forbids calls while tool messages are in the history. */
+  tools?: ToolSpec[];
+  toolChoice?: "auto" | "none";
   signal?: AbortSignal;
 }
 
@@ -22,6 +51,8 @@ export interface ChatResponse {
   model: string;
   stopReason?: string;
   usage?: { inputTokens: number; outputTokens: number };
+  /** Native tool calls the model wants answered before it writes its answer. */
+  toolCalls?: ToolCall[];
 }
 
 /** A language model behind any provider. Throws ProviderError on failure. */

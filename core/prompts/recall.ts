@@ -7,6 +7,7 @@
 import type { FetchOutcome } from "../markers/fetch.ts";
 import type { PassageMessage, RecallPassage } from "../recall/search.ts";
 import { localDay } from "../util/time.ts";
+import { lookupBody } from "./lookups.ts";
 
 /** Everything the follow-up message shows. */
 export interface FetchResultsInput {
@@ -71,11 +72,19 @@ export function fetchResultsMessage(p: FetchResultsInput): string {
   return [t.intro(p.userName), ...blocks, t.outro(p.userName)].join("\n\n");
 }
 
-function body(p: FetchResultsInput, o: FetchOutcome): string {
+/** The result text of one fetch outcome: the follow-up shows it under its marker, a native tool returns it as is. */
+export function fetchOutcomeText(p: Omit<FetchResultsInput, "outcomes">, o: FetchOutcome): string {
+  return body(p, o);
+}
+
+function body(p: Omit<FetchResultsInput, "outcomes">, o: FetchOutcome): string {
   const t = T[p.language];
+  const lookup = lookupBody(o, p.language, p.timeZone);
+  if (lookup !== undefined) return lookup;
   if (o.status === "unavailable") return t.unavailable;
   if (o.status === "failed") return t.failed;
   if (o.status === "empty") return t.empty;
+  if (o.status === "refused" || o.kind !== "recall" && o.kind !== "diary") return t.failed; // lookupBody answered these
   if (o.kind === "diary") {
     const entries = o.entries.map((e) => `- ${localDay(new Date(e.createdAt), p.timeZone)}: ${cut(e.text, DIARY_CHARS)}`);
     return [t.diaryHead, ...entries].join("\n");
@@ -85,7 +94,7 @@ function body(p: FetchResultsInput, o: FetchOutcome): string {
   return [head, ...o.passages.map((x, i) => passage(p, x, i + 1))].join("\n\n");
 }
 
-function passage(p: FetchResultsInput, x: RecallPassage, n: number): string {
+function passage(p: Omit<FetchResultsInput, "outcomes">, x: RecallPassage, n: number): string {
   const line = (m: PassageMessage, isHit: boolean) =>
     `${isHit ? "→ " : "  "}[${m.localTime}] ${m.role === "user" ? p.userName : p.assistantName}: ${m.text.replace(/\s*\n\s*/g, " ")}`;
   const lines = [x.before && line(x.before, false), line(x.hit, true), x.after && line(x.after, false)].filter(Boolean);

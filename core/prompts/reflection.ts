@@ -39,6 +39,8 @@ export interface ReflectionPromptInput {
   relatedThoughts: string[];
   lastThoughts: { time: string; text: string }[];
   questions: string[];
+  /** Newest items of the news feeds (LILO_REFLECTION_NEWS), as material. */
+  news?: string[];
 }
 
 /** Lilo's own label in the reflection transcript. */
@@ -54,6 +56,7 @@ export function reflectionPrompt(p: ReflectionPromptInput): { system: string; us
   if (p.notes.length) sections.push(`${T.notes(u)}\n${p.notes.map((n) => `- ${n}`).join("\n")}`);
   if (p.relatedThoughts.length) sections.push(`${T.related}\n${p.relatedThoughts.map((t) => `- ${t}`).join("\n")}`);
   if (p.lastThoughts.length) sections.push(`${T.last}\n${p.lastThoughts.map((t) => `- [${t.time}] ${t.text}`).join("\n")}`);
+  if (p.news?.length) sections.push(`${T.news}\n${p.news.map((n) => `- ${n}`).join("\n")}`);
   sections.push(`${T.questions}\n${p.questions.map((q, i) => `${i + 1}. ${q}`).join("\n")}`);
   sections.push(T.go);
   return { system: T.system(p.name, u, p.date), user: sections.join("\n\n") };
@@ -81,6 +84,7 @@ const DE = {
   related: "Frühere Gedanken von dir, die dazu passen (prüf sie kritisch):",
   last: "Deine letzten Gedanken, damit du weißt, worüber du zuletzt nachgedacht hast:",
   questions: "Die fünf Fragen:",
+  news: "Neueste Meldungen aus deinen Nachrichtenquellen (nur Material; wenn du sie nutzt, dann in eigenen Worten, ohne Links):",
   go: "Denk jetzt nach.",
 };
 
@@ -106,5 +110,6 @@ const EN: typeof DE = {
   related: "Earlier thoughts of yours that fit (check them critically):",
   last: "Your latest thoughts, so you know what you thought about last:",
   questions: "The five questions:",
+  news: "Newest items from your news sources (material only; if you use them, in your own words, without links):",
   go: "Think now.",
 };

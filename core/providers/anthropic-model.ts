@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
 import { providerFailure, type ProviderFailure } from "./retry.ts";
 import { sdkFailure } from "./sdk-errors.ts";
+import { anthropicMessage, anthropicToolCalls, anthropicTools } from "./anthropic-tools.ts";
 
 export interface AnthropicModelOptions {
   /** Provider name as configured; default "anthropic". */
@@ -52,7 +53,8 @@ export class AnthropicModel implements ChatModel {
           model: this.model,
           max_tokens: request.maxTokens ?? this.maxTokens,
           ...(request.system ? { system: request.system } : {}),
-          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          messages: request.messages.map(anthropicMessage),
+          ...anthropicTools(request),
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         },
         request.signal ? { signal: request.signal } : undefined,
@@ -66,9 +68,11 @@ export class AnthropicModel implements ChatModel {
     const text = message.content
       .flatMap((block) => (block.type === "text" ? [block.text] : []))
       .join("");
+    const toolCalls = anthropicToolCalls(message.content);
     return {
       text,
       model: message.model,
+      ...(toolCalls.length ? { toolCalls } : {}),
       ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
       ...(message.usage
         ? { usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens } }

@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "ope
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
 import { providerFailure, type ProviderFailure } from "./retry.ts";
 import { sdkFailure } from "./sdk-errors.ts";
+import { openaiMessages, openaiToolCalls, openaiTools } from "./openai-tools.ts";
 
 /** Sent when no key is configured: local servers (Ollama, llama.cpp) ignore it, the SDK insists on one. */
 export const PLACEHOLDER_API_KEY = "not-needed";
@@ -57,11 +58,12 @@ export class OpenAICompatibleModel implements ChatModel {
       model: this.model,
       messages: [
         ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
-        ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+        ...request.messages.flatMap(openaiMessages),
       ],
       max_tokens: request.maxTokens ?? this.maxTokens,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
+      ...openaiTools(request),
     };
     let completion: ChatCompletion;
     try {
@@ -71,8 +73,10 @@ export class OpenAICompatibleModel implements ChatModel {
     }
     const choice = completion.choices?.[0];
     if (!choice) throw this.emptyAnswer(completion);
+    const toolCalls = openaiToolCalls(choice.message);
     return {
       text: choice.message?.content ?? "",
+      ...(toolCalls.length ? { toolCalls } : {}),
       model: completion.model || this.model,
       ...(choice.finish_reason ? { stopReason: choice.finish_reason } : {}),
       ...(completion.usage

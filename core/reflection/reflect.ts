@@ -10,6 +10,7 @@ import { newestExchanges, renderExchanges, shortLocalTime } from "../util/exchan
 import { REFLECTION_SELF_LABEL, reflectionPrompt, reflectionQuestions } from "../prompts/reflection.ts";
 import { addConcern, releaseQueuedConcern, type ConcernDeps, type ConcernOutcome } from "./concerns.ts";
 import { splitAnswers } from "./parse-reflection.ts";
+import type { News } from "../news/news.ts";
 
 /** What a reflection needs; wired once in createLilo. */
 export interface ReflectionDeps extends ConcernDeps {
@@ -17,6 +18,8 @@ export interface ReflectionDeps extends ConcernDeps {
   history: ChatHistory;
   profile: ProfileStore;
   models: ModelRegistry;
+  /** The news feeds; their newest items go on the sheet when LILO_REFLECTION_NEWS is on. */
+  news?: News;
 }
 
 /** Per-user setting: id of the newest message the last reflection saw. */
@@ -51,7 +54,8 @@ export interface ReflectionResult {
  * than the last one a reflection saw; `force` ("think now") ignores that.
  * The thought is stored with its questions in SQLite and only its answers in
  * the vector index (the fixed questions would make all thoughts look alike).
- * A web-search pre-call is not part of this yet: no search provider exists.
+ * With LILO_REFLECTION_NEWS the newest feed items are material too (SPEC §9's
+ * web results; a search pre-call is not made).
  */
 export async function reflect(deps: ReflectionDeps, userId: string, opts: { force?: boolean } = {}): Promise<ReflectionResult> {
   const released = await releaseQueuedConcern(deps, userId);
@@ -134,5 +138,6 @@ async function sheet(deps: ReflectionDeps, userId: string, questions: string[]) 
     relatedThoughts: related,
     lastThoughts: lastThoughts.map((t) => ({ time: time(t.createdAt), text: t.text })),
     questions,
+    news: config.lookup.reflectionNews.enabled && deps.news ? deps.news.newest(config.lookup.reflectionNews.items).map((n) => `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.summary ? ` — ${n.summary.slice(0, 300)}` : ""}`) : [],
   };
 }

@@ -288,4 +288,37 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
     DELETE FROM message_vectors WHERE message_id = new.id;
   END;
   `,
+  /* lookups: news feeds and their items (searched by [NEWS:]); the search log gains an index */ `
+  CREATE TABLE feeds (
+    id INTEGER PRIMARY KEY,
+    url TEXT NOT NULL UNIQUE,
+    title TEXT,
+    last_fetched_at TEXT,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE feed_items (
+    id INTEGER PRIMARY KEY,
+    feed_id INTEGER NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+    guid TEXT NOT NULL,
+    url TEXT,
+    title TEXT NOT NULL,
+    summary TEXT NOT NULL DEFAULT '',
+    published_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (feed_id, guid)
+  );
+  CREATE INDEX feed_items_url ON feed_items(url);
+  CREATE INDEX feed_items_time ON feed_items(published_at);
+  CREATE VIRTUAL TABLE feed_items_fts USING fts5(title, summary, content='feed_items', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER feed_items_ai AFTER INSERT ON feed_items BEGIN
+    INSERT INTO feed_items_fts(rowid, title, summary) VALUES (new.id, new.title, new.summary);
+  END;
+  CREATE TRIGGER feed_items_ad AFTER DELETE ON feed_items BEGIN
+    INSERT INTO feed_items_fts(feed_items_fts, rowid, title, summary) VALUES ('delete', old.id, old.title, old.summary);
+  END;
+  CREATE INDEX search_log_user ON search_log(user_id, created_at);
+  `,
 ];

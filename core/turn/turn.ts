@@ -20,7 +20,7 @@ import { selectMemoryBlocks, type MemoryBlocks } from "./memory-blocks.ts";
 import { personaPrompt } from "../prompts/persona.ts";
 import { markerInstructions } from "../prompts/markers.ts";
 import { parseMarkers, type Marker } from "../markers/parse.ts";
-import { executeStoreMarkers, CHAT_MARKERS } from "../markers/execute.ts";
+import { executeStoreMarkers } from "../markers/execute.ts";
 import { resolveFetchMarkers } from "./follow-up.ts";
 import { extractMemories } from "../memory/extract.ts";
 import { rememberExtraction } from "../memory/remember.ts";
@@ -32,6 +32,10 @@ import { proactivePlaceholder } from "../prompts/greeting.ts";
 import { historyTurns } from "./history.ts";
 import { applyBudget, budgetInput, shortenText } from "./request-budget.ts";
 import { normalizeText } from "../util/text.ts";
+import type { Lookups } from "../web/lookups.ts";
+import type { ToolCalling } from "../tools/tool-calling.ts";
+import { completeWithTools } from "../tools/tool-loop.ts";
+import { chatMarkerNames } from "../tools/chat-markers.ts";
 
 /** Everything a chat turn needs; wired once in createLilo. */
 export interface TurnDeps {
@@ -53,6 +57,10 @@ export interface TurnDeps {
   /** The same chat-log search with its meaning side, for the sheet's passages and [RECALL:]. */
   chatRecall: ChatRecallDeps;
   steps: TurnStep[];
+  /** Web search, fetch_url and news for the lookup markers and tools. */
+  lookups?: Lookups;
+  /** Which chat models get native tool calls. */
+  tools?: ToolCalling;
   db: { transaction<T>(fn: () => T): () => T };
 }
 
@@ -155,7 +163,7 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
     if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
     if (budgeted.overBy > 0) deps.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
     const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
-    const reply = await model.complete(request);
+    const reply = await completeWithTools({ ...deps, userName: userName(config, ctx.userId) }, ctx, model, request);
     const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes);
     return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
   } catch (err) {
@@ -186,7 +194,7 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, report: (b: MemoryBloc
   const name = userName(config, ctx.userId);
   const persona = [
     personaPrompt({ name: config.persona.name, language: config.persona.language, userName: name }),
-    markerInstructions(config.persona.language, [...CHAT_MARKERS]),
+    markerInstructions(config.persona.language, chatMarkerNames(deps)),
   ].join("\n\n");
   const recent = historyTurns(
     deps.chatLog.recent(ctx.conversationId, m.recentMessages, ctx.userMessage.id),

@@ -32,7 +32,14 @@ export interface AnthropicRequestBody {
 /** A scripted answer: plain text, or text with envelope fields overridden. */
 export type AnthropicReply =
   | string
-  | { text: string; model?: string; stopReason?: string; usage?: { input_tokens: number; output_tokens: number } };
+  | {
+      text: string;
+      model?: string;
+      stopReason?: string;
+      usage?: { input_tokens: number; output_tokens: number };
+      /** Native tool calls, sent as `tool_use` blocks after the text (stop_reason "tool_use"). */
+      toolCalls?: Array<{ id?: string; name: string; input: unknown }>;
+    };
 
 /** Static answer, or a function of the parsed request body (may be async). */
 export type AnthropicResponder = Responder<AnthropicRequestBody, AnthropicReply>;
@@ -69,14 +76,17 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<
       wrongKeyMessage: (key) => `invalid x-api-key: ${key ?? "(none)"}`,
       sendError,
       sendReply: (res, body, answer) => {
-        const r = typeof answer === "string" ? { text: answer } : answer;
+        const r: Exclude<AnthropicReply, string> = typeof answer === "string" ? { text: answer } : answer;
         sendJson(res, 200, {
           id: `msg_fake_${nextId++}`,
           type: "message",
           role: "assistant",
-          content: [{ type: "text", text: r.text }],
+          content: [
+            ...(r.text || !r.toolCalls?.length ? [{ type: "text", text: r.text }] : []),
+            ...(r.toolCalls ?? []).map((c) => ({ type: "tool_use", id: c.id ?? `toolu_fake_${nextId++}`, name: c.name, input: c.input })),
+          ],
           model: r.model ?? body.model,
-          stop_reason: r.stopReason ?? "end_turn",
+          stop_reason: r.stopReason ?? (r.toolCalls?.length ? "tool_use" : "end_turn"),
           stop_sequence: null,
           usage: r.usage ?? { input_tokens: roughTokens(JSON.stringify(body.messages)), output_tokens: roughTokens(r.text) },
         });

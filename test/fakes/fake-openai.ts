@@ -38,6 +38,8 @@ export type OpenAIReply =
       model?: string;
       finishReason?: string;
       usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+      /** Native function calls, sent as `tool_calls` (finish_reason "tool_calls"); `arguments` is JSON-encoded unless a string. */
+      toolCalls?: Array<{ id?: string; name: string; input: unknown }>;
     };
 
 /** Static answer, or a function of the parsed request body (may be async). */
@@ -75,7 +77,12 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOp
       wrongKeyMessage: (key) => `Incorrect API key provided: ${key ?? "(none)"}`,
       sendError,
       sendReply: (res, body, answer) => {
-        const r = typeof answer === "string" ? { text: answer } : answer;
+        const r: Exclude<OpenAIReply, string> = typeof answer === "string" ? { text: answer } : answer;
+        const toolCalls = (r.toolCalls ?? []).map((c) => ({
+          id: c.id ?? `call_fake${nextId++}`,
+          type: "function",
+          function: { name: c.name, arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input) },
+        }));
         const prompt = roughTokens(JSON.stringify(body.messages));
         const completion = roughTokens(r.text);
         sendJson(res, 200, {
@@ -86,9 +93,9 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOp
           choices: [
             {
               index: 0,
-              message: { role: "assistant", content: r.text, refusal: null },
+              message: { role: "assistant", content: toolCalls.length && !r.text ? null : r.text, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
               logprobs: null,
-              finish_reason: r.finishReason ?? "stop",
+              finish_reason: r.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
             },
           ],
           usage: r.usage ?? { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },

@@ -74,7 +74,7 @@ describe("parseMarkers – finding", () => {
 
 describe("parseMarkers – unknown, malformed, truncated", () => {
   it("strips an unknown ALL-CAPS marker without returning it", () => {
-    const r = parseMarkers("Hier [FOO: bar] bitte. [FETCH: https://x.y]");
+    const r = parseMarkers("Hier [FOO: bar] bitte. [BROWSE: https://x.y]");
     expect(r.markers).toEqual([]);
     expect(r.text).toBe("Hier bitte.");
   });

@@ -33,7 +33,8 @@ describe("fetch markers in the chat turn", () => {
     );
     logger = recordingLogger();
     t = makeTestLilo(
-      fakeAnthropicEnv(fake),
+      // The marker path; native tools are tested in test/tools/.
+      fakeAnthropicEnv(fake, { LILO_NATIVE_TOOLS: "markers" }),
       { clock, logger },
     );
   });

@@ -1,0 +1,26 @@
+import type { Logger } from "../ports/logger.ts";
+import type { ModelRegistry } from "../models/registry.ts";
+import type { Lookups } from "../web/lookups.ts";
+import { MARKER_KINDS, type MarkerName } from "../markers/parse.ts";
+import { CHAT_MARKERS } from "../markers/execute.ts";
+import { describeError } from "../errors.ts";
+import type { ToolCalling } from "./tool-calling.ts";
+
+/**
+ * The markers the chat prompt describes: the chat markers plus the lookups
+ * this setup has ([SEARCH:], [FETCH:], [NEWS:]); when the chat model gets
+ * native tools, the fetch markers are left out (they are tools then) and
+ * only the store markers remain.
+ */
+export function chatMarkerNames(deps: { models: ModelRegistry; logger: Logger; lookups?: Lookups | undefined; tools?: ToolCalling | undefined }): MarkerName[] {
+  const all: MarkerName[] = [...CHAT_MARKERS, ...(deps.lookups?.markerNames() ?? [])];
+  if (!deps.tools) return all;
+  let native = false;
+  try {
+    native = deps.tools.isNative(deps.models.chatSpec());
+  } catch (err) {
+    // No chat model configured: the turn reports that itself; the prompt just keeps the markers.
+    deps.logger.debug("no chat model to decide on native tools", { error: describeError(err) });
+  }
+  return native ? all.filter((n) => MARKER_KINDS[n] !== "fetch") : all;
+}
