@@ -75,6 +75,10 @@ const FENCE = /[ \t]*(`{3,}|~{3,})/y;
 const QUOTE_LINE = /[ \t]*>/y;
 const HEAD = /(\[\[?|\()[ \t]*(\p{L}[\p{L}\p{N}_-]*)[ \t]*:/uy;
 const TRUNCATED_HEAD = /\[\[?[ \t]*(\p{L}{2,})[ \t]*$/uy;
+/** A forgotten colon: "[Emotion froh]". Only canonical names count, so "[Wichtig ist …]" stays prose. */
+const HEAD_NO_COLON = /(\[\[?)[ \t]*(\p{L}+)[ \t]+(?=[^\s\]])/uy;
+/** Emphasis around a whole marker ("**[EMOTION: x]**"): removed with it, never left as "****". */
+const EMPHASIS = /(\*{1,3}|_{1,3})$/;
 const BLANK_LINE = /\n[ \t]*\r?\n/;
 
 /** End of a fenced code block opening at `pos`; an unclosed fence runs to the end (as in CommonMark). */
@@ -140,7 +144,7 @@ function findClose(text: string, from: number, open: string, close: string): num
 /** A marker-like bracket at `pos`: where it ends and, if executable, the marker. */
 function matchMarker(text: string, pos: number): { end: number; marker?: Marker } | undefined {
   HEAD.lastIndex = pos;
-  const head = HEAD.exec(text);
+  const head = HEAD.exec(text) ?? withoutColon(text, pos);
   if (!head) {
     // The model ran out of tokens mid-name ("… [EMOT"): strip, never show.
     TRUNCATED_HEAD.lastIndex = pos;
@@ -169,6 +173,13 @@ function matchMarker(text: string, pos: number): { end: number; marker?: Marker 
   return name && payload ? { end, marker: { name, payload, kind: MARKER_KINDS[name] } } : { end };
 }
 
+/** The head of "[Emotion froh]" shaped like a regular head, when its name is a canonical marker name. */
+function withoutColon(text: string, pos: number): RegExpExecArray | null {
+  HEAD_NO_COLON.lastIndex = pos;
+  const m = HEAD_NO_COLON.exec(text);
+  return m && (MARKER_NAMES as readonly string[]).includes(nameKey(m[2]!)) ? m : null;
+}
+
 const GAP_RUN = new RegExp(
   `((?:[ \\t]*\\r?\\n)*[ \\t]*)${GAP}((?:[ \\t\\r\\n]*${GAP})*)([ \\t]*(?:\\r?\\n(?:[ \\t]*\\r?\\n)*)?)`,
   "g",
@@ -195,7 +206,9 @@ function tidy(text: string): string {
 /**
  * Finds every marker in the model's answer, in order, and returns the text
  * without them. Tolerates case, extra spaces, round brackets, one missing or
- * extra bracket on VORSCHLAG and a few German/English name variants.
+ * extra bracket on VORSCHLAG, a forgotten colon after a canonical name
+ * ("[Emotion froh]"), emphasis around a marker ("**[EMOTION: x]**") and a
+ * few German/English name variants.
  * Markers inside code (fenced or inline), `>` quote lines or quotation marks
  * on one line are examples, not commands: neither returned nor stripped.
  * Unknown ALL-CAPS markers, empty payloads and truncated markers are stripped
@@ -216,9 +229,12 @@ export function parseMarkers(answer: string): ParsedAnswer {
       const found = matchMarker(source, pos);
       if (found) {
         if (found.marker) markers.push(found.marker);
+        const emphasis = EMPHASIS.exec(out)?.[1];
+        const wrapped = emphasis !== undefined && source.startsWith(emphasis, found.end);
+        if (wrapped) out = out.slice(0, -emphasis.length);
         out += GAP;
         removed = true;
-        pos = found.end;
+        pos = found.end + (wrapped ? emphasis.length : 0);
         continue;
       }
     }

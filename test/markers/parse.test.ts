@@ -97,6 +97,21 @@ describe("parseMarkers – unknown, malformed, truncated", () => {
     expect(parseMarkers("[THOUGHT: vergessen\n\nHier ist meine Antwort.").text).toBe("Hier ist meine Antwort.");
   });
 
+  it("reads a marker with a forgotten colon when its name is canonical (issue 12)", () => {
+    expect(parseMarkers("Das freut mich! [Emotion froh]")).toEqual({ text: "Das freut mich!", markers: [{ name: "EMOTION", payload: "froh", kind: "store" }] });
+    expect(parseMarkers("[THOUGHT er wirkt müde] Wie geht's?").markers).toEqual([{ name: "THOUGHT", payload: "er wirkt müde", kind: "store" }]);
+    // Prose in brackets stays: aliases and ordinary words need the colon.
+    for (const t of ["[Wichtig ist das nicht]", "[Quelle Wikipedia]", "[siehe unten]", "[x] erledigt"]) expect(parseMarkers(t)).toEqual({ text: t, markers: [] });
+  });
+
+  it("strips emphasis around a marker with it (issue 12)", () => {
+    expect(parseMarkers("Schön! **[EMOTION: freude]**")).toEqual({ text: "Schön!", markers: [{ name: "EMOTION", payload: "freude", kind: "store" }] });
+    expect(parseMarkers("Ja *[THOUGHT: x]* genau").text).toBe("Ja genau");
+    expect(parseMarkers("__[EMOTION: neutral]__ Hallo").text).toBe("Hallo");
+    // Emphasis that does not wrap the marker stays.
+    expect(parseMarkers("**fett** [EMOTION: freude]").text).toBe("**fett**");
+  });
+
   it("never returns markers from a truncated head like [1 or lone brackets", () => {
     expect(parseMarkers("Ende [").text).toBe("Ende [");
     expect(parseMarkers("Punkte (a) und [b").text).toBe("Punkte (a) und [b");
