@@ -50,6 +50,8 @@ export interface LiloConfig {
     conversationPauseMinutes: number;
     profileMaxChars: number;
   };
+  /** Stored messages answered on start up to this age (older ones are only acknowledged); tries per after-reply job. */
+  inbox: { maxAgeMinutes: number; jobMaxAttempts: number };
   /** Follow-up topics: when a [FOLLOWUP:] becomes due; how many meaningful words mark a topic as addressed. */
   topics: { followupDueDays: number; addressedWords: { followup: number; concern: number } };
   /** Fetch markers in chat: passages a [RECALL:] returns from the chat log, entries a [DIARY:] returns by meaning. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       conversationPauseMinutes: e.LILO_CONVERSATION_PAUSE_MINUTES,
       profileMaxChars: e.LILO_PROFILE_MAX_CHARS,
     },
+    inbox: { maxAgeMinutes: e.LILO_INBOX_MAX_AGE_MINUTES, jobMaxAttempts: e.LILO_JOB_MAX_ATTEMPTS },
     topics: {
       followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS,
       addressedWords: { followup: e.LILO_FOLLOWUP_ADDRESSED_WORDS, concern: e.LILO_CONCERN_ADDRESSED_WORDS },

@@ -19,7 +19,13 @@ import { Memory, type AddResult, type MemoryHit } from "./memory/memory.ts";
 import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "./memory/maintenance.ts";
 import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
-import { handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
+import { chatLabel, handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
+import { InboxStore, type UnfinishedMessage } from "./store/inbox.ts";
+import { JobsStore } from "./store/jobs.ts";
+import { DurableJobs } from "./util/durable-jobs.ts";
+import { receiveMessage } from "./turn/receive.ts";
+import { finishStored } from "./turn/resume.ts";
+import { registerAfterReplyJobs } from "./turn/after-reply.ts";
 import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
@@ -45,6 +51,7 @@ export * from "./config.ts";
 export * from "./errors.ts";
 export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
 export type { MemoryHit, AddResult } from "./memory/memory.ts";
+export type { UnfinishedMessage } from "./store/inbox.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
@@ -104,6 +111,25 @@ export interface Lilo {
   preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[] }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
   retry(userId: string): Promise<TurnResult | undefined>;
+  /**
+   * The durable inbox: adapters store a message when the platform hands it
+   * over (before acknowledging it), report whether each answer was
+   * delivered, and on start finish what a crash left open.
+   */
+  inbox: {
+    /** Stores a message (once per `externalId`); returns its id and whether it had arrived before. */
+    receive(message: IncomingMessage): { messageId: number; duplicate: boolean };
+    /** Messages of one platform whose turn did not finish or whose answer was not sent, oldest first. */
+    unfinished(transport: string): UnfinishedMessage[];
+    /** Answers (or, past the age limit, acknowledges) a stored message, or returns its unsent answer; undefined when done. */
+    finish(messageId: number): Promise<TurnResult | undefined>;
+    /** The answer reached the user. */
+    delivered(answerId: number): void;
+    /** The platform refused the answer: /retry redoes the turn. */
+    deliveryFailed(answerId: number): void;
+  };
+  /** Starts the after-reply jobs (extraction, checks) a crash left pending; returns how many. */
+  resumeJobs(): number;
   memory: {
     add(input: { text: string; userId: string; store?: VectorStore; createdAt?: string | Date; allowDuplicate?: boolean }): Promise<AddResult>;
     search(query: string, options: MemorySearchOptions): Promise<MemoryHit[]>;
@@ -198,7 +224,12 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     dueTopicStep({ config, clock, logger, topics: stores.topics }),
     ...(ports.steps ?? []),
   ];
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), ...stores };
+  const inbox = new InboxStore(db);
+  const jobs = new JobsStore(db);
+  const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), inbox, jobs, durable, ...stores };
+  registerAfterReplyJobs(turnDeps);
+  const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 
   return {
@@ -208,6 +239,17 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     logger,
     handleMessage: (message) => handleMessage(turnDeps, message),
     retry: (userId) => retryLast(turnDeps, userId),
+    inbox: {
+      receive: (message) => {
+        const got = receiveMessage(turnDeps, message, chatLabel(turnDeps));
+        return { messageId: got.message.id, duplicate: got.duplicate };
+      },
+      unfinished: (transport) => inbox.unfinished(transport),
+      finish: (messageId) => finishStored(turnDeps, messageId),
+      delivered: deliveryState("delivered"),
+      deliveryFailed: deliveryState("failed"),
+    },
+    resumeJobs: () => durable.runPending(),
     preview: (message) => previewCheatSheet(turnDeps, message),
     memory: {
       add: (input) => memory.add(input),

@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.ts";
+import { writeTransaction } from "../store/tx.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Embedder } from "../ports/embedder.ts";
 import type { VectorIndex, VectorStore } from "../ports/vector-index.ts";
@@ -154,10 +155,10 @@ export class Memory {
       const now = this.clock.now().toISOString();
       const rows = this.rows[store];
       const put = (t: string, supersededAt: string | null, at: string) =>
-        this.db.transaction(() => {
+        writeTransaction(this.db, () => {
           rows.updateText(id, t, at);
           rows.setSuperseded(id, supersededAt, at);
-        })();
+        });
       put(finalText, null, now);
       await this.upsertOrUndo(() => put(row.text, row.supersededAt, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
     });

@@ -1,6 +1,18 @@
 import type { Db } from "./db.ts";
+import { writeTransaction } from "./tx.ts";
 
 export type Role = "user" | "assistant";
+/** How far a user message's turn got (see migration 4). */
+export type ReplyState = "pending" | "answered" | "failed" | "acknowledged";
+/** Whether an answer reached the user. */
+export type Delivery = "pending" | "delivered" | "failed";
+
+/** The platform a message arrived on and its id there. */
+export interface MessageOrigin {
+  transport?: string | undefined;
+  chatId?: string | undefined;
+  externalId?: string | undefined;
+}
 
 /** One stored chat message. */
 export interface ChatLogMessage {
@@ -92,14 +104,29 @@ export class ChatLog {
     createdAt: string;
     recallAnswer?: boolean;
     proactive?: boolean;
+    /** Where a user message came from; its external id makes a redelivery a no-op. */
+    origin?: MessageOrigin;
+    /** A user message starts `pending` until its turn is finished (default `answered`). */
+    replyState?: ReplyState;
+    /** An answer starts `pending` until the adapter reports it sent (default `delivered`). */
+    delivery?: Delivery;
+    /** The user message an answer answers. */
+    replyTo?: number;
   }): ChatLogMessage {
-    const info = this.db
-      .prepare(
-        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0, m.proactive ? 1 : 0);
-    this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
-    return this.get(Number(info.lastInsertRowid))!;
+    const id = writeTransaction(this.db, () => {
+      const info = this.db
+        .prepare(
+          `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive, transport, chat_id, external_id, reply_state, delivery, reply_to)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0, m.proactive ? 1 : 0,
+          m.origin?.transport ?? null, m.origin?.chatId ?? null, m.origin?.externalId ?? null, m.replyState ?? "answered", m.delivery ?? "delivered", m.replyTo ?? null,
+        );
+      this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
+      return Number(info.lastInsertRowid);
+    });
+    return this.get(id)!;
   }
 
   get(id: number): ChatLogMessage | undefined {

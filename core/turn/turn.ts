@@ -12,6 +12,12 @@ import type { TopicsStore } from "../store/topics.ts";
 import type { SuggestionsStore } from "../store/suggestions.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { BackgroundTasks } from "../util/background.ts";
+import type { DurableJobs } from "../util/durable-jobs.ts";
+import type { Db } from "../store/db.ts";
+import type { InboxStore } from "../store/inbox.ts";
+import type { JobsStore } from "../store/jobs.ts";
+import { receiveMessage } from "./receive.ts";
+import { recordAnswer } from "./after-reply.ts";
 import type { ChatSearch } from "../recall/search.ts";
 import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
@@ -20,8 +26,6 @@ import { markerInstructions } from "../prompts/markers.ts";
 import { parseMarkers, type Marker } from "../markers/parse.ts";
 import { executeStoreMarkers, CHAT_MARKERS } from "../markers/execute.ts";
 import { resolveFetchMarkers } from "./follow-up.ts";
-import { extractMemories } from "../memory/extract.ts";
-import { rememberExtraction } from "../memory/remember.ts";
 import { summarizeConversation } from "../memory/short-term-summary.ts";
 import { formatLocal } from "../util/time.ts";
 import { LiloError, ProviderError, describeError } from "../errors.ts";
@@ -47,7 +51,12 @@ export interface TurnDeps {
   /** The chat log searched by [RECALL:]. */
   recall: ChatSearch;
   steps: TurnStep[];
-  db: { transaction<T>(fn: () => T): () => T };
+  db: Db;
+  /** User messages as an inbox (reply state) and answers' delivery state. */
+  inbox: InboxStore;
+  jobs: JobsStore;
+  /** Runs the after-reply jobs recorded with each answer. */
+  durable: DurableJobs;
 }
 
 /** The name Lilo calls a user by. */
@@ -61,34 +70,37 @@ export function userName(config: LiloConfig, userId: string): string {
  * then extract notes in the background.
  */
 export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promise<TurnResult> {
-  const text = msg.text.trim();
-  if (!text) throw new LiloError("invalid-input", "An empty message cannot be answered");
-  const now = deps.clock.now();
-  const startModel = chatLabel(deps);
-  const { userMessage, conversation } = deps.db.transaction(() => {
-    const conv = deps.chatLog.conversationAt(msg.userId, now, deps.config.memory.conversationPauseMinutes, startModel);
-    const stored = deps.chatLog.append({ userId: msg.userId, conversationId: conv.id, role: "user", text, createdAt: now.toISOString() });
-    return { userMessage: stored, conversation: conv };
-  })();
-  if (conversation.isNew && conversation.previous) await summarizePrevious(deps, msg.userId, conversation.previous.id);
-  // The reply to a greeting Lilo pushed on her own still opens the conversation (short-term memory, greeting step).
-  return answer(deps, userMessage, conversation.isNew || deps.chatLog.opensConversation(conversation.id, userMessage.id));
+  const got = receiveMessage(deps, msg, chatLabel(deps));
+  // A redelivered message whose turn finished (or runs) elsewhere: stored once, answered once.
+  if (got.duplicate && got.replyState !== "pending") return { ok: true, duplicate: true, text: "", userMessageId: got.message.id, notesUsed: [] };
+  return answerStored(deps, got.message);
 }
 
-/** Answers the user's newest message again after a failed model call, without storing it twice. */
+/**
+ * Answers a stored user message: summarises the previous conversation when
+ * this message opens a new one (also the reply to a greeting Lilo pushed on
+ * her own), then runs the turn.
+ */
+export async function answerStored(deps: TurnDeps, userMessage: ChatLogMessage): Promise<TurnResult> {
+  const opens = deps.chatLog.opensConversation(userMessage.conversationId, userMessage.id);
+  const previous = opens ? deps.inbox.previousConversation(userMessage.userId, userMessage.conversationId) : undefined;
+  if (previous !== undefined) await summarizePrevious(deps, userMessage.userId, previous);
+  return answer(deps, userMessage, opens);
+}
+
+/** Answers the user's newest message again after a failed model call or a failed delivery, without storing it twice. */
 export async function retryLast(deps: TurnDeps, userId: string): Promise<TurnResult | undefined> {
-  const last = deps.chatLog.lastMessage(userId);
-  if (!last || last.role !== "user") return undefined;
+  const last = deps.inbox.retryable(userId);
+  if (!last) return undefined;
   // The first message of a conversation gets the short-term memory on its retry too.
-  const opensConversation = deps.chatLog.opensConversation(last.conversationId, last.id);
-  return answer(deps, last, opensConversation);
+  return answer(deps, last, deps.chatLog.opensConversation(last.conversationId, last.id));
 }
 
 /**
  * The chat model a conversation starts with, or null when none is usable: the
  * message is stored anyway, and the turn reports the missing model as its error.
  */
-function chatLabel(deps: TurnDeps): string | null {
+export function chatLabel(deps: Pick<TurnDeps, "models" | "logger">): string | null {
   try {
     const spec = deps.models.chatSpec();
     return `${spec.provider}:${spec.model}`;
@@ -135,20 +147,29 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   };
   for (const step of deps.steps) {
     const early = await step.before?.(ctx);
-    if (early) return early;
+    if (early) {
+      // A step answered the turn itself (a yes/no, a diary question): the message is not waiting any more.
+      deps.inbox.setReplyState(userMessage.id, early.ok ? "answered" : "failed", deps.clock.now().toISOString());
+      return early;
+    }
   }
   let model: ChatModel;
   let notes: MemoryHit[] = [];
   try {
     model = deps.models.forRole("chat");
     const request = { ...(await assemble(deps, ctx, (n) => (notes = n))), maxTokens: config.modelCall.maxTokens };
-    const reply = await model.complete(request);
-    return await finish(deps, ctx, model, request, reply.text, notes);
+    // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
+    const result = (await finish(deps, ctx, model, request, (await model.complete(request)).text, notes)) ?? (await finish(deps, ctx, model, request, (await model.complete(request)).text, notes));
+    if (result) return result;
+    throw new LiloError("empty-answer", "the model answered with nothing to show");
   } catch (err) {
     deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
-    const retryable = err instanceof ProviderError ? err.retryable : false;
+    deps.inbox.setReplyState(userMessage.id, "failed", deps.clock.now().toISOString());
+    const empty = err instanceof LiloError && err.code === "empty-answer";
+    const retryable = empty || (err instanceof ProviderError ? err.retryable : false);
     const code = err instanceof LiloError ? err.code : "internal";
     const t = TURN_TEXTS[config.persona.language];
+    if (empty) return { ok: false, text: t.emptyAnswer, userMessageId: userMessage.id, notesUsed: notes, error: { code, message: describeError(err), retryable } };
     return {
       ok: false,
       text: t.failed(describeError(err), retryable),
@@ -196,26 +217,18 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, reportNotes: (n: Memor
   });
 }
 
-/** Markers out (fetch markers answered by one follow-up call), answer stored, background work queued. */
-async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[]): Promise<TurnResult> {
+/**
+ * Markers out (fetch markers answered by one follow-up call), then the answer
+ * stored with its after-reply jobs (see recordAnswer). Undefined when nothing
+ * is left to show: the caller asks again or reports it, nothing is stored.
+ */
+async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[]): Promise<TurnResult | undefined> {
   const resolved = await resolveFetchMarkers({ ...deps, userName: userName(deps.config, ctx.userId) }, ctx, model, request, parseMarkers(raw));
+  const shown = resolved.text.trim();
+  if (!shown) return undefined;
   const label = modelLabel(model);
   const effects = await storeMarkers(deps, ctx, resolved.storeMarkers);
-  const shown = resolved.text || TURN_TEXTS[deps.config.persona.language].empty;
-  const stored = deps.chatLog.append({
-    userId: ctx.userId,
-    conversationId: ctx.conversationId,
-    role: "assistant",
-    text: shown,
-    model: label,
-    mood: effects.mood ?? null,
-    createdAt: deps.clock.now().toISOString(),
-    recallAnswer: resolved.recall,
-  });
-  deps.background.run("extraction", () => extractAndRemember(deps, ctx, shown, stored.id));
-  for (const step of deps.steps) {
-    if (step.after) deps.background.run(step.name, () => step.after!(ctx, { text: shown, messageId: stored.id }));
-  }
+  const stored = recordAnswer(deps, ctx, { text: shown, model: label, mood: effects.mood ?? null, recallAnswer: resolved.recall });
   return {
     ok: true,
     text: shown,
@@ -241,34 +254,6 @@ async function storeMarkers(deps: TurnDeps, ctx: TurnContext, markers: Marker[])
     deps.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
     return {};
   }
-}
-
-/** The one extraction call after the reply; a malformed answer is counted, never fatal. */
-async function extractAndRemember(deps: TurnDeps, ctx: TurnContext, answerText: string, answerId: number): Promise<void> {
-  const { config } = deps;
-  const now = deps.clock.now().toISOString();
-  const out = await extractMemories(
-    deps.models.forRole("extraction"),
-    {
-      userName: userName(config, ctx.userId),
-      assistantName: config.persona.name,
-      language: config.persona.language,
-      userText: ctx.text,
-      assistantText: answerText,
-      date: formatLocal(ctx.now, config.timezone, config.persona.language),
-      knownUserTexts: deps.profile.list(ctx.userId).map((p) => p.text),
-    },
-    config.modelCall.maxTokens,
-  );
-  if (!out.ok) {
-    deps.problems.record(ctx.userId, "extraction", "dropped", out.problem, now);
-    deps.logger.warn("extraction answer unusable after one retry", { userId: ctx.userId, problem: out.problem });
-    return;
-  }
-  if (out.retried) deps.problems.record(ctx.userId, "extraction", "retried", "first answer unusable", now);
-  else if (out.repaired) deps.problems.record(ctx.userId, "extraction", "repaired", "JSON cut out of surrounding text", now);
-  if (out.droppedFacts.length) deps.logger.info("facts not taken from the user's words were dropped", { facts: out.droppedFacts });
-  await rememberExtraction(deps, out.extraction, { userId: ctx.userId, sourceMessageId: answerId, now });
 }
 
 /** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */
