@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider, type IStorageProvider } from "matrix-bot-sdk";
+import { DurableSyncClient, resumeMatrix, storeSync } from "./inbox.ts";
 import { ConfigError, describeError, type Lilo, type Logger } from "../../core/index.ts";
 import type { RunningAdapter } from "../index.ts";
 import type { MatrixContext } from "./context.ts";
@@ -38,7 +39,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   routeSdkLogs(logger);
   const storage = options.storage ?? fileStorage(lilo.config.dataDir);
   // No crypto store argument: the client stays without end-to-end encryption.
-  const client = new MatrixClient(homeserverUrl, accessToken, storage);
+  const client = new DurableSyncClient(homeserverUrl, accessToken, storage);
   const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };
   const gate: Gate = {
     botUserId: await client.getUserId(),
@@ -61,6 +62,9 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   );
   client.on("room.event", (roomId: string, ev: RawEvent) => run(roomId, () => onEvent(ctx, gate, roomId, ev)));
   lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars));
+  // What a crash left open is answered first; then each sync's messages are stored before its token is saved.
+  await resumeMatrix(ctx, logger);
+  client.onSync = (response) => storeSync(lilo, ctx, gate, response);
   await client.start();
   logger.info("matrix syncing", { userId: gate.botUserId });
   return {

@@ -62,6 +62,9 @@ export const toMessage = (r: RawMessage): ChatLogMessage => ({
   createdAt: r.created_at,
 });
 
+/** Messages before message `?` (three parameters): stored earlier, or answering a message stored earlier. */
+const BEFORE = `(id < ? OR (role = 'assistant' AND reply_to IS NOT NULL AND reply_to < ?))`;
+
 /** Store 1: every message verbatim, grouped into conversations. */
 export class ChatLog {
   constructor(private readonly db: Db) {}
@@ -134,11 +137,19 @@ export class ChatLog {
     return r && toMessage(r);
   }
 
-  /** The last `limit` messages of a conversation before message `beforeId`, oldest first. */
+  /**
+   * The last `limit` messages of a conversation before message `beforeId`,
+   * oldest first. A message stored on arrival waits behind the turn of an
+   * earlier one, whose answer then gets a higher id: answers to earlier
+   * messages count as before it, in the order of the messages they answer.
+   */
   recent(conversationId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): ChatLogMessage[] {
     const rows = this.db
-      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
-      .all(conversationId, beforeId, limit) as RawMessage[];
+      .prepare(
+        `SELECT * FROM messages WHERE conversation_id = ? AND id <> ? AND ${BEFORE}
+         ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT ?`,
+      )
+      .all(conversationId, beforeId, beforeId, beforeId, limit) as RawMessage[];
     return rows.reverse().map(toMessage);
   }
 
@@ -161,8 +172,8 @@ export class ChatLog {
   /** The assistant message that preceded message `id` in its conversation. */
   previousAssistant(conversationId: number, beforeId: number): ChatLogMessage | undefined {
     const r = this.db
-      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND id < ? AND role = 'assistant' ORDER BY id DESC LIMIT 1`)
-      .get(conversationId, beforeId) as RawMessage | undefined;
+      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND role = 'assistant' AND id <> ? AND ${BEFORE} ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT 1`)
+      .get(conversationId, beforeId, beforeId, beforeId) as RawMessage | undefined;
     return r && toMessage(r);
   }
 
