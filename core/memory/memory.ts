@@ -124,11 +124,16 @@ export class Memory {
     });
   }
 
-  /** Deletes a memory: first its vector, then its row, so no vector outlives its row. */
+  /**
+   * Deletes a memory in three steps: mark the row (tombstone, hidden at
+   * once), remove its vector, delete the row. Interrupted anywhere, the note
+   * stays forgotten: `lilo doctor` sees the tombstone and finishes the delete.
+   */
   forget(store: VectorStore, id: number): Promise<TextRow> {
     return this.exclusive(async () => {
       const row = this.require(store, id);
       await this.init();
+      this.rows[store].tombstone(id, this.clock.now().toISOString());
       await this.index.delete([{ store, rowId: id, userId: row.userId }]);
       this.rows[store].delete(id);
       return row;
@@ -196,7 +201,7 @@ export class Memory {
 
   private require(store: VectorStore, id: number, allowSuperseded = false): TextRow {
     const row = this.rows[store].get(id);
-    if (!row || (!allowSuperseded && row.supersededAt)) throw new NotFoundError(`No ${store} entry with id ${id}`);
+    if (!row || row.forgottenAt || (!allowSuperseded && row.supersededAt)) throw new NotFoundError(`No ${store} entry with id ${id}`);
     return row;
   }
 

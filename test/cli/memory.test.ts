@@ -103,8 +103,8 @@ describe("lilo memory / doctor / reindex", () => {
     db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
     t.lilo.stores.memory.rows.notes.insert("owner", "c", new Date().toISOString());
     const dry = await runCli(open, ["doctor"]);
-    expect(dry.out).toContain("rows without vectors: 1");
-    expect(dry.out).toContain("vectors without rows: 1");
+    expect(dry.out).toContain("half-added (rows without vectors, will be embedded): 1");
+    expect(dry.out).toContain("vectors without rows (will be removed): 1");
     expect(dry.out).toContain("dry run");
     expect(dry.code).toBe(2);
     const fixed = await runCli(open, ["doctor", "--apply"]);
