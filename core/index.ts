@@ -26,6 +26,8 @@ import { DurableJobs } from "./util/durable-jobs.ts";
 import { receiveMessage } from "./turn/receive.ts";
 import { finishStored } from "./turn/resume.ts";
 import { registerAfterReplyJobs } from "./turn/after-reply.ts";
+import { parseImportText, type ImportStore, type ImportLine, type RefusedLine } from "./transfer/import-lines.ts";
+import { applyImport, planCounts, planImport, type ImportPlan } from "./transfer/import.ts";
 import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
@@ -52,6 +54,9 @@ export * from "./errors.ts";
 export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
 export type { MemoryHit, AddResult } from "./memory/memory.ts";
 export type { UnfinishedMessage } from "./store/inbox.ts";
+export type { ImportPlan } from "./transfer/import.ts";
+export type { ImportStore, ImportLine, RefusedLine } from "./transfer/import-lines.ts";
+export { IMPORT_STORES } from "./transfer/import-lines.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
@@ -130,6 +135,13 @@ export interface Lilo {
   };
   /** Starts the after-reply jobs (extraction, checks) a crash left pending; returns how many. */
   resumeJobs(): number;
+  /** `lilo import`: JSON Lines in the format `lilo export` writes, planned (dry run) and then applied all or nothing. */
+  transfer: {
+    parse(text: string, defaults: { store: ImportStore; userId: string }): { lines: ImportLine[]; refused: RefusedLine[] };
+    plan(lines: ImportLine[], refused: RefusedLine[], opts: { allowDuplicates: boolean }): Promise<ImportPlan>;
+    counts(plan: ImportPlan): Record<ImportStore, { add: number; skip: number; refuse: number }>;
+    apply(plan: ImportPlan): Promise<number>;
+  };
   memory: {
     add(input: { text: string; userId: string; store?: VectorStore; createdAt?: string | Date; allowDuplicate?: boolean }): Promise<AddResult>;
     search(query: string, options: MemorySearchOptions): Promise<MemoryHit[]>;
@@ -229,6 +241,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
   const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: new ChatSearch(db, config.timezone), inbox, jobs, durable, ...stores };
   registerAfterReplyJobs(turnDeps);
+  const importDeps = { db, memory, embedder, index, dedupMinScore: config.memory.dedupMinScore };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings };
 
@@ -250,6 +263,12 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       deliveryFailed: deliveryState("failed"),
     },
     resumeJobs: () => durable.runPending(),
+    transfer: {
+      parse: (text, defaults) => parseImportText(text, { ...defaults, now: clock.now().toISOString() }),
+      plan: (lines, refused, opts) => planImport(importDeps, lines, refused, opts),
+      counts: planCounts,
+      apply: (plan) => applyImport(importDeps, plan),
+    },
     preview: (message) => previewCheatSheet(turnDeps, message),
     memory: {
       add: (input) => memory.add(input),
