@@ -53,6 +53,10 @@ export interface FakeMatrix {
   /** Rooms the bot has joined / left (rejected invitations count as left). */
   joined: Set<string>;
   left: Set<string>;
+  /** The newest `since` token the bot synced with: everything before it is confirmed (its token was saved). */
+  readonly lastSince: number;
+  /** The sync position after the newest event (what a sync would return as next_batch now). */
+  position(): number;
   /** Redactions the bot asked for. */
   redactions: { roomId: string; eventId: string }[];
   /** An invitation of the bot to `roomId`. */
@@ -92,6 +96,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   let nextEvent = 1;
   let lastTs = 0;
   let closed = false;
+  let lastSince = 0;
 
   const append = (kind: Entry["kind"], roomId: string, sender: string, type: string, content: Record<string, unknown>, extra: Partial<FakeEvent> = {}): FakeEvent => {
     // Strictly increasing, so "before" and "after" are never the same millisecond.
@@ -155,6 +160,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
 
   const sync = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
     const since = Number(req.query.get("since") ?? "0") || 0;
+    lastSince = Math.max(lastSince, since);
     const timeout = Math.min(Number(req.query.get("timeout") ?? "0") || 0, 30_000);
     if (log.length <= since && timeout > 0 && !closed) {
       await new Promise<void>((resolve) => {
@@ -191,6 +197,10 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     joined: new Set(),
     left: new Set(),
     redactions: [],
+    get lastSince() {
+      return lastSince;
+    },
+    position: () => log.length,
     invite(roomId, fromUserId) {
       invites.add(roomId);
       append("invite", roomId, fromUserId, "m.room.member", { membership: "invite", displayname: "Lilo" }, { state_key: botUserId });
