@@ -50,8 +50,8 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   };
   const queue = new RoomQueue(logger);
   let stopped = false;
-  // After stop() the SDK still emits the events of a sync already in flight. They are dropped rather than
-  // half-handled while the database closes; a message in that last instant of a shutdown stays unanswered.
+  // After stop() the SDK still emits the events of a sync already in flight. They are not handled while the
+  // database closes; their messages were stored with the sync (storeSync) and are answered on the next start.
   const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
   client.on("room.invite", (roomId: string, ev: RawEvent) => run(roomId, () => onInvite(ctx, gate, roomId, ev)));
   client.on("room.leave", (roomId: string) =>

@@ -75,24 +75,27 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     const burst = [...tokens(100, 25), ...tokens(200, 25)];
     const importer = w.cli(["import", file, "--apply", "--user", "chris"]);
     await until(() => /store\s+add/.test(importer.output()) || importer.child.exitCode !== null, 30_000, () => importer.output());
-    // The import is still writing while the burst arrives.
+    // The burst arrives while the import writes (its dry-run table is out; backup and the one transaction follow).
     for (const [i, t] of burst.entries()) {
       if (i < 25) tgSend(t);
       else mxSend(t);
-      await new Promise((r) => setTimeout(r, 5));
     }
     // The burst really overlapped the import: it is still running (embedding or writing its one transaction).
     expect(importer.child.exitCode).toBeNull();
     expect(await importer.exited).toBe(0);
+    const importDone = new Date().toISOString();
     expect(importer.output()).toContain("imported 10000");
     await until(() => w.answered(burst), 30_000, () => `${w.deliveredAnswers().size} answered\n${bot!.output().slice(-2000)}`);
     const stored = w.storedTokens();
     expect(burst.filter((t) => stored.get(t) === 1)).toHaveLength(50);
     expect(bot!.output()).not.toContain("database is locked");
+    // The bot wrote (stored messages and answers) while the import process was still writing.
+    const during = w.query<{ n: number }>(`SELECT count(*) AS n FROM messages WHERE created_at < ? AND text LIKE '%x1%'`, importDone)[0]!.n;
+    expect(during).toBeGreaterThan(0);
     expect(w.query<{ n: number }>(`SELECT count(*) AS n FROM diary`)[0]!.n).toBe(10_000);
   }, 90_000);
 
-  it("restore --apply is refused while the bot runs, idle and mid-burst; a forgotten note stays forgotten through kills and doctor", async () => {
+  it("restore --apply is refused while the bot runs, idle and mid-burst; kills during reindex, import and dedupe leave nothing doctor cannot finish; a forgotten note stays forgotten", async () => {
     const backup = w.cli(["backup"]);
     expect(await backup.exited).toBe(0);
     const file = /backup: (.+\.db)/.exec(backup.output())![1]!;
@@ -117,6 +120,22 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     await until(() => /backup:/.test(reindex.output()) || reindex.child.exitCode !== null, 20_000, () => reindex.output());
     await w.kill(bot!);
     await w.kill(reindex);
+    // An import killed while it writes: all or nothing.
+    const before = w.query<{ n: number }>(`SELECT count(*) AS n FROM notes`)[0]!.n;
+    const cutFile = join(w.dir, "cut.jsonl");
+    writeFileSync(cutFile, Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ text: `Abbruch ${i} Notiz Nummer ${i * 7}` })).join("\n"));
+    const cut = w.cli(["import", cutFile, "--apply", "--allow-duplicates", "--user", "chris"]);
+    await until(() => /backup:/.test(cut.output()) || cut.child.exitCode !== null, 20_000, () => cut.output());
+    await w.kill(cut);
+    expect([before, before + 3_000]).toContain(w.query<{ n: number }>(`SELECT count(*) AS n FROM notes`)[0]!.n);
+    // A dedupe killed while it forgets duplicates: doctor finishes the half-deleted ones.
+    writeFileSync(cutFile, Array.from({ length: 2_000 }, () => JSON.stringify({ text: "Doppelt und dreifach" })).join("\n"));
+    expect(await w.cli(["import", cutFile, "--apply", "--allow-duplicates", "--user", "chris"]).exited).toBe(0);
+    const dedupe = w.cli(["dedupe", "--apply", "--user", "chris"]);
+    const doubles = () => w.query<{ n: number }>(`SELECT count(*) AS n FROM notes WHERE text = 'Doppelt und dreifach'`)[0]!.n;
+    await until(() => doubles() < 2_000 || dedupe.child.exitCode !== null, 20_000, () => dedupe.output());
+    await w.kill(dedupe);
+    expect(doubles()).toBeGreaterThan(1); // killed half-way
     bot = await w.startBot();
     const doctor = w.cli(["doctor", "--apply"]);
     expect([0, 2]).toContain(await doctor.exited);
