@@ -59,6 +59,9 @@ export interface TurnDeps {
   durable: DurableJobs;
 }
 
+/** How often the model is asked before an empty or markers-only answer is reported. */
+const EMPTY_ANSWER_TRIES = 2;
+
 /** The name Lilo calls a user by. */
 export function userName(config: LiloConfig, userId: string): string {
   return config.persona.userNames[userId] ?? "User";
@@ -159,8 +162,10 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
     model = deps.models.forRole("chat");
     const request = { ...(await assemble(deps, ctx, (n) => (notes = n))), maxTokens: config.modelCall.maxTokens };
     // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
-    const result = (await finish(deps, ctx, model, request, (await model.complete(request)).text, notes)) ?? (await finish(deps, ctx, model, request, (await model.complete(request)).text, notes));
-    if (result) return result;
+    for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
+      const result = await finish(deps, ctx, model, request, (await model.complete(request)).text, notes);
+      if (result) return result;
+    }
     throw new LiloError("empty-answer", "the model answered with nothing to show");
   } catch (err) {
     deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
@@ -169,10 +174,9 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
     const retryable = empty || (err instanceof ProviderError ? err.retryable : false);
     const code = err instanceof LiloError ? err.code : "internal";
     const t = TURN_TEXTS[config.persona.language];
-    if (empty) return { ok: false, text: t.emptyAnswer, userMessageId: userMessage.id, notesUsed: notes, error: { code, message: describeError(err), retryable } };
     return {
       ok: false,
-      text: t.failed(describeError(err), retryable),
+      text: empty ? t.emptyAnswer : t.failed(describeError(err), retryable),
       userMessageId: userMessage.id,
       notesUsed: notes,
       error: { code, message: describeError(err), retryable },
