@@ -44,13 +44,15 @@ export function inspectBackup(file: string, livePath: string): DbSummary {
   let db: Db | undefined;
   try {
     db = openBackupFile(file);
-    const tables = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
-    const missing = ["messages", "notes", "settings", "conversations"].filter((t) => !tables.has(t));
-    if (missing.length) throw new LiloError("restore", `${file} is not a Lilo database (no ${missing.join(", ")} table)`);
     const summary = summarize(db);
     if (summary.schemaVersion > MIGRATIONS.length) {
       throw new LiloError("restore", `${file} has schema version ${summary.schemaVersion}, newer than this Lilo (${MIGRATIONS.length}); update Lilo first`);
     }
+    const missing = missingSchema(db, summary.schemaVersion);
+    if (missing.length && !Object.values(STORE_TABLES).some((t) => !missing.includes(`table ${t}`))) {
+      throw new LiloError("restore", `${file} is not a Lilo database (none of its tables)`);
+    }
+    if (missing.length) throw new LiloError("restore", `${file} is a damaged Lilo database, missing: ${missing.join(", ")}`);
     return summary;
   } catch (err) {
     if (err instanceof LiloError) throw err;
@@ -58,6 +60,28 @@ export function inspectBackup(file: string, livePath: string): DbSummary {
   } finally {
     db?.close();
   }
+}
+
+/**
+ * What a database of schema `version` lacks of the schema that version's
+ * migrations create: every table, index, trigger and view, by kind and name
+ * ("table profile", "index messages_external"). Version 0 (no Lilo
+ * migrations at all) lacks everything of the current schema.
+ */
+export function missingSchema(db: Db, version: number): string[] {
+  const expected = new Database(":memory:");
+  try {
+    for (const m of MIGRATIONS.slice(0, version || MIGRATIONS.length)) expected.exec(m);
+    const have = new Set(schemaObjects(db));
+    return schemaObjects(expected).filter((o) => !have.has(o));
+  } finally {
+    expected.close();
+  }
+}
+
+function schemaObjects(db: Db): string[] {
+  const rows = db.prepare(`SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all() as { type: string; name: string }[];
+  return rows.map((r) => `${r.type} ${r.name}`);
 }
 
 /**

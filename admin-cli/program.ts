@@ -16,6 +16,7 @@ import { registerGreet } from "./commands/greet.ts";
 import { registerAnalysis } from "./commands/analysis.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerExport } from "./commands/export.ts";
+import { registerImport } from "./commands/import.ts";
 import { registerDedupe } from "./commands/dedupe.ts";
 import { registerSettings } from "./commands/settings.ts";
 import { registerStatus } from "./commands/status.ts";
@@ -45,6 +46,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerMaintenance(program, open, io);
   registerBackup(program, open, io);
   registerExport(program, open, io);
+  registerImport(program, open, io);
   registerDedupe(program, open, io);
   registerSettings(program, open, io);
   registerStatus(program, open, io);

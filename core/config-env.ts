@@ -104,6 +104,9 @@ export const envSchema = z.object({
   LILO_IMPORTANT_MAX_CHARS: int(1_500),
   LILO_PASSAGES_MAX_CHARS: int(1_800),
   LILO_PASSAGES_TOP_K: int(3),
+  // nothing lost: a message stored while Lilo was down is answered on start unless older than this (then only acknowledged)
+  LILO_INBOX_MAX_AGE_MINUTES: positive(720),
+  LILO_JOB_MAX_ATTEMPTS: positiveInt(3),
   LILO_FOLLOWUP_DUE_DAYS: num(14),
   // addressed-check (SPEC §9): meaningful words of a topic that must recur in Lilo's answer
   LILO_FOLLOWUP_ADDRESSED_WORDS: positiveInt(1),

@@ -61,6 +61,8 @@ export interface LiloConfig {
   };
   /** Caps for the chat model's request: incoming message, each replayed message, the whole request in estimated tokens. */
   budget: { maxInputChars: number; historyMessageChars: number; requestTokens: number };
+  /** Stored messages answered on start up to this age (older ones are only acknowledged); tries per after-reply job. */
+  inbox: { maxAgeMinutes: number; jobMaxAttempts: number };
   /** Follow-up topics: when a [FOLLOWUP:] becomes due; how many meaningful words mark a topic as addressed. */
   topics: { followupDueDays: number; addressedWords: { followup: number; concern: number } };
   /** Fetch markers in chat: passages a [RECALL:] returns from the chat log, entries a [DIARY:] returns by meaning. */
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       passagesTopK: e.LILO_PASSAGES_TOP_K,
     },
     budget: { maxInputChars: e.LILO_MAX_INPUT_CHARS, historyMessageChars: e.LILO_HISTORY_MESSAGE_CHARS, requestTokens: e.LILO_REQUEST_BUDGET_TOKENS },
+    inbox: { maxAgeMinutes: e.LILO_INBOX_MAX_AGE_MINUTES, jobMaxAttempts: e.LILO_JOB_MAX_ATTEMPTS },
     topics: {
       followupDueDays: e.LILO_FOLLOWUP_DUE_DAYS,
       addressedWords: { followup: e.LILO_FOLLOWUP_ADDRESSED_WORDS, concern: e.LILO_CONCERN_ADDRESSED_WORDS },

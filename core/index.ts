@@ -22,7 +22,15 @@ import { Memory, type AddResult, type HybridTuning, type MemoryHit } from "./mem
 import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "./memory/maintenance.ts";
 import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
-import { handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
+import { chatLabel, handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
+import { InboxStore, type UnfinishedMessage } from "./store/inbox.ts";
+import { JobsStore } from "./store/jobs.ts";
+import { DurableJobs } from "./util/durable-jobs.ts";
+import { receiveMessage } from "./turn/receive.ts";
+import { finishStored } from "./turn/resume.ts";
+import { registerAfterReplyJobs } from "./turn/after-reply.ts";
+import { parseImportText, type ImportStore, type ImportLine, type RefusedLine } from "./transfer/import-lines.ts";
+import { applyImport, planCounts, planImport, type ImportPlan } from "./transfer/import.ts";
 import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
 import type { MemoryBlocks } from "./turn/memory-blocks.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
@@ -60,6 +68,10 @@ export type { MemoryHit, AddResult } from "./memory/memory.ts";
 export type { RankedMessage, RecallPassage } from "./recall/search.ts";
 export type { MemoryBlocks, Block, SheetPassage } from "./turn/memory-blocks.ts";
 export type { ImportedMessage } from "./store/chat-import.ts";
+export type { UnfinishedMessage } from "./store/inbox.ts";
+export type { ImportPlan } from "./transfer/import.ts";
+export type { ImportStore, ImportLine, RefusedLine } from "./transfer/import-lines.ts";
+export { IMPORT_STORES } from "./transfer/import-lines.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
@@ -130,6 +142,32 @@ export interface Lilo {
   preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
   retry(userId: string): Promise<TurnResult | undefined>;
+  /**
+   * The durable inbox: adapters store a message when the platform hands it
+   * over (before acknowledging it), report whether each answer was
+   * delivered, and on start finish what a crash left open.
+   */
+  inbox: {
+    /** Stores a message (once per `externalId`); returns its id and whether it had arrived before. */
+    receive(message: IncomingMessage): { messageId: number; duplicate: boolean };
+    /** Messages of one platform whose turn did not finish or whose answer was not sent, oldest first. */
+    unfinished(transport: string): UnfinishedMessage[];
+    /** Answers (or, past the age limit, acknowledges) a stored message, or returns its unsent answer; undefined when done. */
+    finish(messageId: number): Promise<TurnResult | undefined>;
+    /** The answer reached the user. */
+    delivered(answerId: number): void;
+    /** The platform refused the answer: /retry redoes the turn. */
+    deliveryFailed(answerId: number): void;
+  };
+  /** Starts the after-reply jobs (extraction, checks) a crash left pending; returns how many. */
+  resumeJobs(): number;
+  /** `lilo import`: JSON Lines in the format `lilo export` writes, planned (dry run) and then applied all or nothing. */
+  transfer: {
+    parse(text: string, defaults: { store: ImportStore; userId: string }): { lines: ImportLine[]; refused: RefusedLine[] };
+    plan(lines: ImportLine[], refused: RefusedLine[], opts: { allowDuplicates: boolean }): Promise<ImportPlan>;
+    counts(plan: ImportPlan): Record<ImportStore, { add: number; skip: number; refuse: number }>;
+    apply(plan: ImportPlan): Promise<number>;
+  };
   memory: {
     add(input: { text: string; userId: string; store?: VectorStore; createdAt?: string | Date; allowDuplicate?: boolean }): Promise<AddResult>;
     search(query: string, options: MemorySearchOptions): Promise<MemoryHit[]>;
@@ -250,7 +288,13 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
     minSimilarity: () => memory.thresholds.notesMinScore };
   const looks = createLookups(config, db, clock, logger, ports.webSearch);
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores, lookups: looks.lookups, tools: looks.tools };
+  const inbox = new InboxStore(db);
+  const jobs = new JobsStore(db);
+  const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable };
+  registerAfterReplyJobs(turnDeps);
+  const importDeps = { db, memory, embedder, index };
+  const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news };
 
   return {
@@ -260,6 +304,23 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     logger,
     handleMessage: (message) => handleMessage(turnDeps, message),
     retry: (userId) => retryLast(turnDeps, userId),
+    inbox: {
+      receive: (message) => {
+        const got = receiveMessage(turnDeps, message, chatLabel(turnDeps));
+        return { messageId: got.message.id, duplicate: got.duplicate };
+      },
+      unfinished: (transport) => inbox.unfinished(transport),
+      finish: (messageId) => finishStored(turnDeps, messageId),
+      delivered: deliveryState("delivered"),
+      deliveryFailed: deliveryState("failed"),
+    },
+    resumeJobs: () => durable.runPending(),
+    transfer: {
+      parse: (text, defaults) => parseImportText(text, { ...defaults, now: clock.now().toISOString() }),
+      plan: (lines, refused, opts) => planImport(importDeps, lines, refused, opts),
+      counts: planCounts,
+      apply: (plan) => applyImport(importDeps, plan),
+    },
     preview: (message) => previewCheatSheet(turnDeps, message),
     memory: {
       add: (input) => memory.add(input),

@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider, type IStorageProvider } from "matrix-bot-sdk";
+import { DurableSyncClient, resumeMatrix, storeSync } from "./inbox.ts";
 import { ConfigError, describeError, ensurePrivateDir, type Lilo, type Logger } from "../../core/index.ts";
 import type { RunningAdapter } from "../index.ts";
 import type { MatrixContext } from "./context.ts";
 import { onEvent, onInvite, type Gate, type RawEvent } from "./events.ts";
-import { sdkInfo, WatchedMatrixClient } from "./client.ts";
+import { sdkInfo } from "./client.ts";
 import { RoomPrivacy } from "./privacy.ts";
 import { RoomQueue } from "./queue.ts";
 import { BotState } from "./state.ts";
@@ -39,7 +40,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   routeSdkLogs(logger);
   const storage = options.storage ?? fileStorage(lilo.config.dataDir);
   // No crypto store argument: the client stays without end-to-end encryption.
-  const client = new WatchedMatrixClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
+  const client = new DurableSyncClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
   const botUserId = await client.getUserId();
   const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
   const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, privacy, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };
@@ -52,8 +53,8 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   };
   const queue = new RoomQueue(logger);
   let stopped = false;
-  // After stop() the SDK still emits the events of a sync already in flight. They are dropped rather than
-  // half-handled while the database closes; a message in that last instant of a shutdown stays unanswered.
+  // After stop() the SDK still emits the events of a sync already in flight. They are not handled while the
+  // database closes; their messages were stored with the sync (storeSync) and are answered on the next start.
   const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
   client.on("room.invite", (roomId: string, ev: RawEvent) => run(roomId, () => onInvite(ctx, gate, roomId, ev)));
   client.on("room.leave", (roomId: string) =>
@@ -65,6 +66,9 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   );
   client.on("room.event", (roomId: string, ev: RawEvent) => run(roomId, () => onEvent(ctx, gate, roomId, ev)));
   lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars, privacy));
+  // What a crash left open is answered first; then each sync's messages are stored before its token is saved.
+  await resumeMatrix(ctx, logger);
+  client.onSync = (response) => storeSync(lilo, ctx, gate, response);
   await client.start();
   logger.info("matrix syncing", { userId: gate.botUserId });
   return {

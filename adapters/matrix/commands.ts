@@ -12,6 +12,9 @@ import { sendMarkdown, withTyping } from "./send.ts";
 type Command = (ctx: MatrixContext, source: MatrixEventSource, arg: string) => Promise<string | void>;
 
 const COMMAND = /^[!/]([a-z]+)(?:\s+([\s\S]*))?$/i;
+
+/** Is this text a command (answered by the adapter, not a chat turn)? */
+export const isCommand = (text: string): boolean => COMMAND.test(text.trim());
 const NEWEST_NOTES = 10;
 const FOUND_NOTES = 5;
 

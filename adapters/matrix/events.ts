@@ -77,7 +77,7 @@ export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev
   if (!text || (await runCommand(ctx, source, text))) return;
   try {
     const result = await withTyping(ctx.client, ctx.logger, roomId, () =>
-      ctx.lilo.handleMessage({ userId, text, transport: "matrix", chatId: roomId }),
+      ctx.lilo.handleMessage({ userId, text, transport: "matrix", chatId: roomId, externalId: ev.event_id }),
     );
     await deliverTurn(ctx, source, result);
   } catch (err) {

@@ -6,7 +6,15 @@ import { sendQuestion } from "./questions.ts";
 
 /** Renders a core answer: the text, the mood as a reaction on the user's message, a yes/no question. */
 export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource, result: TurnResult): Promise<void> {
-  await sendMarkdown(ctx.client, source.roomId, result.text, ctx.maxMessageChars);
+  if (result.duplicate) return;
+  try {
+    await sendMarkdown(ctx.client, source.roomId, result.text, ctx.maxMessageChars);
+  } catch (err) {
+    // Recorded, so /retry redoes the turn; the caller reports the failure.
+    if (result.answerMessageId !== undefined) ctx.lilo.inbox.deliveryFailed(result.answerMessageId);
+    throw err;
+  }
+  if (result.answerMessageId !== undefined) ctx.lilo.inbox.delivered(result.answerMessageId);
   const emoji = result.mood ? (MOOD_REACTIONS as Record<string, string>)[result.mood] : undefined;
   if (emoji) {
     await sendReaction(ctx.client, source.roomId, source.eventId, emoji).catch((err: unknown) =>

@@ -13,6 +13,7 @@ import { sendText } from "./render.ts";
 import { TELEGRAM_TEXTS } from "./texts.ts";
 import { TELEGRAM_TRANSPORT, telegramTransport } from "./transport.ts";
 import { runTurn } from "./turn.ts";
+import { durableInbox, resumeTelegram, storeOnArrival, telegramMessageId } from "./inbox.ts";
 import { startWebhook, type WebhookServer } from "./webhook.ts";
 
 /** How long `stop` waits for running turns before it gives up on them. */
@@ -61,8 +62,11 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
   bot.api.config.use(outageRetry({ logger, onContact: () => lilo.contacts.ok("telegram"), onFailure: (e) => lilo.contacts.failed("telegram", e), ...(opts.sleep ? { sleep: opts.sleep } : {}) }));
   bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 300, rethrowHttpErrors: true }));
+  // Stores each message before the next getUpdates confirms it (the webhook path stores it in the handler).
+  bot.api.config.use(durableInbox(lilo, opts.allowedUsers));
   bot.catch((err) => logger.error("telegram update failed", { updateId: err.ctx.update.update_id, error: describeError(err.error) }));
   const inflight = new InFlight();
+  bot.use(storeOnArrival(lilo, opts.allowedUsers));
   bot.use(track(inflight, opts.detach ?? false, logger));
   bot.use(sequentialize(chatKey));
   bot.use(accessControl(opts.allowedUsers, texts, logger));
@@ -74,7 +78,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
     // A command for another bot in a group ("/start@other_bot") is not Lilo's to answer.
     if (command?.[2] && command[2].toLowerCase() !== ctx.me.username.toLowerCase()) return;
     if (command) return void (await sendText(ctx.api, ctx.chat.id, texts.unknownCommand(command[1]!), logger));
-    const message = { userId: ctx.liloUserId, text: ctx.msg.text, transport: TELEGRAM_TRANSPORT, chatId: String(ctx.chat.id) };
+    const message = { userId: ctx.liloUserId, text: ctx.msg.text, transport: TELEGRAM_TRANSPORT, chatId: String(ctx.chat.id), externalId: telegramMessageId(ctx.chat.id, ctx.msg.message_id) };
     await runTurn(ctx, deps, () => lilo.handleMessage(message));
   });
   return { bot, inflight };
@@ -126,6 +130,8 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
   const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
   await bot.api.setMyCommands(availableCommands(texts)).catch((err: unknown) => logger.warn("telegram command menu not set", { error: describeError(err) }));
   lilo.push.registerTransport(telegramTransport(bot.api, logger));
+  // What a crash left open is answered first, in order, before new messages come in.
+  await resumeTelegram(lilo, bot.api, logger);
   let runner: RunnerHandle | undefined;
   let server: WebhookServer | undefined;
   try {

@@ -41,7 +41,7 @@ async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: str
     if (text === "/help") return say(HELP);
     if (text === "/retry") {
       const r = await lilo.retry(userId);
-      return say(r ? render(name, r) : "Nothing to retry: your last message was answered.");
+      return r ? show(lilo, say, name, r) : say("Nothing to retry: your last message was answered.");
     }
     if (text === "/diary") {
       const r = await lilo.diary.writeNow(userId);
@@ -56,10 +56,16 @@ async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: str
       const spec = arg ? lilo.models.switchChat(arg, lilo.clock.now().toISOString()) : lilo.models.chatSpec();
       return say(`${arg ? "Chat model is now" : "Chat model"}: ${spec.provider}:${spec.model}`);
     }
-    say(render(name, await lilo.handleMessage({ userId, text, transport: "terminal", chatId: "terminal" })));
+    show(lilo, say, name, await lilo.handleMessage({ userId, text, transport: "terminal", chatId: "terminal" }));
   } catch (err) {
     say(`⚠️ ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** Prints an answer and records it as delivered (the terminal cannot refuse it). */
+function show(lilo: Lilo, say: (t: string) => void, name: string, r: TurnResult): void {
+  say(render(name, r));
+  if (r.answerMessageId !== undefined) lilo.inbox.delivered(r.answerMessageId);
 }
 
 /** Text, mood and a yes/no question as typed choices. */

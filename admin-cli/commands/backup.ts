@@ -3,6 +3,7 @@ import type { CliIO, LiloOpener } from "../context.ts";
 import { backupDatabase } from "../context.ts";
 import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../db-file.ts";
 import { withLilo } from "./shared.ts";
+import { WriterLock } from "../../core/store/writer-lock.ts";
 
 /** `lilo backup` and `lilo restore FILE [--apply]`: a consistent copy of the whole database, and back. */
 export function registerBackup(program: Command, open: LiloOpener, io: CliIO): void {
@@ -33,10 +34,16 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
           io.err("error: an in-memory database cannot be restored");
           return 1;
         }
-        // The bot must not write while pages are replaced: refuse rather than wait.
-        assertNoWriter(lilo.db);
-        io.out(`backup of the current database: ${await backupDatabase(lilo)}`);
-        await restoreInto(file, lilo.config.dbPath);
+        // The bot must not run while pages are replaced, busy or idle: refuse rather than wait.
+        // The lock also keeps a bot from starting until the restore is done.
+        const lock = WriterLock.acquire(lilo.config.dataDir, "restore", lilo.clock.now());
+        try {
+          assertNoWriter(lilo.db);
+          io.out(`backup of the current database: ${await backupDatabase(lilo)}`);
+          await restoreInto(file, lilo.config.dbPath);
+        } finally {
+          lock.release();
+        }
         io.out(`restored ${file} into ${lilo.config.dbPath}`);
         io.out("Next: run `lilo doctor` to check the vector index against the restored rows.");
         if (lilo.config.vector.backend === "qdrant") {

@@ -18,14 +18,16 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
         if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems }));
         else {
           io.out(`rows: ${report.rows}, vectors: ${report.vectors}`);
-          io.out(`rows without vectors: ${report.rowsWithoutVector.length}`);
+          io.out(`half-added (rows without vectors, will be embedded): ${report.rowsWithoutVector.length}`);
           for (const k of report.rowsWithoutVector.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
-          io.out(`vectors without rows: ${report.vectorsWithoutRow.length}`);
+          io.out(`half-deleted (interrupted forgets, will be finished): ${report.halfDeleted.length}`);
+          for (const k of report.halfDeleted.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
+          io.out(`vectors without rows (will be removed): ${report.vectorsWithoutRow.length}`);
           for (const k of report.vectorsWithoutRow.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
           const counted = Object.entries(problems);
           if (counted.length) io.out(`malformed model answers: ${counted.map(([k, n]) => `${k}=${n}`).join(", ")}`);
         }
-        const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length;
+        const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length + report.halfDeleted.length;
         if (broken === 0) {
           if (!o.json) io.out("everything consistent");
           return 0;

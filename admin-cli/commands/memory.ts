@@ -1,17 +1,8 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { readFileSync } from "node:fs";
-import { z } from "zod";
-import { VECTOR_STORES, type VectorStore } from "../../core/index.ts";
+import type { VectorStore } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseStore, parseId, userOption } from "./shared.ts";
-
-/** One line of an import file. */
-const importLine = z.object({
-  text: z.string().trim().min(1),
-  createdAt: z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional(),
-  store: z.enum(VECTOR_STORES).optional(),
-  userId: z.string().trim().min(1).optional(),
-});
+import { registerImport } from "./import.ts";
 
 /** A cosine similarity from -1 to 1; anything else is refused rather than silently ignored (NaN filters nothing). */
 function parseScore(value: string): number {
@@ -24,47 +15,7 @@ function parseScore(value: string): number {
 export function registerMemory(program: Command, open: LiloOpener, io: CliIO): void {
   const memory = program.command("memory").description("notes, important memories, thoughts and diary (rows and vectors together)");
 
-  memory
-    .command("import <file>")
-    .description("import memories from JSON Lines: {text, createdAt?, store?, userId?} per line")
-    .option("--store <store>", `default store (${VECTOR_STORES.join(", ")})`, "notes")
-    .option(...userOption)
-    .option("--allow-duplicates", "skip the duplicate checks")
-    .action((file: string, o: { store: string; user?: string; allowDuplicates?: boolean }) =>
-      withLilo(open, io, async (lilo) => {
-        const lines = readFileSync(file, "utf8").split("\n");
-        let added = 0;
-        let skipped = 0;
-        const errors: string[] = [];
-        for (const [i, raw] of lines.entries()) {
-          if (!raw.trim()) continue;
-          let parsed;
-          try {
-            parsed = importLine.safeParse(JSON.parse(raw));
-          } catch (err) {
-            errors.push(`line ${i + 1}: not JSON (${(err as Error).message})`);
-            continue;
-          }
-          if (!parsed.success) {
-            errors.push(`line ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join(".") || "line"}: ${x.message}`).join("; ")}`);
-            continue;
-          }
-          const l = parsed.data;
-          const r = await lilo.memory.add({
-            text: l.text,
-            store: l.store ?? parseStore(o.store),
-            userId: l.userId ?? o.user ?? lilo.config.terminal.userId,
-            ...(l.createdAt ? { createdAt: l.createdAt } : {}),
-            ...(o.allowDuplicates ? { allowDuplicate: true } : {}),
-          });
-          if (r.added) added++;
-          else skipped++;
-        }
-        io.out(`imported ${added}, skipped ${skipped} duplicates, ${errors.length} invalid lines`);
-        for (const e of errors) io.err(e);
-        return errors.length ? 1 : 0;
-      }),
-    );
+  registerImport(memory, open, io);
 
   memory
     .command("search <query>")

@@ -6,6 +6,8 @@ import type { ChatHistory } from "../store/chat-history.ts";
 import type { ChatLog, ChatLogMessage } from "../store/chat-log.ts";
 import type { ShortTermStore } from "../store/short-term.ts";
 import type { Topic, TopicsStore } from "../store/topics.ts";
+import { writeTransaction } from "../store/tx.ts";
+import type { Db } from "../store/db.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
 import { parseMarkers } from "../markers/parse.ts";
@@ -26,7 +28,7 @@ export interface GreetingDeps {
   push: Push;
   topics: TopicsStore;
   shortTerm: ShortTermStore;
-  db: { transaction<T>(fn: () => T): () => T };
+  db: Db;
 }
 
 /** Why no greeting went out. */
@@ -143,11 +145,11 @@ export async function greet(deps: GreetingDeps, userId: string, opts: { force?: 
 async function store(deps: GreetingDeps, userId: string, draft: GreetingDraft): Promise<number> {
   const at = deps.clock.now();
   const label = modelLabel(draft.model);
-  const { message, conversation } = deps.db.transaction(() => {
+  const { message, conversation } = writeTransaction(deps.db, () => {
     const conv = deps.chatLog.conversationAt(userId, at, deps.config.memory.conversationPauseMinutes, label);
     const stored = deps.chatLog.append({ userId, conversationId: conv.id, role: "assistant", text: draft.text, model: label, createdAt: at.toISOString(), proactive: true });
     return { message: stored, conversation: conv };
-  })();
+  });
   // The reply to the greeting continues this conversation, so the turn would not summarise the previous one.
   if (conversation.isNew && conversation.previous) await summarizePrevious(deps, userId, conversation.previous.id);
   return message.id;

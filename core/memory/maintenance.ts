@@ -11,6 +11,8 @@ export interface ConsistencyReport {
   rowsWithoutVector: VectorKey[];
   /** Vectors whose row is gone or superseded (must never be shown). */
   vectorsWithoutRow: VectorKey[];
+  /** Half-deleted: rows whose forget was interrupted (tombstoned); finished by deleting vector and row, never re-embedded. */
+  halfDeleted: VectorKey[];
 }
 
 const keyOf = (k: { store: string; rowId: number }) => `${k.store}#${k.rowId}`;
@@ -32,11 +34,21 @@ export async function checkConsistency(memory: Memory, index: VectorIndex): Prom
       }
     }
   }
-  return { rows, vectors: vectorKeys.length, rowsWithoutVector, vectorsWithoutRow: [...vectors.values()] };
+  const halfDeleted = VECTOR_STORES.flatMap((store) => memory.rows[store].tombstoned().map((r) => ({ store, rowId: r.id, userId: r.userId })));
+  for (const k of halfDeleted) vectors.delete(keyOf(k));
+  return { rows, vectors: vectorKeys.length, rowsWithoutVector, vectorsWithoutRow: [...vectors.values()], halfDeleted };
 }
 
-/** Fixes what checkConsistency found: deletes orphan vectors, embeds rows that lack one. */
+/**
+ * Fixes what checkConsistency found, each in its own direction: finishes
+ * half-done forgets (vector, then row), deletes orphan vectors, and embeds
+ * half-added rows (a row whose vector was never written).
+ */
 export async function repairConsistency(memory: Memory, index: VectorIndex, embedder: Embedder, report: ConsistencyReport, batchSize = 32): Promise<void> {
+  if (report.halfDeleted.length) {
+    await index.delete(report.halfDeleted);
+    for (const k of report.halfDeleted) memory.rows[k.store].delete(k.rowId);
+  }
   if (report.vectorsWithoutRow.length) await index.delete(report.vectorsWithoutRow);
   for (let i = 0; i < report.rowsWithoutVector.length; i += batchSize) {
     // Read the rows again: one deleted or superseded since the check (the bot runs meanwhile) must not get a vector.

@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.ts";
+import { writeTransaction } from "../store/tx.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Embedder } from "../ports/embedder.ts";
 import type { VectorIndex, VectorStore } from "../ports/vector-index.ts";
@@ -153,11 +154,16 @@ export class Memory {
     });
   }
 
-  /** Deletes a memory: first its vector, then its row, so no vector outlives its row. */
+  /**
+   * Deletes a memory in three steps: mark the row (tombstone, hidden at
+   * once), remove its vector, delete the row. Interrupted anywhere, the note
+   * stays forgotten: `lilo doctor` sees the tombstone and finishes the delete.
+   */
   forget(store: VectorStore, id: number): Promise<TextRow> {
     return this.exclusive(async () => {
       const row = this.require(store, id);
       await this.init();
+      this.rows[store].tombstone(id, this.clock.now().toISOString());
       await this.index.delete([{ store, rowId: id, userId: row.userId }]);
       this.rows[store].delete(id);
       return row;
@@ -184,10 +190,10 @@ export class Memory {
       const now = this.clock.now().toISOString();
       const rows = this.rows[store];
       const put = (t: string, supersededAt: string | null, at: string) =>
-        this.db.transaction(() => {
+        writeTransaction(this.db, () => {
           rows.updateText(id, t, at);
           rows.setSuperseded(id, supersededAt, at);
-        })();
+        });
       put(finalText, null, now);
       await this.upsertOrUndo(() => put(row.text, row.supersededAt, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
     });
@@ -261,7 +267,7 @@ export class Memory {
 
   private require(store: VectorStore, id: number, allowSuperseded = false): TextRow {
     const row = this.rows[store].get(id);
-    if (!row || (!allowSuperseded && row.supersededAt)) throw new NotFoundError(`No ${store} entry with id ${id}`);
+    if (!row || row.forgottenAt || (!allowSuperseded && row.supersededAt)) throw new NotFoundError(`No ${store} entry with id ${id}`);
     return row;
   }
 

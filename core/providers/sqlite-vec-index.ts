@@ -2,6 +2,7 @@ import * as sqliteVec from "sqlite-vec";
 import { VectorIndexError } from "../errors.ts";
 import { VECTOR_STORES, type VectorHit, type VectorIndex, type VectorKey, type VectorQuery, type VectorRecord, type VectorStore } from "../ports/vector-index.ts";
 import type { Db } from "../store/db.ts";
+import { writeTransaction } from "../store/tx.ts";
 
 const TABLE = "vec_memory";
 const META = "vec_memory_meta";
@@ -80,10 +81,10 @@ export class SqliteVecIndex implements VectorIndex {
     this.dimension = undefined;
     this.run(
       () =>
-        this.db.transaction(() => {
+        writeTransaction(this.db, () => {
           this.db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META};`);
           this.createTables(dimension, embedderId);
-        })(),
+        }),
       "reset the vector index",
     );
     this.dimension = dimension;
@@ -102,12 +103,12 @@ export class SqliteVecIndex implements VectorIndex {
     const ins = this.db.prepare(`INSERT INTO ${TABLE}(rowid, user_id, store, embedding) VALUES (?, ?, ?, ?)`);
     this.run(
       () =>
-        this.db.transaction(() => {
+        writeTransaction(this.db, () => {
           for (const r of rows) {
             del.run(r.rowid);
             ins.run(r.rowid, r.userId, r.store, r.blob);
           }
-        })(),
+        }),
       "upsert vectors",
     );
   }
@@ -117,7 +118,7 @@ export class SqliteVecIndex implements VectorIndex {
     if (keys.length === 0) return;
     const ids = keys.map((k) => toVecRowid(k.store, k.rowId));
     const del = this.db.prepare(`DELETE FROM ${TABLE} WHERE rowid = ?`);
-    this.run(() => this.db.transaction(() => ids.forEach((id) => del.run(id)))(), "delete vectors");
+    this.run(() => writeTransaction(this.db, () => ids.forEach((id) => del.run(id))), "delete vectors");
   }
 
   async search(query: VectorQuery): Promise<VectorHit[]> {
@@ -171,7 +172,7 @@ export class SqliteVecIndex implements VectorIndex {
   }
 
   private create(dimension: number, embedderId: string): void {
-    this.run(() => this.db.transaction(() => this.createTables(dimension, embedderId))(), "create the vector index");
+    this.run(() => writeTransaction(this.db, () => this.createTables(dimension, embedderId)), "create the vector index");
   }
 
   private createTables(dimension: number, embedderId: string): void {

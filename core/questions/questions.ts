@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.ts";
+import { writeTransaction } from "../store/tx.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Question } from "../turn/types.ts";
 import { LiloError } from "../errors.ts";
@@ -65,13 +66,13 @@ export class Questions {
     if (!this.handlers.has(kind)) throw new LiloError("internal", `No handler for questions of kind "${kind}"`);
     const now = this.clock.now();
     const iso = now.toISOString();
-    const id = this.db.transaction(() => {
+    const id = writeTransaction(this.db, () => {
       this.db.prepare(`UPDATE pending_questions SET status = 'discarded', updated_at = ? WHERE user_id = ? AND status = 'open'`).run(iso, userId);
       const info = this.db
         .prepare(`INSERT INTO pending_questions (user_id, kind, payload, status, expires_at, created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?)`)
         .run(userId, kind, JSON.stringify(payload), new Date(now.getTime() + ttlMs).toISOString(), iso, iso);
       return Number(info.lastInsertRowid);
-    })();
+    });
     return this.render(id, text);
   }
 

@@ -1,6 +1,18 @@
 import type { Db } from "./db.ts";
+import { writeTransaction } from "./tx.ts";
 
 export type Role = "user" | "assistant";
+/** How far a user message's turn got (see migration 4). */
+export type ReplyState = "pending" | "answered" | "failed" | "acknowledged";
+/** Whether an answer reached the user. */
+export type Delivery = "pending" | "delivered" | "failed";
+
+/** The platform a message arrived on and its id there. */
+export interface MessageOrigin {
+  transport?: string | undefined;
+  chatId?: string | undefined;
+  externalId?: string | undefined;
+}
 
 /** One stored chat message. */
 export interface ChatLogMessage {
@@ -50,6 +62,9 @@ export const toMessage = (r: RawMessage): ChatLogMessage => ({
   createdAt: r.created_at,
 });
 
+/** Messages before message `?` (three parameters): stored earlier, or answering a message stored earlier. */
+const BEFORE = `(id < ? OR (role = 'assistant' AND reply_to IS NOT NULL AND reply_to < ?))`;
+
 /** Store 1: every message verbatim, grouped into conversations. */
 export class ChatLog {
   constructor(private readonly db: Db) {}
@@ -92,14 +107,29 @@ export class ChatLog {
     createdAt: string;
     recallAnswer?: boolean;
     proactive?: boolean;
+    /** Where a user message came from; its external id makes a redelivery a no-op. */
+    origin?: MessageOrigin;
+    /** A user message starts `pending` until its turn is finished (default `answered`). */
+    replyState?: ReplyState;
+    /** An answer starts `pending` until the adapter reports it sent (default `delivered`). */
+    delivery?: Delivery;
+    /** The user message an answer answers. */
+    replyTo?: number;
   }): ChatLogMessage {
-    const info = this.db
-      .prepare(
-        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0, m.proactive ? 1 : 0);
-    this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
-    return this.get(Number(info.lastInsertRowid))!;
+    const id = writeTransaction(this.db, () => {
+      const info = this.db
+        .prepare(
+          `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive, transport, chat_id, external_id, reply_state, delivery, reply_to)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0, m.proactive ? 1 : 0,
+          m.origin?.transport ?? null, m.origin?.chatId ?? null, m.origin?.externalId ?? null, m.replyState ?? "answered", m.delivery ?? "delivered", m.replyTo ?? null,
+        );
+      this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
+      return Number(info.lastInsertRowid);
+    });
+    return this.get(id)!;
   }
 
   get(id: number): ChatLogMessage | undefined {
@@ -107,11 +137,19 @@ export class ChatLog {
     return r && toMessage(r);
   }
 
-  /** The last `limit` messages of a conversation before message `beforeId`, oldest first. */
+  /**
+   * The last `limit` messages of a conversation before message `beforeId`,
+   * oldest first. A message stored on arrival waits behind the turn of an
+   * earlier one, whose answer then gets a higher id: answers to earlier
+   * messages count as before it, in the order of the messages they answer.
+   */
   recent(conversationId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): ChatLogMessage[] {
     const rows = this.db
-      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
-      .all(conversationId, beforeId, limit) as RawMessage[];
+      .prepare(
+        `SELECT * FROM messages WHERE conversation_id = ? AND id <> ? AND ${BEFORE}
+         ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT ?`,
+      )
+      .all(conversationId, beforeId, beforeId, beforeId, limit) as RawMessage[];
     return rows.reverse().map(toMessage);
   }
 
@@ -134,8 +172,8 @@ export class ChatLog {
   /** The assistant message that preceded message `id` in its conversation. */
   previousAssistant(conversationId: number, beforeId: number): ChatLogMessage | undefined {
     const r = this.db
-      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND id < ? AND role = 'assistant' ORDER BY id DESC LIMIT 1`)
-      .get(conversationId, beforeId) as RawMessage | undefined;
+      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND role = 'assistant' AND id <> ? AND ${BEFORE} ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT 1`)
+      .get(conversationId, beforeId, beforeId, beforeId) as RawMessage | undefined;
     return r && toMessage(r);
   }
 

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { LiloError } from "../errors.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { ensurePrivateDir, makeDatabasePrivate } from "../util/file-modes.ts";
+import { writeTransaction } from "./tx.ts";
 
 export type Db = Database.Database;
 
@@ -38,10 +39,10 @@ export function migrate(db: Db): number {
     throw new LiloError("database", `Database schema version ${current} is newer than this Lilo (${MIGRATIONS.length}); update Lilo.`);
   }
   for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
+    writeTransaction(db, () => {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
-    })();
+    });
   }
   return MIGRATIONS.length;
 }

@@ -321,4 +321,39 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   END;
   CREATE INDEX search_log_user ON search_log(user_id, created_at);
   `,
+  /* nothing lost: the inbox, delivery state, durable after-reply jobs, tombstoned forgets */ `
+  -- where a user message came from (the platform's id makes a redelivered message a no-op)
+  ALTER TABLE messages ADD COLUMN transport TEXT;
+  ALTER TABLE messages ADD COLUMN chat_id TEXT;
+  ALTER TABLE messages ADD COLUMN external_id TEXT;
+  -- user messages: pending (stored, turn not finished) | answered | failed (retryable) | acknowledged (too old)
+  ALTER TABLE messages ADD COLUMN reply_state TEXT NOT NULL DEFAULT 'answered'
+    CHECK (reply_state IN ('pending', 'answered', 'failed', 'acknowledged'));
+  -- answers: pending (stored, not sent yet) | delivered | failed (the platform refused it)
+  ALTER TABLE messages ADD COLUMN delivery TEXT NOT NULL DEFAULT 'delivered'
+    CHECK (delivery IN ('pending', 'delivered', 'failed'));
+  ALTER TABLE messages ADD COLUMN reply_to INTEGER;
+  CREATE UNIQUE INDEX messages_external ON messages(transport, external_id) WHERE external_id IS NOT NULL;
+  CREATE INDEX messages_unfinished ON messages(reply_state, delivery, id);
+
+  -- after-reply work (extraction, addressed-check), written with the answer and resumed on start
+  CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX jobs_pending ON jobs(status, id);
+
+  -- a forget marks the row first; doctor finishes a half-done delete instead of re-embedding it
+  ALTER TABLE notes ADD COLUMN forgotten_at TEXT;
+  ALTER TABLE important ADD COLUMN forgotten_at TEXT;
+  ALTER TABLE thoughts ADD COLUMN forgotten_at TEXT;
+  ALTER TABLE diary ADD COLUMN forgotten_at TEXT;
+  `,
 ];

@@ -9,6 +9,8 @@ export interface TextRow {
   createdAt: string;
   updatedAt: string;
   supersededAt: string | null;
+  /** Set when a forget started (tombstone): the row is on its way out and never comes back. */
+  forgottenAt: string | null;
   /** Store-specific columns (kind, weight, questions, origin, day, source_message_id). */
   extra: Record<string, unknown>;
 }
@@ -28,6 +30,7 @@ interface RawRow {
   created_at: string;
   updated_at: string;
   superseded_at: string | null;
+  forgotten_at: string | null;
   [col: string]: unknown;
 }
 
@@ -61,6 +64,20 @@ export class TextRows {
 
   setSuperseded(id: number, at: string | null, now: string): void {
     this.db.prepare(`UPDATE ${this.store} SET superseded_at = ?, updated_at = ? WHERE id = ?`).run(at, now, id);
+  }
+
+  /**
+   * The first step of a forget: marks the row forgotten (and hidden, like a
+   * superseded one) before its vector goes, so an interrupted forget is
+   * finished by `lilo doctor` instead of re-embedded.
+   */
+  tombstone(id: number, now: string): void {
+    this.db.prepare(`UPDATE ${this.store} SET forgotten_at = ?, superseded_at = coalesce(superseded_at, ?), updated_at = ? WHERE id = ?`).run(now, now, now, id);
+  }
+
+  /** Rows whose forget was interrupted (tombstoned, not yet deleted). */
+  tombstoned(): TextRow[] {
+    return (this.db.prepare(`SELECT * FROM ${this.store} WHERE forgotten_at IS NOT NULL ORDER BY id`).all() as RawRow[]).map((r) => this.toRow(r));
   }
 
   delete(id: number): void {
@@ -128,6 +145,7 @@ export class TextRows {
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       supersededAt: r.superseded_at,
+      forgottenAt: r.forgotten_at ?? null,
       extra,
     };
   }

@@ -50,6 +50,11 @@ export class TopicsStore {
     return this.db.prepare(`UPDATE topics SET status = 'done', done_at = ?, updated_at = ? WHERE id = ? AND status = 'open'`).run(now, now, id).changes > 0;
   }
 
+  get(id: number): Topic | undefined {
+    const r = this.db.prepare(`SELECT * FROM topics WHERE id = ?`).get(id) as RawTopic | undefined;
+    return r && toTopic(r);
+  }
+
   /** One user's topics with this status, oldest due first. */
   list(userId: string, status: Topic["status"] = "open"): Topic[] {
     return (this.db.prepare(`SELECT * FROM topics WHERE user_id = ? AND status = ? ORDER BY due_at, id`).all(userId, status) as RawTopic[]).map(toTopic);

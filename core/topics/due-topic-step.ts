@@ -2,7 +2,7 @@ import type { LiloConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { Topic, TopicsStore } from "../store/topics.ts";
-import type { TurnContext, TurnStep } from "../turn/types.ts";
+import type { TurnStep } from "../turn/types.ts";
 import { userName } from "../turn/turn.ts";
 import { dueTopicInstruction } from "../prompts/topics.ts";
 import { checkAddressed } from "./addressed.ts";
@@ -22,20 +22,20 @@ export interface DueTopicDeps {
  * or leaves it open for the next message.
  */
 export function dueTopicStep(deps: DueTopicDeps): TurnStep {
-  // The topic each turn put on the sheet; the same context object reaches `after`.
-  const onSheet = new WeakMap<TurnContext, Topic>();
+  const name = "due-topic";
   return {
-    name: "due-topic",
+    name,
     async before(ctx) {
       const topic = deps.topics.due(ctx.userId, ctx.now.toISOString())[0];
       if (!topic) return;
-      onSheet.set(ctx, topic);
+      // Kept on the context (and stored with the after-reply job), so the check also runs after a restart.
+      (ctx.afterState ??= {})[name] = topic.id;
       ctx.extras.push(dueTopicInstruction(deps.config.persona.language, topic, userName(deps.config, ctx.userId)));
     },
     async after(ctx, answer) {
-      const topic = onSheet.get(ctx);
-      if (!topic) return;
-      onSheet.delete(ctx);
+      const id = ctx.afterState?.[name];
+      const topic = typeof id === "number" ? deps.topics.get(id) : undefined;
+      if (!topic || topic.status !== "open") return;
       markIfAddressed(deps, topic, answer.text);
     },
   };

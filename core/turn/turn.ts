@@ -12,6 +12,12 @@ import type { TopicsStore } from "../store/topics.ts";
 import type { SuggestionsStore } from "../store/suggestions.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { BackgroundTasks } from "../util/background.ts";
+import type { DurableJobs } from "../util/durable-jobs.ts";
+import type { Db } from "../store/db.ts";
+import type { InboxStore } from "../store/inbox.ts";
+import type { JobsStore } from "../store/jobs.ts";
+import { receiveMessage } from "./receive.ts";
+import { recordAnswer } from "./after-reply.ts";
 import type { ChatSearch } from "../recall/search.ts";
 import type { ChatRecallDeps } from "../recall/sheet-recall.ts";
 import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
@@ -22,15 +28,13 @@ import { markerInstructions } from "../prompts/markers.ts";
 import { parseMarkers, type Marker } from "../markers/parse.ts";
 import { executeStoreMarkers } from "../markers/execute.ts";
 import { resolveFetchMarkers } from "./follow-up.ts";
-import { extractMemories } from "../memory/extract.ts";
-import { rememberExtraction } from "../memory/remember.ts";
 import { summarizeConversation } from "../memory/short-term-summary.ts";
 import { formatLocal } from "../util/time.ts";
 import { LiloError, ProviderError, describeError } from "../errors.ts";
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
 import { proactivePlaceholder } from "../prompts/greeting.ts";
 import { historyTurns } from "./history.ts";
-import { applyBudget, budgetInput, shortenText } from "./request-budget.ts";
+import { applyBudget, budgetInput } from "./request-budget.ts";
 import { normalizeText } from "../util/text.ts";
 import type { Lookups } from "../web/lookups.ts";
 import type { ToolCalling } from "../tools/tool-calling.ts";
@@ -61,8 +65,16 @@ export interface TurnDeps {
   lookups?: Lookups;
   /** Which chat models get native tool calls. */
   tools?: ToolCalling;
-  db: { transaction<T>(fn: () => T): () => T };
+  db: Db;
+  /** User messages as an inbox (reply state) and answers' delivery state. */
+  inbox: InboxStore;
+  jobs: JobsStore;
+  /** Runs the after-reply jobs recorded with each answer. */
+  durable: DurableJobs;
 }
+
+/** How often the model is asked before an empty or markers-only answer is reported. */
+const EMPTY_ANSWER_TRIES = 2;
 
 /** The name Lilo calls a user by. */
 export function userName(config: LiloConfig, userId: string): string {
@@ -75,35 +87,37 @@ export function userName(config: LiloConfig, userId: string): string {
  * then extract notes in the background.
  */
 export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promise<TurnResult> {
-  // Half an emoji or a NUL would be stored as invalid UTF-8 and refused by the platforms later.
-  const text = normalizeText(msg.text).trim();
-  if (!text) throw new LiloError("invalid-input", "An empty message cannot be answered");
-  const now = deps.clock.now();
-  const startModel = chatLabel(deps);
-  const { userMessage, conversation } = deps.db.transaction(() => {
-    const conv = deps.chatLog.conversationAt(msg.userId, now, deps.config.memory.conversationPauseMinutes, startModel);
-    const stored = deps.chatLog.append({ userId: msg.userId, conversationId: conv.id, role: "user", text, createdAt: now.toISOString() });
-    return { userMessage: stored, conversation: conv };
-  })();
-  if (conversation.isNew && conversation.previous) await summarizePrevious(deps, msg.userId, conversation.previous.id);
-  // The reply to a greeting Lilo pushed on her own still opens the conversation (short-term memory, greeting step).
-  return answer(deps, userMessage, conversation.isNew || deps.chatLog.opensConversation(conversation.id, userMessage.id));
+  const got = receiveMessage(deps, msg, chatLabel(deps));
+  // A redelivered message whose turn finished (or runs) elsewhere: stored once, answered once.
+  if (got.duplicate && got.replyState !== "pending") return { ok: true, duplicate: true, text: "", userMessageId: got.message.id, notesUsed: [] };
+  return answerStored(deps, got.message);
 }
 
-/** Answers the user's newest message again after a failed model call, without storing it twice. */
+/**
+ * Answers a stored user message: summarises the previous conversation when
+ * this message opens a new one (also the reply to a greeting Lilo pushed on
+ * her own), then runs the turn.
+ */
+export async function answerStored(deps: TurnDeps, userMessage: ChatLogMessage): Promise<TurnResult> {
+  const opens = deps.chatLog.opensConversation(userMessage.conversationId, userMessage.id);
+  const previous = opens ? deps.inbox.previousConversation(userMessage.userId, userMessage.conversationId) : undefined;
+  if (previous !== undefined) await summarizePrevious(deps, userMessage.userId, previous);
+  return answer(deps, userMessage, opens);
+}
+
+/** Answers the user's newest message again after a failed model call or a failed delivery, without storing it twice. */
 export async function retryLast(deps: TurnDeps, userId: string): Promise<TurnResult | undefined> {
-  const last = deps.chatLog.lastMessage(userId);
-  if (!last || last.role !== "user") return undefined;
+  const last = deps.inbox.retryable(userId);
+  if (!last) return undefined;
   // The first message of a conversation gets the short-term memory on its retry too.
-  const opensConversation = deps.chatLog.opensConversation(last.conversationId, last.id);
-  return answer(deps, last, opensConversation);
+  return answer(deps, last, deps.chatLog.opensConversation(last.conversationId, last.id));
 }
 
 /**
  * The chat model a conversation starts with, or null when none is usable: the
  * message is stored anyway, and the turn reports the missing model as its error.
  */
-function chatLabel(deps: TurnDeps): string | null {
+export function chatLabel(deps: Pick<TurnDeps, "models" | "logger">): string | null {
   try {
     const spec = deps.models.chatSpec();
     return `${spec.provider}:${spec.model}`;
@@ -153,7 +167,11 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   };
   for (const step of deps.steps) {
     const early = await step.before?.(ctx);
-    if (early) return early;
+    if (early) {
+      // A step answered the turn itself (a yes/no, a diary question): the message is not waiting any more.
+      deps.inbox.setReplyState(userMessage.id, early.ok ? "answered" : "failed", deps.clock.now().toISOString());
+      return early;
+    }
   }
   let model: ChatModel;
   let notes: MemoryHit[] = [];
@@ -163,17 +181,23 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
     if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
     if (budgeted.overBy > 0) deps.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
     const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
-    const reply = await completeWithTools({ ...deps, userName: userName(config, ctx.userId) }, ctx, model, request);
-    const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes);
-    return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
+    // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
+    for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
+      const reply = await completeWithTools({ ...deps, userName: userName(config, ctx.userId) }, ctx, model, request);
+      const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes);
+      if (result) return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
+    }
+    throw new LiloError("empty-answer", "the model answered with nothing to show");
   } catch (err) {
     deps.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
-    const retryable = err instanceof ProviderError ? err.retryable : false;
+    deps.inbox.setReplyState(userMessage.id, "failed", deps.clock.now().toISOString());
+    const empty = err instanceof LiloError && err.code === "empty-answer";
+    const retryable = empty || (err instanceof ProviderError ? err.retryable : false);
     const code = err instanceof LiloError ? err.code : "internal";
     const t = TURN_TEXTS[config.persona.language];
     return {
       ok: false,
-      text: t.failed(describeError(err), retryable),
+      text: empty ? t.emptyAnswer : t.failed(describeError(err), retryable),
       userMessageId: userMessage.id,
       notesUsed: notes,
       error: { code, message: describeError(err), retryable },
@@ -219,26 +243,18 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, report: (b: MemoryBloc
   });
 }
 
-/** Markers out (fetch markers answered by one follow-up call), answer stored, background work queued. */
-async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[]): Promise<TurnResult> {
+/**
+ * Markers out (fetch markers answered by one follow-up call), then the answer
+ * stored with its after-reply jobs (see recordAnswer). Undefined when nothing
+ * is left to show: the caller asks again or reports it, nothing is stored.
+ */
+async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[]): Promise<TurnResult | undefined> {
   const resolved = await resolveFetchMarkers({ ...deps, userName: userName(deps.config, ctx.userId) }, ctx, model, request, parseMarkers(raw));
+  const shown = resolved.text.trim();
+  if (!shown) return undefined;
   const label = modelLabel(model);
   const effects = await storeMarkers(deps, ctx, resolved.storeMarkers);
-  const shown = resolved.text || TURN_TEXTS[deps.config.persona.language].empty;
-  const stored = deps.chatLog.append({
-    userId: ctx.userId,
-    conversationId: ctx.conversationId,
-    role: "assistant",
-    text: shown,
-    model: label,
-    mood: effects.mood ?? null,
-    createdAt: deps.clock.now().toISOString(),
-    recallAnswer: resolved.recall,
-  });
-  deps.background.run("extraction", () => extractAndRemember(deps, ctx, shown, stored.id));
-  for (const step of deps.steps) {
-    if (step.after) deps.background.run(step.name, () => step.after!(ctx, { text: shown, messageId: stored.id }));
-  }
+  const stored = recordAnswer(deps, ctx, { text: shown, model: label, mood: effects.mood ?? null, recallAnswer: resolved.recall });
   return {
     ok: true,
     text: shown,
@@ -264,35 +280,6 @@ async function storeMarkers(deps: TurnDeps, ctx: TurnContext, markers: Marker[])
     deps.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
     return {};
   }
-}
-
-/** The one extraction call after the reply; a malformed answer is counted, never fatal. */
-async function extractAndRemember(deps: TurnDeps, ctx: TurnContext, answerText: string, answerId: number): Promise<void> {
-  const { config } = deps;
-  const now = deps.clock.now().toISOString();
-  const out = await extractMemories(
-    deps.models.forRole("extraction"),
-    {
-      userName: userName(config, ctx.userId),
-      assistantName: config.persona.name,
-      language: config.persona.language,
-      userText: ctx.text,
-      // A huge answer is read shortened, like a huge message: the extraction call must fit the model too.
-      assistantText: shortenText(answerText, config.budget.maxInputChars, config.persona.language),
-      date: formatLocal(ctx.now, config.timezone, config.persona.language),
-      knownUserTexts: deps.profile.list(ctx.userId).map((p) => p.text),
-    },
-    config.modelCall.maxTokens,
-  );
-  if (!out.ok) {
-    deps.problems.record(ctx.userId, "extraction", "dropped", out.problem, now);
-    deps.logger.warn("extraction answer unusable after one retry", { userId: ctx.userId, problem: out.problem });
-    return;
-  }
-  if (out.retried) deps.problems.record(ctx.userId, "extraction", "retried", "first answer unusable", now);
-  else if (out.repaired) deps.problems.record(ctx.userId, "extraction", "repaired", "JSON cut out of surrounding text", now);
-  if (out.droppedFacts.length) deps.logger.info("facts not taken from the user's words were dropped", { facts: out.droppedFacts });
-  await rememberExtraction(deps, out.extraction, { userId: ctx.userId, sourceMessageId: answerId, now });
 }
 
 /** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */

@@ -9,6 +9,8 @@ export interface IncomingMessage {
   /** Where it came from, so pushes can go back there ("telegram", "matrix", "terminal"). */
   transport?: string;
   chatId?: string;
+  /** The platform's id of the message (Telegram chat:message id, Matrix event id): a redelivery is not stored or answered twice. */
+  externalId?: string;
 }
 
 /** A yes/no question Lilo asks; adapters render it as buttons, reactions or typed choices. */
@@ -32,6 +34,8 @@ export interface TurnResult {
   /** The notes that were on the cheat sheet. */
   notesUsed: MemoryHit[];
   error?: { code: string; message: string; retryable: boolean };
+  /** The message had been handled before (a redelivered update): nothing to send. */
+  duplicate?: boolean;
 }
 
 /** State of one turn, shared by the steps that run before and after the model call. */
@@ -48,6 +52,8 @@ export interface TurnContext {
   extras: string[];
   /** A question to ask with the answer (at most one per turn). */
   question?: Question;
+  /** JSON-safe state a step keeps for its `after` (stored with the after-reply job, keyed by step name). */
+  afterState?: Record<string, unknown>;
 }
 
 /**

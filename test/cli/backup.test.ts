@@ -75,7 +75,7 @@ describe("lilo backup / restore", () => {
     o.close();
     const res2 = await runCli(open, ["restore", other]);
     expect(res2.code).toBe(1);
-    expect(res2.err).toContain("is not a Lilo database (no messages, notes, settings, conversations table)");
+    expect(res2.err).toContain("is not a Lilo database (none of its tables)");
     expect((await runCli(open, ["restore", join(t.dir, "missing.db")])).err).toContain("does not exist");
   });
 
@@ -105,5 +105,32 @@ describe("lilo backup / restore", () => {
       bot.close();
     }
     expect(notes()).toHaveLength(3);
+  });
+
+  it("refuses a damaged Lilo backup and names every missing table and index", async () => {
+    const file = await backup();
+    const damaged = new Database(file);
+    damaged.exec("DROP TABLE profile; DROP INDEX messages_external; DROP TABLE jobs");
+    damaged.close();
+    const res = await runCli(open, ["restore", file, "--apply"]);
+    expect(res.code).toBe(1);
+    expect(res.err).toContain("is a damaged Lilo database, missing:");
+    for (const name of ["table profile", "index profile_unique", "index messages_external", "table jobs", "index jobs_pending"]) expect(res.err).toContain(name);
+    expect(notes()).toEqual(["Christian mag Kino", "Christian trinkt Tee"]);
+  });
+
+  it("refuses --apply while a live process holds the writer lock, and ignores a stale lock", async () => {
+    const file = await backup();
+    // A live process that is not this one: the parent of the test runner.
+    writeFileSync(join(t.dir, "lilo.lock"), JSON.stringify({ pid: process.ppid, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
+    const refused = await runCli(open, ["restore", file, "--apply"]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`Lilo is running (bot, pid ${process.ppid}`);
+    expect(refused.out).not.toContain("restored");
+    // A lock left by a process that is gone (kill -9) does not block.
+    writeFileSync(join(t.dir, "lilo.lock"), JSON.stringify({ pid: 2 ** 22 + 12345, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
+    const ok = await runCli(open, ["restore", file, "--apply"]);
+    expect(ok.code).toBe(0);
+    expect(existsSync(join(t.dir, "lilo.lock"))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
 import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/controlled-embedder.ts";
@@ -43,11 +43,23 @@ describe("lilo memory / doctor / reindex", () => {
         JSON.stringify({ store: "notes" }),
       ].join("\n"),
     );
-    const imp = await runCli(open, ["memory", "import", file]);
-    expect(imp.out).toContain("imported 3, skipped 1 duplicates, 2 invalid lines");
-    expect(imp.err).toContain("line 6: not JSON");
-    expect(imp.err).toContain("line 7: text");
-    expect(imp.code).toBe(1);
+    // All or nothing: a file with invalid lines imports nothing, and says so per line.
+    const bad = await runCli(open, ["memory", "import", file, "--apply"]);
+    expect(bad.out).toContain("2 invalid lines: nothing was imported");
+    expect(bad.err).toContain("line 6: not JSON");
+    expect(bad.err).toContain("line 7: text");
+    expect(bad.code).toBe(1);
+    expect(t.lilo.stores.memory.rows.notes.countLive()).toBe(0);
+    writeFileSync(file, readFileSync(file, "utf8").split("\n").slice(0, 5).join("\n"));
+    // A dry run first: what would be added and skipped, nothing written.
+    const dry = await runCli(open, ["memory", "import", file]);
+    expect(dry.out).toMatch(/notes\s+3\s+1\s+0/);
+    expect(dry.out).toContain("dry run: nothing changed");
+    expect(t.lilo.stores.memory.rows.notes.countLive()).toBe(0);
+    const imp = await runCli(open, ["memory", "import", file, "--apply"]);
+    expect(imp.out).toContain("imported 3, skipped 1 duplicates");
+    expect(imp.out).toMatch(/backup: .+\.db/);
+    expect(imp.code).toBe(0);
 
     const res = await runCli(open, ["memory", "search", "Kino", "-k", "10", "--json"]);
     expect(res.code).toBe(0);
@@ -104,8 +116,8 @@ describe("lilo memory / doctor / reindex", () => {
     db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
     t.lilo.stores.memory.rows.notes.insert("owner", "c", new Date().toISOString());
     const dry = await runCli(open, ["doctor"]);
-    expect(dry.out).toContain("rows without vectors: 1");
-    expect(dry.out).toContain("vectors without rows: 1");
+    expect(dry.out).toContain("half-added (rows without vectors, will be embedded): 1");
+    expect(dry.out).toContain("vectors without rows (will be removed): 1");
     expect(dry.out).toContain("dry run");
     expect(dry.code).toBe(2);
     const fixed = await runCli(open, ["doctor", "--apply"]);

@@ -53,6 +53,10 @@ export interface FakeMatrix {
   /** Rooms the bot has joined / left (rejected invitations count as left). */
   joined: Set<string>;
   left: Set<string>;
+  /** The newest `since` token the bot synced with: everything before it is confirmed (its token was saved). */
+  readonly lastSince: number;
+  /** The sync position after the newest event (what a sync would return as next_batch now). */
+  position(): number;
   /** Redactions the bot asked for. */
   redactions: { roomId: string; eventId: string }[];
   /** Joined members of each room (the bot included once it joined), as `joined_members` reports them. */
@@ -98,6 +102,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   let nextEvent = 1;
   let lastTs = 0;
   let closed = false;
+  let lastSince = 0;
 
   const append = (kind: Entry["kind"], roomId: string, sender: string, type: string, content: Record<string, unknown>, extra: Partial<FakeEvent> = {}): FakeEvent => {
     // Strictly increasing, so "before" and "after" are never the same millisecond.
@@ -169,6 +174,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
 
   const sync = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
     const since = Number(req.query.get("since") ?? "0") || 0;
+    lastSince = Math.max(lastSince, since);
     const timeout = Math.min(Number(req.query.get("timeout") ?? "0") || 0, 30_000);
     // As on a real server, the first sync (no `since`) answers at once; later ones long-poll.
     if (log.length <= since && timeout > 0 && !closed && req.query.has("since")) {
@@ -212,6 +218,10 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     left: new Set(),
     redactions: [],
     members: new Map(),
+    get lastSince() {
+      return lastSince;
+    },
+    position: () => log.length,
     invite(roomId, fromUserId) {
       invites.add(roomId);
       // Whoever invites is in the room; a new room starts with them.

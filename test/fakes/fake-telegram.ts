@@ -45,6 +45,10 @@ export interface FakeTelegram {
   token: string;
   /** Every call except getUpdates, in arrival order. */
   sent: SentCall[];
+  /** The newest update id queued for getUpdates so far (0 before the first). */
+  readonly lastUpdateId: number;
+  /** The newest update id the bot has confirmed (getUpdates with a higher offset): Telegram has dropped it. */
+  readonly confirmedUpdateId: number;
   /** The webhook the bot registered with setWebhook, if any. */
   webhook: { url: string; secretToken?: string } | undefined;
   /** Queues a text message from a user; returns the message (its id is what reactions point at). */
@@ -94,6 +98,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   let nextCallback = 1;
   let closed = false;
   let cutConnections = 0;
+  let confirmed = 0;
+  let lastQueued = 0;
 
   const key = (chatId: number, id: number) => `${chatId}:${id}`;
   const now = () => Math.floor(Date.now() / 1000);
@@ -103,7 +109,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const store = (m: StoredMessage) => (messages.set(key(m.chat.id, m.message_id), m), m);
   const queue = (u: Record<string, unknown>) => {
     // Keeps an id given by messageUpdate; ids only need to grow.
-    updates.push({ update_id: nextUpdate++, ...u });
+    const update = { update_id: nextUpdate++, ...u };
+    lastQueued = Math.max(lastQueued, update.update_id);
+    updates.push(update);
     notify(waiters);
   };
 
@@ -130,6 +138,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 
   async function getUpdates(params: Record<string, unknown>): Promise<unknown[]> {
     const offset = Number(params.offset ?? 0);
+    confirmed = Math.max(confirmed, offset - 1);
     const limit = Math.min(100, Number(params.limit ?? 100));
     // An offset confirms every update below it: they are gone for good.
     while (updates.length && updates[0]!.update_id < offset) updates.shift();
@@ -198,6 +207,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     url: server.url,
     token,
     sent,
+    get lastUpdateId() {
+      return lastQueued;
+    },
+    get confirmedUpdateId() {
+      return confirmed;
+    },
     webhook: undefined,
     pushMessage(m) {
       const update = fake.messageUpdate(m);

@@ -1,0 +1,109 @@
+import dotenv from "dotenv";
+import { ConfigError, consoleLogger, createLilo, loadConfig, openToOthers, requireModel, describeError, type Lilo, type LiloPorts, type Logger } from "./core/index.ts";
+import { WriterLock } from "./core/store/writer-lock.ts";
+import { runTerminal } from "./adapters/terminal/terminal.ts";
+import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
+import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
+
+/**
+ * `npm start`: one process for every configured adapter and the scheduled
+ * jobs. Without Telegram or Matrix it opens a terminal chat instead.
+ * `ports` replaces implementations (the crash tests pass an offline embedder).
+ * The process holds the writer lock while it runs, so a restore refuses.
+ */
+export async function runApp(ports: LiloPorts = {}): Promise<number> {
+  const envFile = process.env.LILO_ENV_FILE ?? ".env";
+  dotenv.config({ quiet: true, path: envFile });
+  const level = process.env.LILO_LOG_LEVEL?.trim() || "info";
+  if (!isLogLevel(level)) {
+    process.stderr.write(`Invalid configuration:\n  LILO_LOG_LEVEL: use one of ${LOG_LEVELS.join(", ")}, not "${level}"\n`);
+    return 1;
+  }
+  const logger = consoleLogger(level);
+  if (openToOthers(envFile)) logger.warn(`${envFile} holds API keys and tokens but other users may read it: chmod 600 ${envFile}`);
+  let lilo: Lilo;
+  try {
+    const config = loadConfig(process.env);
+    requireModel(config, "chat");
+    lilo = createLilo(config, { logger, ...ports });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  let lock: WriterLock;
+  try {
+    lock = WriterLock.acquire(lilo.config.dataDir, "bot", new Date());
+  } catch (err) {
+    process.stderr.write(`${describeError(err)}\n`);
+    await lilo.close();
+    return 1;
+  }
+  try {
+    return await serve(lilo, logger);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Warms up, finishes what a crash left open, starts adapters and jobs, and runs until a signal. */
+async function serve(lilo: Lilo, logger: Logger): Promise<number> {
+  const spec = lilo.models.chatSpec();
+  logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${lilo.config.dbPath}`);
+  logger.info(`loading the embedding model ${lilo.config.embedding.model} (downloaded once on the first start)`);
+  try {
+    await lilo.warmUp();
+  } catch (err) {
+    process.stderr.write(`${describeError(err)}\n`);
+    await lilo.close();
+    return 1;
+  }
+  // After-reply work (extraction, checks) that a crash interrupted runs again.
+  const resumed = lilo.resumeJobs();
+  if (resumed) logger.info("resuming after-reply jobs left by the last run", { count: resumed });
+  const adapters = await startConfiguredAdapters(lilo, logger);
+  // Diary, reflection and greetings run in this process, after the adapters (their pushes need the transports).
+  let jobs: RunningJobs | undefined;
+  try {
+    jobs = startJobs(lilo, logger);
+  } catch (err) {
+    process.stderr.write(`${describeError(err)}\n`);
+    for (const a of adapters) await a.stop();
+    await lilo.close();
+    return 1;
+  }
+  const stopAll = async (running: RunningAdapter[]) => {
+    await jobs?.stop();
+    for (const a of running) await a.stop();
+    await lilo.close();
+  };
+  if (adapters.length === 0) {
+    // Ctrl-C ends the chat the same way as /quit, so background work (extraction) finishes and the database closes.
+    const quit = new AbortController();
+    const onSignal = () => {
+      logger.info("stopping (press Ctrl-C again to quit at once)");
+      quit.abort();
+    };
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: lilo.config.terminal.userId, prompt: process.stdin.isTTY, signal: quit.signal });
+    await stopAll(adapters);
+    return 0;
+  }
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  logger.info("stopping");
+  await stopAll(adapters);
+  return 0;
+}
+
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+
+function isLogLevel(value: string): value is (typeof LOG_LEVELS)[number] {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
+

@@ -1,0 +1,63 @@
+import type { Db } from "./db.ts";
+
+/** One piece of after-reply work, as stored. */
+export interface Job {
+  id: number;
+  userId: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+  createdAt: string;
+}
+
+interface RawJob {
+  id: number;
+  user_id: string;
+  kind: string;
+  payload: string;
+  attempts: number;
+  created_at: string;
+}
+
+/**
+ * Durable after-reply work (extraction, addressed-check): written in the
+ * transaction that stores the answer, so a crash between answer and
+ * extraction cannot lose that turn's facts; resumed on the next start.
+ */
+export class JobsStore {
+  constructor(private readonly db: Db) {}
+
+  /** Records a pending job; call inside the answer's transaction. */
+  add(userId: string, kind: string, payload: unknown, now: string): number {
+    const info = this.db
+      .prepare(`INSERT INTO jobs (user_id, kind, payload, status, attempts, created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)`)
+      .run(userId, kind, JSON.stringify(payload), now, now);
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Pending jobs, oldest first. */
+  pending(limit = 1_000): Job[] {
+    const rows = this.db.prepare(`SELECT * FROM jobs WHERE status = 'pending' ORDER BY id LIMIT ?`).all(limit) as RawJob[];
+    return rows.map((r) => ({ id: r.id, userId: r.user_id, kind: r.kind, payload: JSON.parse(r.payload) as unknown, attempts: r.attempts, createdAt: r.created_at }));
+  }
+
+  /** Counts a start of the job before it runs: a job that keeps crashing the process gives up after the limit. */
+  started(id: number, now: string): void {
+    this.db.prepare(`UPDATE jobs SET attempts = attempts + 1, updated_at = ? WHERE id = ?`).run(now, id);
+  }
+
+  done(id: number, now: string): void {
+    this.db.prepare(`UPDATE jobs SET status = 'done', error = NULL, updated_at = ? WHERE id = ?`).run(now, id);
+  }
+
+  /** Leaves the job pending for another try, or marks it failed once it used its attempts. */
+  failed(id: number, error: string, now: string, final: boolean): void {
+    this.db.prepare(`UPDATE jobs SET status = ?, error = ?, updated_at = ? WHERE id = ?`).run(final ? "failed" : "pending", error, now, id);
+  }
+
+  /** Jobs by status, for `lilo status`/tests. */
+  counts(): Record<string, number> {
+    const rows = this.db.prepare(`SELECT status, count(*) AS n FROM jobs GROUP BY status`).all() as { status: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+}
