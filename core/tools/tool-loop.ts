@@ -26,7 +26,14 @@ export interface ToolLoopDeps extends FetchDeps {
 const FETCH_MARKERS = (Object.keys(MARKER_KINDS) as MarkerName[]).filter((n) => MARKER_KINDS[n] === "fetch");
 
 /** Answers `request` with native tools when the model has them, else with one plain call. */
-export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest): Promise<ChatResponse> {
+export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest): Promise<ChatResponse & { toolsUsed: string[] }> {
+  const used: string[] = [];
+  const res = await toolLoop(deps, ctx, model, request, used);
+  return { ...res, toolsUsed: used };
+}
+
+/** The loop behind completeWithTools; `used` collects the names of the tools that ran. */
+async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest, used: string[]): Promise<ChatResponse> {
   const tools = deps.tools;
   if (!tools?.isNative(model)) return model.complete(request);
   const specs = toolSpecs(deps.lookups?.markerNames() ?? []);
@@ -50,6 +57,7 @@ export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: strin
       return withEarlier(res);
     }
     earlier.push(...parseMarkers(res.text).markers.filter((m) => m.kind === "store").map((m) => `[${m.name}: ${m.payload}]`));
+    used.push(...res.toolCalls.map((c) => c.name));
     const results = await Promise.all(res.toolCalls.map((c) => runTool(deps, ctx, c)));
     deps.logger.info("native tool round", { userId: ctx.userId, round: round + 1, tools: res.toolCalls.map((c) => c.name) });
     messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls }, { role: "user", content: "", toolResults: results });

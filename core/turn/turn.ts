@@ -184,7 +184,8 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
     // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
     for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
       const reply = await completeWithTools({ ...deps, userName: userName(config, ctx.userId) }, ctx, model, request);
-      const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes);
+      // An answer written with chat-log passages (the recall tool or [RECALL:]) ranks below originals in later searches.
+      const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes, reply.toolsUsed.includes("recall"));
       if (result) return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
     }
     throw new LiloError("empty-answer", "the model answered with nothing to show");
@@ -248,13 +249,13 @@ async function assemble(deps: TurnDeps, ctx: TurnContext, report: (b: MemoryBloc
  * stored with its after-reply jobs (see recordAnswer). Undefined when nothing
  * is left to show: the caller asks again or reports it, nothing is stored.
  */
-async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[]): Promise<TurnResult | undefined> {
+async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[], recalled = false): Promise<TurnResult | undefined> {
   const resolved = await resolveFetchMarkers({ ...deps, userName: userName(deps.config, ctx.userId) }, ctx, model, request, parseMarkers(raw));
   const shown = resolved.text.trim();
   if (!shown) return undefined;
   const label = modelLabel(model);
   const effects = await storeMarkers(deps, ctx, resolved.storeMarkers);
-  const stored = recordAnswer(deps, ctx, { text: shown, model: label, mood: effects.mood ?? null, recallAnswer: resolved.recall });
+  const stored = recordAnswer(deps, ctx, { text: shown, model: label, mood: effects.mood ?? null, recallAnswer: resolved.recall || recalled });
   return {
     ok: true,
     text: shown,

@@ -42,6 +42,9 @@ describe("native tool calls in the chat turn", () => {
     // The same text the [RECALL:] follow-up shows.
     expect(result).toContain("Wörtliche Suche in euren früheren Gesprächen nach „Kino“");
     expect(result).toContain("→ [2026-11-20 20:00] Christian: Im Kino lief Disclosure Day.");
+    // Written with chat-log passages: later searches rank this answer below the original (SPEC §5.1).
+    const answer = t.lilo.db.prepare("SELECT recall_answer FROM messages WHERE id = ?").get(r.answerMessageId) as { recall_answer: number };
+    expect(answer.recall_answer).toBe(1);
   });
 
   it("stops at its bound: after LILO_TOOL_ROUNDS rounds the last call forbids tools", async () => {
