@@ -144,9 +144,9 @@ export function loadConfig(env: Env = {}): LiloConfig {
     diary: e.LILO_DIARY_MODEL,
     analysis: e.LILO_ANALYSIS_MODEL,
   };
+  // A role without its own setting is left out: it follows the chat model in force, also after a run-time switch.
   for (const [role, value] of Object.entries(roleVars)) {
-    const spec = value ? parseModelSpec(`LILO_${role.toUpperCase()}_MODEL`, value, providers) : chat;
-    if (spec) models[role as ModelRole] = spec;
+    if (value) models[role as ModelRole] = parseModelSpec(`LILO_${role.toUpperCase()}_MODEL`, value, providers);
   }
   const given = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? undefined : v);
   return {

@@ -24,7 +24,12 @@ export class ModelRegistry {
     private readonly overrides: Partial<Record<ModelRole, ChatModel>> = {},
   ) {}
 
-  /** The model for a role; jobs and judge fall back to the chat model's spec from config. */
+  /**
+   * The model for a role. A role without its own setting (LILO_DIARY_MODEL, …)
+   * follows the chat model in force, so a run-time switch moves extraction,
+   * judge, summary, diary and reflection too, never leaving memory writing on
+   * a dead provider.
+   */
   forRole(role: ModelRole): ChatModel {
     const override = this.overrides[role] ?? (role !== "chat" && !this.config.models[role] ? this.overrides.chat : undefined);
     if (override) return override;

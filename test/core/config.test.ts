@@ -27,10 +27,10 @@ describe("configuration", () => {
     expect(thresholdsFor("Xenova/paraphrase-multilingual-MiniLM-L12-v2", c.memory)).toEqual({ notesMinScore: 0.35, dedupMinScore: 0.88 });
   });
 
-  it("picks a chat model from the configured provider, and per-role models fall back to it", () => {
+  it("picks a chat model from the configured provider; roles without a setting are left to follow it", () => {
     const c = loadConfig({ DEEPSEEK_API_KEY: "x", LILO_DIARY_MODEL: "anthropic:claude-haiku" });
     expect(c.models.chat).toEqual({ provider: "deepseek", model: "deepseek-chat" });
-    expect(c.models.extraction).toEqual(c.models.chat);
+    expect(c.models.extraction).toBeUndefined();
     expect(c.models.diary).toEqual({ provider: "anthropic", model: "claude-haiku" });
   });
 

@@ -73,6 +73,11 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     // The same memory is on Claude's cheat sheet: one Lilo, one memory.
     expect(anthropic.requests[0]!.messages.map((m) => m.content)).toEqual(["Hi", "Klingt lecker!", "Still there?"]);
     await lilo.idle();
+    // Every role without its own setting moves with the switch: the extraction after this turn ran on Claude too.
+    expect(anthropic.requests.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(anthropic.requests.map((b) => b.model))).toEqual(new Set(["claude-test"]));
+    expect(lilo.models.forRole("extraction").model).toBe("claude-test");
+    expect(lilo.models.forRole("diary").model).toBe("claude-test");
     const models = lilo.db.prepare("SELECT model FROM messages WHERE role = 'assistant' ORDER BY id").all();
     expect(models).toEqual([{ model: "openai:llama3.1" }, { model: "anthropic:claude-test" }]);
     expect(lilo.stores.memory.rows.notes.list("chris").map((n) => n.text)).toEqual(expect.arrayContaining(notesBefore));
