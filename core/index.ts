@@ -295,7 +295,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   registerAfterReplyJobs(turnDeps);
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
-  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news };
+  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };
 
   return {
     config,
@@ -346,7 +346,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     push,
     diary: diaryApi(jobDeps),
     reflection: reflectionApi(jobDeps),
-    greeting: greetingApi({ ...jobDeps, chatLog: stores.chatLog, shortTerm: stores.shortTerm }),
+    greeting: greetingApi(jobDeps),
     analysis: analysisApi({ config, clock, logger, db, models, settings }),
     knownUsers: () => history.users(),
     models,

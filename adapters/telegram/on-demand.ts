@@ -12,9 +12,14 @@ export function diaryReply(r: DiaryResult, t: TelegramTexts): string {
   return t.diaryNone[r.reason ?? "empty-answer"];
 }
 
-/** The reply to /think: the thought, plus a concern it raised for the topic list. */
+/**
+ * The reply to /think: the thought, plus a concern it raised for the topic
+ * list — unless the concern was just pushed to this phone (not said twice).
+ */
 export function thinkReply(r: ReflectionResult, t: TelegramTexts): string {
-  if (r.thought) return [`💭 ${r.thought.text}`, ...(r.concern && r.concern.status !== "duplicate" ? [t.concernNoted(r.concern.text)] : [])].join("\n\n");
+  const concern = r.concern && r.concern.status !== "duplicate" && r.concern.push !== "sent" ? r.concern : undefined;
+  // The concern text carries its 🧠 already; the label brings its own.
+  if (r.thought) return [`💭 ${r.thought.text}`, ...(concern ? [t.concernNoted(concern.text.replace(/^🧠\s*/u, ""))] : [])].join("\n\n");
   if (r.reason === "failed") return t.jobFailed(r.error ?? "?");
   return t.thinkNone[r.reason ?? "empty-answer"];
 }

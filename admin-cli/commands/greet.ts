@@ -10,6 +10,7 @@ const BLOCKERS: Record<GreetingReason, string> = {
   unanswered: "Lilo's last greeting is still unanswered",
   "recent-chat": "the user wrote less than LILO_GREETING_MIN_HOURS ago",
   "greeted-recently": "Lilo greeted less than LILO_GREETING_MIN_HOURS ago",
+  "quiet-hours": "it is quiet hours (LILO_QUIET_HOURS): the push would be held back",
   "user-returned": "the user wrote while the greeting was written",
   "empty-answer": "the model's answer was empty",
   "not-delivered": "the push was not delivered",

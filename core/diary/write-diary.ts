@@ -1,6 +1,3 @@
-import type { LiloConfig } from "../config.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { Logger } from "../ports/logger.ts";
 import type { Memory } from "../memory/memory.ts";
 import type { ChatHistory } from "../store/chat-history.ts";
 import type { ChatLogMessage } from "../store/chat-log.ts";
@@ -8,7 +5,8 @@ import type { ProfileStore } from "../store/profile.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
 import type { TextRow } from "../store/text-rows.ts";
-import { LiloError } from "../errors.ts";
+import { LiloError, describeError } from "../errors.ts";
+import { recordProactive, type ProactiveDeps } from "../push/proactive.ts";
 import { parseMarkers } from "../markers/parse.ts";
 import { renderProfile } from "../turn/cheat-sheet.ts";
 import { userName } from "../turn/turn.ts";
@@ -17,10 +15,7 @@ import { newestExchanges, renderExchanges, shortLocalTime } from "../util/exchan
 import { DIARY_PING, DIARY_SELF_LABEL, diaryPrompt } from "../prompts/diary.ts";
 
 /** What writing the diary needs; wired once in createLilo. */
-export interface DiaryDeps {
-  config: LiloConfig;
-  clock: Clock;
-  logger: Logger;
+export interface DiaryDeps extends ProactiveDeps {
   memory: Memory;
   history: ChatHistory;
   profile: ProfileStore;
@@ -129,9 +124,22 @@ export function entryDay(entry: TextRow, timeZone: string): string {
   return typeof entry.extra.day === "string" && entry.extra.day ? entry.extra.day : localDay(new Date(entry.createdAt), timeZone);
 }
 
-/** The diary ping: delivered only to a chat the user opted in from; every attempt is in the push log. */
+/**
+ * The diary ping: delivered only to a chat the user opted in from; every
+ * attempt is in the push log. Delivered, it is in the chat log as Lilo's own
+ * message, so a reply ("Was hast du geschrieben?") is understood.
+ */
 async function sendPing(deps: DiaryDeps, userId: string): Promise<PushOutcome | undefined> {
   // Sent (and logged) even without an opt-in: the push log then says "not-opted-in".
   if (!deps.config.diary.ping) return undefined;
-  return deps.push.send(userId, { kind: "diary", text: DIARY_PING[deps.config.persona.language] });
+  const text = DIARY_PING[deps.config.persona.language];
+  const outcome = await deps.push.send(userId, { kind: "diary", text });
+  if (outcome === "sent") {
+    try {
+      await recordProactive(deps, userId, text, null);
+    } catch (err) {
+      deps.logger.error("diary ping not recorded in the chat log", { userId, error: describeError(err) });
+    }
+  }
+  return outcome;
 }

@@ -6,14 +6,14 @@ import type { ChatHistory } from "../store/chat-history.ts";
 import type { ChatLog, ChatLogMessage } from "../store/chat-log.ts";
 import type { ShortTermStore } from "../store/short-term.ts";
 import type { Topic, TopicsStore } from "../store/topics.ts";
-import { writeTransaction } from "../store/tx.ts";
 import type { Db } from "../store/db.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
 import { parseMarkers } from "../markers/parse.ts";
 import { personaPrompt } from "../prompts/persona.ts";
 import { GREETING_SELF_LABEL, greetingPrompt } from "../prompts/greeting.ts";
-import { summarizePrevious, userName } from "../turn/turn.ts";
+import { userName } from "../turn/turn.ts";
+import { recordProactive } from "../push/proactive.ts";
 import { markIfAddressed } from "../topics/due-topic-step.ts";
 import { returnContext, type ReturnContext } from "./context.ts";
 
@@ -43,6 +43,8 @@ export type GreetingReason =
   | "recent-chat"
   /** Lilo greeted less than `greeting.minHours` ago. */
   | "greeted-recently"
+  /** Quiet hours: the push would be held back, so no model call is spent on it. */
+  | "quiet-hours"
   /** The user wrote while the greeting was being written. */
   | "user-returned"
   | "empty-answer"
@@ -66,11 +68,12 @@ export interface GreetingResult {
 
 /**
  * Why the scheduled greeting would not go out now, or undefined when it would
- * (SPEC §9, Beyond): opted in, silent for `minHours`, no greeting within
+ * (SPEC §9, Beyond): opted in, outside quiet hours, silent for `minHours`, no greeting within
  * `minHours`, and the last greeting answered.
  */
 export function greetingBlocker(deps: GreetingDeps, userId: string, now: Date): GreetingReason | undefined {
   if (!deps.push.target(userId)) return "not-opted-in";
+  if (deps.push.quietNow()) return "quiet-hours";
   const last = deps.chatLog.lastMessage(userId);
   if (!last) return "no-conversation";
   if (last.proactive) return "unanswered";
@@ -128,29 +131,17 @@ export async function draftGreeting(deps: GreetingDeps, userId: string, now: Dat
 export async function greet(deps: GreetingDeps, userId: string, opts: { force?: boolean } = {}): Promise<GreetingResult> {
   const now = deps.clock.now();
   const blocker = greetingBlocker(deps, userId, now);
-  if (blocker === "not-opted-in" || blocker === "no-conversation" || (blocker && !opts.force)) return { sent: false, reason: blocker };
+  // Forcing skips the timing rules, never quiet hours: the push would be dropped after the model call.
+  if (blocker === "not-opted-in" || blocker === "no-conversation" || blocker === "quiet-hours" || (blocker && !opts.force)) return { sent: false, reason: blocker };
   const draft = await draftGreeting(deps, userId, now);
   if (!draft) return { sent: false, reason: "no-conversation" };
   if (!draft.text) return { sent: false, reason: "empty-answer" };
   if (deps.chatLog.lastMessage(userId)?.id !== draft.after.id) return { sent: false, reason: "user-returned", text: draft.text };
   const push = await deps.push.send(userId, { kind: "greeting", text: draft.text });
   if (push !== "sent") return { sent: false, reason: "not-delivered", push, text: draft.text };
-  const messageId = await store(deps, userId, draft);
+  const messageId = await recordProactive(deps, userId, draft.text, modelLabel(draft.model));
   const concern = draft.concern && { topicId: draft.concern.id, addressed: markIfAddressed(deps, draft.concern, draft.text) };
   deps.logger.info("greeting sent", { userId, messageId, pause: draft.context.pause });
   return { sent: true, text: draft.text, messageId, push, ...(concern ? { concern } : {}) };
 }
 
-/** Stores the delivered greeting; a greeting after the pause opens a new conversation, whose predecessor is summarised. */
-async function store(deps: GreetingDeps, userId: string, draft: GreetingDraft): Promise<number> {
-  const at = deps.clock.now();
-  const label = modelLabel(draft.model);
-  const { message, conversation } = writeTransaction(deps.db, () => {
-    const conv = deps.chatLog.conversationAt(userId, at, deps.config.memory.conversationPauseMinutes, label);
-    const stored = deps.chatLog.append({ userId, conversationId: conv.id, role: "assistant", text: draft.text, model: label, createdAt: at.toISOString(), proactive: true });
-    return { message: stored, conversation: conv };
-  });
-  // The reply to the greeting continues this conversation, so the turn would not summarise the previous one.
-  if (conversation.isNew && conversation.previous) await summarizePrevious(deps, userId, conversation.previous.id);
-  return message.id;
-}

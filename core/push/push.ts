@@ -66,11 +66,16 @@ export class Push {
     return r && { transport: r.transport, chatId: r.chat_id };
   }
 
+  /** Are pushes held back now (quiet hours)? Callers skip the model call for a push that would be dropped. */
+  quietNow(): boolean {
+    return this.quiet.hours !== undefined && inQuietHours(this.clock.now(), this.quiet.hours, this.quiet.timezone);
+  }
+
   /** Sends a push (respecting quiet hours unless `force`), and logs the outcome. */
   async send(userId: string, message: PushMessage, opts: { force?: boolean } = {}): Promise<PushOutcome> {
     const target = this.target(userId);
     if (!target) return this.log(userId, message, undefined, "not-opted-in");
-    if (!opts.force && this.quiet.hours && inQuietHours(this.clock.now(), this.quiet.hours, this.quiet.timezone)) {
+    if (!opts.force && this.quietNow()) {
       return this.log(userId, message, target, "quiet-hours");
     }
     const transport = this.transports.get(target.transport);

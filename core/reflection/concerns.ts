@@ -1,16 +1,13 @@
-import type { LiloConfig } from "../config.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { Logger } from "../ports/logger.ts";
 import type { TopicsStore } from "../store/topics.ts";
 import type { SettingsStore } from "../store/settings.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
 import { sharedWordShare } from "../util/meaningful-words.ts";
+import { modelLabel } from "../ports/chat-model.ts";
+import { recordProactive, type ProactiveDeps } from "../push/proactive.ts";
+import { describeError } from "../errors.ts";
 
 /** What handling a concern needs. */
-export interface ConcernDeps {
-  config: LiloConfig;
-  clock: Clock;
-  logger: Logger;
+export interface ConcernDeps extends ProactiveDeps {
   topics: TopicsStore;
   settings: SettingsStore;
   push: Push;
@@ -37,18 +34,24 @@ export const CONCERN_PREFIX = "🧠";
  * Adds a concern from a reflection to the topic list (SPEC §9): due at once,
  * at most one new one per throttle window — a further one is queued, not
  * dropped as in the seed — and none when ≥ 60 % of its meaningful words are
- * shared with an open (or queued) topic.
+ * shared with an open (or queued) topic, or a concern pushed within the
+ * throttle window.
  */
 export async function addConcern(deps: ConcernDeps, userId: string, sentence: string): Promise<ConcernOutcome> {
   const body = sentence.trim().replace(new RegExp(`^${CONCERN_PREFIX}\\s*`, "u"), "");
   const text = `${CONCERN_PREFIX} ${body}`;
-  const pending = [...deps.topics.list(userId, "open"), ...deps.topics.list(userId, "queued")];
+  const now = deps.clock.now();
+  // A concern pushed a moment ago is done (she raised it) but still counts: no second push of the same worry.
+  const windowMs = deps.config.reflection.concernMinHours * 3_600_000;
+  const recentlyRaised = deps.topics
+    .list(userId, "done")
+    .filter((t) => t.kind === "concern" && t.doneAt && now.getTime() - Date.parse(t.doneAt) < windowMs);
+  const pending = [...deps.topics.list(userId, "open"), ...deps.topics.list(userId, "queued"), ...recentlyRaised];
   const dup = pending.find((t) => sharedWordShare(body, t.text) >= deps.config.reflection.concernDuplicateShare);
   if (dup) {
     deps.logger.info("concern not created: an open topic says the same", { userId, duplicateOf: dup.id });
     return { status: "duplicate", text, duplicateOf: dup.id };
   }
-  const now = deps.clock.now();
   if (throttled(deps, userId, now)) {
     const topicId = insertTopic(deps, userId, text, "queued", now);
     deps.logger.info("concern queued: another one became open less than the throttle window ago", { userId, topicId });
@@ -56,7 +59,7 @@ export async function addConcern(deps: ConcernDeps, userId: string, sentence: st
   }
   const topicId = insertTopic(deps, userId, text, "open", now);
   deps.settings.set(LAST_CONCERN_KEY, now.toISOString(), now.toISOString(), userId);
-  const push = await pushConcern(deps, userId, text);
+  const push = await pushConcern(deps, userId, text, topicId);
   return { status: "open", text, topicId, ...(push ? { push } : {}) };
 }
 
@@ -74,7 +77,7 @@ export async function releaseQueuedConcern(deps: ConcernDeps, userId: string): P
   deps.topics.openQueued(oldest.id, iso, iso);
   deps.settings.set(LAST_CONCERN_KEY, iso, iso, userId);
   deps.logger.info("queued concern is now open", { userId, topicId: oldest.id });
-  const push = await pushConcern(deps, userId, oldest.text);
+  const push = await pushConcern(deps, userId, oldest.text, oldest.id);
   return { status: "open", text: oldest.text, topicId: oldest.id, ...(push ? { push } : {}) };
 }
 
@@ -90,9 +93,22 @@ function insertTopic(deps: ConcernDeps, userId: string, text: string, status: "o
   return deps.topics.add(userId, text, "concern", iso, iso, status);
 }
 
-/** The opt-in push of a concern that just became open. */
-async function pushConcern(deps: ConcernDeps, userId: string, text: string): Promise<PushOutcome | undefined> {
+/**
+ * The opt-in push of a concern that just became open. Delivered, it is in
+ * the chat log as Lilo's own message (so the user's reply is understood) and
+ * the topic is done: she raised it, the sheet must not ask her to raise it again.
+ */
+async function pushConcern(deps: ConcernDeps, userId: string, text: string, topicId: number): Promise<PushOutcome | undefined> {
   // Sent (and logged) even without an opt-in: the push log then says "not-opted-in".
   if (!deps.config.reflection.concernPing) return undefined;
-  return deps.push.send(userId, { kind: "concern", text });
+  const outcome = await deps.push.send(userId, { kind: "concern", text });
+  if (outcome !== "sent") return outcome;
+  try {
+    await recordProactive(deps, userId, text, modelLabel(deps.models.forRole("reflection")));
+    deps.topics.markDone(topicId, deps.clock.now().toISOString());
+  } catch (err) {
+    // The push went out; only the bookkeeping failed. The topic stays open, so the next chat can still bring it up.
+    deps.logger.error("pushed concern not recorded in the chat log", { userId, topicId, error: describeError(err) });
+  }
+  return outcome;
 }

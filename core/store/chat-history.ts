@@ -55,9 +55,13 @@ export class ChatHistory {
     return rows.reverse().map((r) => r.text);
   }
 
-  /** Id of the user's newest message (ids only grow), or undefined before the first one. */
+  /**
+   * Id of the user's newest exchanged message (ids only grow), or undefined
+   * before the first one. Lilo's own pushes (greetings, concerns, diary pings)
+   * do not count: nothing new was said to reflect on.
+   */
   latestId(userId: string): number | undefined {
-    const r = this.db.prepare(`SELECT max(id) AS id FROM messages WHERE user_id = ?`).get(userId) as { id: number | null };
+    const r = this.db.prepare(`SELECT max(id) AS id FROM messages WHERE user_id = ? AND proactive = 0`).get(userId) as { id: number | null };
     return r.id ?? undefined;
   }
 }

@@ -129,13 +129,15 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     expect(convs).toHaveLength(1);
   });
 
-  it("stores nothing that was not delivered: quiet hours, no transport", async () => {
+  it("stores nothing that was not delivered, and spends no model call in quiet hours", async () => {
     await t.cleanup();
     t = make({ LILO_QUIET_HOURS: "08:00-10:00" });
     seedMonday();
     t.lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
-    expect(await t.lilo.greeting.run("chris")).toMatchObject({ sent: false, reason: "not-delivered", push: "quiet-hours", text: SHOWN });
-    expect(t.lilo.push.history("chris")[0]).toMatchObject({ kind: "greeting", outcome: "quiet-hours" });
+    expect(await t.lilo.greeting.run("chris")).toMatchObject({ sent: false, reason: "quiet-hours" });
+    // Forcing skips the timing rules, never quiet hours: the push would be dropped after the call.
+    expect(await t.lilo.greeting.sendNow("chris")).toMatchObject({ sent: false, reason: "quiet-hours" });
+    expect(greetingCalls()).toHaveLength(0);
     expect(transport.sent).toEqual([]);
     expect(proactiveRows()).toEqual([]);
 

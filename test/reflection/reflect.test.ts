@@ -203,9 +203,15 @@ describe("reflection and concerns (SPEC §9)", () => {
     const later = await lilo.reflection.run("chris");
     expect(later.reason).toBe("no-new-chats");
     expect(later.released).toMatchObject({ status: "open", text: "🧠 Schläfst du genug, seit das Baby da ist?", push: "sent" });
-    expect(lilo.stores.topics.list("chris", "open").map((x) => x.text)).toEqual([
+    // Delivered concerns are raised: done as topics, and in the chat log as Lilo's own messages.
+    expect(lilo.stores.topics.list("chris", "open")).toEqual([]);
+    expect(lilo.stores.topics.list("chris", "done").map((x) => x.text)).toEqual([
       "🧠 Wie lief eigentlich der Umzug nach Hamburg?",
       "🧠 Schläfst du genug, seit das Baby da ist?",
+    ]);
+    expect(lilo.db.prepare("SELECT role, text, proactive, model FROM messages WHERE proactive = 1 ORDER BY id").all()).toEqual([
+      { role: "assistant", text: "🧠 Wie lief eigentlich der Umzug nach Hamburg?", proactive: 1, model: "anthropic:claude-think" },
+      { role: "assistant", text: "🧠 Schläfst du genug, seit das Baby da ist?", proactive: 1, model: "anthropic:claude-think" },
     ]);
     expect(lilo.stores.topics.list("chris", "queued")).toHaveLength(1);
     expect(lilo.push.history("chris").map((h) => [h.kind, h.outcome])).toEqual([

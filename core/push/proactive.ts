@@ -1,0 +1,39 @@
+import type { LiloConfig } from "../config.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Logger } from "../ports/logger.ts";
+import type { ChatLog } from "../store/chat-log.ts";
+import type { ShortTermStore } from "../store/short-term.ts";
+import type { ModelRegistry } from "../models/registry.ts";
+import type { Db } from "../store/db.ts";
+import { writeTransaction } from "../store/tx.ts";
+import { summarizePrevious } from "../turn/turn.ts";
+
+/** What storing a message Lilo sent on her own needs. */
+export interface ProactiveDeps {
+  config: LiloConfig;
+  clock: Clock;
+  logger: Logger;
+  chatLog: ChatLog;
+  shortTerm: ShortTermStore;
+  models: ModelRegistry;
+  db: Db;
+}
+
+/**
+ * Stores a delivered push (greeting, 🧠 concern, diary ping) in the chat log
+ * as Lilo's proactive message, so the user's reply to it is understood: the
+ * next turn sees it in the history. Only delivered pushes are stored — what
+ * never reached the user, she never said. A push after the pause opens a new
+ * conversation, whose predecessor is summarised here (the reply continues
+ * this conversation, so the turn would not summarise it).
+ */
+export async function recordProactive(deps: ProactiveDeps, userId: string, text: string, model: string | null): Promise<number> {
+  const at = deps.clock.now();
+  const { message, conversation } = writeTransaction(deps.db, () => {
+    const conv = deps.chatLog.conversationAt(userId, at, deps.config.memory.conversationPauseMinutes, model);
+    const stored = deps.chatLog.append({ userId, conversationId: conv.id, role: "assistant", text, model, createdAt: at.toISOString(), proactive: true });
+    return { message: stored, conversation: conv };
+  });
+  if (conversation.isNew && conversation.previous) await summarizePrevious(deps, userId, conversation.previous.id);
+  return message.id;
+}
