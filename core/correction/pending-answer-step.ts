@@ -3,7 +3,7 @@ import type { Logger } from "../ports/logger.ts";
 import type { ChatLog } from "../store/chat-log.ts";
 import type { PendingQuestion, Questions } from "../questions/questions.ts";
 import type { TurnContext, TurnStep } from "../turn/types.ts";
-import { questionAnsweredHint } from "../prompts/correction.ts";
+import { questionAnsweredHint, questionDiscardedHint } from "../prompts/correction.ts";
 import { readYesNo, words } from "./yes-no.ts";
 
 /** What the pending-answer step needs; wired in createLilo. */
@@ -36,7 +36,8 @@ export function answeredQuestionInTurn(ctx: TurnContext): boolean {
  * chat log reads right; a longer message ("Lass uns über Fußball reden",
  * "Ja, und wie war dein Tag?") goes on as a normal message with the outcome
  * as a hint — never swallowed. Anything else discards the question (it must
- * not fire days later) and the message goes on as a normal message.
+ * not fire days later) and the message goes on as a normal message, with a
+ * hint so Lilo mentions that she will not remember it.
  * Expired questions are never answered (`questions.pending` skips them), and
  * neither is a question the user never saw (its turn failed).
  */
@@ -55,6 +56,8 @@ export function pendingAnswerStep(deps: PendingAnswerDeps): TurnStep {
       if (!answer) {
         deps.questions.discard(q.id);
         deps.logger.info("open question discarded: the reply answers something else", { userId: ctx.userId, questionId: q.id, kind: q.kind });
+        const rule = (q.payload as { rule?: unknown } | null)?.rule;
+        ctx.extras.push(questionDiscardedHint(deps.language, typeof rule === "string" ? rule : undefined));
         return;
       }
       const outcome = await deps.questions.answer(ctx.userId, q.id, answer);

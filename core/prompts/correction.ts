@@ -149,3 +149,11 @@ export function questionAnsweredHint(language: "de" | "en", outcome: string): st
     ? `Antwort-Hinweis: Die Nachricht beantwortet auch deine offene Frage (Ergebnis: ${outcome}). Erwähne das mit einem halben Satz und geh dann auf den Rest der Nachricht ein.`
     : `Answer note: the message also answers your open question (outcome: ${outcome}). Mention that in half a sentence, then respond to the rest of the message.`;
 }
+
+/** A yes/no question the user's message did not answer is dropped: Lilo says so in passing, so it does not vanish silently. */
+export function questionDiscardedHint(language: "de" | "en", subject: string | undefined): string {
+  const what = subject ? (language === "de" ? ` („${subject}“)` : ` ("${subject}")`) : "";
+  return language === "de"
+    ? `Frage-Hinweis: Deine offene Frage, ob du dir etwas merken sollst${what}, hat die Nachricht nicht beantwortet. Du merkst es dir also nicht. Erwähne das mit einem halben Satz (man kann dich jederzeit wieder korrigieren) und geh dann auf die Nachricht ein.`
+    : `Question note: the message did not answer your open question whether to remember something${what}. So you will not remember it. Mention that in half a sentence (the user can always correct you again), then respond to the message.`;
+}

@@ -97,6 +97,8 @@ describe("learned rules confirmed with a typed yes", () => {
     const r = await say(s, "Ich war gestern noch im Kino");
     expect(r.text).toBe("Antwort auf: Ich war gestern noch im Kino");
     expect(status(asked.question!.id)).toBe("discarded");
+    // The dropped question is mentioned, not silently lost.
+    expect(s.calls("chat").at(-1)!.system).toContain("hat die Nachricht nicht beantwortet");
     expect(rules()).toEqual([]);
   });
 
