@@ -35,7 +35,8 @@ export function registerMedia(bot: Bot<LiloContext>, deps: TelegramDeps, files: 
     const message = incoming(ctx, photoMessageText(lilo.config.persona.language, ctx.msg.caption));
     let images: ImageInput[] | undefined;
     const photo = largestFitting(ctx.msg.photo, media.maxImageBytes);
-    if (chatModelSeesImages(lilo)) {
+    const sees = chatModelSeesImages(lilo);
+    if (sees) {
       try {
         if (!photo) throw new Error("every size of the photo is over LILO_MAX_IMAGE_BYTES");
         // Telegram re-encodes every photo as JPEG.
@@ -45,7 +46,7 @@ export function registerMedia(bot: Bot<LiloContext>, deps: TelegramDeps, files: 
         await say(ctx, t.photoFailed);
       }
     }
-    await runTurn(ctx, deps, () => lilo.handleMessage(images ? { ...message, images } : message));
+    await runTurn(ctx, deps, () => lilo.handleMessage(images ? { ...message, images } : sees ? message : { ...message, unseenImages: true }));
   });
 
   bot.on(["message:voice", "message:audio"], async (ctx) => {

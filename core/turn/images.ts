@@ -16,12 +16,14 @@ export interface ImagePlan {
  * Decides for one turn: a model that accepts images (LILO_VISION) gets them
  * with the caption; any other gets the caption and a line on the sheet, and
  * the answer starts with a short note that Lilo cannot see pictures yet.
+ * `images` undefined: the message had none.
  */
 export function imagePlan(config: LiloConfig, model: Pick<ChatModel, "provider" | "model">, ctx: TurnContext, images: ImageInput[] | undefined): ImagePlan {
   const none: ImagePlan = { attach: (r) => r, annotate: (r) => r };
-  if (!images?.length) return none;
+  if (!images) return none;
   const t = MEDIA_TEXTS[config.persona.language];
-  if (!acceptsImages(config.media, model)) {
+  // An empty list: the adapter left the pictures out for a model without vision.
+  if (!images.length || !acceptsImages(config.media, model)) {
     ctx.extras.push(t.unseenPhotoHint);
     return { attach: (r) => r, annotate: (r) => ({ ...r, text: `${t.cannotSee}\n\n${r.text}` }) };
   }

@@ -91,14 +91,15 @@ export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promi
   const got = receiveMessage(deps, msg, chatLabel(deps));
   // A redelivered message whose turn finished (or runs) elsewhere: stored once, answered once.
   if (got.duplicate && got.replyState !== "pending") return { ok: true, duplicate: true, text: "", userMessageId: got.message.id, notesUsed: [] };
-  return answerStored(deps, got.message, msg.images);
+  return answerStored(deps, got.message, msg.unseenImages ? [] : msg.images);
 }
 
 /**
  * Answers a stored user message: summarises the previous conversation when
  * this message opens a new one (also the reply to a greeting Lilo pushed on
  * her own), then runs the turn. `images` (not stored) go with the message
- * to a chat model that accepts them.
+ * to a chat model that accepts them; an empty list stands for pictures the
+ * model will not see.
  */
 export async function answerStored(deps: TurnDeps, userMessage: ChatLogMessage, images?: ImageInput[]): Promise<TurnResult> {
   const opens = deps.chatLog.opensConversation(userMessage.conversationId, userMessage.id);

@@ -14,6 +14,8 @@ export interface IncomingMessage {
   externalId?: string;
   /** Pictures sent with the message: passed to a chat model that accepts images, never stored (the text holds the caption). */
   images?: ImageInput[];
+  /** The message had pictures the adapter did not fetch, as the chat model takes none: Lilo says she cannot see them. */
+  unseenImages?: boolean;
 }
 
 /** A yes/no question Lilo asks; adapters render it as buttons, reactions or typed choices. */
