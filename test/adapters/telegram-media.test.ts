@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Logger } from "../../core/index.ts";
 import { startFakeTranscription, type FakeTranscription } from "../fakes/fake-transcription.ts";
-import { CHRIS, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
+import { CHRIS, gate, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
 
 /** Every log line, to check that nothing goes unlogged and no token is written. */
 function recordingLogger(): Logger & { lines: string[] } {
@@ -50,6 +50,21 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
       { role: "assistant", text: "Was für eine süße Katze!" },
     ]);
     expect(log.lines.join("\n")).not.toContain(h.tg.token);
+  });
+
+  it("stores a photo's caption as waiting for its answer before the model is asked (the inbox), and the picture still goes along", async () => {
+    await start();
+    const hold = gate();
+    h.answer = async () => (await hold.promise, "Hübsch!");
+    const photo = h.tg.addFile(JPEG, "jpg");
+    h.tg.pushMedia({ fromId: CHRIS, chatId: CHRIS, fields: { caption: "Sonnenuntergang", photo: [{ ...photo, width: 10, height: 10 }] } });
+    await vi.waitFor(() => expect(h.chatRequests()).toHaveLength(1), { timeout: 5_000, interval: 10 });
+    expect(JSON.stringify(h.chatRequests()[0]!.messages.at(-1))).toContain('"type":"image"');
+    // The model is still thinking, and the message is already stored as waiting for its answer.
+    expect(h.lilo.db.prepare("SELECT text, reply_state AS state FROM messages").all()).toEqual([{ text: "[Foto] Sonnenuntergang", state: "pending" }]);
+    hold.open();
+    await waitForMessages(h.tg, CHRIS);
+    expect(rows()).toHaveLength(2);
   });
 
   it("tells the user she cannot see pictures yet when the model takes no images, and answers the caption", async () => {
