@@ -184,6 +184,14 @@ export const envSchema = z.object({
   LILO_REFLECTION_NEWS_ITEMS: positiveInt(5),
   LILO_NATIVE_TOOLS: z.string().default("auto"),
   LILO_TOOL_ROUNDS: z.coerce.number().int().min(1).max(10).default(3),
+  // media (photos, voice notes)
+  LILO_VISION: z.string().default("anthropic,openai,openrouter"),
+  LILO_MAX_IMAGE_BYTES: positiveInt(5_000_000),
+  LILO_MAX_AUDIO_BYTES: positiveInt(20_000_000),
+  LILO_TRANSCRIBE_BASE_URL: url,
+  LILO_TRANSCRIBE_MODEL: z.string().trim().min(1).default("whisper-1"),
+  LILO_TRANSCRIBE_API_KEY: opt,
+  LILO_TRANSCRIBE_TIMEOUT_MS: positiveInt(60_000),
   // adapters
   TELEGRAM_BOT_TOKEN: opt,
   TELEGRAM_ALLOWED_USERS: z.string().default(""),

@@ -3,6 +3,7 @@ import { DEFAULT_EMBEDDING_MODELS, OPENAI_COMPATIBLE_VENDORS, envSchema } from "
 import { ConfigError } from "./errors.ts";
 import { parseQuietHours, type QuietHours } from "./push/quiet-hours.ts";
 import { lookupConfig, type LookupConfig } from "./lookup-config.ts";
+import { mediaConfig, type MediaConfig } from "./media-config.ts";
 
 export type { LookupConfig, ToolMode } from "./lookup-config.ts";
 
@@ -116,6 +117,8 @@ export interface LiloConfig {
   terminal: { userId: string };
   /** Web search, fetch_url, news feeds and native tool calls (core/lookup-config.ts). */
   lookup: LookupConfig;
+  /** Photos and voice notes: which models see images, the transcription endpoint (core/media-config.ts). */
+  media: MediaConfig;
 }
 
 /**
@@ -240,6 +243,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
     },
     terminal: { userId: e.LILO_TERMINAL_USER },
     lookup: lookupConfig(e),
+    media: mediaConfig(e),
   };
 }
 

@@ -28,6 +28,8 @@ import { JobsStore } from "./store/jobs.ts";
 import { DurableJobs } from "./util/durable-jobs.ts";
 import { receiveMessage } from "./turn/receive.ts";
 import { finishStored } from "./turn/resume.ts";
+import { createTranscriber } from "./providers/openai-transcriber.ts";
+import type { Transcriber } from "./ports/transcriber.ts";
 import { registerAfterReplyJobs } from "./turn/after-reply.ts";
 import { parseImportText, type ImportStore, type ImportLine, type RefusedLine } from "./transfer/import-lines.ts";
 import { applyImport, planCounts, planImport, type ImportPlan } from "./transfer/import.ts";
@@ -88,6 +90,10 @@ export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./
 export type { CorrectionEntry, CorrectionAction } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
 export { redactSecrets } from "./util/redact.ts";
+export { MEDIA_TEXTS, photoMessageText } from "./prompts/media-texts.ts";
+export { acceptsImages } from "./media-config.ts";
+export type { AudioInput, Transcriber } from "./ports/transcriber.ts";
+export type { ImageInput } from "./ports/chat-model.ts";
 export { normalizeText } from "./util/text.ts";
 export type { ContactStatus } from "./health/contacts.ts";
 export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./util/file-modes.ts";
@@ -120,6 +126,8 @@ export interface LiloPorts {
   tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
   /** Web search provider (otherwise the configured SearXNG or Brave). */
   webSearch?: WebSearch;
+  /** Speech to text for voice notes (otherwise the configured LILO_TRANSCRIBE_BASE_URL endpoint, if any). */
+  transcriber?: Transcriber;
 }
 
 /** Options of `memory.search`. */
@@ -136,6 +144,8 @@ export interface Lilo {
   readonly clock: Clock;
   readonly db: Db;
   readonly logger: Logger;
+  /** Speech to text for voice notes; undefined when no transcription endpoint is configured. */
+  readonly transcriber: Transcriber | undefined;
   /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
   handleMessage(message: IncomingMessage): Promise<TurnResult>;
   /** The cheat sheet Lilo would send for this message now, with its memory blocks; stores nothing (derived message vectors aside), calls no model. */
@@ -302,6 +312,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     clock,
     db,
     logger,
+    transcriber: ports.transcriber ?? createTranscriber(config.media),
     handleMessage: (message) => handleMessage(turnDeps, message),
     retry: (userId) => retryLast(turnDeps, userId),
     inbox: {
@@ -378,5 +389,5 @@ function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
 /** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */
 function configSecrets(config: LiloConfig): string[] {
   const providers = Object.values(config.providers).flatMap((p) => [p.apiKey, ...urlSecrets(p.baseUrl)]);
-  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken, config.lookup.search.braveApiKey, ...urlSecrets(config.lookup.search.searxngUrl)].filter((s): s is string => !!s);
+  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken, config.lookup.search.braveApiKey, config.media.transcribe.apiKey, ...urlSecrets(config.lookup.search.searxngUrl)].filter((s): s is string => !!s);
 }

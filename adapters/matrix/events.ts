@@ -1,4 +1,5 @@
-import { describeError } from "../../core/index.ts";
+import { describeError, type IncomingMessage } from "../../core/index.ts";
+import { onMediaMessage, onSticker } from "./media.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { runCommand } from "./commands.ts";
 import { handleReaction } from "./questions.ts";
@@ -72,13 +73,26 @@ export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev
     return;
   }
   if (ev.type === "m.reaction") return handleReaction(ctx, source, (content["m.relates_to"] ?? {}) as Record<string, unknown>);
-  if (ev.type !== "m.room.message") return;
+  if (ev.type === "m.sticker") return onSticker(ctx, source);
+  if (ev.type !== "m.room.message") return void ctx.logger.debug("matrix event not handled", { roomId, type: ev.type });
+  const answer = (message: IncomingMessage) => answerTurn(ctx, source, message);
+  if (isMedia(content)) return onMediaMessage(ctx, source, content, answer);
   const text = messageText(content);
   if (!text || (await runCommand(ctx, source, text))) return;
+  await answer({ userId, text, transport: "matrix", chatId: roomId, externalId: ev.event_id });
+}
+
+/** A message Lilo answers as media: any type but text, notice and emote, and not an edit (the original was answered). */
+function isMedia(content: Record<string, unknown>): boolean {
+  const relation = content["m.relates_to"] as { rel_type?: string } | undefined;
+  return typeof content.msgtype === "string" && !["m.text", "m.notice", "m.emote"].includes(content.msgtype) && relation?.rel_type !== "m.replace";
+}
+
+/** One core turn with typing, then the answer; a failure outside the model gets a short note. */
+async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message: IncomingMessage): Promise<void> {
+  const { roomId } = source;
   try {
-    const result = await withTyping(ctx.client, ctx.logger, roomId, () =>
-      ctx.lilo.handleMessage({ userId, text, transport: "matrix", chatId: roomId, externalId: ev.event_id }),
-    );
+    const result = await withTyping(ctx.client, ctx.logger, roomId, () => ctx.lilo.handleMessage(message));
     await deliverTurn(ctx, source, result);
   } catch (err) {
     // Model failures come back as ok:false answers; this is anything else (storage, network to Matrix).

@@ -15,6 +15,8 @@ import { TELEGRAM_TRANSPORT, telegramTransport } from "./transport.ts";
 import { runTurn } from "./turn.ts";
 import { durableInbox, resumeTelegram, storeOnArrival, telegramMessageId } from "./inbox.ts";
 import { startWebhook, type WebhookServer } from "./webhook.ts";
+import { registerMedia } from "./media.ts";
+import { telegramFiles } from "./files.ts";
 
 /** How long `stop` waits for running turns before it gives up on them. */
 const STOP_GRACE_MS = 10_000;
@@ -81,6 +83,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
     const message = { userId: ctx.liloUserId, text: ctx.msg.text, transport: TELEGRAM_TRANSPORT, chatId: String(ctx.chat.id), externalId: telegramMessageId(ctx.chat.id, ctx.msg.message_id) };
     await runTurn(ctx, deps, () => lilo.handleMessage(message));
   });
+  registerMedia(bot, deps, telegramFiles(bot.api, opts.token, opts.apiRoot));
   return { bot, inflight };
 }
 

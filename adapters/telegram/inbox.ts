@@ -1,7 +1,7 @@
 import type { Api, Middleware, Transformer } from "grammy";
 import type { LiloContext } from "./context.ts";
 import type { Update } from "grammy/types";
-import { describeError, type Lilo, type Logger } from "../../core/index.ts";
+import { describeError, photoMessageText, type Lilo, type Logger } from "../../core/index.ts";
 import { TELEGRAM_TRANSPORT } from "./transport.ts";
 import { deliverAnswer } from "./deliver.ts";
 
@@ -40,15 +40,18 @@ export function storeOnArrival(lilo: Lilo, allowedUsers: Record<string, string>)
 }
 
 /**
- * Stores an allowed user's text message (not a command) in a private chat;
- * anything else is left to the handlers. Group messages are never stored,
- * even from an allowed user (see access.ts).
+ * Stores an allowed user's text message (not a command) or photo (as its
+ * caption: a restart answers the caption, the picture itself is not kept)
+ * in a private chat; anything else is left to the handlers (a voice note is
+ * stored as its transcript when its turn starts). Group messages are never
+ * stored, even from an allowed user (see access.ts).
  */
 function storeUpdate(lilo: Lilo, allowedUsers: Record<string, string>, update: Update): void {
   const m = update.message;
   const userId = m?.from ? allowedUsers[String(m.from.id)] : undefined;
-  if (!m?.text || !userId || m.chat.type !== "private" || m.text.startsWith("/") || !m.text.trim()) return;
-  lilo.inbox.receive({ userId, text: m.text, transport: TELEGRAM_TRANSPORT, chatId: String(m.chat.id), externalId: telegramMessageId(m.chat.id, m.message_id) });
+  const text = m?.text ?? (m?.photo ? photoMessageText(lilo.config.persona.language, m.caption) : undefined);
+  if (!m || !text || !userId || m.chat.type !== "private" || (m.text?.startsWith("/") ?? false) || !text.trim()) return;
+  lilo.inbox.receive({ userId, text, transport: TELEGRAM_TRANSPORT, chatId: String(m.chat.id), externalId: telegramMessageId(m.chat.id, m.message_id) });
 }
 
 /**

@@ -1,7 +1,17 @@
+/** A picture sent with a user message (never stored: only its caption is). */
+export interface ImageInput {
+  /** "image/jpeg", "image/png", "image/webp" or "image/gif". */
+  mediaType: string;
+  /** The bytes, base64-encoded. */
+  data: string;
+}
+
 /** One message of the conversation sent to a model. */
 export interface ChatMessage {
   role: "user" | "assistant";
   content: string;
+  /** Pictures of a user message, for models that accept images. */
+  images?: ImageInput[];
   /** Native tool calls the model made in this (assistant) message. */
   toolCalls?: ToolCall[];
   /** Results of those calls, sent back in the next (user) message. */

@@ -18,6 +18,17 @@ export function openaiMessages(m: ChatMessage): ChatCompletionMessageParam[] {
       ...(m.content ? [{ role: "user" as const, content: m.content }] : []),
     ];
   }
+  if (m.images?.length) {
+    return [
+      {
+        role: "user",
+        content: [
+          ...m.images.map((i) => ({ type: "image_url" as const, image_url: { url: `data:${i.mediaType};base64,${i.data}` } })),
+          ...(m.content ? [{ type: "text" as const, text: m.content }] : []),
+        ],
+      },
+    ];
+  }
   return [{ role: m.role, content: m.content }];
 }
 

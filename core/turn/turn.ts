@@ -1,7 +1,7 @@
 import type { LiloConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
-import { modelLabel, type ChatModel, type ChatRequest } from "../ports/chat-model.ts";
+import { modelLabel, type ChatModel, type ChatRequest, type ImageInput } from "../ports/chat-model.ts";
 import type { Memory, MemoryHit } from "../memory/memory.ts";
 import type { ChatLog, ChatLogMessage } from "../store/chat-log.ts";
 import type { ProfileStore } from "../store/profile.ts";
@@ -40,6 +40,7 @@ import type { Lookups } from "../web/lookups.ts";
 import type { ToolCalling } from "../tools/tool-calling.ts";
 import { completeWithTools } from "../tools/tool-loop.ts";
 import { chatMarkerNames } from "../tools/chat-markers.ts";
+import { imagePlan } from "./images.ts";
 
 /** Everything a chat turn needs; wired once in createLilo. */
 export interface TurnDeps {
@@ -90,19 +91,21 @@ export async function handleMessage(deps: TurnDeps, msg: IncomingMessage): Promi
   const got = receiveMessage(deps, msg, chatLabel(deps));
   // A redelivered message whose turn finished (or runs) elsewhere: stored once, answered once.
   if (got.duplicate && got.replyState !== "pending") return { ok: true, duplicate: true, text: "", userMessageId: got.message.id, notesUsed: [] };
-  return answerStored(deps, got.message);
+  return answerStored(deps, got.message, msg.unseenImages ? [] : msg.images);
 }
 
 /**
  * Answers a stored user message: summarises the previous conversation when
  * this message opens a new one (also the reply to a greeting Lilo pushed on
- * her own), then runs the turn.
+ * her own), then runs the turn. `images` (not stored) go with the message
+ * to a chat model that accepts them; an empty list stands for pictures the
+ * model will not see.
  */
-export async function answerStored(deps: TurnDeps, userMessage: ChatLogMessage): Promise<TurnResult> {
+export async function answerStored(deps: TurnDeps, userMessage: ChatLogMessage, images?: ImageInput[]): Promise<TurnResult> {
   const opens = deps.chatLog.opensConversation(userMessage.conversationId, userMessage.id);
   const previous = opens ? deps.inbox.previousConversation(userMessage.userId, userMessage.conversationId) : undefined;
   if (previous !== undefined) await summarizePrevious(deps, userMessage.userId, previous);
-  return answer(deps, userMessage, opens);
+  return answer(deps, userMessage, opens, images);
 }
 
 /** Answers the user's newest message again after a failed model call or a failed delivery, without storing it twice. */
@@ -151,7 +154,7 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
   return { request, notes: blocks!.notes.kept, blocks: blocks! };
 }
 
-async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean): Promise<TurnResult> {
+async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolean, images?: ImageInput[]): Promise<TurnResult> {
   const { config } = deps;
   // Stored whole, read shortened: an oversized message must not break this turn or the next ones.
   const input = budgetInput(userMessage.text, config.budget, config.persona.language);
@@ -177,16 +180,17 @@ async function answer(deps: TurnDeps, userMessage: ChatLogMessage, isNew: boolea
   let notes: MemoryHit[] = [];
   try {
     model = deps.models.forRole("chat");
+    const pictures = imagePlan(config, model, ctx, images);
     const budgeted = applyBudget(await assemble(deps, ctx, (b) => (notes = b.notes.kept)), config.budget, config.persona.language);
     if (budgeted.dropped) deps.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
     if (budgeted.overBy > 0) deps.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
-    const request = { ...budgeted.request, maxTokens: config.modelCall.maxTokens };
+    const request = pictures.attach({ ...budgeted.request, maxTokens: config.modelCall.maxTokens });
     // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
     for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
       const reply = await completeWithTools({ ...deps, userName: userName(config, ctx.userId) }, ctx, model, request);
       // An answer written with chat-log passages (the recall tool or [RECALL:]) ranks below originals in later searches.
       const result = await finish(deps, ctx, model, request, normalizeText(reply.text), notes, reply.toolsUsed.includes("recall"));
-      if (result) return input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result;
+      if (result) return pictures.annotate(input.notice ? { ...result, text: `${result.text}\n\n${input.notice}` } : result);
     }
     throw new LiloError("empty-answer", "the model answered with nothing to show");
   } catch (err) {

@@ -1,5 +1,6 @@
 import type { MemoryHit } from "../memory/memory.ts";
 import type { ChatLogMessage } from "../store/chat-log.ts";
+import type { ImageInput } from "../ports/chat-model.ts";
 
 /** A message from a user, as an adapter hands it to the core. */
 export interface IncomingMessage {
@@ -11,6 +12,10 @@ export interface IncomingMessage {
   chatId?: string;
   /** The platform's id of the message (Telegram chat:message id, Matrix event id): a redelivery is not stored or answered twice. */
   externalId?: string;
+  /** Pictures sent with the message: passed to a chat model that accepts images, never stored (the text holds the caption). */
+  images?: ImageInput[];
+  /** The message had pictures the adapter did not fetch, as the chat model takes none: Lilo says she cannot see them. */
+  unseenImages?: boolean;
 }
 
 /** A yes/no question Lilo asks; adapters render it as buttons, reactions or typed choices. */

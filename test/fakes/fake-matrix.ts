@@ -73,6 +73,10 @@ export interface FakeMatrix {
   react(roomId: string, senderId: string, eventId: string, key: string): string;
   /** Any room event from a user (e.g. `m.room.encrypted`); returns its event id. */
   sendEvent(roomId: string, senderId: string, type: string, content: Record<string, unknown>): string;
+  /** Keeps bytes in the media repository; returns their `mxc://` URI. */
+  upload(bytes: Uint8Array | string, contentType: string): string;
+  /** Media ids the bot downloaded, in order. */
+  downloads: string[];
   /** Polls `predicate` until it holds; throws after `timeoutMs` with what was sent. */
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   /** Waits for a sent event matching `predicate` (among those sent after index `from`). */
@@ -117,6 +121,9 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
 
   const route = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
     if (req.headers.authorization !== `Bearer ${token}`) return matrixError(res, 401, "M_UNKNOWN_TOKEN", "Unknown access token");
+    // Authenticated media (client v1, what the SDK calls) and the older media/v3 path.
+    const download = /^\/_matrix\/(?:client\/v1\/media|media\/v3)\/download\/([^/]+)\/([^/]+)/.exec(req.path);
+    if (download) return serveMedia(res, decodeURIComponent(download[2]!));
     const p = req.path.replace(/^\/_matrix\/client\/(v3|r0)/, "");
     const parts = p.split("/").filter(Boolean).map(decodeURIComponent);
     const body = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, any>;
@@ -170,6 +177,15 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       return sendJson(res, 200, { event_id: ev.event_id });
     }
     return matrixError(res, 404, "M_UNRECOGNIZED", `Unrecognized request: ${req.method} ${req.path}`);
+  };
+
+  const media = new Map<string, { bytes: Buffer; contentType: string }>();
+  const serveMedia = (res: ServerResponse, id: string): void => {
+    const m = media.get(id);
+    if (!m) return matrixError(res, 404, "M_NOT_FOUND", "Media not found");
+    fake.downloads.push(id);
+    res.writeHead(200, { "content-type": m.contentType, "content-length": String(m.bytes.length) });
+    res.end(m.bytes);
   };
 
   const sync = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
@@ -241,6 +257,12 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     },
     react(roomId, senderId, eventId, key) {
       return append("timeline", roomId, senderId, "m.reaction", { "m.relates_to": { rel_type: "m.annotation", event_id: eventId, key } }).event_id;
+    },
+    downloads: [],
+    upload(bytes, contentType) {
+      const id = `media${media.size + 1}`;
+      media.set(id, { bytes: Buffer.from(bytes), contentType });
+      return `mxc://fake.server/${id}`;
     },
     sendEvent(roomId, senderId, type, content) {
       return append("timeline", roomId, senderId, type, content).event_id;

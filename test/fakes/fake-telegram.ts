@@ -51,6 +51,12 @@ export interface FakeTelegram {
   readonly confirmedUpdateId: number;
   /** The webhook the bot registered with setWebhook, if any. */
   webhook: { url: string; secretToken?: string } | undefined;
+  /** Keeps bytes as a file the bot can fetch (getFile, then `/file/bot<token>/<path>`); returns its id and size. */
+  addFile(bytes: Uint8Array | string, ext: string): { file_id: string; file_unique_id: string; file_size: number };
+  /** File downloads the bot made (paths without the token), in order. */
+  downloads: string[];
+  /** Queues a message from a user with any fields (photo, caption, voice, sticker, location…) instead of text. */
+  pushMedia(m: { fromId: number; chatId: number; fields: Record<string, unknown> }): { message_id: number };
   /** Queues a text message from a user; returns the message (its id is what reactions point at). */
   pushMessage(m: { fromId: number; chatId: number; text: string }): StoredMessage;
   /** Builds (and remembers) a message update without queueing it: for posting to a webhook. */
@@ -93,6 +99,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const listeners = new Set<() => void>();
   const waiters = new Set<() => void>();
   const sent: SentCall[] = [];
+  const files = new Map<string, { path: string; bytes: Buffer }>();
+  const downloads: string[] = [];
   let nextUpdate = 1;
   let nextMessage = 1;
   let nextCallback = 1;
@@ -121,6 +129,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       res.socket?.destroy();
       return;
     }
+    const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(req.path);
+    if (file) return serveFile(res, file[1]!, file[2]!);
     const m = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(req.path);
     if (!m) return reply(res, { ok: false, status: 404, description: "Not Found" });
     if (m[1] !== token) return reply(res, { ok: false, status: 401, description: "Unauthorized" });
@@ -135,6 +145,15 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     notify(listeners);
     reply(res, result);
   });
+
+  function serveFile(res: ServerResponse, givenToken: string, path: string): void {
+    if (givenToken !== token) return reply(res, { ok: false, status: 401, description: "Unauthorized" });
+    const f = [...files.values()].find((x) => x.path === path);
+    if (!f) return reply(res, { ok: false, status: 404, description: "Not Found" });
+    downloads.push(path);
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(f.bytes.length) });
+    res.end(f.bytes);
+  }
 
   async function getUpdates(params: Record<string, unknown>): Promise<unknown[]> {
     const offset = Number(params.offset ?? 0);
@@ -181,6 +200,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       case "editMessageText":
       case "editMessageReplyMarkup":
         return edit(method, p);
+      case "getFile": {
+        const f = files.get(String(p.file_id));
+        if (!f) return { ok: false, status: 400, description: "Bad Request: invalid file_id" };
+        return { ok: true, result: { file_id: String(p.file_id), file_unique_id: `u${String(p.file_id)}`, file_size: f.bytes.length, file_path: f.path } };
+      }
       default:
         return { ok: false, status: 404, description: "Not Found: method not found" };
     }
@@ -214,6 +238,18 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return confirmed;
     },
     webhook: undefined,
+    downloads,
+    addFile(bytes, ext) {
+      const id = `file${files.size + 1}`;
+      const data = Buffer.from(bytes);
+      files.set(id, { path: `media/${id}.${ext}`, bytes: data });
+      return { file_id: id, file_unique_id: `u${id}`, file_size: data.length };
+    },
+    pushMedia({ fromId, chatId, fields }) {
+      const message_id = nextMessage++;
+      queue({ message: { message_id, date: now(), chat: chatOf(chatId), from: { id: fromId, is_bot: false, first_name: `User${fromId}` }, ...fields } });
+      return { message_id };
+    },
     pushMessage(m) {
       const update = fake.messageUpdate(m);
       queue(update);

@@ -1,0 +1,76 @@
+import { describeError, LiloError, MEDIA_TEXTS, photoMessageText, type ImageInput, type IncomingMessage } from "../../core/index.ts";
+import { chatModelSeesImages, transcribeVoice } from "../shared/media.ts";
+import type { MatrixContext, MatrixEventSource } from "./context.ts";
+import { sendMarkdown } from "./send.ts";
+
+/** Runs one turn for a message and shows the answer (events.ts). */
+export type AnswerTurn = (message: IncomingMessage) => Promise<void>;
+
+/** Matrix message types Lilo does not open, named as the shared media texts name them. */
+const OTHER_KINDS: Record<string, string> = { "m.file": "document", "m.video": "video", "m.location": "location" };
+
+/**
+ * A media message in an allowed private room (anything but m.text, m.notice
+ * and m.emote): an image goes to the model with its caption, an audio
+ * message as its transcript, anything else gets a short reply and a log line.
+ */
+export async function onMediaMessage(ctx: MatrixContext, source: MatrixEventSource, content: Record<string, unknown>, answer: AnswerTurn): Promise<void> {
+  const { lilo, logger } = ctx;
+  const t = MEDIA_TEXTS[lilo.config.persona.language];
+  const say = (text: string) => sendMarkdown(ctx.client, source.roomId, text, ctx.maxMessageChars);
+  const base = { userId: source.userId, transport: "matrix", chatId: source.roomId, externalId: source.eventId };
+  const msgtype = String(content.msgtype ?? "");
+  if (msgtype === "m.image") {
+    const message = { ...base, text: photoMessageText(lilo.config.persona.language, caption(content)) };
+    if (!chatModelSeesImages(lilo)) return answer({ ...message, unseenImages: true });
+    let images: ImageInput[] | undefined;
+    try {
+      const { data, contentType } = await download(ctx, content, lilo.config.media.maxImageBytes);
+      images = [{ mediaType: mimeOf(content) ?? contentType ?? "image/jpeg", data: data.toString("base64") }];
+    } catch (err) {
+      logger.warn("matrix image not downloaded; answering its caption", { roomId: source.roomId, error: describeError(err) });
+      await say(t.photoFailed);
+    }
+    return answer(images ? { ...message, images } : message);
+  }
+  if (msgtype === "m.audio") {
+    const outcome = await transcribeVoice(lilo, logger, async () => ({
+      data: (await download(ctx, content, lilo.config.media.maxAudioBytes)).data,
+      fileName: typeof content.filename === "string" ? content.filename : "voice.ogg",
+      mediaType: mimeOf(content) ?? "audio/ogg",
+    }));
+    if ("reply" in outcome) return void (await say(outcome.reply));
+    return answer({ ...base, text: outcome.text });
+  }
+  const kind = OTHER_KINDS[msgtype] ?? msgtype;
+  logger.info("matrix message kind not supported; short reply sent", { roomId: source.roomId, msgtype });
+  await say(t.unsupported(kind));
+}
+
+/** A sticker event (`m.sticker`, not a room message): the short reply. */
+export async function onSticker(ctx: MatrixContext, source: MatrixEventSource): Promise<void> {
+  ctx.logger.info("matrix sticker answered with a short reply", { roomId: source.roomId });
+  await sendMarkdown(ctx.client, source.roomId, MEDIA_TEXTS[ctx.lilo.config.persona.language].sticker(undefined), ctx.maxMessageChars);
+}
+
+/** Since Matrix 1.10 `body` is a caption when a separate `filename` is given; otherwise it is only the file name. */
+function caption(content: Record<string, unknown>): string | undefined {
+  const { body, filename } = content;
+  return typeof body === "string" && typeof filename === "string" && body !== filename ? body : undefined;
+}
+
+function mimeOf(content: Record<string, unknown>): string | undefined {
+  const mime = (content.info as { mimetype?: unknown } | undefined)?.mimetype;
+  return typeof mime === "string" ? mime : undefined;
+}
+
+/** The media behind an `mxc://` URL, through the client's media API, up to `maxBytes`. */
+async function download(ctx: MatrixContext, content: Record<string, unknown>, maxBytes: number): Promise<{ data: Buffer; contentType: string | undefined }> {
+  const url = content.url;
+  if (typeof url !== "string") throw new LiloError("media-download", "the message has no mxc:// URL (encrypted media are not supported)");
+  const size = (content.info as { size?: unknown } | undefined)?.size;
+  if (typeof size === "number" && size > maxBytes) throw new LiloError("media-too-large", `the file has ${size} bytes, more than the ${maxBytes} allowed`);
+  const { data, contentType } = await ctx.client.downloadContent(url);
+  if (data.length > maxBytes) throw new LiloError("media-too-large", `the file has ${data.length} bytes, more than the ${maxBytes} allowed`);
+  return { data, contentType };
+}

@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import type { envSchema } from "./config-env.ts";
+import type { ChatModel } from "./ports/chat-model.ts";
+
+/** Photos, voice notes and other media (the `media` part of LiloConfig). */
+export interface MediaConfig {
+  /**
+   * Chat models that accept images: entries are a provider ("anthropic") or
+   * one model ("ollama:llava"). A photo sent to any other model goes as its
+   * caption with a note that Lilo cannot see pictures yet.
+   */
+  vision: string[];
+  /** Larger photos are not downloaded (Anthropic takes up to 5 MB per image). */
+  maxImageBytes: number;
+  /** Larger voice notes are not downloaded (the Bot API serves up to 20 MB). */
+  maxAudioBytes: number;
+  /** An OpenAI-compatible `/audio/transcriptions` endpoint; without a base URL voice notes get a short reply. */
+  transcribe: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
+}
+
+/** Reads the media variables (LILO_VISION, LILO_TRANSCRIBE_*, size caps). */
+export function mediaConfig(e: z.infer<typeof envSchema>): MediaConfig {
+  return {
+    vision: e.LILO_VISION.split(",").map((s) => s.trim()).filter((s) => s && s !== "none"),
+    maxImageBytes: e.LILO_MAX_IMAGE_BYTES,
+    maxAudioBytes: e.LILO_MAX_AUDIO_BYTES,
+    transcribe: { baseUrl: e.LILO_TRANSCRIBE_BASE_URL, model: e.LILO_TRANSCRIBE_MODEL, apiKey: e.LILO_TRANSCRIBE_API_KEY, timeoutMs: e.LILO_TRANSCRIBE_TIMEOUT_MS },
+  };
+}
+
+/** Does this chat model get the images of a message (LILO_VISION lists its provider or provider:model)? */
+export function acceptsImages(media: Pick<MediaConfig, "vision">, model: Pick<ChatModel, "provider" | "model">): boolean {
+  return media.vision.includes(model.provider) || media.vision.includes(`${model.provider}:${model.model}`);
+}
