@@ -23,6 +23,26 @@ export class ConfigError extends LiloError {
   }
 }
 
+/** Why a run-time model switch was refused; adapters say it in the persona's language. */
+export type ModelSwitchReason = "no-model-named" | "unknown-provider" | "provider-unusable";
+
+/**
+ * A run-time model switch (`/model`, `lilo model`) was refused; nothing
+ * changed. `provider` is the provider named, `choices` the known ones.
+ */
+export class ModelSwitchError extends ConfigError {
+  constructor(
+    message: string,
+    readonly reason: ModelSwitchReason,
+    readonly provider: string | undefined,
+    readonly choices: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ModelSwitchError";
+  }
+}
+
 /** A model provider call failed. `retryable` decides whether a retry makes sense. */
 export class ProviderError extends LiloError {
   readonly provider: string;

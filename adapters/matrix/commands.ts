@@ -1,4 +1,6 @@
-import { describeError } from "../../core/index.ts";
+import { describeError, ModelSwitchError } from "../../core/index.ts";
+import { pushNotDelivered } from "../shared/push-texts.ts";
+import { modelSwitchRefused } from "../shared/model-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
 import { sendMarkdown, withTyping } from "./send.ts";
@@ -28,8 +30,13 @@ const COMMANDS: Record<string, Command> = {
       models.resetChat();
       return ctx.texts.modelReset(label());
     }
-    const spec = models.switchChat(arg, clock.now().toISOString());
-    return ctx.texts.modelSwitched(`${spec.provider}:${spec.model}`);
+    try {
+      const spec = models.switchChat(arg, clock.now().toISOString());
+      return ctx.texts.modelSwitched(`${spec.provider}:${spec.model}`);
+    } catch (err) {
+      if (err instanceof ModelSwitchError) return modelSwitchRefused(ctx.lilo.config.persona.language, err);
+      throw err;
+    }
   },
   push: async (ctx, s, arg) => {
     const { push } = ctx.lilo;
@@ -44,7 +51,7 @@ const COMMANDS: Record<string, Command> = {
     if (arg === "test") {
       const outcome = await push.send(s.userId, { kind: "test", text: ctx.texts.pushTestText }, { force: true });
       // When it was sent, the test message itself is the answer.
-      return ctx.texts.pushTestResult(outcome) || undefined;
+      return outcome === "sent" ? undefined : pushNotDelivered(ctx.lilo.config.persona.language, outcome);
     }
     if (!arg) {
       const target = push.target(s.userId);

@@ -1,8 +1,10 @@
 import type { Composer } from "grammy";
-import { LiloError } from "../../core/index.ts";
+import { LiloError, ModelSwitchError } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { forgetNote, memoryOverview } from "./memory-view.ts";
 import { diaryReply, thinkReply } from "./on-demand.ts";
+import { pushNotDelivered } from "../shared/push-texts.ts";
+import { modelSwitchRefused } from "../shared/model-texts.ts";
 import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
 import { runTurn } from "./turn.ts";
@@ -38,7 +40,8 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
       const spec = arg ? lilo.models.switchChat(arg, lilo.clock.now().toISOString()) : lilo.models.chatSpec();
       await say(ctx, (arg ? texts.modelSwitched : texts.model)(`${spec.provider}:${spec.model}`));
     } catch (err) {
-      // A wrong model name is the user's to fix: ConfigError says what to write.
+      // A wrong model name is the user's to fix: the refusal says what to write, in the persona's language.
+      if (err instanceof ModelSwitchError) return void (await say(ctx, modelSwitchRefused(lilo.config.persona.language, err)));
       if (!(err instanceof LiloError)) throw err;
       await say(ctx, `⚠️ ${err.message}`);
     }
@@ -74,7 +77,7 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
     if (arg === "test") {
       // force: a test the user asked for goes out even in quiet hours.
       const outcome = await lilo.push.send(userId, { kind: "test", text: texts.pushTestText }, { force: true });
-      if (outcome !== "sent") await say(ctx, texts.pushTestOutcome(outcome));
+      if (outcome !== "sent") await say(ctx, pushNotDelivered(lilo.config.persona.language, outcome));
       return;
     }
     const target = lilo.push.target(userId);

@@ -36,7 +36,6 @@ export const TELEGRAM_TEXTS = {
     pushOff: "Okay, ich schicke dir nichts mehr von mir aus.",
     pushStatus: (on: boolean) => (on ? "Push ist an. /push off schaltet ab, /push test schickt eine Probe." : "Push ist aus. /push on schaltet ihn für diesen Chat ein."),
     pushTestText: "🔔 Testnachricht: So sieht es aus, wenn ich mich von mir aus melde.",
-    pushTestOutcome: (outcome: string) => `Test-Push nicht zugestellt: ${outcome}`,
     diaryWritten: (day: string) => `📔 Tagebucheintrag für ${day}:`,
     diaryNone: {
       "no-conversation": "Heute haben wir nicht gesprochen – ich erfinde keinen Tag.",
@@ -85,7 +84,6 @@ export const TELEGRAM_TEXTS = {
     pushOff: "Okay, I won't message you on my own any more.",
     pushStatus: (on: boolean) => (on ? "Push is on. /push off turns it off, /push test sends a test." : "Push is off. /push on turns it on for this chat."),
     pushTestText: "🔔 Test message: this is how it looks when I write on my own.",
-    pushTestOutcome: (outcome: string) => `Test push not delivered: ${outcome}`,
     diaryWritten: (day: string) => `📔 Diary entry for ${day}:`,
     diaryNone: {
       "no-conversation": "We didn't talk today – I don't invent a day.",

@@ -1,7 +1,7 @@
 import type { ChatModel } from "../ports/chat-model.ts";
 import type { LiloConfig, ModelRole, ModelSpec } from "../config.ts";
 import { requireModel } from "../config.ts";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, ModelSwitchError } from "../errors.ts";
 import type { SettingsStore } from "../store/settings.ts";
 
 const CHAT_SETTING = "chat_model";
@@ -55,19 +55,25 @@ export class ModelRegistry {
    */
   switchChat(value: string, now: string): ModelSpec {
     const trimmed = value.trim();
-    if (!trimmed) throw new ConfigError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat");
+    const choices = Object.keys(this.config.providers);
+    if (!trimmed) throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
     const idx = trimmed.indexOf(":");
     let spec: ModelSpec;
     if (idx < 0) spec = { provider: this.chatSpec().provider, model: trimmed };
     else {
       const provider = trimmed.slice(0, idx);
       if (!this.config.providers[provider]) {
-        throw new ConfigError(`Unknown provider "${provider}" (use one of: ${Object.keys(this.config.providers).join(", ")}), e.g. ollama:llama3.1:8b`);
+        throw new ModelSwitchError(`Unknown provider "${provider}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`, "unknown-provider", provider, choices);
       }
       spec = { provider, model: trimmed.slice(idx + 1).trim() };
     }
-    if (!spec.model) throw new ConfigError(`Name the model after "${spec.provider}:"`);
-    this.get(spec); // fails now, with a clear error, if the provider is not usable
+    if (!spec.model) throw new ModelSwitchError(`Name the model after "${spec.provider}:"`, "no-model-named", spec.provider, choices);
+    try {
+      this.get(spec); // fails now, with a clear error, if the provider is not usable
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      throw new ModelSwitchError(err.message, "provider-unusable", spec.provider, choices, { cause: err });
+    }
     this.settings.set(CHAT_SETTING, `${spec.provider}:${spec.model}`, now);
     return spec;
   }

@@ -43,7 +43,11 @@ describe("Telegram adapter: commands and push", () => {
     expect(await say("/model anthropic:claude-other")).toBe("Chat-Modell ist jetzt: anthropic:claude-other");
     await say("Hallo");
     expect(h.chatRequests().at(-1)!.model).toBe("claude-other");
-    expect(await say("/model anthropic:")).toMatch(/^⚠️ Name the model/);
+    // Refusals in the persona's language, nothing changed.
+    expect(await say("/model anthropic:")).toBe("⚠️ Nenne ein Modell nach „anthropic:“, z. B. /model anthropic:claude-sonnet-4-5.");
+    expect(await say("/model mistral:large")).toMatch(/^⚠️ Den Anbieter „mistral“ kenne ich nicht\. Möglich sind: anthropic, /);
+    expect(await say("/model deepseek:deepseek-chat")).toMatch(/^⚠️ Der Anbieter „deepseek“ ist nicht eingerichtet, ich bleibe beim bisherigen Modell\. Einrichtung: .*DEEPSEEK_API_KEY/);
+    expect(await say("/model")).toBe("Chat-Modell: anthropic:claude-other");
   });
 
   it("retries an answer that failed, and says when there is nothing to retry", async () => {
@@ -77,6 +81,8 @@ describe("Telegram adapter: commands and push", () => {
     // /push off ran after /push test in the same chat, so the test push is logged by now.
     expect(h.lilo.push.history("chris")[0]).toMatchObject({ kind: "test", outcome: "sent" });
     expect(await h.lilo.push.send("chris", { kind: "concern", text: "🧠 …" })).toBe("not-opted-in");
+    // A test push that cannot go out is explained in words, never as a raw status.
+    expect(await say("/push test")).toBe("Der Test-Push ging nicht raus: Push ist hier noch aus. Schalte ihn erst ein.");
   });
 
   it("writes the diary and thinks on demand, and says why when there is nothing to write about", async () => {
