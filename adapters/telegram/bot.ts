@@ -59,7 +59,7 @@ const chatKey = (ctx: LiloContext) => (ctx.chat ? String(ctx.chat.id) : undefine
  */
 export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotOptions): TelegramBot {
   const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
-  const deps: TelegramDeps = { lilo, logger, texts, lastNotes: new Map<string, MemoryHit[]>() };
+  const deps: TelegramDeps = { lilo, logger, texts, lastNotes: new Map<string, MemoryHit[]>(), questionMessages: new Map<string, number>() };
   const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
   // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
   bot.api.config.use(outageRetry({ logger, onContact: () => lilo.contacts.ok("telegram"), onFailure: (e) => lilo.contacts.failed("telegram", e), ...(opts.sleep ? { sleep: opts.sleep } : {}) }));

@@ -1,9 +1,7 @@
-import type { Api, Composer } from "grammy";
-import type { InlineKeyboardButton } from "grammy/types";
-import { describeError, type Logger } from "../../core/index.ts";
+import type { Composer } from "grammy";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { clip, forgetNote } from "./memory-view.ts";
-import { editText, parseCallback } from "./render.ts";
+import { editText, setKeyboard, parseCallback } from "./render.ts";
 
 /** Telegram shows at most 200 characters in a callback answer. */
 const NOTE_MAX = 190;
@@ -47,14 +45,3 @@ async function forgetFromButton(ctx: LiloContext, deps: TelegramDeps, noteId: nu
   await setKeyboard(ctx.api, msg.chat.id, msg.message_id, rows, deps.logger);
 }
 
-/**
- * Replaces a message's buttons. Telegram refuses an edit that changes
- * nothing (a double tap); that only means the buttons are gone already.
- */
-async function setKeyboard(api: Api, chatId: number, messageId: number, rows: InlineKeyboardButton[][], logger: Logger): Promise<void> {
-  try {
-    await api.editMessageReplyMarkup(chatId, messageId, { reply_markup: { inline_keyboard: rows } });
-  } catch (err) {
-    logger.debug("telegram keyboard not changed", { error: describeError(err) });
-  }
-}

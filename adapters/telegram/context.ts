@@ -12,4 +12,6 @@ export interface TelegramDeps {
   texts: TelegramTexts;
   /** The notes on the cheat sheet of each chat's last answer, for /memory (kept in memory only). */
   lastNotes: Map<string, MemoryHit[]>;
+  /** Per chat, the message whose yes/no buttons are still up: the next message there settles the question, so they go. */
+  questionMessages: Map<string, number>;
 }

@@ -1,5 +1,5 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
-import type { InlineKeyboardMarkup, Message, ReactionTypeEmoji } from "grammy/types";
+import type { InlineKeyboardButton, InlineKeyboardMarkup, Message, ReactionTypeEmoji } from "grammy/types";
 import { describeError, normalizeText, type Logger, type Question } from "../../core/index.ts";
 import { MOOD_REACTIONS, normalizeMood } from "../../core/markers/emotion.ts";
 import { renderChunks, type Chunk } from "../shared/format.ts";
@@ -88,9 +88,18 @@ export function questionKeyboard(question: Question): InlineKeyboard {
   return InlineKeyboard.from([question.choices.map((c) => InlineKeyboard.text(c.label, questionCallback(question.id, c.value)))]);
 }
 
-/** Sends a question with its buttons. */
-export async function sendQuestion(api: Api, chatId: ChatId, question: Question, logger: Logger): Promise<void> {
-  await sendText(api, chatId, question.text, logger, questionKeyboard(question));
+/** Sends a question with its buttons; returns the id of the message that carries them. */
+export async function sendQuestion(api: Api, chatId: ChatId, question: Question, logger: Logger): Promise<number | undefined> {
+  return (await sendText(api, chatId, question.text, logger, questionKeyboard(question))).at(-1)?.message_id;
+}
+
+/** Replaces a message's buttons (none: `[]`). A message that is gone or unchanged is no error worth more than a debug line. */
+export async function setKeyboard(api: Api, chatId: ChatId, messageId: number, rows: InlineKeyboardButton[][], logger: Logger): Promise<void> {
+  try {
+    await api.editMessageReplyMarkup(chatId, messageId, { reply_markup: { inline_keyboard: rows } });
+  } catch (err) {
+    logger.debug("telegram keyboard not changed", { error: describeError(err) });
+  }
 }
 
 /** The reaction emoji for a mood, if the mood is one of the eight. */

@@ -1,21 +1,32 @@
 import type { TurnResult } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
-import { react, sendQuestion, withTyping } from "./render.ts";
+import { react, sendQuestion, setKeyboard, withTyping } from "./render.ts";
 import { deliverAnswer } from "./deliver.ts";
 
 /**
  * Runs one core turn for a chat and shows its result: "typing…" while the
  * core works, then the answer (split and rendered safely), the mood as a
- * reaction on the user's message, and a yes/no question with buttons.
+ * reaction on the user's message, and a yes/no question with buttons (the
+ * buttons of an earlier question in this chat go once the next message has
+ * settled it).
  * Returns undefined when the core had nothing to answer (e.g. /retry).
  */
 export async function runTurn(ctx: LiloContext, deps: TelegramDeps, produce: () => Promise<TurnResult | undefined>): Promise<TurnResult | undefined> {
   const chatId = ctx.chat!.id;
   const result = await withTyping(ctx.api, chatId, deps.logger, produce);
+  // A typed answer (or a reply that discards the question) settled the open question: its buttons go.
+  const stale = deps.questionMessages.get(String(chatId));
+  if (stale !== undefined) {
+    deps.questionMessages.delete(String(chatId));
+    await setKeyboard(ctx.api, chatId, stale, [], deps.logger);
+  }
   if (!result || result.duplicate) return undefined;
   deps.lastNotes.set(String(chatId), result.notesUsed);
   await deliverAnswer(deps.lilo, ctx.api, chatId, result, deps.logger);
   if (ctx.msg) await react(ctx.api, chatId, ctx.msg.message_id, result.mood, deps.logger);
-  if (result.question) await sendQuestion(ctx.api, chatId, result.question, deps.logger);
+  if (result.question) {
+    const messageId = await sendQuestion(ctx.api, chatId, result.question, deps.logger);
+    if (messageId !== undefined) deps.questionMessages.set(String(chatId), messageId);
+  }
   return result;
 }

@@ -65,6 +65,18 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(h.lilo.stores.rules.list("chris")).toHaveLength(1);
   });
 
+  it("a typed answer settles the question and takes its buttons away (issue 12)", async () => {
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Bitte antworte kurz." });
+    const [, question] = await waitForMessages(h.tg, CHRIS, 2);
+    const messageId = (question!.result as { message_id: number }).message_id;
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Ja" });
+    const cleared = await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageReplyMarkup"));
+    expect(cleared.params).toMatchObject({ chat_id: CHRIS, message_id: messageId, reply_markup: { inline_keyboard: [] } });
+    expect(h.lilo.stores.rules.list("chris").map((r) => r.text)).toEqual(["Antworte kurz."]);
+    const [, , reply] = await waitForMessages(h.tg, CHRIS, 3);
+    expect(reply!.params.text).toBe("📌 Gemerkt: „Antworte kurz.“");
+  });
+
   it("shortens a long note in /memory without cutting an emoji in half", async () => {
     // Character 199 is the first half of 😀: a plain slice would leave a lone surrogate, which Telegram refuses.
     const long = `${"a".repeat(198)}😀 Ende`;
