@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from "commander";
-import { LiloError, VECTOR_STORES, describeError, type Lilo, type VectorStore } from "../../core/index.ts";
+import { LiloError, describeError } from "../../core/errors.ts";
+import { VECTOR_STORES, type VectorStore } from "../../core/ports/vector-index.ts";
+import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 
 /** The `--user` option every per-user command has. */
@@ -12,7 +14,7 @@ export const userOption = ["-u, --user <id>", "Lilo user id (default: LILO_TERMI
 export async function withLilo(open: LiloOpener, io: CliIO, fn: (lilo: Lilo) => Promise<number>): Promise<void> {
   let lilo: Lilo | undefined;
   try {
-    lilo = open();
+    lilo = await open();
     process.exitCode = await fn(lilo);
   } catch (err) {
     io.err(`error: ${describeError(err)}`);
