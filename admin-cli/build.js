@@ -3,7 +3,7 @@
 // sources changed since the last build. Plain JavaScript: it must run before
 // anything is compiled.
 import { build } from "esbuild";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,9 +13,13 @@ export const OUT_DIR = join(root, "dist", "cli");
 /** Which sources the build read: bin.js rebuilds when any of them is newer. */
 export const INPUTS_FILE = join(OUT_DIR, "inputs.json");
 
-/** Bundles admin-cli/lilo.ts with code splitting: a command's code loads only when it runs. */
-export async function buildCli() {
-  rmSync(OUT_DIR, { recursive: true, force: true }); // no chunk of an older build stays behind
+/**
+ * Bundles admin-cli/lilo.ts with code splitting: a command's code loads only
+ * when it runs. Chunk names carry a content hash, so a `lilo` still running
+ * the previous build keeps finding its chunks; `clean` (the install) removes
+ * the ones no longer used.
+ */
+export async function buildCli({ clean = false } = {}) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: ["admin-cli/lilo.ts"],
@@ -32,6 +36,10 @@ export async function buildCli() {
   });
   const inputs = Object.keys(result.metafile.inputs).map((p) => relative(root, join(root, p)));
   writeFileSync(INPUTS_FILE, JSON.stringify(inputs));
+  if (clean) {
+    const used = new Set(Object.keys(result.metafile.outputs).map((p) => join(root, p)));
+    for (const f of readdirSync(OUT_DIR)) if (f.endsWith(".js") && !used.has(join(OUT_DIR, f))) rmSync(join(OUT_DIR, f));
+  }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli({ clean: true });

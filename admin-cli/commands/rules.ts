@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
+import { localStamp } from "./diary.ts";
 
 /**
  * `lilo rules …`: the learned rules (store 9). Rules only arise from the
@@ -20,7 +21,7 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
         const list = lilo.stores.rules.list(o.user ?? lilo.config.terminal.userId);
         if (o.json) io.out(JSON.stringify(list.map(({ id, text, enabled, createdAt, updatedAt }) => ({ id, text, enabled, createdAt, updatedAt }))));
         else if (list.length === 0) io.out("no rules");
-        else for (const r of list) io.out(`#${r.id}  ${r.enabled ? "on " : "off"}  ${r.createdAt.slice(0, 10)}  ${r.text}`);
+        else for (const r of list) io.out(`#${r.id}  ${r.enabled ? "on " : "off"}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.text}`);
         return 0;
       }),
     );
