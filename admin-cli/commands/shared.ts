@@ -35,3 +35,13 @@ export function parseId(value: string, what = "id"): number {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${what} must be a whole number, not "${value}"`);
   return n;
 }
+
+/** Prints what a change did, or that there is no `what` with this id; returns the exit code. */
+export function reportChange(io: CliIO, ok: boolean, done: string, what: string, id: string): number {
+  if (ok) {
+    io.out(done);
+    return 0;
+  }
+  io.err(`error: no ${what} with id ${id}`);
+  return 1;
+}

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { withLilo, parseId, userOption } from "./shared.ts";
+import { withLilo, parseId, reportChange, userOption } from "./shared.ts";
 import { localStamp } from "./diary.ts";
 
 /** `lilo topics …`: open follow-up topics and 🧠 concerns (including queued ones); edit, delete, done. */
@@ -34,7 +34,7 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
           io.err("error: a topic needs text (use `lilo topics delete` to remove it)");
           return 1;
         }
-        return report(io, lilo.stores.topics.edit(parseId(id), text.trim(), lilo.clock.now().toISOString()), `topic #${id} updated`, id);
+        return reportChange(io, lilo.stores.topics.edit(parseId(id), text.trim(), lilo.clock.now().toISOString()), `topic #${id} updated`, "topic", id);
       }),
     );
 
@@ -44,9 +44,9 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
         const n = parseId(id);
-        if (lilo.stores.topics.finish(n, lilo.clock.now().toISOString())) return report(io, true, `topic #${id} done`, id);
+        if (lilo.stores.topics.finish(n, lilo.clock.now().toISOString())) return reportChange(io, true, `topic #${id} done`, "topic", id);
         const t = lilo.stores.topics.get(n);
-        if (!t) return report(io, false, "", id);
+        if (!t) return reportChange(io, false, "", "topic", id);
         io.err(`error: topic #${id} is already ${t.status}`);
         return 1;
       }),
@@ -55,14 +55,5 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
   topics
     .command("delete <id>")
     .description("delete a topic for good")
-    .action((id: string) => withLilo(open, io, async (lilo) => report(io, lilo.stores.topics.delete(parseId(id)), `topic #${id} deleted`, id)));
-}
-
-function report(io: CliIO, ok: boolean, done: string, id: string): number {
-  if (ok) {
-    io.out(done);
-    return 0;
-  }
-  io.err(`error: no topic with id ${id}`);
-  return 1;
+    .action((id: string) => withLilo(open, io, async (lilo) => reportChange(io, lilo.stores.topics.delete(parseId(id)), `topic #${id} deleted`, "topic", id)));
 }
