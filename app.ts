@@ -2,6 +2,7 @@ import dotenv from "dotenv";
 import { ConfigError, consoleLogger, createLilo, loadConfig, openToOthers, requireModel, describeError, type Lilo, type LiloPorts, type Logger } from "./core/index.ts";
 import { WriterLock } from "./core/store/writer-lock.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
+import { openLogFile } from "./adapters/terminal/log-file.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
 import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
 
@@ -19,7 +20,9 @@ export async function runApp(ports: LiloPorts = {}): Promise<number> {
     process.stderr.write(`Invalid configuration:\n  LILO_LOG_LEVEL: use one of ${LOG_LEVELS.join(", ")}, not "${level}"\n`);
     return 1;
   }
-  const logger = consoleLogger(level);
+  // Lines go to stderr until the terminal chat starts, then to its log file (see serve).
+  const sink = { write: (line: string) => void process.stderr.write(line) };
+  const logger = consoleLogger(level, (line) => sink.write(line));
   if (openToOthers(envFile)) logger.warn(`${envFile} holds API keys and tokens but other users may read it: chmod 600 ${envFile}`);
   let lilo: Lilo;
   try {
@@ -42,14 +45,14 @@ export async function runApp(ports: LiloPorts = {}): Promise<number> {
     return 1;
   }
   try {
-    return await serve(lilo, logger);
+    return await serve(lilo, logger, sink);
   } finally {
     lock.release();
   }
 }
 
 /** Warms up, finishes what a crash left open, starts adapters and jobs, and runs until a signal. */
-async function serve(lilo: Lilo, logger: Logger): Promise<number> {
+async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) => void }): Promise<number> {
   const spec = lilo.models.chatSpec();
   logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${lilo.config.dbPath}`);
   logger.info(`loading the embedding model ${lilo.config.embedding.model} (downloaded once on the first start)`);
@@ -88,8 +91,16 @@ async function serve(lilo: Lilo, logger: Logger): Promise<number> {
     };
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
-    await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: lilo.config.terminal.userId, prompt: process.stdin.isTTY, signal: quit.signal });
-    await stopAll(adapters);
+    // Log lines would land in the middle of the conversation: they go to a file, named once at the start.
+    const log = openLogFile(lilo.config.dataDir);
+    sink.write = log.write;
+    try {
+      await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: lilo.config.terminal.userId, prompt: process.stdin.isTTY, signal: quit.signal, logFile: log.path });
+      await stopAll(adapters);
+    } finally {
+      sink.write = (line) => void process.stderr.write(line);
+      log.close();
+    }
     return 0;
   }
   await new Promise<void>((resolve) => {

@@ -1,9 +1,12 @@
-import dotenv from "dotenv";
 import { join } from "node:path";
-import { consoleLogger, createLilo, ensurePrivateDir, loadConfig, makePrivate, type Lilo, type LiloPorts } from "../core/index.ts";
+import { ensurePrivateDir, makePrivate } from "../core/util/file-modes.ts";
+import type { Lilo, LiloPorts } from "../core/index.ts";
 
-/** How the CLI gets its Lilo; tests replace it to pass ports in. */
-export type LiloOpener = () => Lilo;
+/**
+ * How the CLI gets its Lilo; tests replace it to pass ports in. It may be
+ * async so the core (and its SDKs) loads only when a command needs it.
+ */
+export type LiloOpener = () => Lilo | Promise<Lilo>;
 
 /** Where commands write; tests capture it. */
 export interface CliIO {
@@ -20,7 +23,9 @@ export const processIO: CliIO = {
 };
 
 /** Opens Lilo from `.env` and the environment, logging warnings to stderr. */
-export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => () => {
+export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => async () => {
+  // Loaded here, not at the top: `lilo --help` and argument errors must not pay for the whole core.
+  const [{ default: dotenv }, { consoleLogger, createLilo, loadConfig }] = await Promise.all([import("dotenv"), import("../core/index.ts")]);
   dotenv.config({ quiet: true, path: process.env.LILO_ENV_FILE ?? ".env" });
   return createLilo(loadConfig(process.env), { logger: consoleLogger("warn"), ...ports });
 };

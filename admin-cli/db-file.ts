@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { LiloError } from "../core/index.ts";
+import { LiloError } from "../core/errors.ts";
 import { MIGRATIONS } from "../core/store/schema.ts";
 import type { Db } from "../core/store/db.ts";
 

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { redactSecrets } from "../core/index.ts";
+import { redactSecrets } from "../core/util/redact.ts";
 import type { CliIO, LiloOpener } from "./context.ts";
 import { registerMemory } from "./commands/memory.ts";
 import { registerMaintenance } from "./commands/maintenance.ts";
@@ -21,6 +21,8 @@ import { registerDedupe } from "./commands/dedupe.ts";
 import { registerSettings } from "./commands/settings.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerLookups } from "./commands/lookups.ts";
+import { registerSuggestions } from "./commands/suggestions.ts";
+import { version } from "./version.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
 export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
@@ -29,6 +31,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   const io: CliIO = { ...rawIO, err: (text) => rawIO.err(redactSecrets(text)) };
   const program = new Command("lilo")
     .description("Administer Lilo: memory, rules, corrections, maintenance")
+    .version(version(), "-V, --version", "print the version")
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
   registerMemory(program, open, io);
@@ -51,5 +54,6 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerSettings(program, open, io);
   registerStatus(program, open, io);
   registerLookups(program, open, io);
+  registerSuggestions(program, open, io);
   return program;
 }

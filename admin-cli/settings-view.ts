@@ -1,4 +1,5 @@
-import { OPENAI_COMPATIBLE_VENDORS, loadConfig, type LiloConfig } from "../core/index.ts";
+import { OPENAI_COMPATIBLE_VENDORS } from "../core/config-env.ts";
+import { loadConfig, type LiloConfig } from "../core/config.ts";
 import type { QuietHours } from "../core/push/quiet-hours.ts";
 
 /** One configuration value an admin cares about, and the variable it comes from. */
@@ -50,10 +51,11 @@ export function secretStates(c: LiloConfig): { env: string; set: boolean }[] {
 
 /** "default" when the value equals the built-in default, else "set in env" (the value itself came from the variable). */
 export function origin(s: EnvSetting, c: LiloConfig): string {
-  return s.value(c) === s.value(DEFAULTS) ? "default" : "set";
+  defaults ??= loadConfig({});
+  return s.value(c) === s.value(defaults) ? "default" : "set";
 }
 
-const DEFAULTS = loadConfig({});
+let defaults: LiloConfig | undefined;
 
 /** Setting keys that look like they could hold a secret are never shown, whatever they hold. */
 export const looksSecret = (key: string) => /key|token|secret|password/i.test(key);

@@ -55,7 +55,7 @@ import { greetingApi, type GreetingApi } from "./greeting/greeting-api.ts";
 import { analysisApi, type AnalysisApi } from "./analysis/analysis-api.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
-import { QdrantIndex } from "./providers/qdrant-index.ts";
+import { lazyVectorIndex } from "./providers/lazy.ts";
 import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
 import { createLookups } from "./web/create-lookups.ts";
 import type { WebSearch } from "./ports/web-search.ts";
@@ -381,7 +381,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
 
 function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
   if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
-    return new QdrantIndex({ url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) });
+    const options = { url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) };
+    const name = `qdrant (${options.url}, collection ${options.collection ?? "lilo"})`;
+    return lazyVectorIndex(name, async () => new (await import("./providers/qdrant-index.ts")).QdrantIndex(options));
   }
   return new SqliteVecIndex(db);
 }

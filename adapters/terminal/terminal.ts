@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import type { Lilo, TurnResult } from "../../core/index.ts";
+import { terminalTexts, type TerminalTexts } from "./texts.ts";
 
 export interface TerminalOptions {
   input: Readable;
@@ -10,12 +11,9 @@ export interface TerminalOptions {
   prompt?: boolean;
   /** Ends the chat (Ctrl-C): a message being answered is finished first, then runTerminal resolves. */
   signal?: AbortSignal;
+  /** Where the log lines go instead of the screen; named once at the start. */
+  logFile?: string;
 }
-
-const HELP = [
-  "Commands: /retry (answer the last message again), /model [provider:model] (show or switch),",
-  "/diary (write the diary now), /think (think now), /help, /quit",
-].join("\n");
 
 /**
  * An interactive chat in the terminal, through the same core path as the
@@ -25,36 +23,38 @@ export async function runTerminal(lilo: Lilo, opts: TerminalOptions): Promise<vo
   const rl = createInterface({ input: opts.input, output: opts.output, terminal: false, ...(opts.signal ? { signal: opts.signal } : {}) });
   const say = (text: string) => opts.output.write(`${text}\n`);
   const name = lilo.config.persona.name;
-  say(`${name} is listening. ${HELP}`);
+  const t = terminalTexts(lilo.config.persona.language);
+  say(`${t.listening(name)} ${t.help}`);
+  if (opts.logFile) say(t.logTo(opts.logFile));
   if (opts.prompt) opts.output.write("> ");
   for await (const line of rl) {
     const text = line.trim();
     if (text === "/quit" || text === "/exit") break;
-    if (text) await handleLine(lilo, opts.userId, text, say, name);
+    if (text) await handleLine(lilo, opts.userId, text, say, name, t);
     if (opts.prompt) opts.output.write("> ");
   }
   rl.close();
 }
 
-async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: string) => void, name: string): Promise<void> {
+async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: string) => void, name: string, t: TerminalTexts): Promise<void> {
   try {
-    if (text === "/help") return say(HELP);
+    if (text === "/help") return say(t.help);
     if (text === "/retry") {
       const r = await lilo.retry(userId);
-      return r ? show(lilo, say, name, r) : say("Nothing to retry: your last message was answered.");
+      return r ? show(lilo, say, name, r) : say(t.nothingToRetry);
     }
     if (text === "/diary") {
       const r = await lilo.diary.writeNow(userId);
-      return say(r.written ? `📔 ${r.text}` : `No diary entry: ${r.reason}`);
+      return say(r.written ? `📔 ${r.text}` : t.noDiary(r.reason));
     }
     if (text === "/think") {
       const r = await lilo.reflection.thinkNow(userId);
-      return say(r.thought ? `💭 ${r.thought.text}` : `No thought: ${r.reason}`);
+      return say(r.thought ? `💭 ${r.thought.text}` : t.noThought(r.reason));
     }
     if (text === "/model" || text.startsWith("/model ")) {
       const arg = text.slice("/model".length).trim();
       const spec = arg ? lilo.models.switchChat(arg, lilo.clock.now().toISOString()) : lilo.models.chatSpec();
-      return say(`${arg ? "Chat model is now" : "Chat model"}: ${spec.provider}:${spec.model}`);
+      return say(t.chatModel(`${spec.provider}:${spec.model}`, !!arg));
     }
     show(lilo, say, name, await lilo.handleMessage({ userId, text, transport: "terminal", chatId: "terminal" }));
   } catch (err) {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { backupDatabase } from "../context.ts";
-import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../db-file.ts";
+import type { DbSummary } from "../db-file.ts";
 import { withLilo } from "./shared.ts";
 import { WriterLock } from "../../core/store/writer-lock.ts";
 
@@ -23,6 +23,7 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
     .option("--apply", "replace the database with the file (the current one is backed up first)")
     .action((file: string, o: { apply?: boolean }) =>
       withLilo(open, io, async (lilo) => {
+        const { assertNoWriter, inspectBackup, restoreInto, summarize } = await import("../db-file.ts");
         const incoming = inspectBackup(file, lilo.config.dbPath);
         const current = summarize(lilo.db);
         printComparison(io, file, incoming, current);

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { SingleBar, Presets } from "cli-progress";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { backupDatabase } from "../context.ts";
 import { withLilo } from "./shared.ts";
@@ -56,6 +55,7 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           return 0;
         }
         io.out(`backup: ${await backupDatabase(lilo)}`);
+        const { SingleBar, Presets } = await import("cli-progress");
         const bar = new SingleBar({ stream: io.progressStream, format: "reindex [{bar}] {value}/{total} ({percentage}%) eta {eta}s", noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
         let started = false;
         const done = await lilo.maintenance.reindex((n, t) => {

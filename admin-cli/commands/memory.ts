@@ -3,6 +3,7 @@ import type { VectorStore } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseStore, parseId, userOption } from "./shared.ts";
 import { registerImport } from "./import.ts";
+import { localStamp } from "./diary.ts";
 
 /** A cosine similarity from -1 to 1; anything else is refused rather than silently ignored (NaN filters nothing). */
 function parseScore(value: string): number {
@@ -35,7 +36,7 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
         });
         if (o.json) io.out(JSON.stringify(hits.map(({ id, text, score, keyword, createdAt }) => ({ id, text, score, keyword: keyword ?? null, createdAt }))));
         else if (hits.length === 0) io.out("no matches");
-        else for (const h of hits) io.out(`#${h.id}  cos ${h.score.toFixed(3)}  bm25 ${h.keyword?.toFixed(2) ?? "-"}  ${h.createdAt.slice(0, 10)}  ${h.text}`);
+        else for (const h of hits) io.out(`#${h.id}  cos ${h.score.toFixed(3)}  bm25 ${h.keyword?.toFixed(2) ?? "-"}  ${localStamp(h.createdAt, lilo.config.timezone)}  ${h.text}`);
         return 0;
       }),
     );
@@ -51,7 +52,7 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
       withLilo(open, io, async (lilo) => {
         const rows = lilo.stores.memory.rows[parseStore(o.store)].list(o.user ?? lilo.config.terminal.userId, parseId(o.limit, "--limit"));
         if (o.json) io.out(JSON.stringify(rows.map(({ id, text, createdAt }) => ({ id, text, createdAt }))));
-        else for (const r of rows) io.out(`#${r.id}  ${r.createdAt.slice(0, 16)}  ${r.text}`);
+        else for (const r of rows) io.out(`#${r.id}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.text}`);
         return 0;
       }),
     );

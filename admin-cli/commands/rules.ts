@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { withLilo, parseId, userOption } from "./shared.ts";
+import { withLilo, parseId, reportChange, userOption } from "./shared.ts";
+import { localStamp } from "./diary.ts";
 
 /**
  * `lilo rules …`: the learned rules (store 9). Rules only arise from the
@@ -20,7 +21,7 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
         const list = lilo.stores.rules.list(o.user ?? lilo.config.terminal.userId);
         if (o.json) io.out(JSON.stringify(list.map(({ id, text, enabled, createdAt, updatedAt }) => ({ id, text, enabled, createdAt, updatedAt }))));
         else if (list.length === 0) io.out("no rules");
-        else for (const r of list) io.out(`#${r.id}  ${r.enabled ? "on " : "off"}  ${r.createdAt.slice(0, 10)}  ${r.text}`);
+        else for (const r of list) io.out(`#${r.id}  ${r.enabled ? "on " : "off"}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.text}`);
         return 0;
       }),
     );
@@ -32,7 +33,7 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
       .action((id: string) =>
         withLilo(open, io, async (lilo) => {
           const ok = lilo.stores.rules.setEnabled(parseId(id), enabled, lilo.clock.now().toISOString());
-          return report(io, ok, `rule #${id} ${enabled ? "enabled" : "disabled"}`, id);
+          return reportChange(io, ok, `rule #${id} ${enabled ? "enabled" : "disabled"}`, "rule", id);
         }),
       );
   }
@@ -47,7 +48,7 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
           return 1;
         }
         const ok = lilo.stores.rules.edit(parseId(id), text.trim(), lilo.clock.now().toISOString());
-        return report(io, ok, `rule #${id} updated`, id);
+        return reportChange(io, ok, `rule #${id} updated`, "rule", id);
       }),
     );
 
@@ -55,15 +56,6 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
     .command("delete <id>")
     .description("delete a rule for good")
     .action((id: string) =>
-      withLilo(open, io, async (lilo) => report(io, lilo.stores.rules.delete(parseId(id)), `rule #${id} deleted`, id)),
+      withLilo(open, io, async (lilo) => reportChange(io, lilo.stores.rules.delete(parseId(id)), `rule #${id} deleted`, "rule", id)),
     );
-}
-
-function report(io: CliIO, ok: boolean, done: string, id: string): number {
-  if (ok) {
-    io.out(done);
-    return 0;
-  }
-  io.err(`error: no rule with id ${id}`);
-  return 1;
 }

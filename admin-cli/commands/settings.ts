@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { GLOBAL } from "../../core/store/settings.ts";
-import { ConfigError, type Lilo } from "../../core/index.ts";
+import { ConfigError } from "../../core/errors.ts";
+import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { ENV_SETTINGS, looksSecret, origin, secretStates } from "../settings-view.ts";
 import { withLilo } from "./shared.ts";
 
 const CHAT_MODEL = "chat_model";
@@ -14,7 +14,9 @@ export function registerSettings(program: Command, open: LiloOpener, io: CliIO):
     .description("show settings and configuration with their sources; `lilo settings chat_model provider:model` switches the chat model")
     .action((key: string | undefined, value: string | undefined) =>
       withLilo(open, io, async (lilo) => {
-        if (key === undefined) return showAll(lilo, io);
+        // Loaded here: the view reads the configuration schema, which `lilo --help` does not need.
+        const { ENV_SETTINGS, origin, secretStates } = await import("../settings-view.ts");
+        if (key === undefined) return showAll(lilo, io, await import("../settings-view.ts"));
         if (key === CHAT_MODEL) {
           if (value === "default") lilo.models.resetChat();
           else if (value !== undefined) lilo.models.switchChat(value, lilo.clock.now().toISOString());
@@ -52,7 +54,7 @@ function chatModel(lilo: Lilo): string {
   return `${spec}  (${saved ? "switched at run time with `lilo model`; `lilo settings chat_model default` goes back" : "LILO_CHAT_MODEL / first provider with a key"})`;
 }
 
-function showAll(lilo: Lilo, io: CliIO): number {
+function showAll(lilo: Lilo, io: CliIO, { ENV_SETTINGS, looksSecret, origin, secretStates }: typeof import("../settings-view.ts")): number {
   io.out("run time (stored in the database, changeable now):");
   io.out(`  ${CHAT_MODEL} = ${chatModel(lilo)}`);
   const state = lilo.db.prepare(`SELECT user_id, key, value FROM settings WHERE NOT (user_id = ? AND key = ?) ORDER BY key, user_id`).all(GLOBAL, CHAT_MODEL) as { user_id: string; key: string; value: string }[];

@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from "commander";
-import { LiloError, VECTOR_STORES, describeError, type Lilo, type VectorStore } from "../../core/index.ts";
+import { LiloError, describeError } from "../../core/errors.ts";
+import { VECTOR_STORES, type VectorStore } from "../../core/ports/vector-index.ts";
+import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 
 /** The `--user` option every per-user command has. */
@@ -12,7 +14,7 @@ export const userOption = ["-u, --user <id>", "Lilo user id (default: LILO_TERMI
 export async function withLilo(open: LiloOpener, io: CliIO, fn: (lilo: Lilo) => Promise<number>): Promise<void> {
   let lilo: Lilo | undefined;
   try {
-    lilo = open();
+    lilo = await open();
     process.exitCode = await fn(lilo);
   } catch (err) {
     io.err(`error: ${describeError(err)}`);
@@ -32,4 +34,14 @@ export function parseId(value: string, what = "id"): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${what} must be a whole number, not "${value}"`);
   return n;
+}
+
+/** Prints what a change did, or that there is no `what` with this id; returns the exit code. */
+export function reportChange(io: CliIO, ok: boolean, done: string, what: string, id: string): number {
+  if (ok) {
+    io.out(done);
+    return 0;
+  }
+  io.err(`error: no ${what} with id ${id}`);
+  return 1;
 }

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { withLilo, userOption } from "./shared.ts";
+import { withLilo, parseId, reportChange, userOption } from "./shared.ts";
 import { localStamp } from "./diary.ts";
 
-/** `lilo topics list`: open follow-up topics and 🧠 concerns, including queued ones. */
+/** `lilo topics …`: open follow-up topics and 🧠 concerns (including queued ones); edit, delete, done. */
 export function registerTopics(program: Command, open: LiloOpener, io: CliIO): void {
   const topics = program.command("topics").description("follow-up topics and 🧠 concerns");
 
@@ -24,4 +24,36 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
         return 0;
       }),
     );
+
+  topics
+    .command("edit <id> <text>")
+    .description("change a topic's text (what Lilo will ask about)")
+    .action((id: string, text: string) =>
+      withLilo(open, io, async (lilo) => {
+        if (!text.trim()) {
+          io.err("error: a topic needs text (use `lilo topics delete` to remove it)");
+          return 1;
+        }
+        return reportChange(io, lilo.stores.topics.edit(parseId(id), text.trim(), lilo.clock.now().toISOString()), `topic #${id} updated`, "topic", id);
+      }),
+    );
+
+  topics
+    .command("done <id>")
+    .description("mark an open or queued topic as done: Lilo will not bring it up")
+    .action((id: string) =>
+      withLilo(open, io, async (lilo) => {
+        const n = parseId(id);
+        if (lilo.stores.topics.finish(n, lilo.clock.now().toISOString())) return reportChange(io, true, `topic #${id} done`, "topic", id);
+        const t = lilo.stores.topics.get(n);
+        if (!t) return reportChange(io, false, "", "topic", id);
+        io.err(`error: topic #${id} is already ${t.status}`);
+        return 1;
+      }),
+    );
+
+  topics
+    .command("delete <id>")
+    .description("delete a topic for good")
+    .action((id: string) => withLilo(open, io, async (lilo) => reportChange(io, lilo.stores.topics.delete(parseId(id)), `topic #${id} deleted`, "topic", id)));
 }

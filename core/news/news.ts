@@ -4,7 +4,7 @@
  * Parsing is @extractus/feed-extractor (RSS 2.0, Atom, RDF and JSON Feed,
  * normalised to one entry shape); fetching is ours (size and time caps).
  */
-import { extractFromXml } from "@extractus/feed-extractor";
+import type { extractFromXml } from "@extractus/feed-extractor";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { LookupConfig } from "../lookup-config.ts";
@@ -93,8 +93,10 @@ export class News {
     // The user chose these feeds; a feed on the home network (an RSS bridge) is fine.
     const res = await safeFetch(url, { ...caps, allowPrivate: true, accept: "application/rss+xml,application/atom+xml,application/xml,text/xml;q=0.9,*/*;q=0.5" });
     let parsed: ReturnType<typeof extractFromXml>;
+    // The feed parser loads on the first fetch, not with every process.
+    const { extractFromXml: parse } = await import("@extractus/feed-extractor");
     try {
-      parsed = extractFromXml(res.body.toString("utf8"), { descriptionMaxLen: 1_000, getExtraEntryFields: (e: Record<string, unknown>) => ({ guid: guidOf(e) }) });
+      parsed = parse(res.body.toString("utf8"), { descriptionMaxLen: 1_000, getExtraEntryFields: (e: Record<string, unknown>) => ({ guid: guidOf(e) }) });
     } catch (err) {
       throw new LookupError("failed", `${url} is not an RSS or Atom feed`, { cause: err });
     }

@@ -1,8 +1,7 @@
 import type { ChatModel } from "../ports/chat-model.ts";
 import { OPENAI_COMPATIBLE_VENDORS, type LiloConfig, type ModelSpec, type ProviderSettings } from "../config.ts";
 import { ConfigError } from "../errors.ts";
-import { AnthropicModel } from "./anthropic-model.ts";
-import { OpenAICompatibleModel } from "./openai-model.ts";
+import { lazyChatModel } from "./lazy.ts";
 import { RetryingModel, type RetryOptions } from "./retry.ts";
 
 /** Retry settings besides the count (which comes from config.modelCall.maxRetries). */
@@ -29,12 +28,14 @@ export function createChatModel(
   let model: ChatModel;
   if (settings.kind === "anthropic") {
     if (!settings.apiKey) throw missingKey(spec.provider, keyVarOf(spec.provider));
-    model = new AnthropicModel({ ...common, apiKey: settings.apiKey });
+    const options = { ...common, apiKey: settings.apiKey };
+    model = lazyChatModel(spec.provider, spec.model, async () => new (await import("./anthropic-model.ts")).AnthropicModel(options));
   } else {
     if (!settings.apiKey && !isLocalServer(spec.provider, settings)) {
       throw missingKey(spec.provider, keyVarOf(spec.provider), urlVarOf(spec.provider));
     }
-    model = new OpenAICompatibleModel({ ...common, apiKey: settings.apiKey });
+    const options = { ...common, apiKey: settings.apiKey };
+    model = lazyChatModel(spec.provider, spec.model, async () => new (await import("./openai-model.ts")).OpenAICompatibleModel(options));
   }
   return new RetryingModel(model, { ...retry, maxRetries });
 }

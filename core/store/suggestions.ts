@@ -15,4 +15,9 @@ export class SuggestionsStore {
       : this.db.prepare(`SELECT * FROM suggestions ORDER BY id DESC`).all()) as { id: number; user_id: string; text: string; created_at: string }[];
     return rows.map((r) => ({ id: r.id, userId: r.user_id, text: r.text, createdAt: r.created_at }));
   }
+
+  /** Deletes an idea (done or not wanted); false when there is no such idea. */
+  delete(id: number): boolean {
+    return this.db.prepare(`DELETE FROM suggestions WHERE id = ?`).run(id).changes > 0;
+  }
 }

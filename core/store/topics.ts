@@ -50,6 +50,21 @@ export class TopicsStore {
     return this.db.prepare(`UPDATE topics SET status = 'done', done_at = ?, updated_at = ? WHERE id = ? AND status = 'open'`).run(now, now, id).changes > 0;
   }
 
+  /** Marks an open or queued topic as done by hand (`lilo topics done`); false when there is none. */
+  finish(id: number, now: string): boolean {
+    return this.db.prepare(`UPDATE topics SET status = 'done', done_at = ?, updated_at = ? WHERE id = ? AND status IN ('open', 'queued')`).run(now, now, id).changes > 0;
+  }
+
+  /** Changes a topic's text; false when there is no such topic. */
+  edit(id: number, text: string, now: string): boolean {
+    return this.db.prepare(`UPDATE topics SET text = ?, updated_at = ? WHERE id = ?`).run(text, now, id).changes > 0;
+  }
+
+  /** Deletes a topic for good; false when there is no such topic. */
+  delete(id: number): boolean {
+    return this.db.prepare(`DELETE FROM topics WHERE id = ?`).run(id).changes > 0;
+  }
+
   get(id: number): Topic | undefined {
     const r = this.db.prepare(`SELECT * FROM topics WHERE id = ?`).get(id) as RawTopic | undefined;
     return r && toTopic(r);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { VECTOR_STORES } from "../ports/vector-index.ts";
+import { IMPORT_STORES, type ImportStore } from "./import-stores.ts";
 
 /**
  * The line format `lilo import` reads: what `lilo export` writes. Every
@@ -9,9 +9,7 @@ import { VECTOR_STORES } from "../ports/vector-index.ts";
  * was said, not memory to load).
  */
 
-/** Stores an import line may name. */
-export const IMPORT_STORES = [...VECTOR_STORES, "profile", "rules", "topics"] as const;
-export type ImportStore = (typeof IMPORT_STORES)[number];
+export { IMPORT_STORES, type ImportStore };
 
 const when = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 const base = {

@@ -7,7 +7,7 @@ import type { News } from "../news/news.ts";
 import type { FeedItem } from "../news/feed-store.ts";
 import type { SearchLog } from "./search-log.ts";
 import { LookupError, describeError } from "../errors.ts";
-import { readPage, type ReadPage } from "./read-page.ts";
+import type { ReadPage } from "./read-page.ts";
 
 /**
  * Looking things up outside Lilo's memory: web search (logged), reading one
@@ -52,6 +52,8 @@ export class Lookups {
     const { fetch } = this.deps.config;
     if (!fetch.enabled) throw new LookupError("refused", "reading pages is switched off (LILO_FETCH_URL_ENABLED=false)");
     try {
+      // linkedom and Readability load on the first fetch_url, not with every process.
+      const { readPage } = await import("./read-page.ts");
       return await readPage(url, fetch);
     } catch (err) {
       this.deps.logger.info("fetch_url did not read the page", { error: describeError(err) });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { createTinyModel } from "../fixtures/tiny-model.ts";
 import { tmpdir } from "node:os";
@@ -36,7 +36,9 @@ describe("terminal chat", () => {
     await done;
     await t.lilo.idle();
     expect(printed).toContain("Lilo: Hallo zurück!");
-    expect(printed).toContain("Chat model: anthropic:claude-test");
+    // The interface speaks the persona's language (German by default).
+    expect(printed).toContain("Lilo hört zu.");
+    expect(printed).toContain("Chat-Modell: anthropic:claude-test");
     expect(printed).toContain("📔 Hallo zurück!");
     expect(t.lilo.diary.list("owner").map((e) => e.text)).toEqual(["Hallo zurück!"]);
     expect(fake.requests.find((r) => !isExtraction(r.system))!.messages.at(-1)).toEqual({ role: "user", content: "Hallo Lilo" });
@@ -44,6 +46,26 @@ describe("terminal chat", () => {
       { role: "user", text: "Hallo Lilo" },
       { role: "assistant", text: "Hallo zurück!" },
     ]);
+  });
+
+  it("speaks English under an English persona", async () => {
+    const en = makeTestLilo({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_LANGUAGE: "en" });
+    try {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let printed = "";
+      output.on("data", (c) => (printed += String(c)));
+      const done = runTerminal(en.lilo, { input, output, userId: "owner", logFile: "/x/lilo.log" });
+      input.write("/retry\n");
+      input.end("/model\n");
+      await done;
+      expect(printed).toContain("Lilo is listening. Commands: /retry");
+      expect(printed).toContain("(log: /x/lilo.log)");
+      expect(printed).toContain("Nothing to retry");
+      expect(printed).toContain("Chat model: anthropic:claude-test");
+    } finally {
+      await en.cleanup();
+    }
   });
 });
 
@@ -104,6 +126,8 @@ describe("npm start", () => {
       const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["pipe", "pipe", "pipe"] });
       const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
       let out = "";
+      let err = "";
+      child.stderr.on("data", (c) => (err += String(c)));
       const answered = new Promise<void>((resolve) => child.stdout.on("data", (c) => (out += String(c)).includes("Hallo zurück!") && resolve()));
       child.stdin.write("Hallo Lilo\n");
       await answered;
@@ -111,6 +135,13 @@ describe("npm start", () => {
       child.kill("SIGINT"); // while the extraction call is still running
       setTimeout(releaseExtraction, 200);
       expect(await closed).toEqual({ code: 0, signal: null });
+      // Log lines go to data/lilo.log (0600), named once; none appear in the conversation after the start.
+      const logFile = join(dir, "lilo.log");
+      expect(out.split(`(Protokoll: ${logFile})`)).toHaveLength(2);
+      expect(statSync(logFile).mode & 0o777).toBe(0o600);
+      expect(readFileSync(logFile, "utf8")).toContain("stopping (press Ctrl-C again to quit at once)");
+      expect(err).not.toContain("stopping");
+      expect(out).not.toMatch(/\d{4}-\d{2}-\d{2}T[\d:.]+Z (info|warn)/);
       expect(existsSync(join(dir, "lilo.db-wal"))).toBe(false); // closed cleanly
       const db = new Database(join(dir, "lilo.db"), { readonly: true });
       expect(db.prepare("SELECT text FROM notes").all()).toEqual([{ text: "Der Nutzer hat Lilo begrüßt." }]);

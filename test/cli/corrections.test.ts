@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
+import { localStamp } from "../../admin-cli/commands/diary.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startScenario, say, USER, type Scenario } from "../correction/scenario.ts";
 
@@ -60,7 +61,8 @@ describe("lilo corrections / rules / profile", () => {
   it("rules: list, disable, enable, edit, delete — and never add", async () => {
     const now = s.clock.now().toISOString();
     const id = s.t.lilo.stores.rules.add(USER, "Antworte ohne Aufzählungen.", now);
-    expect((await runCli(open, ["rules", "list", "-u", USER])).out).toBe(`#${id}  on   2026-12-02  Antworte ohne Aufzählungen.`);
+    // Local time (LILO_TIMEZONE), like every list.
+    expect((await runCli(open, ["rules", "list", "-u", USER])).out).toBe(`#${id}  on   ${localStamp(now, s.t.lilo.config.timezone)}  Antworte ohne Aufzählungen.`);
 
     expect((await runCli(open, ["rules", "disable", String(id)])).out).toBe(`rule #${id} disabled`);
     expect(s.t.lilo.stores.rules.list(USER, true)).toEqual([]);

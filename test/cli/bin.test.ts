@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** The real `lilo` command as a user runs it: a new node process on admin-cli/bin.js. */
+describe("the lilo executable", () => {
+  let dir: string;
+  const lilo = (args: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, ["admin-cli/bin.js", ...args], {
+      env: { PATH: process.env.PATH ?? "", LILO_ENV_FILE: join(dir, "no.env"), LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin", ...env },
+    });
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "lilo-bin-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("prints the version from package.json and the command list, compiled and through tsx", async () => {
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    expect((await lilo(["--version"])).stdout.trim()).toBe(pkg.version);
+    expect((await lilo(["--version"], { LILO_CLI_TSX: "1" })).stdout.trim()).toBe(pkg.version);
+    const help = (await lilo(["--help"])).stdout;
+    for (const c of ["memory", "rules", "topics", "suggestions", "search-log", "settings"]) expect(help).toContain(`  ${c}`);
+  }, 30_000);
+
+  it("runs a command against the data directory and prints JSON", async () => {
+    expect(JSON.parse((await lilo(["rules", "list", "--json"])).stdout)).toEqual([]);
+    expect(JSON.parse((await lilo(["suggestions", "--json"])).stdout)).toEqual([]);
+    const bad = await lilo(["topics", "done", "7"]).catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining("no topic with id 7") });
+  }, 30_000);
+});
