@@ -1,0 +1,335 @@
+import { VectorIndexError } from "../../errors.ts";
+import type { VectorHit, VectorIndex, VectorKey, VectorQuery, VectorRecord, VectorStore } from "../../ports/vector-index.ts";
+import type { Db } from "../../store/db.ts";
+import { Partition, quantize } from "./partition.ts";
+import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
+import { VectorTable, type Change, type TableMeta } from "./vector-table.ts";
+
+export interface EmbeddedIndexOptions {
+  /** Where the RAM copy is saved; default `<database file>.vectors`, none for an in-memory database; null = never. */
+  snapshotPath?: string | null;
+  /** A (user, store) with at least this many vectors is searched through an HNSW graph instead of an exact scan. */
+  graphMinSize?: number;
+  /** Candidates taken from the int8 copy before exact float rescoring (at least 2 × k). */
+  rescoreDepth?: number;
+  /** Save the snapshot after this many changes (it is also saved on close). */
+  saveEvery?: number;
+}
+
+/** What `lilo doctor` shows about the embedded index. */
+export interface EmbeddedIndexState {
+  entries: number;
+  /** Vectors in SQLite (the truth the copy is derived from). */
+  vectorsInSqlite: number;
+  partitions: number;
+  graphs: number;
+  /** Sequence number of the last change the RAM copy applied, and the newest in SQLite. */
+  lastApplied: number;
+  lastInSqlite: number;
+  snapshotPath: string | undefined;
+  /** Why a rebuild (`lilo reindex`) is needed, or undefined. */
+  rebuildNeeded: string | undefined;
+}
+
+/** Default size above which a partition gets a graph: an exact int8 scan stays under ~25 ms below it (`npm run bench`). */
+export const DEFAULT_GRAPH_MIN_SIZE = 500_000;
+const DEFAULT_RESCORE_DEPTH = 40;
+/** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
+const KEEP_LOG = 10_000;
+
+/**
+ * The default vector index: float vectors in a plain SQLite table (the
+ * truth, written with a change log in one transaction), an int8 copy per
+ * (user, store) in RAM scanned exactly — or through an HNSW graph above
+ * `graphMinSize` — and the candidates rescored exactly from the floats.
+ * The RAM copy is saved next to the database with the last change it holds,
+ * loaded at start and caught up from the log, so a crash after a commit
+ * loses nothing; `PRAGMA data_version` tells it when another process (the
+ * CLI) wrote, and it catches up before answering.
+ */
+export class EmbeddedIndex implements VectorIndex {
+  readonly name = "embedded (int8 + float rescoring)";
+  private table: VectorTable | undefined;
+  private meta: TableMeta | undefined;
+  private parts = new Map<string, Partition>();
+  private lastSeq = 0;
+  private dataVersion = -1;
+  private unsaved = 0;
+  private readonly snapshotPath: string | undefined;
+  private readonly graphMinSize: number;
+  private readonly rescoreDepth: number;
+  private readonly saveEvery: number;
+
+  constructor(
+    private readonly db: Db,
+    opts: EmbeddedIndexOptions = {},
+  ) {
+    this.snapshotPath = opts.snapshotPath === null ? undefined : (opts.snapshotPath ?? (db.memory ? undefined : `${db.name}.vectors`));
+    this.graphMinSize = opts.graphMinSize ?? DEFAULT_GRAPH_MIN_SIZE;
+    this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
+    this.saveEvery = opts.saveEvery ?? 5000;
+  }
+
+  async init(dimension: number, embedderId: string): Promise<void> {
+    checkDimension(dimension);
+    const table = (this.table ??= this.run(() => new VectorTable(this.db), "create the vector tables"));
+    let meta = table.meta();
+    if (!meta) {
+      if (table.count() > 0) throw new VectorIndexError("The vector table has vectors without its model record. Run `lilo reindex`.");
+      meta = table.reset(dimension, embedderId);
+    } else if (meta.dimension !== dimension || meta.embedderId !== embedderId) {
+      throw new VectorIndexError(
+        `The vector index holds ${meta.dimension}-dimensional vectors of "${meta.embedderId}", ` +
+          `but the embedder is "${embedderId}" with ${dimension} dimensions. Run \`lilo reindex\`.`,
+      );
+    }
+    this.meta = meta;
+    const applied = this.run(() => this.load(meta), "load the vector index");
+    if (applied > 0) this.save();
+  }
+
+  async reset(dimension: number, embedderId: string): Promise<void> {
+    checkDimension(dimension);
+    const table = (this.table ??= new VectorTable(this.db));
+    const old = this.parts.size;
+    this.meta = this.run(() => table.reset(dimension, embedderId), "reset the vector index");
+    this.parts = new Map();
+    this.lastSeq = table.lastSeq();
+    this.dataVersion = table.dataVersion();
+    if (this.snapshotPath) removeSnapshot(this.snapshotPath, old);
+    this.save();
+  }
+
+  async upsert(records: VectorRecord[]): Promise<void> {
+    const { table, meta } = this.ready();
+    for (const r of records) {
+      if (r.vector.length !== meta.dimension) throw new VectorIndexError(`Vector for ${r.store}#${r.rowId} has ${r.vector.length} dimensions, the index expects ${meta.dimension}`);
+    }
+    if (records.length === 0) return;
+    this.write(() => table.put(records));
+    for (const r of records) this.apply(r.store, r.rowId, r.userId, r.vector);
+    this.afterChanges(records.length);
+  }
+
+  async delete(keys: VectorKey[]): Promise<void> {
+    const { table } = this.ready();
+    if (keys.length === 0) return;
+    this.write(() => table.remove(keys));
+    for (const k of keys) this.apply(k.store, k.rowId, k.userId, undefined);
+    this.afterChanges(keys.length);
+  }
+
+  async search(query: VectorQuery): Promise<VectorHit[]> {
+    const { table, meta } = this.ready();
+    if (query.vector.length !== meta.dimension) throw new VectorIndexError(`Query vector has ${query.vector.length} dimensions, the index expects ${meta.dimension}`);
+    const k = Math.floor(query.k);
+    if (!(k > 0)) return [];
+    this.refresh();
+    const part = this.parts.get(partKey(query.userId, query.store));
+    if (!part || part.count === 0) return [];
+    const ids = part.candidates(quantize(query.vector), Math.max(this.rescoreDepth, 2 * k));
+    const floats = this.run(() => table.floats(query.store, ids), "read vectors for rescoring");
+    const qn = norm(query.vector);
+    const hits: VectorHit[] = [];
+    for (const [rowId, v] of floats) {
+      const score = qn > 0 ? dot(query.vector, v) / (qn * norm(v)) : 0;
+      if (query.minScore !== undefined && !(score >= query.minScore)) continue;
+      hits.push({ store: query.store, rowId, userId: query.userId, score });
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  async keys(): Promise<VectorKey[]> {
+    this.ready();
+    this.refresh();
+    const out: VectorKey[] = [];
+    for (const p of this.parts.values()) {
+      for (let i = 0; i < p.count; i++) out.push({ store: p.store as VectorStore, rowId: p.rowIds[i]!, userId: p.userId });
+    }
+    return out;
+  }
+
+  /** The state `lilo doctor` reports. */
+  state(): EmbeddedIndexState {
+    const { table, meta } = this.ready();
+    this.refresh();
+    const entries = [...this.parts.values()].reduce((n, p) => n + p.count, 0);
+    const vectorsInSqlite = table.count();
+    const now = table.meta();
+    const rebuildNeeded =
+      !now || now.dimension !== meta.dimension || now.embedderId !== meta.embedderId
+        ? "the vector table holds another embedding model's vectors"
+        : entries !== vectorsInSqlite
+          ? `the RAM copy holds ${entries} vectors, SQLite ${vectorsInSqlite}`
+          : undefined;
+    return {
+      entries,
+      vectorsInSqlite,
+      partitions: this.parts.size,
+      graphs: [...this.parts.values()].filter((p) => p.hasGraph).length,
+      lastApplied: this.lastSeq,
+      lastInSqlite: table.lastSeq(),
+      snapshotPath: this.snapshotPath,
+      rebuildNeeded,
+    };
+  }
+
+  /** Saves the RAM copy now (also done on close and every `saveEvery` changes). */
+  save(): void {
+    const { table, meta } = this.ready();
+    this.unsaved = 0;
+    if (!this.snapshotPath) return;
+    const parts = [...this.parts.values()];
+    this.run(() => saveSnapshot(this.snapshotPath!, { dimension: meta.dimension, embedderId: meta.embedderId, generation: meta.generation, lastSeq: this.lastSeq }, parts), "save the vector snapshot");
+    this.run(() => table.prune(this.lastSeq - KEEP_LOG), "prune the vector change log");
+  }
+
+  async close(): Promise<void> {
+    if (this.meta && this.unsaved > 0) this.save();
+    this.meta = undefined;
+    this.parts = new Map();
+  }
+
+  /** Loads the snapshot (or rebuilds from SQLite when it is missing or stale), then catches up. Returns the changes applied. */
+  private load(meta: TableMeta): number {
+    const table = this.table!;
+    let snap: ReturnType<typeof loadSnapshot>;
+    try {
+      snap = this.snapshotPath ? loadSnapshot(this.snapshotPath) : undefined;
+    } catch {
+      snap = undefined; // a damaged snapshot is derived data: rebuilt from SQLite below
+    }
+    const h = snap?.header;
+    const fits = h && h.generation === meta.generation && h.dimension === meta.dimension && h.embedderId === meta.embedderId && h.lastSeq >= meta.prunedThrough && h.lastSeq <= table.lastSeq();
+    this.dataVersion = table.dataVersion();
+    if (snap && fits) {
+      this.parts = new Map(snap.partitions.map((p) => [partKey(p.userId, p.store), p]));
+      this.lastSeq = h.lastSeq;
+      for (const p of this.parts.values()) this.fitGraph(p);
+      return this.catchUp(table.changesAfter(this.lastSeq));
+    }
+    return this.rebuild();
+  }
+
+  /** Reads every vector from SQLite into a fresh RAM copy. */
+  private rebuild(): number {
+    const table = this.table!;
+    let n = 0;
+    this.db.transaction(() => {
+      this.parts = new Map();
+      this.lastSeq = table.lastSeq();
+      for (const page of table.iterate()) {
+        for (const v of page) this.partition(v.userId, v.store).put(v.rowId, v.vector);
+        n += page.length;
+      }
+    })();
+    for (const p of this.parts.values()) this.fitGraph(p);
+    return Math.max(n, 1);
+  }
+
+  /** Catches up when another connection committed since we last looked (cheap when nothing changed). */
+  private refresh(): void {
+    if (this.table!.dataVersion() === this.dataVersion) return;
+    this.run(() => this.db.transaction(() => this.sync())(), "catch up with the vector table");
+  }
+
+  /** Runs a write in an IMMEDIATE transaction after applying what others committed, so no change is skipped. */
+  private write(fn: () => number): void {
+    this.run(() => {
+      this.db.transaction(() => {
+        this.sync();
+        const seq = fn();
+        if (seq > 0) this.lastSeq = seq;
+      }).immediate();
+    }, "write vectors");
+  }
+
+  /** Inside a transaction: applies every change committed after the last one this copy holds. */
+  private sync(): void {
+    const table = this.table!;
+    this.dataVersion = table.dataVersion();
+    const now = table.meta();
+    const meta = this.meta!;
+    if (!now || now.dimension !== meta.dimension || now.embedderId !== meta.embedderId) {
+      throw new VectorIndexError("Another process rebuilt the vector index for another embedding model; restart Lilo.");
+    }
+    if (now.generation !== meta.generation) {
+      this.meta = now; // `lilo reindex` ran elsewhere with the same model: load its vectors
+      this.rebuild();
+    } else if (this.lastSeq < now.prunedThrough) this.rebuild();
+    else this.catchUp(table.changesAfter(this.lastSeq));
+  }
+
+  /** Applies logged changes: each key takes its current state in SQLite. */
+  private catchUp(changes: Change[]): number {
+    const table = this.table!;
+    const latest = new Map(changes.map((c) => [`${c.store}#${c.rowId}`, c]));
+    for (const c of latest.values()) {
+      const v = table.get(c.store, c.rowId);
+      this.apply(c.store, c.rowId, c.userId, v?.vector);
+      if (v && v.userId !== c.userId) this.apply(c.store, c.rowId, v.userId, v.vector);
+    }
+    if (changes.length) this.lastSeq = changes[changes.length - 1]!.seq;
+    return latest.size;
+  }
+
+  private apply(store: VectorStore, rowId: number, userId: string, vector: Float32Array | undefined): void {
+    if (vector) {
+      const p = this.partition(userId, store);
+      p.put(rowId, vector);
+      this.fitGraph(p);
+      return;
+    }
+    const p = this.parts.get(partKey(userId, store));
+    if (!p?.remove(rowId)) return;
+    this.fitGraph(p);
+  }
+
+  /** Builds the graph when a partition reaches the threshold, drops it when it falls well below (no flapping). */
+  private fitGraph(p: Partition): void {
+    if (!p.hasGraph && p.count >= this.graphMinSize) p.buildGraph();
+    else if (p.hasGraph && p.count < this.graphMinSize / 2) p.dropGraph();
+  }
+
+  private afterChanges(n: number): void {
+    this.unsaved += n;
+    if (this.unsaved >= this.saveEvery) this.save();
+  }
+
+  private partition(userId: string, store: string): Partition {
+    const key = partKey(userId, store);
+    let p = this.parts.get(key);
+    if (!p) this.parts.set(key, (p = new Partition(userId, store, this.meta!.dimension)));
+    return p;
+  }
+
+  private ready(): { table: VectorTable; meta: TableMeta } {
+    if (!this.table || !this.meta) throw new VectorIndexError("The vector index is not initialised; call init() first");
+    return { table: this.table, meta: this.meta };
+  }
+
+  private run<T>(fn: () => T, what: string): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof VectorIndexError) throw err;
+      throw new VectorIndexError(`Cannot ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  }
+}
+
+const partKey = (userId: string, store: string): string => `${store}\u0000${userId}`;
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+function norm(v: Float32Array): number {
+  return Math.sqrt(dot(v, v));
+}
+
+function checkDimension(dimension: number): void {
+  if (!Number.isInteger(dimension) || dimension <= 0) throw new VectorIndexError(`Invalid vector dimension ${dimension}`);
+}
