@@ -46,6 +46,7 @@ import { analysisApi, type AnalysisApi } from "./analysis/analysis-api.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "./providers/qdrant-index.ts";
+import { EmbeddedIndex } from "./providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
 
 export * from "./config.ts";
@@ -297,7 +298,8 @@ function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
   if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
     return new QdrantIndex({ url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) });
   }
-  return new SqliteVecIndex(db);
+  if (config.vector.backend === "sqlite-vec") return new SqliteVecIndex(db);
+  return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize });
 }
 
 /** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */

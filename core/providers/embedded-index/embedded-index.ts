@@ -4,6 +4,7 @@ import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
 import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
 import { VectorTable, type Change, type TableMeta } from "./vector-table.ts";
+import { importFromSqliteVec } from "./import-sqlite-vec.ts";
 
 export interface EmbeddedIndexOptions {
   /** Where the RAM copy is saved; default `<database file>.vectors`, none for an in-memory database; null = never. */
@@ -14,6 +15,8 @@ export interface EmbeddedIndexOptions {
   rescoreDepth?: number;
   /** Save the snapshot after this many changes (it is also saved on close). */
   saveEvery?: number;
+  /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
+  keepLog?: number;
 }
 
 /** What `lilo doctor` shows about the embedded index. */
@@ -34,8 +37,6 @@ export interface EmbeddedIndexState {
 /** Default size above which a partition gets a graph: an exact int8 scan stays under ~25 ms below it (`npm run bench`). */
 export const DEFAULT_GRAPH_MIN_SIZE = 500_000;
 const DEFAULT_RESCORE_DEPTH = 40;
-/** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
-const KEEP_LOG = 10_000;
 
 /**
  * The default vector index: float vectors in a plain SQLite table (the
@@ -59,6 +60,7 @@ export class EmbeddedIndex implements VectorIndex {
   private readonly graphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly saveEvery: number;
+  private readonly keepLog: number;
 
   constructor(
     private readonly db: Db,
@@ -68,6 +70,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.graphMinSize = opts.graphMinSize ?? DEFAULT_GRAPH_MIN_SIZE;
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
     this.saveEvery = opts.saveEvery ?? 5000;
+    this.keepLog = opts.keepLog ?? 10_000;
   }
 
   async init(dimension: number, embedderId: string): Promise<void> {
@@ -77,6 +80,7 @@ export class EmbeddedIndex implements VectorIndex {
     if (!meta) {
       if (table.count() > 0) throw new VectorIndexError("The vector table has vectors without its model record. Run `lilo reindex`.");
       meta = table.reset(dimension, embedderId);
+      this.run(() => importFromSqliteVec(this.db, table, dimension, embedderId), "import the sqlite-vec vectors");
     } else if (meta.dimension !== dimension || meta.embedderId !== embedderId) {
       throw new VectorIndexError(
         `The vector index holds ${meta.dimension}-dimensional vectors of "${meta.embedderId}", ` +
@@ -181,7 +185,7 @@ export class EmbeddedIndex implements VectorIndex {
     if (!this.snapshotPath) return;
     const parts = [...this.parts.values()];
     this.run(() => saveSnapshot(this.snapshotPath!, { dimension: meta.dimension, embedderId: meta.embedderId, generation: meta.generation, lastSeq: this.lastSeq }, parts), "save the vector snapshot");
-    this.run(() => table.prune(this.lastSeq - KEEP_LOG), "prune the vector change log");
+    this.run(() => table.prune(this.lastSeq - this.keepLog), "prune the vector change log");
   }
 
   async close(): Promise<void> {
@@ -253,10 +257,11 @@ export class EmbeddedIndex implements VectorIndex {
     if (!now || now.dimension !== meta.dimension || now.embedderId !== meta.embedderId) {
       throw new VectorIndexError("Another process rebuilt the vector index for another embedding model; restart Lilo.");
     }
-    if (now.generation !== meta.generation) {
-      this.meta = now; // `lilo reindex` ran elsewhere with the same model: load its vectors
+    // Rebuilt elsewhere (`lilo reindex`), log pruned past us, or history went back (`lilo restore`): reload from SQLite.
+    if (now.generation !== meta.generation || this.lastSeq < now.prunedThrough || this.lastSeq > table.lastSeq()) {
+      this.meta = now;
       this.rebuild();
-    } else if (this.lastSeq < now.prunedThrough) this.rebuild();
+    }
     else this.catchUp(table.changesAfter(this.lastSeq));
   }
 
