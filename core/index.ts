@@ -2,7 +2,7 @@ import type { LiloConfig, ModelRole } from "./config.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { Embedder } from "./ports/embedder.ts";
-import type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
+import type { VectorIndex, VectorIndexState, VectorStore } from "./ports/vector-index.ts";
 import type { ChatModel, ChatRequest } from "./ports/chat-model.ts";
 import type { Logger } from "./ports/logger.ts";
 import { silentLogger } from "./ports/logger.ts";
@@ -59,7 +59,7 @@ export type { ImportedMessage } from "./store/chat-import.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
-export type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
+export type { VectorIndex, VectorIndexState, VectorStore } from "./ports/vector-index.ts";
 export { VECTOR_STORES } from "./ports/vector-index.ts";
 export type { ChatModel, ChatRequest, ChatResponse } from "./ports/chat-model.ts";
 export type { Logger } from "./ports/logger.ts";
@@ -175,6 +175,10 @@ export interface Lilo {
     check(): Promise<ConsistencyReport>;
     repair(report: ConsistencyReport): Promise<void>;
     reindex(onProgress?: (done: number, total: number) => void): Promise<number>;
+    /** The derived copy of the embedded index (entries, last change applied, rebuild needed); undefined for other backends. */
+    indexState(): Promise<VectorIndexState | undefined>;
+    /** Rebuilds the embedded index's RAM copy from SQLite (no re-embedding); false for other backends. */
+    reloadIndex(): Promise<boolean>;
   };
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
   contacts: Pick<Contacts, "ok" | "failed" | "list">;
@@ -282,6 +286,16 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       check: () => checkConsistency(memory, index),
       repair: (report) => repairConsistency(memory, index, embedder, report),
       reindex: (onProgress) => reindex(memory, index, embedder, onProgress),
+      indexState: async () => {
+        await memory.init();
+        return index.copyState?.();
+      },
+      reloadIndex: async () => {
+        await memory.init();
+        if (!index.reloadCopy) return false;
+        await index.reloadCopy();
+        return true;
+      },
     },
     contacts,
     warmUp: () => memory.init(),

@@ -3,6 +3,15 @@ import { SingleBar, Presets } from "cli-progress";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { backupDatabase } from "../context.ts";
 import { withLilo } from "./shared.ts";
+import type { VectorIndexState } from "../../core/index.ts";
+
+/** One line on the embedded index's derived copy. */
+function indexLine(s: VectorIndexState): string {
+  return (
+    `index: ${s.entries} entries in ${s.partitions} partitions (${s.graphs} with a graph), ${s.vectorsInSqlite} vectors in SQLite; ` +
+    `last change applied ${s.lastApplied} of ${s.lastInSqlite}; rebuild needed: ${s.rebuildNeeded ?? "no"}`
+  );
+}
 
 /** `lilo doctor` and `lilo reindex`: consistency of rows and vectors. */
 export function registerMaintenance(program: Command, open: LiloOpener, io: CliIO): void {
@@ -15,8 +24,10 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
       withLilo(open, io, async (lilo) => {
         const report = await lilo.maintenance.check();
         const problems = lilo.stores.problems.counts();
-        if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems }));
+        const index = await lilo.maintenance.indexState();
+        if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems, ...(index ? { index } : {}) }));
         else {
+          if (index) io.out(indexLine(index));
           io.out(`rows: ${report.rows}, vectors: ${report.vectors}`);
           io.out(`rows without vectors: ${report.rowsWithoutVector.length}`);
           for (const k of report.rowsWithoutVector.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
@@ -26,6 +37,14 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           if (counted.length) io.out(`malformed model answers: ${counted.map(([k, n]) => `${k}=${n}`).join(", ")}`);
         }
         const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length;
+        if (index?.rebuildNeeded) {
+          if (!o.apply) {
+            if (!o.json) io.out("dry run: nothing changed. Run `lilo doctor --apply` to rebuild the index from SQLite.");
+            return 2;
+          }
+          await lilo.maintenance.reloadIndex();
+          io.out("rebuilt the index from the vectors in SQLite");
+        }
         if (broken === 0) {
           if (!o.json) io.out("everything consistent");
           return 0;

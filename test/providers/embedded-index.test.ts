@@ -52,7 +52,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     const b = open();
     await b.index.init(DIM, EMB);
     expect(sorted(await b.index.keys())).toEqual(["notes/u1/1", "notes/u2/3"]);
-    const s = b.index.state();
+    const s = b.index.copyState();
     expect(s).toMatchObject({ entries: 2, vectorsInSqlite: 2, partitions: 2, rebuildNeeded: undefined });
     expect(s.lastApplied).toBe(s.lastInSqlite);
     expect(s.lastApplied).toBeGreaterThan(0);
@@ -71,7 +71,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     expect(sorted(await b.index.keys())).toEqual(["notes/u1/2", "notes/u1/3", "notes/u1/4"]);
     const hits = await b.index.search({ vector: vecOf(4), store: "notes", userId: "u1", k: 1 });
     expect(hits[0]).toMatchObject({ rowId: 4, score: expect.closeTo(1, 5) });
-    expect(b.index.state().lastApplied).toBe(b.index.state().lastInSqlite);
+    expect(b.index.copyState().lastApplied).toBe(b.index.copyState().lastInSqlite);
   });
 
   it("notices another connection's writes (PRAGMA data_version) before answering", async () => {
@@ -118,17 +118,17 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     const a = open({ graphMinSize: 20 });
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 19 }, (_, i) => note(i + 1)));
-    expect(a.index.state().graphs).toBe(0);
+    expect(a.index.copyState().graphs).toBe(0);
     await a.index.upsert([note(20), note(21, "u2")]);
-    expect(a.index.state().graphs).toBe(1);
+    expect(a.index.copyState().graphs).toBe(1);
     const hits = await a.index.search({ vector: vecOf(7), store: "notes", userId: "u1", k: 3 });
     expect(hits[0]).toMatchObject({ rowId: 7, score: expect.closeTo(1, 5) });
     await a.index.close();
     const b = open({ graphMinSize: 20 });
     await b.index.init(DIM, EMB);
-    expect(b.index.state().graphs).toBe(1); // loaded with the snapshot
+    expect(b.index.copyState().graphs).toBe(1); // loaded with the snapshot
     await b.index.delete(Array.from({ length: 11 }, (_, i) => ({ store: "notes" as const, rowId: i + 1, userId: "u1" })));
-    expect(b.index.state().graphs).toBe(0);
+    expect(b.index.copyState().graphs).toBe(0);
     expect((await b.index.search({ vector: vecOf(15), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(15);
   });
 
@@ -150,6 +150,6 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     await a.index.upsert([note(1)]);
     // Someone deletes a vector behind the log's back (not through the index).
     a.db.exec("DELETE FROM memory_vectors");
-    expect(a.index.state().rebuildNeeded).toMatch(/RAM copy holds 1 vectors, SQLite 0/);
+    expect(a.index.copyState().rebuildNeeded).toMatch(/RAM copy holds 1 vectors, SQLite 0/);
   });
 });

@@ -1,5 +1,5 @@
 import { VectorIndexError } from "../../errors.ts";
-import type { VectorHit, VectorIndex, VectorKey, VectorQuery, VectorRecord, VectorStore } from "../../ports/vector-index.ts";
+import type { VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord, VectorStore } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
 import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
@@ -17,21 +17,6 @@ export interface EmbeddedIndexOptions {
   saveEvery?: number;
   /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
   keepLog?: number;
-}
-
-/** What `lilo doctor` shows about the embedded index. */
-export interface EmbeddedIndexState {
-  entries: number;
-  /** Vectors in SQLite (the truth the copy is derived from). */
-  vectorsInSqlite: number;
-  partitions: number;
-  graphs: number;
-  /** Sequence number of the last change the RAM copy applied, and the newest in SQLite. */
-  lastApplied: number;
-  lastInSqlite: number;
-  snapshotPath: string | undefined;
-  /** Why a rebuild (`lilo reindex`) is needed, or undefined. */
-  rebuildNeeded: string | undefined;
 }
 
 /** Default size above which a partition gets a graph: an exact int8 scan stays under ~25 ms below it (`npm run bench`). */
@@ -154,7 +139,7 @@ export class EmbeddedIndex implements VectorIndex {
   }
 
   /** The state `lilo doctor` reports. */
-  state(): EmbeddedIndexState {
+  copyState(): VectorIndexState {
     const { table, meta } = this.ready();
     this.refresh();
     const entries = [...this.parts.values()].reduce((n, p) => n + p.count, 0);
@@ -176,6 +161,13 @@ export class EmbeddedIndex implements VectorIndex {
       snapshotPath: this.snapshotPath,
       rebuildNeeded,
     };
+  }
+
+  /** Rebuilds the RAM copy from the float vectors in SQLite and saves it (`lilo doctor --apply`). */
+  async reloadCopy(): Promise<void> {
+    this.ready();
+    this.run(() => this.rebuild(), "rebuild the vector index from SQLite");
+    this.save();
   }
 
   /** Saves the RAM copy now (also done on close and every `saveEvery` changes). */
