@@ -22,9 +22,15 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
     .option("--json", "print the report as JSON")
     .action((o: { apply?: boolean; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
+        let index = await lilo.maintenance.indexState();
+        // A copy that disagrees with SQLite is rebuilt first, so the row check below compares against the truth.
+        const rebuilt = !!index?.rebuildNeeded && !!o.apply && (await lilo.maintenance.reloadIndex());
+        if (rebuilt) {
+          io.out(`rebuilt the index from the vectors in SQLite (${index!.rebuildNeeded})`);
+          index = await lilo.maintenance.indexState();
+        }
         const report = await lilo.maintenance.check();
         const problems = lilo.stores.problems.counts();
-        const index = await lilo.maintenance.indexState();
         if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems, ...(index ? { index } : {}) }));
         else {
           if (index) io.out(indexLine(index));
@@ -37,15 +43,7 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           if (counted.length) io.out(`malformed model answers: ${counted.map(([k, n]) => `${k}=${n}`).join(", ")}`);
         }
         const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length;
-        if (index?.rebuildNeeded) {
-          if (!o.apply) {
-            if (!o.json) io.out("dry run: nothing changed. Run `lilo doctor --apply` to rebuild the index from SQLite.");
-            return 2;
-          }
-          await lilo.maintenance.reloadIndex();
-          io.out("rebuilt the index from the vectors in SQLite");
-        }
-        if (broken === 0) {
+        if (broken === 0 && !index?.rebuildNeeded) {
           if (!o.json) io.out("everything consistent");
           return 0;
         }
@@ -53,6 +51,7 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           if (!o.json) io.out("dry run: nothing changed. Run `lilo doctor --apply` to repair.");
           return 2;
         }
+        if (broken === 0) return 0;
         io.out(`backup: ${await backupDatabase(lilo)}`);
         await lilo.maintenance.repair(report);
         io.out(`repaired ${broken} entries`);
