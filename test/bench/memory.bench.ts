@@ -30,9 +30,10 @@ const USER = "bench";
 const K = 10;
 const QUERIES = 100;
 
-// A vocabulary of made-up words, so hash-embedded notes spread out like real ones instead of clustering on a few words.
+// A vocabulary of made-up words, so hash-embedded notes spread out like real ones instead of clustering on a few
+// words; each ends in "x" so no word is a prefix of another (the keyword side prefix-matches, as for real words).
 const SYL = "ka lo mi ren tu sa fe bor qui dan el ni ost pra vu gel hem ri zo tak".split(" ");
-const VOCAB = Array.from({ length: 3000 }, (_, i) => SYL[i % 20]! + SYL[Math.floor(i / 20) % 20]! + (i >= 400 ? SYL[Math.floor(i / 400) % 20]! : ""));
+const VOCAB = Array.from({ length: 3000 }, (_, i) => `${SYL[i % 20]}${SYL[Math.floor(i / 20) % 20]}${SYL[Math.floor(i / 400) % 20]}x`);
 const word = (x: number) => VOCAB[Math.abs(x) % VOCAB.length]!;
 const sentence = (i: number) => `Notiz ${i}: ${word(i * 7919)} ${word(i * 104729 + 3)} und ${word(i * 1299709 + 11)}, ${word((i >> 3) * 31 + 5)} ${word(i % 97)}.`;
 

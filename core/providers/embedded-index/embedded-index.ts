@@ -11,7 +11,7 @@ export interface EmbeddedIndexOptions {
   snapshotPath?: string | null;
   /** A (user, store) with at least this many vectors is searched through an HNSW graph instead of an exact scan. */
   graphMinSize?: number;
-  /** Candidates taken from the int8 copy before exact float rescoring (at least 2 × k). */
+  /** Candidates taken from the int8 copy before exact float rescoring (at least 1.5 × k). */
   rescoreDepth?: number;
   /** Save the snapshot after this many changes (it is also saved on close). */
   saveEvery?: number;
@@ -116,7 +116,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.refresh();
     const part = this.parts.get(partKey(query.userId, query.store));
     if (!part || part.count === 0) return [];
-    const ids = part.candidates(quantize(query.vector), Math.max(this.rescoreDepth, 2 * k));
+    const ids = part.candidates(quantize(query.vector), Math.max(this.rescoreDepth, Math.ceil(1.5 * k)));
     const floats = this.run(() => table.floats(query.store, ids), "read vectors for rescoring");
     const qn = norm(query.vector);
     const hits: VectorHit[] = [];

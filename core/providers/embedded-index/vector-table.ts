@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { VectorStore } from "../../ports/vector-index.ts";
+import { VECTOR_STORES, type VectorStore } from "../../ports/vector-index.ts";
+import { VectorIndexError } from "../../errors.ts";
 import type { Db } from "../../store/db.ts";
 
 /**
@@ -66,7 +67,7 @@ export class VectorTable {
 
   /** The vector of one row, or undefined. */
   get(store: VectorStore, rowId: number): StoredVector | undefined {
-    const r = this.stmts.get.get(store, rowId) as { user_id: string; vector: Buffer } | undefined;
+    const r = this.stmts.get.get(keyOf(store, rowId)) as { user_id: string; vector: Buffer } | undefined;
     return r ? { store, rowId, userId: r.user_id, vector: toFloats(r.vector) } : undefined;
   }
 
@@ -74,8 +75,9 @@ export class VectorTable {
   floats(store: VectorStore, rowIds: number[]): Map<number, Float32Array> {
     const out = new Map<number, Float32Array>();
     for (const id of rowIds) {
-      const r = this.stmts.vectorOnly.get(store, id) as { vector: Buffer } | undefined;
-      if (r) out.set(id, toFloats(r.vector));
+      const b = this.stmts.vectorOnly.get(keyOf(store, id)) as Buffer | undefined;
+      // Read in place when the BLOB is aligned (the usual case); rescoring only reads it once.
+      if (b) out.set(id, b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : toFloats(b));
     }
     return out;
   }
@@ -84,7 +86,7 @@ export class VectorTable {
   put(records: StoredVector[]): number {
     let seq = 0;
     for (const r of records) {
-      this.stmts.put.run(r.store, r.rowId, r.userId, Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength));
+      this.stmts.put.run(keyOf(r.store, r.rowId), r.store, r.rowId, r.userId, Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength));
       seq = Number(this.stmts.log.run(r.store, r.rowId, r.userId).lastInsertRowid);
     }
     return seq;
@@ -94,7 +96,7 @@ export class VectorTable {
   remove(keys: { store: VectorStore; rowId: number }[]): number {
     let seq = 0;
     for (const k of keys) {
-      const gone = this.stmts.del.get(k.store, k.rowId) as { user_id: string } | undefined;
+      const gone = this.stmts.del.get(keyOf(k.store, k.rowId)) as { user_id: string } | undefined;
       if (!gone) continue;
       seq = Number(this.stmts.log.run(k.store, k.rowId, gone.user_id).lastInsertRowid);
     }
@@ -126,19 +128,18 @@ export class VectorTable {
 
   /** Every vector, in pages (start-up rebuild, reindex of the RAM copy). */
   *iterate(pageSize = 5000): Generator<StoredVector[]> {
-    let after: { store: string; rowId: number } = { store: "", rowId: -1 };
+    let after = -1;
     for (;;) {
-      const page = this.stmts.page.all(after.store, after.store, after.rowId, pageSize) as { store: VectorStore; row_id: number; user_id: string; vector: Buffer }[];
+      const page = this.stmts.page.all(after, pageSize) as { key: number; store: VectorStore; row_id: number; user_id: string; vector: Buffer }[];
       if (page.length === 0) return;
       yield page.map((r) => ({ store: r.store, rowId: r.row_id, userId: r.user_id, vector: toFloats(r.vector) }));
-      const last = page[page.length - 1]!;
-      after = { store: last.store, rowId: last.row_id };
+      after = page[page.length - 1]!.key;
     }
   }
 
   /** Data version of the connection: changes when another connection commits. */
   dataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
+    return this.stmts.dataVersion.get() as number;
   }
 }
 
@@ -151,13 +152,15 @@ function createTables(db: Db): void {
       generation TEXT NOT NULL,
       pruned_through INTEGER NOT NULL DEFAULT 0
     );
+    -- key = row_id * 16 + store slot: one B-tree seek per vector, and a 384-float vector (1.5 kB)
+    -- stays on its leaf page (a WITHOUT ROWID table would spill it to overflow pages).
     CREATE TABLE IF NOT EXISTS ${VECTORS} (
+      key INTEGER PRIMARY KEY,
       store TEXT NOT NULL,
       row_id INTEGER NOT NULL,
       user_id TEXT NOT NULL,
-      vector BLOB NOT NULL,
-      PRIMARY KEY (store, row_id)
-    ) WITHOUT ROWID;
+      vector BLOB NOT NULL
+    );
     CREATE TABLE IF NOT EXISTS ${CHANGES} (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       store TEXT NOT NULL,
@@ -172,18 +175,27 @@ function prepare(db: Db) {
     meta: p(`SELECT dimension, embedder_id AS embedderId, generation, pruned_through AS prunedThrough FROM ${META} WHERE id = 1`),
     putMeta: p(`INSERT OR REPLACE INTO ${META}(id, dimension, embedder_id, generation, pruned_through) VALUES (1, ?, ?, ?, 0)`),
     setPruned: p(`UPDATE ${META} SET pruned_through = MAX(pruned_through, ?) WHERE id = 1`),
-    get: p(`SELECT user_id, vector FROM ${VECTORS} WHERE store = ? AND row_id = ?`),
-    vectorOnly: p(`SELECT vector FROM ${VECTORS} WHERE store = ? AND row_id = ?`),
-    put: p(`INSERT OR REPLACE INTO ${VECTORS}(store, row_id, user_id, vector) VALUES (?, ?, ?, ?)`),
-    del: p(`DELETE FROM ${VECTORS} WHERE store = ? AND row_id = ? RETURNING user_id`),
+    get: p(`SELECT user_id, vector FROM ${VECTORS} WHERE key = ?`),
+    vectorOnly: p(`SELECT vector FROM ${VECTORS} WHERE key = ?`).pluck(),
+    put: p(`INSERT OR REPLACE INTO ${VECTORS}(key, store, row_id, user_id, vector) VALUES (?, ?, ?, ?, ?)`),
+    del: p(`DELETE FROM ${VECTORS} WHERE key = ? RETURNING user_id`),
     log: p(`INSERT INTO ${CHANGES}(store, row_id, user_id) VALUES (?, ?, ?)`),
     changes: p(`SELECT seq, store, row_id, user_id FROM ${CHANGES} WHERE seq > ? ORDER BY seq`),
     // sqlite_sequence keeps the highest AUTOINCREMENT value even when the log was pruned.
     lastSeq: p(`SELECT (SELECT seq FROM sqlite_sequence WHERE name = '${CHANGES}') AS seq`),
     prune: p(`DELETE FROM ${CHANGES} WHERE seq <= ?`),
     count: p(`SELECT COUNT(*) AS n FROM ${VECTORS}`),
-    page: p(`SELECT store, row_id, user_id, vector FROM ${VECTORS} WHERE store > ? OR (store = ? AND row_id > ?) ORDER BY store, row_id LIMIT ?`),
+    // Prepared once: db.pragma() prepares on every call, and this runs before every search.
+    dataVersion: p(`PRAGMA data_version`).pluck(),
+    page: p(`SELECT key, store, row_id, user_id, vector FROM ${VECTORS} WHERE key > ? ORDER BY key LIMIT ?`),
   };
+}
+
+/** The integer key of a row's vector: room for 16 stores, exact for row ids below 2^49. */
+function keyOf(store: VectorStore, rowId: number): number {
+  const slot = VECTOR_STORES.indexOf(store);
+  if (slot < 0) throw new VectorIndexError(`Unknown vector store "${String(store)}"`);
+  return rowId * 16 + slot;
 }
 
 /** Copies a BLOB into an aligned Float32Array (Buffers from SQLite may be unaligned). */
