@@ -288,4 +288,7 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
     DELETE FROM message_vectors WHERE message_id = new.id;
   END;
   `,
+  /* issue 11: the rules every turn reads for one user come from an index, not a scan of every user's rules */ `
+  CREATE INDEX IF NOT EXISTS rules_user ON rules(user_id, enabled, id);
+  `,
 ];

@@ -5,6 +5,7 @@ import { Partition, quantize } from "./partition.ts";
 import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
 import { VectorTable, type Change, type TableMeta } from "./vector-table.ts";
 import { importFromSqliteVec } from "./import-sqlite-vec.ts";
+import { asIndexError } from "../index-errors.ts";
 
 export interface EmbeddedIndexOptions {
   /** Where the RAM copy is saved; default `<database file>.vectors`, none for an in-memory database; null = never. */
@@ -306,12 +307,7 @@ export class EmbeddedIndex implements VectorIndex {
   }
 
   private run<T>(fn: () => T, what: string): T {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof VectorIndexError) throw err;
-      throw new VectorIndexError(`Cannot ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    }
+    return asIndexError(fn, what);
   }
 }
 

@@ -3,7 +3,7 @@ import { Index, MetricKind, ScalarKind, exactSearch, type Matches } from "usearc
 /** Scale of the int8 copy: a unit vector's components times 127, rounded. */
 const SCALE = 127;
 /** Neighbours visited per graph search; with float rescoring this gives recall@10 ≥ 0.99 at 100k (`npm run bench`). */
-const GRAPH_EXPANSION_SEARCH = 256;
+const GRAPH_EXPANSION_SEARCH = 512;
 const GRAPH_EXPANSION_ADD = 128;
 const GRAPH_CONNECTIVITY = 16;
 
