@@ -144,9 +144,10 @@ async function fill(db: Db, embedder: Embedder, n: number, dim: number): Promise
   return { flat, records, fillMs: performance.now() - t0 };
 }
 
-async function benchSize(n: number, base: Embedder): Promise<string[]> {
+async function benchSize(n: number, base: Embedder): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "lilo-bench-"));
-  const out: string[] = [];
+  // Lines are printed as they are measured: a long 1M run shows its first numbers early.
+  const out = { push: (line: string) => console.log(line) };
   const row = (label: string, xs: number[], extra = "") => out.push(`  ${label.padEnd(34)} ${ms(xs)}   ${extra}`);
   try {
     const file = join(dir, "lilo.db");
@@ -196,7 +197,6 @@ async function benchSize(n: number, base: Embedder): Promise<string[]> {
       await graph.close();
     }
     db2.close();
-    const vecAt = out.length;
 
     // The memory work of a turn: embedding (separately), then notes/important/thoughts hybrid search, chat recall, profile, sheet.
     const embedder = new PrecomputedEmbedder(base);
@@ -211,20 +211,17 @@ async function benchSize(n: number, base: Embedder): Promise<string[]> {
     out.push(`  start-up: snapshot load + catch-up ${loadMs.toFixed(0)} ms, rebuild from SQLite ${rebuildMs.toFixed(0)} ms${graphLine ? `;${graphLine}` : ""}`);
     out.push(`  memory: RSS +${mb(rssIndex)} for the loaded index (int8 ${mb(n * dim)}), brute-force float copy ${mb(flat.byteLength)}, process RSS ${mb(process.memoryUsage().rss)}`);
     // sqlite-vec in a file of its own, so its 100k-row fill does not sit in the WAL the embedded index reads.
-    let vecLine: string | undefined;
     if (n <= SQLITE_VEC_MAX) {
       const vdb = openDatabase(join(dir, "vec.db"));
       const vec = new SqliteVecIndex(vdb);
       await vec.init(dim, base.id);
       for (let s = 0; s < n; s += 5000) await vec.upsert(records(s, Math.min(n, s + 5000)));
       const v = await measureSearch(vec, qv, exact);
-      vecLine = `  ${"sqlite-vec float KNN (before)".padEnd(34)} ${ms(v.times)}   ${v.recall.toFixed(3)}  the embedded exact path is ×${(pct(v.times, 95) / pct(flatRes.times, 95)).toFixed(1)} faster (p95)`;
+      row("sqlite-vec float KNN (before)", v.times, `${v.recall.toFixed(3)}  the embedded exact path is ×${(pct(v.times, 95) / pct(flatRes.times, 95)).toFixed(1)} faster (p95)`);
       vdb.close();
     }
-    if (vecLine) out.splice(vecAt, 0, vecLine);
     await lilo.close();
     db.close();
-    return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -235,4 +232,4 @@ const cpu = cpus();
 console.log(`Lilo memory benchmark — ${new Date().toISOString()}`);
 console.log(`machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`);
 console.log(`embedder: ${note}; ${QUERIES} queries, k = ${K}; search = index.search (top 10); shared machine: absolute numbers are noisy, compare ratios`);
-for (const n of SIZES) for (const line of await benchSize(n, embedder)) console.log(line);
+for (const n of SIZES) await benchSize(n, embedder);
