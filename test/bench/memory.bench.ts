@@ -188,7 +188,7 @@ async function benchSize(n: number, base: Embedder): Promise<void> {
     let graphLine: string | undefined;
     if (n <= GRAPH_MAX) {
       t = performance.now();
-      const graph = new EmbeddedIndex(db2, { snapshotPath: null, graphMinSize: 1000 });
+      const graph = new EmbeddedIndex(db2, { snapshotPath: null, graphMinSize: 1000, graphBuild: "inline" });
       await graph.init(dim, base.id);
       const graphMs = performance.now() - t;
       const g = await measureSearch(graph, qv, exact);

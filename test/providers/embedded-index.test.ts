@@ -114,8 +114,24 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     expect(sorted(await b.index.keys())).toEqual(["notes/u1/1", "notes/u1/2"]);
   });
 
+  it("builds a graph in the background while searches scan exactly, also when rows change during the build", async () => {
+    const a = open({ graphMinSize: 20, graphChunk: 5 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 30 }, (_, i) => note(i + 1)));
+    expect(a.index.copyState().graphs).toBe(0); // started, not finished: nothing blocked
+    expect((await a.index.search({ vector: vecOf(30), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(30);
+    await new Promise((r) => setImmediate(r)); // one step: the cursor is past the first rows
+    await a.index.delete([{ store: "notes", rowId: 2, userId: "u1" }]); // the last row moves into a passed slot
+    await a.index.upsert([note(1), note(31)]); // an edit behind the cursor, an add at the end
+    await a.index.graphsBuilt();
+    expect(a.index.copyState().graphs).toBe(1);
+    for (const id of [1, 3, 30, 31]) expect((await a.index.search({ vector: vecOf(id), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(id);
+    expect((await a.index.search({ vector: vecOf(2), store: "notes", userId: "u1", k: 40 })).map((h) => h.rowId)).not.toContain(2);
+    expect((await a.index.search({ vector: vecOf(2), store: "notes", userId: "u1", k: 40 })).length).toBe(30);
+  });
+
   it("builds a graph for a partition that reaches graphMinSize and drops it well below", async () => {
-    const a = open({ graphMinSize: 20 });
+    const a = open({ graphMinSize: 20, graphBuild: "inline" });
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 19 }, (_, i) => note(i + 1)));
     expect(a.index.copyState().graphs).toBe(0);
@@ -124,7 +140,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     const hits = await a.index.search({ vector: vecOf(7), store: "notes", userId: "u1", k: 3 });
     expect(hits[0]).toMatchObject({ rowId: 7, score: expect.closeTo(1, 5) });
     await a.index.close();
-    const b = open({ graphMinSize: 20 });
+    const b = open({ graphMinSize: 20, graphBuild: "inline" });
     await b.index.init(DIM, EMB);
     expect(b.index.copyState().graphs).toBe(1); // loaded with the snapshot
     await b.index.delete(Array.from({ length: 11 }, (_, i) => ({ store: "notes" as const, rowId: i + 1, userId: "u1" })));

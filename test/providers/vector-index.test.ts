@@ -62,7 +62,7 @@ async function qdrantHarness(url: string, apiKey: string | undefined, onCleanup:
 describeVectorIndex("sqlite-vec", () => sqliteHarness());
 describeVectorIndex("embedded (exact int8 scan)", () => sqliteHarness((db) => new EmbeddedIndex(db)));
 // Every partition through the HNSW graph: the approximate path must keep the same contract.
-const graphAlways: EmbeddedIndexOptions = { graphMinSize: 1 };
+const graphAlways: EmbeddedIndexOptions = { graphMinSize: 1, graphBuild: "inline" };
 describeVectorIndex("embedded (HNSW graph)", () => sqliteHarness((db) => new EmbeddedIndex(db, graphAlways)));
 
 describeVectorIndex("qdrant (fake server)", async () => {

@@ -18,11 +18,17 @@ export interface EmbeddedIndexOptions {
   saveEvery?: number;
   /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
   keepLog?: number;
+  /** "background" (default): graphs are built a chunk at a time while searches scan exactly; "inline": at once. */
+  graphBuild?: "background" | "inline";
+  /** Vectors per background build step. */
+  graphChunk?: number;
 }
 
 /** Default size above which a partition gets a graph: an exact int8 scan stays under ~25 ms below it (`npm run bench`). */
 export const DEFAULT_GRAPH_MIN_SIZE = 500_000;
 const DEFAULT_RESCORE_DEPTH = 40;
+/** Vectors added to a graph under construction per step (a few tens of ms of work on 2 cores). */
+const GRAPH_CHUNK = 256;
 
 /**
  * The default vector index: float vectors in a plain SQLite table (the
@@ -47,6 +53,10 @@ export class EmbeddedIndex implements VectorIndex {
   private readonly rescoreDepth: number;
   private readonly saveEvery: number;
   private readonly keepLog: number;
+  private readonly graphBuild: "background" | "inline";
+  private readonly graphChunk: number;
+  private graphTimer: NodeJS.Immediate | undefined;
+  private readonly graphWaiters: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -57,6 +67,8 @@ export class EmbeddedIndex implements VectorIndex {
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
     this.saveEvery = opts.saveEvery ?? 5000;
     this.keepLog = opts.keepLog ?? 10_000;
+    this.graphBuild = opts.graphBuild ?? "background";
+    this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
   }
 
   async init(dimension: number, embedderId: string): Promise<void> {
@@ -182,6 +194,9 @@ export class EmbeddedIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
+    if (this.graphTimer) clearImmediate(this.graphTimer);
+    this.graphTimer = undefined;
+    for (const resolve of this.graphWaiters.splice(0)) resolve();
     if (this.meta && this.unsaved > 0) this.save();
     this.meta = undefined;
     this.parts = new Map();
@@ -283,10 +298,39 @@ export class EmbeddedIndex implements VectorIndex {
     this.fitGraph(p);
   }
 
-  /** Builds the graph when a partition reaches the threshold, drops it when it falls well below (no flapping). */
+  /** Starts a graph when a partition reaches the threshold, drops it when it falls well below (no flapping). */
   private fitGraph(p: Partition): void {
-    if (!p.hasGraph && p.count >= this.graphMinSize) p.buildGraph();
-    else if (p.hasGraph && p.count < this.graphMinSize / 2) p.dropGraph();
+    if (!p.hasGraph && !p.buildingGraph && p.count >= this.graphMinSize) {
+      p.startGraph();
+      if (this.graphBuild === "inline") p.buildStep(Number.POSITIVE_INFINITY);
+      else this.scheduleGraphWork();
+    } else if ((p.hasGraph || p.buildingGraph) && p.count < this.graphMinSize / 2) p.dropGraph();
+  }
+
+  /**
+   * Builds graphs a chunk at a time between other work: a graph over 500k
+   * vectors takes minutes, and the bot must keep answering (by exact scan)
+   * meanwhile.
+   */
+  private scheduleGraphWork(): void {
+    if (this.graphTimer) return;
+    this.graphTimer = setImmediate(() => {
+      this.graphTimer = undefined;
+      const pending = [...this.parts.values()].filter((p) => p.buildingGraph);
+      for (const p of pending) p.buildStep(this.graphChunk);
+      if (pending.some((p) => p.buildingGraph)) this.scheduleGraphWork();
+      else {
+        for (const resolve of this.graphWaiters.splice(0)) resolve();
+        if (this.meta && pending.length) this.save(); // a start need not build them again
+      }
+    });
+    this.graphTimer.unref(); // an unfinished graph is rebuilt on the next start
+  }
+
+  /** Resolves once no graph is being built (benchmark, tests). */
+  graphsBuilt(): Promise<void> {
+    if (![...this.parts.values()].some((p) => p.buildingGraph)) return Promise.resolve();
+    return new Promise((resolve) => this.graphWaiters.push(resolve));
   }
 
   private afterChanges(n: number): void {

@@ -29,6 +29,7 @@ export class Partition {
   data: Int8Array;
   private readonly slots = new Map<number, number>();
   private graph: Index | undefined;
+  private building: { graph: Index; cursor: number } | undefined;
 
   constructor(
     readonly userId: string,
@@ -68,10 +69,12 @@ export class Partition {
       this.rowIds[slot] = rowId;
     }
     quantize(vector, this.data, slot * this.dimension);
-    if (this.graph) {
+    // A graph under construction takes the row when its cursor reaches the slot, unless it has passed it already.
+    const g = this.graph ?? (this.building && slot < this.building.cursor ? this.building.graph : undefined);
+    if (g) {
       const key = BigInt(rowId);
-      if (this.graph.contains(key)) this.graph.remove(key);
-      this.graph.add(key, this.vectorAt(slot), 1);
+      if (g.contains(key)) g.remove(key);
+      g.add(key, this.vectorAt(slot), 1);
     }
   }
 
@@ -88,6 +91,12 @@ export class Partition {
     }
     this.slots.delete(rowId);
     this.graph?.remove(BigInt(rowId));
+    const b = this.building;
+    if (b) {
+      if (b.graph.contains(BigInt(rowId))) b.graph.remove(BigInt(rowId));
+      // The last row moved into a slot the cursor has passed: add it now or it would be missed.
+      if (slot < this.count && slot < b.cursor && !b.graph.contains(BigInt(this.rowIds[slot]!))) b.graph.add(BigInt(this.rowIds[slot]!), this.vectorAt(slot), 1);
+    }
     return true;
   }
 
@@ -103,27 +112,36 @@ export class Partition {
     return Array.from(m.keys.subarray(0, countOf(m)), (slot) => this.rowIds[Number(slot)]!);
   }
 
-  /** Builds the HNSW graph over every vector (above the size threshold). */
-  buildGraph(): void {
-    const g = new Index({
-      dimensions: this.dimension,
-      metric: MetricKind.IP,
-      quantization: ScalarKind.I8,
-      connectivity: GRAPH_CONNECTIVITY,
-      expansion_add: GRAPH_EXPANSION_ADD,
-      expansion_search: GRAPH_EXPANSION_SEARCH,
-      multi: false,
-    });
-    if (this.count > 0) {
-      const keys = BigUint64Array.from(this.rowIds.subarray(0, this.count), (id) => BigInt(id));
-      g.add(keys, this.data.slice(0, this.count * this.dimension), 0);
+  /** True while a graph is being built (searches scan exactly until it is complete). */
+  get buildingGraph(): boolean {
+    return this.building !== undefined;
+  }
+
+  /** Starts building the HNSW graph over every vector (above the size threshold); `buildStep` does the work. */
+  startGraph(): void {
+    this.building = { graph: newGraph(this.dimension), cursor: 0 };
+  }
+
+  /** Adds up to `n` more vectors to the graph under construction; true once it is complete and in use. */
+  buildStep(n: number): boolean {
+    const b = this.building;
+    if (!b) return this.graph !== undefined;
+    const end = Math.min(this.count, b.cursor + n);
+    if (end > b.cursor) {
+      const keys = BigUint64Array.from(this.rowIds.subarray(b.cursor, end), (id) => BigInt(id));
+      b.graph.add(keys, this.data.slice(b.cursor * this.dimension, end * this.dimension), 0);
     }
-    this.graph = g;
+    b.cursor = end;
+    if (b.cursor < this.count) return false;
+    this.graph = b.graph;
+    this.building = undefined;
+    return true;
   }
 
   /** Drops the graph (the partition shrank below the threshold). */
   dropGraph(): void {
     this.graph = undefined;
+    this.building = undefined;
   }
 
   /** Saves the graph (usearch's own format) so a start need not rebuild it. */
@@ -133,7 +151,7 @@ export class Partition {
 
   /** Loads a saved graph; false when it does not match this partition's rows. */
   loadGraph(path: string): boolean {
-    const g = new Index({ dimensions: this.dimension, metric: MetricKind.IP, quantization: ScalarKind.I8, connectivity: GRAPH_CONNECTIVITY, expansion_add: GRAPH_EXPANSION_ADD, expansion_search: GRAPH_EXPANSION_SEARCH, multi: false });
+    const g = newGraph(this.dimension);
     g.load(path);
     if (g.size() !== this.count) return false;
     this.graph = g;
@@ -153,6 +171,18 @@ export class Partition {
     this.rowIds = ids;
     this.data = data;
   }
+}
+
+function newGraph(dimensions: number): Index {
+  return new Index({
+    dimensions,
+    metric: MetricKind.IP,
+    quantization: ScalarKind.I8,
+    connectivity: GRAPH_CONNECTIVITY,
+    expansion_add: GRAPH_EXPANSION_ADD,
+    expansion_search: GRAPH_EXPANSION_SEARCH,
+    multi: false,
+  });
 }
 
 function countOf(m: Matches): number {
