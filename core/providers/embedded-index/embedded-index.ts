@@ -324,7 +324,7 @@ export class EmbeddedIndex implements VectorIndex {
         if (this.meta && pending.length) this.save(); // a start need not build them again
       }
     });
-    this.graphTimer.unref(); // an unfinished graph is rebuilt on the next start
+    // Not unref'd: an unref'd immediate waits for some other event to wake the loop. close() stops the build.
   }
 
   /** Resolves once no graph is being built (benchmark, tests). */
