@@ -183,13 +183,18 @@ export class EmbeddedIndex implements VectorIndex {
     this.save();
   }
 
-  /** Saves the RAM copy now (also done on close and every `saveEvery` changes). */
-  save(): void {
+  /**
+   * Saves the RAM copy now (also done on close and every `saveEvery` changes).
+   * Graphs (hundreds of MB) are written only with `withGraphs` — on close and
+   * when a build completes; after a crash they are rebuilt in the background.
+   */
+  save(withGraphs = true): void {
     const { table, meta } = this.ready();
     this.unsaved = 0;
     if (!this.snapshotPath) return;
     const parts = [...this.parts.values()];
-    this.run(() => saveSnapshot(this.snapshotPath!, { dimension: meta.dimension, embedderId: meta.embedderId, generation: meta.generation, lastSeq: this.lastSeq }, parts), "save the vector snapshot");
+    const header = { dimension: meta.dimension, embedderId: meta.embedderId, generation: meta.generation, lastSeq: this.lastSeq };
+    this.run(() => saveSnapshot(this.snapshotPath!, header, parts, withGraphs), "save the vector snapshot");
     this.run(() => table.prune(this.lastSeq - this.keepLog), "prune the vector change log");
   }
 
@@ -247,13 +252,15 @@ export class EmbeddedIndex implements VectorIndex {
 
   /** Runs a write in an IMMEDIATE transaction after applying what others committed, so no change is skipped. */
   private write(fn: () => number): void {
+    let seq = 0;
     this.run(() => {
       this.db.transaction(() => {
         this.sync();
-        const seq = fn();
-        if (seq > 0) this.lastSeq = seq;
+        seq = fn();
       }).immediate();
     }, "write vectors");
+    // Only after the commit: a rolled-back sequence number is handed out again.
+    if (seq > 0) this.lastSeq = seq;
   }
 
   /** Inside a transaction: applies every change committed after the last one this copy holds. */
@@ -335,7 +342,7 @@ export class EmbeddedIndex implements VectorIndex {
 
   private afterChanges(n: number): void {
     this.unsaved += n;
-    if (this.unsaved >= this.saveEvery) this.save();
+    if (this.unsaved >= this.saveEvery) this.save(false);
   }
 
   private partition(userId: string, store: string): Partition {

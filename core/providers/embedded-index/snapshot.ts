@@ -20,8 +20,8 @@ export interface SnapshotHeader {
  * files in usearch's format. Written to a temporary file and renamed, so a
  * crash leaves the old snapshot or the new one, never half of one.
  */
-export function saveSnapshot(path: string, header: Omit<SnapshotHeader, "partitions">, partitions: Partition[]): void {
-  const head: SnapshotHeader = { ...header, partitions: partitions.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: p.hasGraph })) };
+export function saveSnapshot(path: string, header: Omit<SnapshotHeader, "partitions">, partitions: Partition[], withGraphs = true): void {
+  const head: SnapshotHeader = { ...header, partitions: partitions.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && p.hasGraph })) };
   const json = Buffer.from(JSON.stringify(head));
   const lenBuf = Buffer.alloc(4);
   lenBuf.writeUInt32LE(json.length);
@@ -34,7 +34,7 @@ export function saveSnapshot(path: string, header: Omit<SnapshotHeader, "partiti
     partitions.forEach((p, i) => {
       writeSync(fd, new Uint8Array(p.rowIds.buffer, p.rowIds.byteOffset, p.count * 8));
       writeSync(fd, new Uint8Array(p.data.buffer, p.data.byteOffset, p.count * p.dimension));
-      if (p.hasGraph) p.saveGraph(graphPath(path, i));
+      if (head.partitions[i]!.graph) p.saveGraph(graphPath(path, i));
     });
   } finally {
     closeSync(fd);
