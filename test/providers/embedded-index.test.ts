@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -143,6 +143,8 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     const b = open({ graphMinSize: 20, graphBuild: "inline" });
     await b.index.init(DIM, EMB);
     expect(b.index.copyState().graphs).toBe(1); // loaded with the snapshot
+    for (const f of [`${file}.vectors`, `${file}.vectors.graph0`, `${file}.vectors.graph1`].filter(existsSync)) expect(statSync(f).mode & 0o077).toBe(0);
+    expect(existsSync(`${file}.vectors.graph0`) || existsSync(`${file}.vectors.graph1`)).toBe(true);
     await b.index.delete(Array.from({ length: 11 }, (_, i) => ({ store: "notes" as const, rowId: i + 1, userId: "u1" })));
     expect(b.index.copyState().graphs).toBe(0);
     expect((await b.index.search({ vector: vecOf(15), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(15);

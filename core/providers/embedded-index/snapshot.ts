@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { Partition } from "./partition.ts";
-import { PRIVATE_FILE_MODE } from "../../util/file-modes.ts";
+import { PRIVATE_FILE_MODE, makePrivate } from "../../util/file-modes.ts";
 
 const MAGIC = "LILOVIX1";
 
@@ -34,7 +34,10 @@ export function saveSnapshot(path: string, header: Omit<SnapshotHeader, "partiti
     partitions.forEach((p, i) => {
       writeSync(fd, new Uint8Array(p.rowIds.buffer, p.rowIds.byteOffset, p.count * 8));
       writeSync(fd, new Uint8Array(p.data.buffer, p.data.byteOffset, p.count * p.dimension));
-      if (head.partitions[i]!.graph) p.saveGraph(graphPath(path, i));
+      if (head.partitions[i]!.graph) {
+        p.saveGraph(graphPath(path, i));
+        makePrivate(graphPath(path, i)); // usearch writes with the default mode; the vectors are the user's
+      }
     });
   } finally {
     closeSync(fd);
