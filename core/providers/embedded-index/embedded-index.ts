@@ -27,6 +27,7 @@ export interface EmbeddedIndexOptions {
 /** Default size above which a partition gets a graph: an exact int8 scan stays under ~25 ms below it (`npm run bench`). */
 export const DEFAULT_GRAPH_MIN_SIZE = 500_000;
 const DEFAULT_RESCORE_DEPTH = 40;
+const GRAPH_DEPTH_FACTOR = 2.5;
 /** Vectors added to a graph under construction per step (a few tens of ms of work on 2 cores). */
 const GRAPH_CHUNK = 256;
 
@@ -129,7 +130,9 @@ export class EmbeddedIndex implements VectorIndex {
     this.refresh();
     const part = this.parts.get(partKey(query.userId, query.store));
     if (!part || part.count === 0) return [];
-    const ids = part.candidates(quantize(query.vector), Math.max(this.rescoreDepth, Math.ceil(1.5 * k)));
+    // A graph misses some near neighbours an exact scan would find: it proposes more candidates for rescoring.
+    const depth = Math.max(this.rescoreDepth, Math.ceil(1.5 * k)) * (part.hasGraph ? GRAPH_DEPTH_FACTOR : 1);
+    const ids = part.candidates(quantize(query.vector), depth);
     const floats = this.run(() => table.floats(query.store, ids), "read vectors for rescoring");
     const qn = norm(query.vector);
     const hits: VectorHit[] = [];
