@@ -83,7 +83,7 @@ export const envSchema = z.object({
   LILO_EMBEDDING_MODEL_DIR: opt,
   LILO_EMBEDDING_OFFLINE: bool(false),
   LILO_VECTOR_BACKEND: z.enum(["embedded", "sqlite-vec", "qdrant"]).optional(),
-  LILO_VECTOR_GRAPH_MIN_SIZE: int(500_000),
+  LILO_VECTOR_GRAPH_MIN_SIZE: int(2_000_000),
   QDRANT_URL: url,
   QDRANT_API_KEY: opt,
   QDRANT_COLLECTION: z.string().trim().min(1).default("lilo"),
