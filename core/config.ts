@@ -43,7 +43,14 @@ export interface LiloConfig {
   providers: Record<string, ProviderSettings>;
   modelCall: { timeoutMs: number; maxRetries: number; maxTokens: number };
   embedding: { model: string; localDir: string; offline: boolean };
-  vector: { backend: "sqlite-vec" | "qdrant"; qdrantUrl?: string; qdrantApiKey?: string; collection: string };
+  vector: {
+    backend: "embedded" | "sqlite-vec" | "qdrant";
+    qdrantUrl?: string;
+    qdrantApiKey?: string;
+    collection: string;
+    /** Embedded index: a (user, store) with this many vectors is searched through an HNSW graph instead of an exact scan. */
+    graphMinSize: number;
+  };
   memory: {
     notesTopK: number;
     /** Explicit overrides; otherwise the embedder's own thresholds (core/memory/thresholds.ts). */
@@ -166,10 +173,11 @@ export function loadConfig(env: Env = {}): LiloConfig {
       offline: e.LILO_EMBEDDING_OFFLINE,
     },
     vector: {
-      backend: e.LILO_VECTOR_BACKEND ?? (e.QDRANT_URL ? "qdrant" : "sqlite-vec"),
+      backend: e.LILO_VECTOR_BACKEND ?? (e.QDRANT_URL ? "qdrant" : "embedded"),
       ...(e.QDRANT_URL ? { qdrantUrl: e.QDRANT_URL } : {}),
       ...(e.QDRANT_API_KEY ? { qdrantApiKey: e.QDRANT_API_KEY } : {}),
       collection: e.QDRANT_COLLECTION,
+      graphMinSize: e.LILO_VECTOR_GRAPH_MIN_SIZE,
     },
     memory: {
       notesTopK: e.LILO_NOTES_TOP_K,

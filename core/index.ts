@@ -2,7 +2,7 @@ import type { LiloConfig, ModelRole } from "./config.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { Embedder } from "./ports/embedder.ts";
-import type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
+import type { VectorIndex, VectorIndexState, VectorStore } from "./ports/vector-index.ts";
 import type { ChatModel, ChatRequest } from "./ports/chat-model.ts";
 import type { Logger } from "./ports/logger.ts";
 import { silentLogger } from "./ports/logger.ts";
@@ -56,6 +56,7 @@ import { analysisApi, type AnalysisApi } from "./analysis/analysis-api.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { lazyVectorIndex } from "./providers/lazy.ts";
+import { EmbeddedIndex } from "./providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
 import { createLookups } from "./web/create-lookups.ts";
 import type { WebSearch } from "./ports/web-search.ts";
@@ -77,7 +78,7 @@ export { IMPORT_STORES } from "./transfer/import-lines.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
-export type { VectorIndex, VectorStore } from "./ports/vector-index.ts";
+export type { VectorIndex, VectorIndexState, VectorStore } from "./ports/vector-index.ts";
 export { VECTOR_STORES } from "./ports/vector-index.ts";
 export type { ChatModel, ChatRequest, ChatResponse } from "./ports/chat-model.ts";
 export type { Logger } from "./ports/logger.ts";
@@ -234,6 +235,10 @@ export interface Lilo {
     check(): Promise<ConsistencyReport>;
     repair(report: ConsistencyReport): Promise<void>;
     reindex(onProgress?: (done: number, total: number) => void): Promise<number>;
+    /** The derived copy of the embedded index (entries, last change applied, rebuild needed); undefined for other backends. */
+    indexState(): Promise<VectorIndexState | undefined>;
+    /** Rebuilds the embedded index's RAM copy from SQLite (no re-embedding); false for other backends. */
+    reloadIndex(): Promise<boolean>;
   };
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
   contacts: Pick<Contacts, "ok" | "failed" | "list">;
@@ -367,6 +372,16 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
       check: () => checkConsistency(memory, index),
       repair: (report) => repairConsistency(memory, index, embedder, report),
       reindex: (onProgress) => reindex(memory, index, embedder, onProgress),
+      indexState: async () => {
+        await memory.init();
+        return index.copyState?.();
+      },
+      reloadIndex: async () => {
+        await memory.init();
+        if (!index.reloadCopy) return false;
+        await index.reloadCopy();
+        return true;
+      },
     },
     contacts,
     warmUp: () => memory.init(),
@@ -385,7 +400,8 @@ function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
     const name = `qdrant (${options.url}, collection ${options.collection ?? "lilo"})`;
     return lazyVectorIndex(name, async () => new (await import("./providers/qdrant-index.ts")).QdrantIndex(options));
   }
-  return new SqliteVecIndex(db);
+  if (config.vector.backend === "sqlite-vec") return new SqliteVecIndex(db);
+  return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize });
 }
 
 /** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */

@@ -49,7 +49,7 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
         io.out("Next: run `lilo doctor` to check the vector index against the restored rows.");
         if (lilo.config.vector.backend === "qdrant") {
           io.out("Qdrant is not part of the backup: its vectors still match the old database; run `lilo doctor --apply` or `lilo reindex --apply`.");
-        } else io.out("The sqlite-vec index lives in the same file and was restored with it.");
+        } else io.out(`The ${lilo.config.vector.backend} index keeps its vectors in the same file; they were restored with it.`);
         return 0;
       }),
     );

@@ -2,6 +2,15 @@ import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { backupDatabase } from "../context.ts";
 import { withLilo } from "./shared.ts";
+import type { VectorIndexState } from "../../core/index.ts";
+
+/** One line on the embedded index's derived copy. */
+function indexLine(s: VectorIndexState): string {
+  return (
+    `index: ${s.entries} entries in ${s.partitions} partitions (${s.graphs} with a graph), ${s.vectorsInSqlite} vectors in SQLite; ` +
+    `last change applied ${s.lastApplied} of ${s.lastInSqlite}; rebuild needed: ${s.rebuildNeeded ?? "no"}`
+  );
+}
 
 /** `lilo doctor` and `lilo reindex`: consistency of rows and vectors. */
 export function registerMaintenance(program: Command, open: LiloOpener, io: CliIO): void {
@@ -12,10 +21,18 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
     .option("--json", "print the report as JSON")
     .action((o: { apply?: boolean; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
+        let index = await lilo.maintenance.indexState();
+        // A copy that disagrees with SQLite is rebuilt first, so the row check below compares against the truth.
+        const rebuilt = !!index?.rebuildNeeded && !!o.apply && (await lilo.maintenance.reloadIndex());
+        if (rebuilt) {
+          io.out(`rebuilt the index from the vectors in SQLite (${index!.rebuildNeeded})`);
+          index = await lilo.maintenance.indexState();
+        }
         const report = await lilo.maintenance.check();
         const problems = lilo.stores.problems.counts();
-        if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems }));
+        if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems, ...(index ? { index } : {}) }));
         else {
+          if (index) io.out(indexLine(index));
           io.out(`rows: ${report.rows}, vectors: ${report.vectors}`);
           io.out(`half-added (rows without vectors, will be embedded): ${report.rowsWithoutVector.length}`);
           for (const k of report.rowsWithoutVector.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
@@ -27,7 +44,7 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           if (counted.length) io.out(`malformed model answers: ${counted.map(([k, n]) => `${k}=${n}`).join(", ")}`);
         }
         const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length + report.halfDeleted.length;
-        if (broken === 0) {
+        if (broken === 0 && !index?.rebuildNeeded) {
           if (!o.json) io.out("everything consistent");
           return 0;
         }
@@ -35,6 +52,7 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           if (!o.json) io.out("dry run: nothing changed. Run `lilo doctor --apply` to repair.");
           return 2;
         }
+        if (broken === 0) return 0;
         io.out(`backup: ${await backupDatabase(lilo)}`);
         await lilo.maintenance.repair(report);
         io.out(`repaired ${broken} entries`);

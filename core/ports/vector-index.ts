@@ -27,6 +27,21 @@ export interface VectorQuery {
   minScore?: number;
 }
 
+/** What `lilo doctor` shows about an index that keeps a derived copy of its own. */
+export interface VectorIndexState {
+  entries: number;
+  /** Vectors in SQLite (the truth the copy is derived from). */
+  vectorsInSqlite: number;
+  partitions: number;
+  graphs: number;
+  /** Sequence number of the last change the copy applied, and the newest in SQLite. */
+  lastApplied: number;
+  lastInSqlite: number;
+  snapshotPath: string | undefined;
+  /** Why the copy must be rebuilt, or undefined. */
+  rebuildNeeded: string | undefined;
+}
+
 /**
  * A derived, rebuildable index of vectors. Every vector carries store, row id
  * and user id; a search never crosses users or stores.
@@ -51,4 +66,8 @@ export interface VectorIndex {
   /** Drops everything and prepares for a new dimension / model. */
   reset(dimension: number, embedderId: string): Promise<void>;
   close(): Promise<void>;
+  /** The state of a derived copy (embedded index only). */
+  copyState?(): VectorIndexState;
+  /** Rebuilds the derived copy from the vectors in SQLite, without re-embedding (embedded index only). */
+  reloadCopy?(): Promise<void>;
 }

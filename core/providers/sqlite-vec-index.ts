@@ -3,6 +3,7 @@ import { VectorIndexError } from "../errors.ts";
 import { VECTOR_STORES, type VectorHit, type VectorIndex, type VectorKey, type VectorQuery, type VectorRecord, type VectorStore } from "../ports/vector-index.ts";
 import type { Db } from "../store/db.ts";
 import { writeTransaction } from "../store/tx.ts";
+import { asIndexError } from "./index-errors.ts";
 
 const TABLE = "vec_memory";
 const META = "vec_memory_meta";
@@ -202,12 +203,7 @@ export class SqliteVecIndex implements VectorIndex {
   }
 
   private run<T>(fn: () => T, what: string): T {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof VectorIndexError) throw err;
-      throw new VectorIndexError(`Cannot ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    }
+    return asIndexError(fn, what);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "./db.ts";
+import { prepared } from "./prepared.ts";
 
 /** One profile fact about the user. */
 export interface ProfileEntry {
@@ -18,9 +19,7 @@ export class ProfileStore {
   constructor(private readonly db: Db) {}
 
   list(userId: string): ProfileEntry[] {
-    const rows = this.db
-      .prepare(`SELECT * FROM profile WHERE user_id = ? ORDER BY category, created_at, id`)
-      .all(userId) as { id: number; user_id: string; category: string; text: string; created_at: string; updated_at: string }[];
+    const rows = prepared(this.db, `SELECT * FROM profile WHERE user_id = ? ORDER BY category, created_at, id`).all(userId) as { id: number; user_id: string; category: string; text: string; created_at: string; updated_at: string }[];
     return rows.map((r) => ({ id: r.id, userId: r.user_id, category: r.category, text: r.text, createdAt: r.created_at, updatedAt: r.updated_at }));
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from "./db.ts";
+import { prepared } from "./prepared.ts";
 
 /** A behaviour rule the user confirmed. */
 export interface Rule {
@@ -19,7 +20,7 @@ export class RulesStore {
 
   list(userId: string, onlyEnabled = false): Rule[] {
     const sql = `SELECT * FROM rules WHERE user_id = ? ${onlyEnabled ? "AND enabled = 1" : ""} ORDER BY id`;
-    return (this.db.prepare(sql).all(userId) as RawRule[]).map(toRule);
+    return (prepared(this.db, sql).all(userId) as RawRule[]).map(toRule);
   }
 
   get(id: number): Rule | undefined {

@@ -356,4 +356,7 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   ALTER TABLE thoughts ADD COLUMN forgotten_at TEXT;
   ALTER TABLE diary ADD COLUMN forgotten_at TEXT;
   `,
+  /* issue 11: the rules every turn reads for one user come from an index, not a scan of every user's rules */ `
+  CREATE INDEX IF NOT EXISTS rules_user ON rules(user_id, enabled, id);
+  `,
 ];

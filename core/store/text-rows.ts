@@ -1,5 +1,6 @@
 import type { Db } from "./db.ts";
 import type { VectorStore } from "../ports/vector-index.ts";
+import { prepared } from "./prepared.ts";
 
 /** One row of a store that has vectors (notes, important memories, thoughts, diary). */
 export interface TextRow {
@@ -85,25 +86,21 @@ export class TextRows {
   }
 
   get(id: number): TextRow | undefined {
-    const row = this.db.prepare(`SELECT * FROM ${this.store} WHERE id = ?`).get(id) as RawRow | undefined;
+    const row = prepared(this.db, `SELECT * FROM ${this.store} WHERE id = ?`).get(id) as RawRow | undefined;
     return row && this.toRow(row);
   }
 
   /** Rows by id, in the order of `ids`; missing ids are skipped. */
   getMany(ids: number[]): TextRow[] {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM ${this.store} WHERE id IN (${ids.map(() => "?").join(",")})`)
-      .all(...ids) as RawRow[];
+    const rows = prepared(this.db, `SELECT * FROM ${this.store} WHERE id IN (${ids.map(() => "?").join(",")})`).all(...ids) as RawRow[];
     const byId = new Map(rows.map((r) => [r.id, this.toRow(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** A live (not superseded) row of this user with exactly this text. */
   findExact(userId: string, text: string): TextRow | undefined {
-    const row = this.db
-      .prepare(`SELECT * FROM ${this.store} WHERE user_id = ? AND text = ? AND superseded_at IS NULL LIMIT 1`)
-      .get(userId, text) as RawRow | undefined;
+    const row = prepared(this.db, `SELECT * FROM ${this.store} WHERE user_id = ? AND text = ? AND superseded_at IS NULL LIMIT 1`).get(userId, text) as RawRow | undefined;
     return row && this.toRow(row);
   }
 

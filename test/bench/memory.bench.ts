@@ -1,9 +1,11 @@
 /**
- * `npm run bench`: the memory work of one chat turn (embed, search, assemble
- * the cheat sheet; everything but the model call) and a bare vector search
- * on the embedded sqlite-vec index, beside a brute-force cosine scan in JS
- * over the same vectors in the same run. Ratios are the figures that count:
- * absolute times on a shared machine are noisy.
+ * `npm run bench` (add `-- --1m` for a million notes): for each size, the
+ * embedded index (int8 RAM copy + float rescoring from SQLite; exact scan and
+ * the HNSW graph path) beside a brute-force float scan in JS and sqlite-vec in
+ * the same run — bare search p50/p95 and recall@10 against exact, the memory
+ * work of one turn (everything but the model call; embedding reported on its
+ * own), index build / load time and resident memory. Ratios are the figures
+ * that count: absolute times on a shared machine are noisy.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -13,28 +15,54 @@ import { createLilo, loadConfig, type Embedder, type ChatModel } from "../../cor
 import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../core/providers/transformers-embedder.ts";
 import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
-import { openDatabase } from "../../core/store/db.ts";
+import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
+import type { VectorIndex, VectorRecord } from "../../core/ports/vector-index.ts";
+import { openDatabase, type Db } from "../../core/store/db.ts";
 import { TextRows } from "../../core/store/text-rows.ts";
 
-const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
+const MILLION = process.argv.includes("--1m") || process.env.BENCH_1M === "1";
+const SIZES = (process.env.BENCH_SIZES ?? `10000,100000${MILLION ? ",1000000" : ""}`).split(",").map(Number);
+/** sqlite-vec (the previous default) is filled and measured up to this size. */
+const SQLITE_VEC_MAX = Number(process.env.BENCH_SQLITE_VEC_MAX ?? 100_000);
+/** The HNSW graph path is built and measured up to this size (its build is the slow part). */
+const GRAPH_MAX = Number(process.env.BENCH_GRAPH_MAX ?? 1_000_000);
 const USER = "bench";
-const WORDS = "kino film musik arbeit projekt reise berlin urlaub familie kaffee garten buch serie lilo server code rezept wandern fahrrad konzert".split(" ");
+const K = 10;
+const QUERIES = 100;
 
-const unusedModel: ChatModel = {
-  provider: "bench",
-  model: "none",
-  complete: () => Promise.reject(new Error("the benchmark never calls a model")),
-};
+// A vocabulary of made-up words, so hash-embedded notes spread out like real ones instead of clustering on a few
+// words; each ends in "x" so no word is a prefix of another (the keyword side prefix-matches, as for real words).
+const SYL = "ka lo mi ren tu sa fe bor qui dan el ni ost pra vu gel hem ri zo tak".split(" ");
+const VOCAB = Array.from({ length: 3000 }, (_, i) => `${SYL[i % 20]}${SYL[Math.floor(i / 20) % 20]}${SYL[Math.floor(i / 400) % 20]}x`);
+const word = (x: number) => VOCAB[Math.abs(x) % VOCAB.length]!;
+const sentence = (i: number) => `Notiz ${i}: ${word(i * 7919)} ${word(i * 104729 + 3)} und ${word(i * 1299709 + 11)}, ${word((i >> 3) * 31 + 5)} ${word(i % 97)}.`;
 
-function sentence(i: number): string {
-  const pick = (k: number) => WORDS[(i * 7 + k * 13 + ((i >> k) & 7)) % WORDS.length];
-  return `Notiz ${i}: Christian spricht über ${pick(1)}, ${pick(2)} und ${pick(3)} (${i % 97}).`;
+const unusedModel: ChatModel = { provider: "bench", model: "none", complete: () => Promise.reject(new Error("the benchmark never calls a model")) };
+
+/** Serves embeddings computed before the timed loop, so turn timings exclude embedding (reported on its own). */
+class PrecomputedEmbedder implements Embedder {
+  readonly id: string;
+  private readonly known = new Map<string, Float32Array>();
+  constructor(private readonly inner: Embedder) {
+    this.id = inner.id;
+  }
+  dimension(): Promise<number> {
+    return this.inner.dimension();
+  }
+  async prepare(texts: string[]): Promise<void> {
+    const vs = await this.inner.embed(texts);
+    texts.forEach((t, i) => this.known.set(t, vs[i]!));
+  }
+  embed(texts: string[]): Promise<Float32Array[]> {
+    const missing = texts.filter((t) => !this.known.has(t));
+    if (missing.length) return this.inner.embed(texts);
+    return Promise.resolve(texts.map((t) => this.known.get(t)!));
+  }
 }
 
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const ms = (xs: number[]) => `${pct(xs, 50).toFixed(2).padStart(8)} ${pct(xs, 95).toFixed(2).padStart(8)}`;
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 async function time(runs: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number[]> {
   for (let i = 0; i < Math.min(5, runs); i++) await fn(i); // warm-up
@@ -54,72 +82,154 @@ async function pickEmbedder(): Promise<{ embedder: Embedder; note: string }> {
     await real.dimension();
     return { embedder: real, note: `${config.embedding.model} (transformers.js, local)` };
   } catch {
-    return {
-      embedder: new HashEmbedder(384),
-      note: `SYNTHETIC hash embedder, 384 dims: the real model ${config.embedding.model} is not in ${config.embedding.localDir} on this machine (it downloads on a user's first start). Embedding time below is therefore not MiniLM's.`,
-    };
+    return { embedder: new HashEmbedder(384), note: `SYNTHETIC hash embedder, 384 dims (${config.embedding.model} is not in ${config.embedding.localDir}); embedding time is not MiniLM's` };
   }
 }
 
-async function benchSize(n: number, embedder: Embedder): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), "lilo-bench-"));
-  try {
-    const db = openDatabase(join(dir, "bench.db"));
-    const index = new SqliteVecIndex(db);
-    await index.init(await embedder.dimension(), embedder.id);
-    const rows = new TextRows(db, "notes");
-    const all: Float32Array[] = [];
-    const batch = 1000;
-    const t0 = performance.now();
-    for (let start = 0; start < n; start += batch) {
-      const texts = Array.from({ length: Math.min(batch, n - start) }, (_, j) => sentence(start + j));
-      const vectors = await embedder.embed(texts);
-      const ids = db.transaction(() => texts.map((t) => rows.insert(USER, t, new Date(Date.UTC(2026, 0, 1) + start).toISOString())))();
-      await index.upsert(ids.map((id, j) => ({ store: "notes" as const, rowId: id, userId: USER, vector: vectors[j]! })));
-      all.push(...vectors);
+/** Exact top-k by cosine over the flat float copy (vectors are unit length): the ground truth and the JS baseline. */
+function bruteForce(flat: Float32Array, dim: number, q: Float32Array, k: number): { id: number; s: number }[] {
+  const top: { id: number; s: number }[] = [];
+  const n = flat.length / dim;
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    const o = i * dim;
+    for (let d = 0; d < dim; d++) s += flat[o + d]! * q[d]!;
+    if (top.length < k || s > top[top.length - 1]!.s) {
+      top.push({ id: i + 1, s });
+      top.sort((a, b) => b.s - a.s);
+      if (top.length > k) top.pop();
     }
-    const fillMs = performance.now() - t0;
+  }
+  return top;
+}
+
+/** Share of returned hits that belong to the exact top k (ties at the k-th score count as right). */
+function recallAt(hits: { rowId: number; score: number }[], exact: { id: number; s: number }[]): number {
+  const ids = new Set(exact.map((e) => e.id));
+  const kth = exact[exact.length - 1]?.s ?? -1;
+  return hits.filter((h) => ids.has(h.rowId) || h.score >= kth - 1e-6).length / Math.max(1, exact.length);
+}
+
+async function measureSearch(index: VectorIndex, qv: Float32Array[], exact: { id: number; s: number }[][]) {
+  const times = await time(qv.length, (i) => index.search({ vector: qv[i]!, store: "notes", userId: USER, k: K }));
+  let recall = 0;
+  for (let i = 0; i < qv.length; i++) recall += recallAt(await index.search({ vector: qv[i]!, store: "notes", userId: USER, k: K }), exact[i]!);
+  return { times, recall: recall / qv.length };
+}
+
+async function fill(db: Db, embedder: Embedder, n: number, dim: number): Promise<{ flat: Float32Array; records: (start: number, end: number) => VectorRecord[]; fillMs: number }> {
+  const index = new EmbeddedIndex(db, { graphMinSize: Number.POSITIVE_INFINITY, saveEvery: Number.POSITIVE_INFINITY });
+  await index.init(dim, embedder.id);
+  const rows = new TextRows(db, "notes");
+  const flat = new Float32Array(n * dim);
+  const t0 = performance.now();
+  for (let start = 0; start < n; start += 2000) {
+    const texts = Array.from({ length: Math.min(2000, n - start) }, (_, j) => sentence(start + j));
+    const vectors = await embedder.embed(texts);
+    const ids = db.transaction(() => texts.map((t, j) => rows.insert(USER, t, new Date(Date.UTC(2026, 0, 1) + start + j).toISOString())))();
+    ids.forEach((id, j) => flat.set(vectors[j]!, (id - 1) * dim));
+    await index.upsert(ids.map((id, j) => ({ store: "notes" as const, rowId: id, userId: USER, vector: vectors[j]! })));
+  }
+  // A few hundred important memories and thoughts: the turn searches those stores too.
+  const extra = Math.min(500, Math.ceil(n / 100));
+  for (const store of ["important", "thoughts"] as const) {
+    const texts = Array.from({ length: extra }, (_, j) => `${store} ${sentence(n + j)}`);
+    const vectors = await embedder.embed(texts);
+    const r = new TextRows(db, store);
+    const ids = db.transaction(() => texts.map((t) => r.insert(USER, t, new Date().toISOString())))();
+    await index.upsert(ids.map((id, j) => ({ store, rowId: id, userId: USER, vector: vectors[j]! })));
+  }
+  await index.close(); // writes the snapshot
+  const records = (s: number, e: number) => Array.from({ length: e - s }, (_, j) => ({ store: "notes" as const, rowId: s + j + 1, userId: USER, vector: flat.subarray((s + j) * dim, (s + j + 1) * dim) }));
+  return { flat, records, fillMs: performance.now() - t0 };
+}
+
+async function benchSize(n: number, base: Embedder): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "lilo-bench-"));
+  // Lines are printed as they are measured: a long 1M run shows its first numbers early.
+  const out = { push: (line: string) => console.log(line) };
+  const row = (label: string, xs: number[], extra = "") => out.push(`  ${label.padEnd(34)} ${ms(xs)}   ${extra}`);
+  try {
+    const file = join(dir, "lilo.db");
+    const dim = await base.dimension();
+    const db = openDatabase(file);
+    const { flat, records, fillMs } = await fill(db, base, n, dim);
+    db.pragma("wal_checkpoint(TRUNCATE)"); // as a running bot's automatic checkpoints would have done
+    const queryTexts = Array.from({ length: QUERIES }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}?`);
+    const embedTimes = await time(QUERIES, (i) => base.embed([`${queryTexts[i]!} ${i}`]));
+    const qv = await base.embed(queryTexts);
+    const bruteTimes: number[] = [];
+    const exact = qv.map((q) => {
+      const t = performance.now();
+      const r = bruteForce(flat, dim, q, K);
+      bruteTimes.push(performance.now() - t);
+      return r;
+    });
+    out.push(`${n.toLocaleString("en")} notes (${dim} dims; SQLite filled in ${(fillMs / 1000).toFixed(1)} s)          p50 ms   p95 ms   recall@10 / notes`);
+    row("brute-force JS float scan (exact)", bruteTimes, "1.000 (ground truth)");
+
+    // Start-up: load the snapshot and catch up; then a rebuild from SQLite (no snapshot).
+    const rss0 = process.memoryUsage().rss;
+    let t = performance.now();
+    const index = new EmbeddedIndex(db, { graphMinSize: Number.POSITIVE_INFINITY });
+    await index.init(dim, base.id);
+    const loadMs = performance.now() - t;
+    const rssIndex = process.memoryUsage().rss - rss0;
+    const db2 = openDatabase(file);
+    t = performance.now();
+    const rebuilt = new EmbeddedIndex(db2, { snapshotPath: null, graphMinSize: Number.POSITIVE_INFINITY });
+    await rebuilt.init(dim, base.id);
+    const rebuildMs = performance.now() - t;
+    await rebuilt.close();
+
+    const flatRes = await measureSearch(index, qv, exact);
+    row("embedded exact int8 + rescoring", flatRes.times, `${flatRes.recall.toFixed(3)}  ×${(pct(flatRes.times, 95) / pct(bruteTimes, 95)).toFixed(3)} of brute force (p95)`);
+
+    let graphLine: string | undefined;
+    if (n <= GRAPH_MAX) {
+      t = performance.now();
+      const graph = new EmbeddedIndex(db2, { snapshotPath: null, graphMinSize: 1000, graphBuild: "inline" });
+      await graph.init(dim, base.id);
+      const graphMs = performance.now() - t;
+      const g = await measureSearch(graph, qv, exact);
+      row("embedded HNSW (int8) + rescoring", g.times, `${g.recall.toFixed(3)}  ×${(pct(g.times, 95) / pct(bruteTimes, 95)).toFixed(3)} of brute force (p95)`);
+      graphLine = `  graph build ${(graphMs / 1000).toFixed(1)} s`;
+      await graph.close();
+    }
+    db2.close();
+
+    // The memory work of a turn: embedding (separately), then notes/important/thoughts hybrid search, chat recall, profile, sheet.
+    const embedder = new PrecomputedEmbedder(base);
+    const texts = queryTexts.map((q, i) => `${q} #${i}`);
+    await embedder.prepare(texts);
     const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir }), { db, embedder, vectorIndex: index, chatModel: unusedModel });
-    const queries = Array.from({ length: 50 }, (_, i) => `Was hältst du von ${WORDS[i % WORDS.length]} und ${WORDS[(i * 3) % WORDS.length]}?`);
-    const qv = await embedder.embed(queries);
-    const runs = n >= 100_000 ? 60 : 200;
-    const turn = await time(runs, (i) => lilo.preview({ userId: USER, text: `${queries[i % queries.length]} #${i}` }));
-    const search = await time(runs, (i) => index.search({ vector: qv[i % qv.length]!, store: "notes", userId: USER, k: 5, minScore: 0.3 }));
-    const brute = await time(runs, (i) => bruteForceTop5(all, qv[i % qv.length]!));
+    const turn = await time(QUERIES, (i) => lilo.preview({ userId: USER, text: texts[i]! }));
+    const dedup = await time(QUERIES, (i) => index.search({ vector: qv[i]!, store: "notes", userId: USER, k: 1, minScore: 0.95 }));
+    row("turn memory work (no embedding)", turn, "notes+important+thoughts hybrid, chat recall, profile, sheet");
+    row("embedding one message", embedTimes, "");
+    row("dedup check of memory.add (k = 1)", dedup, "");
+    out.push(`  start-up: snapshot load + catch-up ${loadMs.toFixed(0)} ms, rebuild from SQLite ${rebuildMs.toFixed(0)} ms${graphLine ? `;${graphLine}` : ""}`);
+    out.push(`  memory: RSS +${mb(rssIndex)} for the loaded index (int8 ${mb(n * dim)}), brute-force float copy ${mb(flat.byteLength)}, process RSS ${mb(process.memoryUsage().rss)}`);
+    // sqlite-vec in a file of its own, so its 100k-row fill does not sit in the WAL the embedded index reads.
+    if (n <= SQLITE_VEC_MAX) {
+      const vdb = openDatabase(join(dir, "vec.db"));
+      const vec = new SqliteVecIndex(vdb);
+      await vec.init(dim, base.id);
+      for (let s = 0; s < n; s += 5000) await vec.upsert(records(s, Math.min(n, s + 5000)));
+      const v = await measureSearch(vec, qv, exact);
+      row("sqlite-vec float KNN (before)", v.times, `${v.recall.toFixed(3)}  the embedded exact path is ×${(pct(v.times, 95) / pct(flatRes.times, 95)).toFixed(1)} faster (p95)`);
+      vdb.close();
+    }
     await lilo.close();
     db.close();
-    const f = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(2)} ms  p95 ${percentile(xs, 95).toFixed(2)} ms`;
-    return [
-      `${n.toLocaleString("en")} notes (filled in ${(fillMs / 1000).toFixed(1)} s)`,
-      `  memory work of a turn   ${f(turn)}`,
-      `  vector search (top 5)   ${f(search)}`,
-      `  brute-force JS scan     ${f(brute)}`,
-      `  search / brute force    p50 ×${(percentile(search, 50) / percentile(brute, 50)).toFixed(2)}  p95 ×${(percentile(search, 95) / percentile(brute, 95)).toFixed(2)}  (below 1 = the index is faster)`,
-    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function bruteForceTop5(all: Float32Array[], q: Float32Array): number[] {
-  const top: { i: number; s: number }[] = [];
-  for (let i = 0; i < all.length; i++) {
-    const v = all[i]!;
-    let s = 0;
-    for (let d = 0; d < v.length; d++) s += v[d]! * q[d]!;
-    if (s < 0.3) continue;
-    if (top.length < 5 || s > top[top.length - 1]!.s) {
-      top.push({ i, s });
-      top.sort((a, b) => b.s - a.s);
-      if (top.length > 5) top.pop();
-    }
-  }
-  return top.map((t) => t.i);
 }
 
 const { embedder, note } = await pickEmbedder();
 const cpu = cpus();
 console.log(`Lilo memory benchmark — ${new Date().toISOString()}`);
 console.log(`machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`);
-console.log(`index: sqlite-vec (embedded); embedder: ${note}`);
-for (const n of SIZES) for (const line of await benchSize(n, embedder)) console.log(line);
+console.log(`embedder: ${note}; ${QUERIES} queries, k = ${K}; search = index.search (top 10); shared machine: absolute numbers are noisy, compare ratios`);
+for (const n of SIZES) await benchSize(n, embedder);

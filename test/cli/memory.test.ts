@@ -127,6 +127,26 @@ describe("lilo memory / doctor / reindex", () => {
     expect(JSON.parse(again.out)).toMatchObject({ rows: 2, vectors: 2, rowsWithoutVector: [], vectorsWithoutRow: [] });
   });
 
+  it("doctor reports the embedded index's copy and rebuilds it from SQLite when it disagrees", async () => {
+    for (const text of ["eins", "zwei"]) await t.lilo.memory.add({ text, userId: "owner" });
+    const ok = await runCli(open, ["doctor"]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/index: 2 entries in 1 partitions \(0 with a graph\), 2 vectors in SQLite; last change applied (\d+) of \1; rebuild needed: no/);
+    // A vector vanishes behind the change log's back (say, a hand-edited file): the saved copy no longer matches.
+    db.prepare("DELETE FROM memory_vectors WHERE row_id = (SELECT MIN(row_id) FROM memory_vectors)").run();
+    const dry = await runCli(open, ["doctor", "--json"]);
+    expect(dry.code).toBe(2);
+    expect(JSON.parse(dry.out).index).toMatchObject({ entries: 2, vectorsInSqlite: 1, rebuildNeeded: expect.stringContaining("SQLite 1") });
+    const fixed = await runCli(open, ["doctor", "--apply"]);
+    expect(fixed.out).toContain("rebuilt the index from the vectors in SQLite");
+    expect(fixed.out).toContain("repaired 1 entries");
+    const again = await runCli(open, ["doctor", "--json"]);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.out);
+    expect(report).toMatchObject({ rows: 2, vectors: 2, index: { entries: 2, vectorsInSqlite: 2 } });
+    expect(report.index.rebuildNeeded).toBeUndefined();
+  });
+
   it("reindex rebuilds the index for a new embedding model, after a dry run", async () => {
     for (const text of ["eins", "zwei", "drei"]) await t.lilo.memory.add({ text, userId: "owner" });
     // A new model (other id and dimension) refuses the old index until reindexed.

@@ -15,7 +15,8 @@ describe("configuration", () => {
     expect(c.embedding.model).toBe("Xenova/paraphrase-multilingual-MiniLM-L12-v2");
     expect(loadConfig({ LILO_LANGUAGE: "en" }).embedding.model).toBe("Xenova/all-MiniLM-L6-v2");
     expect(loadConfig({ LILO_LANGUAGE: "en", LILO_EMBEDDING_MODEL: "Xenova/multilingual-e5-small" }).embedding.model).toBe("Xenova/multilingual-e5-small");
-    expect(c.vector.backend).toBe("sqlite-vec");
+    expect(c.vector.backend).toBe("embedded");
+    expect(c.vector.graphMinSize).toBe(2_000_000);
     expect(c.models.chat).toBeUndefined();
   });
 

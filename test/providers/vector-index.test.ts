@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { VectorIndexError } from "../../core/errors.ts";
 import { QdrantIndex, qdrantPointId } from "../../core/providers/qdrant-index.ts";
 import { SqliteVecIndex, fromVecRowid, toVecRowid } from "../../core/providers/sqlite-vec-index.ts";
+import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../core/providers/embedded-index/embedded-index.ts";
+import type { VectorIndex } from "../../core/ports/vector-index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { startFakeQdrant, type FakeQdrant } from "../fakes/fake-qdrant.ts";
 import { describeVectorIndex, vec, type VectorIndexHarness } from "./vector-index.suite.ts";
@@ -13,11 +15,11 @@ import { describeVectorIndex, vec, type VectorIndexHarness } from "./vector-inde
 let seq = 0;
 const uniqueCollection = () => `lilo_test_${process.pid}_${Date.now().toString(36)}_${seq++}`;
 
-async function sqliteHarness(): Promise<VectorIndexHarness & { db(): Db }> {
+async function sqliteHarness(make: (db: Db) => VectorIndex = (db) => new SqliteVecIndex(db)): Promise<VectorIndexHarness & { db(): Db }> {
   const dir = mkdtempSync(join(tmpdir(), "lilo-vec-"));
   const file = join(dir, "lilo.db");
   let db = openDatabase(file);
-  let index = new SqliteVecIndex(db);
+  let index = make(db);
   return {
     index,
     db: () => db,
@@ -25,7 +27,7 @@ async function sqliteHarness(): Promise<VectorIndexHarness & { db(): Db }> {
       await index.close();
       db.close();
       db = openDatabase(file);
-      index = new SqliteVecIndex(db);
+      index = make(db);
       return index;
     },
     async cleanup() {
@@ -57,7 +59,11 @@ async function qdrantHarness(url: string, apiKey: string | undefined, onCleanup:
   };
 }
 
-describeVectorIndex("sqlite-vec", sqliteHarness);
+describeVectorIndex("sqlite-vec", () => sqliteHarness());
+describeVectorIndex("embedded (exact int8 scan)", () => sqliteHarness((db) => new EmbeddedIndex(db)));
+// Every partition through the HNSW graph: the approximate path must keep the same contract.
+const graphAlways: EmbeddedIndexOptions = { graphMinSize: 1, graphBuild: "inline" };
+describeVectorIndex("embedded (HNSW graph)", () => sqliteHarness((db) => new EmbeddedIndex(db, graphAlways)));
 
 describeVectorIndex("qdrant (fake server)", async () => {
   const fake = await startFakeQdrant();

@@ -1,0 +1,25 @@
+/**
+ * Child process of the SIGKILL test: a burst of adds and forgets through the
+ * real Memory code path on the embedded index, until it is killed. Prints
+ * "ops N" after each change so the parent knows when to kill.
+ */
+import { createLilo, loadConfig } from "../../core/index.ts";
+import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
+import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
+import { openDatabase } from "../../core/store/db.ts";
+
+const dir = process.argv[2]!;
+const config = loadConfig({ LILO_DATA_DIR: dir });
+const db = openDatabase(config.dbPath);
+// A small saveEvery: the snapshot is written mid-burst, so a kill can land before, during or after a save.
+const lilo = createLilo(config, { db, embedder: new HashEmbedder(64), vectorIndex: new EmbeddedIndex(db, { saveEvery: 7, keepLog: 5 }) });
+const added: number[] = [];
+for (let i = 0; ; i++) {
+  const r = await lilo.memory.add({ text: `Notiz ${process.pid}-${i}: etwas über Thema ${i % 13}`, userId: i % 3 ? "anna" : "ben", allowDuplicate: true });
+  if (r.added) added.push(r.id);
+  if (i % 3 === 2 && added.length > 2) {
+    const id = added.splice((i * 7) % added.length, 1)[0]!;
+    await lilo.memory.forget("notes", id);
+  }
+  process.stdout.write(`ops ${i}\n`);
+}
