@@ -142,16 +142,19 @@ export class Push {
   /** Delivers every pending outbox row once (one pass at a time). */
   deliverPending(): Promise<void> {
     if (this.tick) return this.tick;
-    this.tick = (async () => {
+    const pass = (async () => {
       try {
         for (const id of this.outbox.pending()) await this.deliver(id);
       } catch (err) {
         this.logger.error("push outbox delivery failed", { error: describeError(err) });
-      } finally {
-        this.tick = undefined;
       }
     })();
-    return this.tick;
+    // Cleared in a later microtask: a pass with nothing to do finishes before it could be assigned.
+    const tracked: Promise<void> = pass.finally(() => {
+      if (this.tick === tracked) this.tick = undefined;
+    });
+    this.tick = tracked;
+    return tracked;
   }
 
   /** How many pushes wait in the outbox for the running bot. */
