@@ -100,6 +100,7 @@ describe("one outbox for every push (issue 12)", () => {
     const transport = recordingTransport();
     cli = openCli();
     expect(await cli.push.send("chris", { kind: "diary", text: "Ich habe Tagebuch geschrieben." }, { after: { proactive: { model: null } } })).toBe("queued");
+    expect((await runCli(openCli, ["push", "log", "--user", "chris"])).out).toBe("1 push queued for the running bot\nno pushes yet");
     clock.advance(2 * HOUR + 30 * 60_000); // 23:30 UTC: quiet hours
     t.lilo.push.registerTransport(transport);
     await t.lilo.push.deliverPending();
