@@ -51,8 +51,7 @@ export class Outbox {
       .prepare(`UPDATE push_outbox SET status = 'claimed', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'pending'`)
       .run(now, id).changes;
     if (changed !== 1) return undefined;
-    const r = this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE id = ?`).get(id) as RawRow;
-    return { id: r.id, userId: r.user_id, message: { kind: r.kind, text: r.text } as PushMessage, force: r.force === 1, after: r.after ? (JSON.parse(r.after) as AfterDelivery) : undefined, attempts: r.attempts };
+    return toRow(this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE id = ?`).get(id) as RawRow);
   }
 
   finish(id: number, outcome: string, now: string): void {
@@ -74,11 +73,14 @@ export class Outbox {
    * back to pending once; claimed twice, it is given up. Returns the rows given up.
    */
   recover(now: string, maxAttempts = 2): OutboxRow[] {
-    const given = (this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`).all(maxAttempts) as RawRow[]).map(
-      (r) => ({ id: r.id, userId: r.user_id, message: { kind: r.kind, text: r.text } as PushMessage, force: r.force === 1, after: undefined, attempts: r.attempts }),
-    );
+    const given = (this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`).all(maxAttempts) as RawRow[]).map(toRow);
     this.db.prepare(`UPDATE push_outbox SET status = 'pending', updated_at = ? WHERE status = 'claimed' AND attempts < ?`).run(now, maxAttempts);
     for (const g of given) this.finish(g.id, "failed", now);
     return given;
   }
+}
+
+function toRow(r: RawRow): OutboxRow {
+  // The push kinds are the ones PushMessage names: only Push.send writes this table.
+  return { id: r.id, userId: r.user_id, message: { kind: r.kind, text: r.text } as PushMessage, force: r.force === 1, after: r.after ? (JSON.parse(r.after) as AfterDelivery) : undefined, attempts: r.attempts };
 }
