@@ -67,6 +67,8 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   const resumed = lilo.resumeJobs();
   if (resumed) logger.info("resuming after-reply jobs left by the last run", { count: resumed });
   const adapters = await startConfiguredAdapters(lilo, logger);
+  // This process has the chat connections: it delivers the pushes every process (jobs, the CLI) writes to the outbox.
+  if (adapters.length > 0) lilo.push.startDelivery(lilo.config.push.outboxPollMs);
   // Diary, reflection and greetings run in this process, after the adapters (their pushes need the transports).
   let jobs: RunningJobs | undefined;
   try {

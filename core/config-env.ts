@@ -149,6 +149,8 @@ export const envSchema = z.object({
   LILO_CONCERN_PING: bool(true),
   // greetings (SPEC §9): the pushed greeting is off by default (see README, "Follow-up topics and greetings")
   LILO_GREETING_ENABLED: bool(false),
+  // the running bot delivers pushes other processes (the CLI) wrote to the outbox, polling this often
+  LILO_PUSH_OUTBOX_POLL_MS: positiveInt(1500),
   LILO_GREETING_CRON: cronPattern("0 9 * * *"),
   LILO_GREETING_MIN_HOURS: positive(20),
   LILO_GREETING_MESSAGES: positiveInt(6),

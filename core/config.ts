@@ -79,7 +79,8 @@ export interface LiloConfig {
   questions: { ttlMinutes: number; answerWords: number };
   /** Correction candidates: notes (and profile entries) per text (message, previous answer) above a low score; the judge decides. */
   corrections: { candidatesPerText: number; candidateMinScore: number };
-  push: { quietHours: QuietHours | undefined };
+  /** Quiet hours; how often the running bot delivers pushes other processes (the CLI) queued in the outbox. */
+  push: { quietHours: QuietHours | undefined; outboxPollMs: number };
   /** Nightly diary: schedule (local HH:MM), opt-in ping, and what goes on its sheet. */
   diary: {
     enabled: boolean;
@@ -202,7 +203,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
     recall: { maxPassages: e.LILO_RECALL_MAX_PASSAGES, diaryTopK: e.LILO_DIARY_RECALL_TOP_K },
     questions: { ttlMinutes: e.LILO_QUESTION_TTL_MINUTES, answerWords: e.LILO_ANSWER_WORDS },
     corrections: { candidatesPerText: e.LILO_CORRECTION_CANDIDATES_K, candidateMinScore: e.LILO_CORRECTION_MIN_SCORE },
-    push: { quietHours: parseQuietHours("LILO_QUIET_HOURS", e.LILO_QUIET_HOURS) },
+    push: { quietHours: parseQuietHours("LILO_QUIET_HOURS", e.LILO_QUIET_HOURS), outboxPollMs: e.LILO_PUSH_OUTBOX_POLL_MS },
     diary: {
       enabled: e.LILO_DIARY_ENABLED,
       time: e.LILO_DIARY_TIME,

@@ -41,6 +41,7 @@ import { CorrectionLog, type CorrectionEntry } from "./correction/correction-log
 import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
 import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
+import { deliveredBookkeeping } from "./push/delivered.ts";
 import { ChatHistory } from "./store/chat-history.ts";
 import { ChatSearch, type ChatSearchTuning, type RankedMessage, type RecallPassage } from "./recall/search.ts";
 import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps, type ChatRecallOptions } from "./recall/sheet-recall.ts";
@@ -311,6 +312,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };
+  push.setDeliveredHandler(deliveredBookkeeping(jobDeps));
 
   return {
     config,
@@ -387,6 +389,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
     warmUp: () => memory.init(),
     idle: () => background.idle(),
     close: async () => {
+      await push.stopDelivery();
       await background.idle();
       await index.close();
       if (!ports.db) db.close();

@@ -12,7 +12,7 @@ export function registerPush(program: Command, open: LiloOpener, io: CliIO): voi
 
   push
     .command("log")
-    .description("the push log: every push with its outcome (sent, failed, not-opted-in, quiet-hours, no-transport)")
+    .description("the push log: every push with its outcome (sent, failed, not-opted-in, quiet-hours, no-transport); queued pushes wait for the running bot")
     .option(...userOption)
     .option("--all", "every user")
     .option("-n, --limit <n>", "how many", "20")
@@ -20,8 +20,14 @@ export function registerPush(program: Command, open: LiloOpener, io: CliIO): voi
     .action((o: { user?: string; all?: boolean; limit: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
         const entries = lilo.push.history(o.all ? undefined : (o.user ?? lilo.config.terminal.userId), parseId(o.limit, "--limit"));
-        if (o.json) io.out(JSON.stringify(entries));
-        else if (entries.length === 0) io.out("no pushes yet");
+        if (o.json) {
+          io.out(JSON.stringify(entries));
+          return 0;
+        }
+        const queued = lilo.push.queued();
+        // Written by the CLI or a job, not delivered yet: the running bot sends them (README, "Push").
+        if (queued > 0) io.out(`${queued} push${queued === 1 ? "" : "es"} queued for the running bot`);
+        if (entries.length === 0) io.out("no pushes yet");
         else
           for (const e of entries)
             io.out(`#${e.id}  ${localStamp(e.createdAt, lilo.config.timezone)}  ${e.kind.padEnd(8)}  ${e.outcome.padEnd(12)}  ${e.transport ?? "-"}  ${e.text.slice(0, 80)}${e.error ? `  (${e.error})` : ""}`);

@@ -71,7 +71,7 @@ export function registerThoughts(program: Command, open: LiloOpener, io: CliIO):
         if (r.released) io.out(`a queued concern is now open: #${r.released.topicId} ${r.released.text}`);
         const stored = r.thought && lilo.reflection.list(userId, 1).find((x) => x.id === r.thought!.id);
         if (stored) io.out(`stored thought ${render(stored, lilo.config.timezone)}`);
-        if (r.concern) io.out(`\nconcern: ${r.concern.status}${r.concern.topicId ? ` (topic #${r.concern.topicId})` : ""}: ${r.concern.text}`);
+        if (r.concern) io.out(`\nconcern: ${r.concern.status}${r.concern.topicId ? ` (topic #${r.concern.topicId}${r.concern.push ? `, push: ${r.concern.push}` : ""})` : ""}: ${r.concern.text}`);
         if (r.reason === "failed") {
           io.err(`error: ${REASONS.failed}: ${r.error ?? "unknown error"}`);
           return 1;

@@ -5,8 +5,8 @@ import type { ProfileStore } from "../store/profile.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
 import type { TextRow } from "../store/text-rows.ts";
-import { LiloError, describeError } from "../errors.ts";
-import { recordProactive, type ProactiveDeps } from "../push/proactive.ts";
+import { LiloError } from "../errors.ts";
+import type { ProactiveDeps } from "../push/proactive.ts";
 import { parseMarkers } from "../markers/parse.ts";
 import { renderProfile } from "../turn/cheat-sheet.ts";
 import { userName } from "../turn/turn.ts";
@@ -133,13 +133,6 @@ async function sendPing(deps: DiaryDeps, userId: string): Promise<PushOutcome | 
   // Sent (and logged) even without an opt-in: the push log then says "not-opted-in".
   if (!deps.config.diary.ping) return undefined;
   const text = DIARY_PING[deps.config.persona.language];
-  const outcome = await deps.push.send(userId, { kind: "diary", text });
-  if (outcome === "sent") {
-    try {
-      await recordProactive(deps, userId, text, null);
-    } catch (err) {
-      deps.logger.error("diary ping not recorded in the chat log", { userId, error: describeError(err) });
-    }
-  }
-  return outcome;
+  // Delivered (here or by the running bot, when queued from the CLI): stored as proactive.
+  return deps.push.send(userId, { kind: "diary", text }, { after: { proactive: { model: null } } });
 }

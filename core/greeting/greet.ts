@@ -13,7 +13,6 @@ import { parseMarkers } from "../markers/parse.ts";
 import { personaPrompt } from "../prompts/persona.ts";
 import { GREETING_SELF_LABEL, greetingPrompt } from "../prompts/greeting.ts";
 import { userName } from "../turn/turn.ts";
-import { recordProactive } from "../push/proactive.ts";
 import { markIfAddressed } from "../topics/due-topic-step.ts";
 import { returnContext, type ReturnContext } from "./context.ts";
 
@@ -137,9 +136,11 @@ export async function greet(deps: GreetingDeps, userId: string, opts: { force?: 
   if (!draft) return { sent: false, reason: "no-conversation" };
   if (!draft.text) return { sent: false, reason: "empty-answer" };
   if (deps.chatLog.lastMessage(userId)?.id !== draft.after.id) return { sent: false, reason: "user-returned", text: draft.text };
-  const push = await deps.push.send(userId, { kind: "greeting", text: draft.text });
+  // Stored as proactive by the delivery (here, or by the running bot when queued from the CLI).
+  const delivered = await deps.push.sendDetailed(userId, { kind: "greeting", text: draft.text }, { after: { proactive: { model: modelLabel(draft.model) } } });
+  const push = delivered.outcome;
   if (push !== "sent") return { sent: false, reason: "not-delivered", push, text: draft.text };
-  const messageId = await recordProactive(deps, userId, draft.text, modelLabel(draft.model));
+  const messageId = delivered.messageId;
   const concern = draft.concern && { topicId: draft.concern.id, addressed: markIfAddressed(deps, draft.concern, draft.text) };
   deps.logger.info("greeting sent", { userId, messageId, pause: draft.context.pause });
   return { sent: true, text: draft.text, messageId, push, ...(concern ? { concern } : {}) };

@@ -3,8 +3,7 @@ import type { SettingsStore } from "../store/settings.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
 import { sharedWordShare } from "../util/meaningful-words.ts";
 import { modelLabel } from "../ports/chat-model.ts";
-import { recordProactive, type ProactiveDeps } from "../push/proactive.ts";
-import { describeError } from "../errors.ts";
+import type { ProactiveDeps } from "../push/proactive.ts";
 
 /** What handling a concern needs. */
 export interface ConcernDeps extends ProactiveDeps {
@@ -101,14 +100,6 @@ function insertTopic(deps: ConcernDeps, userId: string, text: string, status: "o
 async function pushConcern(deps: ConcernDeps, userId: string, text: string, topicId: number): Promise<PushOutcome | undefined> {
   // Sent (and logged) even without an opt-in: the push log then says "not-opted-in".
   if (!deps.config.reflection.concernPing) return undefined;
-  const outcome = await deps.push.send(userId, { kind: "concern", text });
-  if (outcome !== "sent") return outcome;
-  try {
-    await recordProactive(deps, userId, text, modelLabel(deps.models.forRole("reflection")));
-    deps.topics.markDone(topicId, deps.clock.now().toISOString());
-  } catch (err) {
-    // The push went out; only the bookkeeping failed. The topic stays open, so the next chat can still bring it up.
-    deps.logger.error("pushed concern not recorded in the chat log", { userId, topicId, error: describeError(err) });
-  }
-  return outcome;
+  // Delivered (here or by the running bot, when queued from the CLI): stored as proactive, the topic done.
+  return deps.push.send(userId, { kind: "concern", text }, { after: { proactive: { model: modelLabel(deps.models.forRole("reflection")) }, topicDone: topicId } });
 }

@@ -359,4 +359,21 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   /* issue 11: the rules every turn reads for one user come from an index, not a scan of every user's rules */ `
   CREATE INDEX IF NOT EXISTS rules_user ON rules(user_id, enabled, id);
   `,
+  /* issue 12: one outbox for every push — any process writes, the running bot delivers */ `
+  CREATE TABLE push_outbox (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    force INTEGER NOT NULL DEFAULT 0,
+    -- JSON: what to do once delivered (store as proactive message, mark a concern topic done)
+    after TEXT,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'claimed', 'done')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX push_outbox_pending ON push_outbox(status, id);
+  `,
 ];
