@@ -15,6 +15,7 @@ import { ProfileStore } from "./store/profile.ts";
 import { ShortTermStore } from "./store/short-term.ts";
 import { RulesStore } from "./store/rules.ts";
 import { SettingsStore } from "./store/settings.ts";
+import { LiveSettings, ownLiveSections } from "./settings/live-settings.ts";
 import { ModelProblems } from "./store/model-problems.ts";
 import { TopicsStore } from "./store/topics.ts";
 import { SuggestionsStore } from "./store/suggestions.ts";
@@ -142,6 +143,8 @@ export interface MemorySearchOptions {
 /** Lilo as a library: the chat turn, the memory, and maintenance. */
 export interface Lilo {
   readonly config: LiloConfig;
+  /** Settings changed at run time (`lilo settings set`), merged over the `.env` configuration. */
+  readonly live: LiveSettings;
   readonly clock: Clock;
   readonly db: Db;
   readonly logger: Logger;
@@ -254,8 +257,10 @@ export interface Lilo {
  * the chat turn. Nothing is loaded until used (the embedder loads on the
  * first memory access), so creating Lilo is cheap.
  */
-export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
-  registerSecrets(configSecrets(config));
+export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lilo {
+  registerSecrets(configSecrets(sharedConfig));
+  // Live settings write into this Lilo's own copy of the sections they change.
+  const config = ownLiveSections(sharedConfig);
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
@@ -286,7 +291,9 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   };
   const questions = new Questions(db, clock, config.persona.language);
   questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
-  const push = new Push(db, clock, logger, { hours: config.push.quietHours, timezone: config.timezone });
+  const live = new LiveSettings(config, settings, () => clock.now().toISOString());
+  // A getter, so quiet hours changed with `lilo settings set` apply to the next push.
+  const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
   // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
@@ -314,6 +321,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
 
   return {
     config,
+    live,
     clock,
     db,
     logger,
