@@ -155,7 +155,7 @@ export class LiveSettings {
 
   /** Is `key` a live setting? */
   has(key: string): boolean {
-    return LIVE_KEYS.some((k) => k.key === key);
+    return LIVE_KEYS.some((k) => k.key === key || k.env === key);
   }
 
   private def(key: string): LiveKey {
