@@ -16,6 +16,7 @@ import { ShortTermStore } from "./store/short-term.ts";
 import { RulesStore } from "./store/rules.ts";
 import { SettingsStore } from "./store/settings.ts";
 import { LiveSettings, ownLiveSections } from "./settings/live-settings.ts";
+import { describeError } from "./errors.ts";
 import { ModelProblems } from "./store/model-problems.ts";
 import { TopicsStore } from "./store/topics.ts";
 import { SuggestionsStore } from "./store/suggestions.ts";
@@ -291,7 +292,9 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   };
   const questions = new Questions(db, clock, config.persona.language);
   questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
-  const live = new LiveSettings(config, settings, () => clock.now().toISOString());
+  const live = new LiveSettings(config, settings, () => clock.now().toISOString(), (key, err) =>
+    logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
+  );
   // A getter, so quiet hours changed with `lilo settings set` apply to the next push.
   const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
   const correctionLog = new CorrectionLog(db, memory, clock);

@@ -90,11 +90,14 @@ export class LiveSettings {
   private readonly base = new Map<string, string>();
   private readonly listeners = new Set<(keys: string[]) => void>();
   private defaults: LiloConfig | undefined;
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly config: LiloConfig,
     private readonly store: SettingsStore,
     private readonly now: () => string,
+    /** Told about a stored value that no longer passes its rule (kept out of the configuration, so `unset` stays reachable). */
+    private readonly onInvalid: (key: string, err: ConfigError) => void,
   ) {
     for (const k of LIVE_KEYS) this.base.set(k.key, k.read(config));
     this.refresh();
@@ -146,8 +149,15 @@ export class LiveSettings {
     for (const k of LIVE_KEYS) {
       const want = this.store.get(k.key) ?? this.base.get(k.key)!;
       if (want === k.read(this.config)) continue;
-      k.apply(this.config, want);
-      changed.push(k.key);
+      try {
+        k.apply(this.config, want);
+        changed.push(k.key);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        // Told once per value, not at every poll.
+        if (!this.reported.has(`${k.key}=${want}`)) this.onInvalid(k.key, err);
+        this.reported.add(`${k.key}=${want}`);
+      }
     }
     if (changed.length) for (const l of this.listeners) l(changed);
     return changed;

@@ -122,6 +122,19 @@ describe("lilo settings", () => {
     expect(db.prepare("SELECT COUNT(*) AS n FROM settings").get()).toEqual({ n: 0 });
   });
 
+  it("keeps a stored value that no longer passes its rule out of the configuration, logs it once, and lets unset remove it", async () => {
+    setup();
+    t.lilo.stores.settings.set("diary.time", "24:99", "2025-01-01T00:00:00Z");
+    const errors: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => void errors.push(m) };
+    const lilo = createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock, logger });
+    expect(lilo.config.diary.time).toBe("23:45");
+    lilo.live.refresh();
+    expect(errors).toEqual(["stored setting ignored: it does not pass its rule; `lilo settings unset` removes it"]);
+    expect((await runCli(open, ["settings", "unset", "diary.time"])).code).toBe(0);
+    expect(t.lilo.stores.settings.get("diary.time")).toBeUndefined();
+  });
+
   it("says so when no chat model is configured", async () => {
     setup();
     const res = await runCli(open, ["settings"]);
