@@ -1,6 +1,5 @@
 import { OPENAI_COMPATIBLE_VENDORS } from "../core/config-env.ts";
 import { loadConfig, type LiloConfig } from "../core/config.ts";
-import type { QuietHours } from "../core/push/quiet-hours.ts";
 
 /** One configuration value an admin cares about, and the variable it comes from. */
 export interface EnvSetting {
@@ -9,22 +8,10 @@ export interface EnvSetting {
   value: (c: LiloConfig) => string;
 }
 
-const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
-const quiet = (q: QuietHours | undefined) => (q ? `${hhmm(q.startMinute)}-${hhmm(q.endMinute)}` : "none");
-
-/** Values from the environment (.env): shown here, changed only there, followed by a restart. */
+/** Values from the environment (.env) only: shown here, changed there, followed by a restart (live ones: core/settings/live-settings.ts). */
 export const ENV_SETTINGS: readonly EnvSetting[] = [
-  { key: "diary.enabled", env: "LILO_DIARY_ENABLED", value: (c) => String(c.diary.enabled) },
-  { key: "diary.time", env: "LILO_DIARY_TIME", value: (c) => c.diary.time },
-  { key: "diary.ping", env: "LILO_DIARY_PING", value: (c) => String(c.diary.ping) },
-  { key: "reflection.enabled", env: "LILO_REFLECTION_ENABLED", value: (c) => String(c.reflection.enabled) },
-  { key: "reflection.cron", env: "LILO_REFLECTION_CRON", value: (c) => c.reflection.cron },
-  { key: "reflection.concern_ping", env: "LILO_CONCERN_PING", value: (c) => String(c.reflection.concernPing) },
-  { key: "greeting.enabled", env: "LILO_GREETING_ENABLED", value: (c) => String(c.greeting.enabled) },
-  { key: "greeting.cron", env: "LILO_GREETING_CRON", value: (c) => c.greeting.cron },
   { key: "greeting.min_hours", env: "LILO_GREETING_MIN_HOURS", value: (c) => String(c.greeting.minHours) },
   { key: "conversation.pause_minutes", env: "LILO_CONVERSATION_PAUSE_MINUTES", value: (c) => String(c.memory.conversationPauseMinutes) },
-  { key: "push.quiet_hours", env: "LILO_QUIET_HOURS", value: (c) => quiet(c.push.quietHours) },
   { key: "timezone", env: "LILO_TIMEZONE", value: (c) => c.timezone },
   { key: "embedding.model", env: "LILO_EMBEDDING_MODEL", value: (c) => c.embedding.model },
   { key: "vector.backend", env: "LILO_VECTOR_BACKEND", value: (c) => c.vector.backend },

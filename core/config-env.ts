@@ -154,6 +154,8 @@ export const envSchema = z.object({
   LILO_GREETING_CRON: cronPattern("0 9 * * *"),
   LILO_GREETING_MIN_HOURS: positive(20),
   LILO_GREETING_MESSAGES: positiveInt(6),
+  // live settings (`lilo settings set`): how often the running bot looks for changes made by another process
+  LILO_SETTINGS_POLL_SECONDS: positive(5),
   // outside view — analysis (SPEC §10)
   LILO_ANALYSIS_CHUNK_CHARS: positiveInt(150_000),
   LILO_ANALYSIS_MAX_MESSAGE_CHARS: positiveInt(4_000),

@@ -113,6 +113,8 @@ export interface LiloConfig {
    * `messages` messages.
    */
   greeting: { enabled: boolean; cron: string; minHours: number; messages: number };
+  /** Live settings (`lilo settings set`): seconds between the running bot's looks at the settings table. */
+  live: { pollSeconds: number };
   /**
    * The outside view (SPEC §10): chunk size and message cut in characters, the
    * first output limit and the larger ones after an empty answer, retries on
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = {}): LiloConfig {
       concernPing: e.LILO_CONCERN_PING,
     },
     greeting: { enabled: e.LILO_GREETING_ENABLED, cron: e.LILO_GREETING_CRON, minHours: e.LILO_GREETING_MIN_HOURS, messages: e.LILO_GREETING_MESSAGES },
+    live: { pollSeconds: e.LILO_SETTINGS_POLL_SECONDS },
     analysis: {
       chunkChars: e.LILO_ANALYSIS_CHUNK_CHARS,
       maxMessageChars: e.LILO_ANALYSIS_MAX_MESSAGE_CHARS,

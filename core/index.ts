@@ -15,6 +15,8 @@ import { ProfileStore } from "./store/profile.ts";
 import { ShortTermStore } from "./store/short-term.ts";
 import { RulesStore } from "./store/rules.ts";
 import { SettingsStore } from "./store/settings.ts";
+import { LiveSettings, ownLiveSections } from "./settings/live-settings.ts";
+import { describeError } from "./errors.ts";
 import { ModelProblems } from "./store/model-problems.ts";
 import { TopicsStore } from "./store/topics.ts";
 import { SuggestionsStore } from "./store/suggestions.ts";
@@ -143,6 +145,8 @@ export interface MemorySearchOptions {
 /** Lilo as a library: the chat turn, the memory, and maintenance. */
 export interface Lilo {
   readonly config: LiloConfig;
+  /** Settings changed at run time (`lilo settings set`), merged over the `.env` configuration. */
+  readonly live: LiveSettings;
   readonly clock: Clock;
   readonly db: Db;
   readonly logger: Logger;
@@ -255,8 +259,10 @@ export interface Lilo {
  * the chat turn. Nothing is loaded until used (the embedder loads on the
  * first memory access), so creating Lilo is cheap.
  */
-export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
-  registerSecrets(configSecrets(config));
+export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lilo {
+  registerSecrets(configSecrets(sharedConfig));
+  // Live settings write into this Lilo's own copy of the sections they change.
+  const config = ownLiveSections(sharedConfig);
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
@@ -287,7 +293,11 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
   };
   const questions = new Questions(db, clock, config.persona.language);
   questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
-  const push = new Push(db, clock, logger, { hours: config.push.quietHours, timezone: config.timezone });
+  const live = new LiveSettings(config, settings, () => clock.now().toISOString(), (key, err) =>
+    logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
+  );
+  // A getter, so quiet hours changed with `lilo settings set` apply to the next push.
+  const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
   // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
@@ -316,6 +326,7 @@ export function createLilo(config: LiloConfig, ports: LiloPorts = {}): Lilo {
 
   return {
     config,
+    live,
     clock,
     db,
     logger,

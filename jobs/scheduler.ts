@@ -27,7 +27,7 @@ export function dailyPattern(time: string): string {
  * previous one (`protect`), and a failure is logged, never thrown.
  */
 export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
-  const { diary, reflection, greeting, timezone } = lilo.config;
+  const { timezone } = lilo.config;
   const jobs: RunningJobs["jobs"] = {};
   const inflight = new Set<Promise<unknown>>();
   // Remembers each run so `stop` can wait for it before the database closes.
@@ -45,40 +45,61 @@ export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
     protect: (job: Cron) => logger.warn(`${name} job still running; this run is skipped`, { startedAt: job.currentRun()?.toISOString() }),
     catch: (err: unknown) => logger.error(`${name} job failed`, { error: describeError(err) }),
   });
-  if (diary.enabled) {
-    jobs.diary = new Cron(dailyPattern(diary.time), options("diary"), track(() => runDiaryJob(lilo, logger)));
-  }
-  if (reflection.enabled) {
+  const cron = (name: string, variable: string, pattern: string, run: () => Promise<unknown>): Cron => {
     try {
-      jobs.reflection = new Cron(reflection.cron, options("reflection"), track(() => runReflectionJob(lilo, logger)));
+      return new Cron(pattern, options(name), track(run));
     } catch (err) {
-      jobs.diary?.stop();
-      throw new ConfigError(`LILO_REFLECTION_CRON: "${reflection.cron}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
+      throw new ConfigError(`${variable}: "${pattern}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
     }
-  }
-  if (greeting.enabled) {
-    try {
-      jobs.greeting = new Cron(greeting.cron, options("greeting"), track(() => runGreetingJob(lilo, logger)));
-    } catch (err) {
-      jobs.diary?.stop();
-      jobs.reflection?.stop();
-      throw new ConfigError(`LILO_GREETING_CRON: "${greeting.cron}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
-    }
-  }
-  if (lilo.lookups.news.available()) {
-    try {
-      jobs.feeds = new Cron(lilo.config.lookup.feeds.cron, options("feeds"), track(() => runFeedsJob(lilo, logger)));
-    } catch (err) {
-      for (const job of Object.values(jobs)) job.stop();
-      throw new ConfigError(`LILO_FEEDS_CRON: "${lilo.config.lookup.feeds.cron}" is not a valid cron pattern (${describeError(err)})`, { cause: err });
-    }
+  };
+  // Diary, reflection and greeting follow the live settings; built again whenever those change.
+  const scheduleLive = () => {
+    const { diary, reflection, greeting } = lilo.config;
+    if (diary.enabled) jobs.diary = new Cron(dailyPattern(diary.time), options("diary"), track(() => runDiaryJob(lilo, logger)));
+    if (reflection.enabled) jobs.reflection = cron("reflection", "LILO_REFLECTION_CRON", reflection.cron, () => runReflectionJob(lilo, logger));
+    if (greeting.enabled) jobs.greeting = cron("greeting", "LILO_GREETING_CRON", greeting.cron, () => runGreetingJob(lilo, logger));
+  };
+  try {
+    scheduleLive();
+    if (lilo.lookups.news.available()) jobs.feeds = cron("feeds", "LILO_FEEDS_CRON", lilo.config.lookup.feeds.cron, () => runFeedsJob(lilo, logger));
+  } catch (err) {
+    for (const job of Object.values(jobs)) job.stop();
+    throw err;
   }
   for (const [name, job] of Object.entries(jobs)) logger.info(`${name} job scheduled`, { next: job.nextRun()?.toISOString(), timezone });
+  const unsubscribe = lilo.live.onChange((keys) => {
+    if (!keys.some((k) => LIVE_SCHEDULE.test(k))) return;
+    for (const name of ["diary", "reflection", "greeting"] as const) {
+      jobs[name]?.stop();
+      delete jobs[name];
+    }
+    try {
+      scheduleLive();
+    } catch (err) {
+      // A stored value was validated when set; if it still fails, the other jobs keep running.
+      logger.error("jobs not rescheduled after a settings change", { keys, error: describeError(err) });
+    }
+    logger.info("jobs rescheduled after a settings change", { keys, next: Object.fromEntries(Object.entries(jobs).map(([n, j]) => [n, j.nextRun()?.toISOString()])) });
+  });
+  // The CLI is another process: the settings table is looked at every few seconds.
+  const poll = setInterval(() => {
+    try {
+      lilo.live.refresh();
+    } catch (err) {
+      logger.error("live settings not read", { error: describeError(err) });
+    }
+  }, lilo.config.live.pollSeconds * 1000);
+  poll.unref();
   return {
     jobs,
     stop: async () => {
+      clearInterval(poll);
+      unsubscribe();
       for (const job of Object.values(jobs)) job.stop();
       await Promise.allSettled([...inflight]);
     },
   };
 }
+
+/** Live settings whose change means building the jobs again. */
+const LIVE_SCHEDULE = /^(diary\.(enabled|time)|reflection\.(enabled|cron)|greeting\.(enabled|cron))$/;

@@ -1,0 +1,176 @@
+import { Cron } from "croner";
+import { envSchema } from "../config-env.ts";
+import { loadConfig, type LiloConfig } from "../config.ts";
+import { ConfigError } from "../errors.ts";
+import { parseQuietHours, type QuietHours } from "../push/quiet-hours.ts";
+import type { SettingsStore } from "../store/settings.ts";
+
+/** Where a setting's current value comes from. */
+export type SettingSource = "default" | "env" | "set";
+
+/** A setting that can be changed while Lilo runs (`lilo settings set`), with `.env` as its default. */
+interface LiveKey {
+  key: string;
+  env: keyof typeof envSchema.shape;
+  /** The value as shown and stored, read from the configuration. */
+  read(c: LiloConfig): string;
+  /** Validates `raw` with the env variable's rule and writes it into the configuration. */
+  apply(c: LiloConfig, raw: string): void;
+}
+
+const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+const showQuiet = (q: QuietHours | undefined) => (q ? `${hhmm(q.startMinute)}-${hhmm(q.endMinute)}` : "none");
+
+/** Parses `raw` with the zod rule of the env variable, so a setting accepts exactly what `.env` accepts. */
+function parseAs<T>(env: keyof typeof envSchema.shape, raw: string): T {
+  const r = envSchema.shape[env].safeParse(raw);
+  if (!r.success) throw new ConfigError(`"${raw}" is not valid for ${env}: ${r.error.issues.map((i) => i.message).join("; ")}`);
+  return r.data as T;
+}
+
+/** A cron pattern checked by croner itself, so the scheduler never meets one it refuses. */
+function cronAs(env: keyof typeof envSchema.shape, raw: string): string {
+  const pattern = parseAs<string>(env, raw);
+  try {
+    new Cron(pattern, { paused: true }).stop();
+  } catch (err) {
+    throw new ConfigError(`"${raw}" is not valid for ${env}: not a cron pattern (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+  }
+  return pattern;
+}
+
+const boolKey = (key: string, env: LiveKey["env"], get: (c: LiloConfig) => boolean, set: (c: LiloConfig, v: boolean) => void): LiveKey => ({
+  key,
+  env,
+  read: (c) => String(get(c)),
+  apply: (c, raw) => set(c, parseAs<boolean>(env, raw)),
+});
+
+/** The settings SPEC §11 lists as changeable; everything else stays in `.env`. */
+export const LIVE_KEYS: readonly LiveKey[] = [
+  boolKey("diary.enabled", "LILO_DIARY_ENABLED", (c) => c.diary.enabled, (c, v) => (c.diary.enabled = v)),
+  { key: "diary.time", env: "LILO_DIARY_TIME", read: (c) => c.diary.time, apply: (c, raw) => (c.diary.time = parseAs<string>("LILO_DIARY_TIME", raw)) },
+  boolKey("diary.ping", "LILO_DIARY_PING", (c) => c.diary.ping, (c, v) => (c.diary.ping = v)),
+  boolKey("reflection.enabled", "LILO_REFLECTION_ENABLED", (c) => c.reflection.enabled, (c, v) => (c.reflection.enabled = v)),
+  { key: "reflection.cron", env: "LILO_REFLECTION_CRON", read: (c) => c.reflection.cron, apply: (c, raw) => (c.reflection.cron = cronAs("LILO_REFLECTION_CRON", raw)) },
+  boolKey("reflection.concern_ping", "LILO_CONCERN_PING", (c) => c.reflection.concernPing, (c, v) => (c.reflection.concernPing = v)),
+  boolKey("greeting.enabled", "LILO_GREETING_ENABLED", (c) => c.greeting.enabled, (c, v) => (c.greeting.enabled = v)),
+  { key: "greeting.cron", env: "LILO_GREETING_CRON", read: (c) => c.greeting.cron, apply: (c, raw) => (c.greeting.cron = cronAs("LILO_GREETING_CRON", raw)) },
+  {
+    key: "push.quiet_hours",
+    env: "LILO_QUIET_HOURS",
+    read: (c) => showQuiet(c.push.quietHours),
+    apply: (c, raw) => (c.push.quietHours = parseQuietHours("LILO_QUIET_HOURS", raw === "none" ? "" : parseAs<string>("LILO_QUIET_HOURS", raw))),
+  },
+];
+
+/**
+ * A copy of `config` whose live sections are its own, so applying a setting never
+ * changes a configuration object another Lilo (or a test) shares.
+ */
+export function ownLiveSections(config: LiloConfig): LiloConfig {
+  return { ...config, diary: { ...config.diary }, reflection: { ...config.reflection }, greeting: { ...config.greeting }, push: { ...config.push } };
+}
+
+/** One row of `lilo settings`. */
+export interface LiveSettingView {
+  key: string;
+  env: string;
+  value: string;
+  source: SettingSource;
+}
+
+/**
+ * The one place where env configuration and stored overrides meet: it writes the effective
+ * values into the shared `LiloConfig`, so every feature reading the configuration at run time
+ * sees the live value. Another process (the CLI) changes the settings table; `refresh` picks
+ * that up and tells the listeners (the scheduler reschedules).
+ */
+export class LiveSettings {
+  private readonly base = new Map<string, string>();
+  private readonly listeners = new Set<(keys: string[]) => void>();
+  private defaults: LiloConfig | undefined;
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly config: LiloConfig,
+    private readonly store: SettingsStore,
+    private readonly now: () => string,
+    /** Told about a stored value that no longer passes its rule (kept out of the configuration, so `unset` stays reachable). */
+    private readonly onInvalid: (key: string, err: ConfigError) => void,
+  ) {
+    for (const k of LIVE_KEYS) this.base.set(k.key, k.read(config));
+    this.refresh();
+  }
+
+  /** The current value of `key`. */
+  get(key: string): string {
+    return this.def(key).read(this.config);
+  }
+
+  /** Validates and stores `value` for `key`, and applies it here; throws ConfigError and stores nothing when invalid. */
+  set(key: string, value: string): string {
+    const k = this.def(key);
+    const probe = ownLiveSections(this.config);
+    k.apply(probe, value.trim());
+    const normal = k.read(probe);
+    this.store.set(k.key, normal, this.now());
+    this.refresh();
+    return normal;
+  }
+
+  /** Removes the stored value: `key` goes back to `.env` or the default. */
+  unset(key: string): string {
+    const k = this.def(key);
+    this.store.delete(k.key);
+    this.refresh();
+    return k.read(this.config);
+  }
+
+  /** Every live setting with its value and source. */
+  list(): LiveSettingView[] {
+    this.defaults ??= loadConfig({});
+    return LIVE_KEYS.map((k) => {
+      const stored = this.store.get(k.key) !== undefined;
+      const source: SettingSource = stored ? "set" : this.base.get(k.key) === k.read(this.defaults!) ? "default" : "env";
+      return { key: k.key, env: k.env, value: k.read(this.config), source };
+    });
+  }
+
+  /** Calls `listener` with the keys whose value changed, after every change. Returns the unsubscribe. */
+  onChange(listener: (keys: string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Re-reads the stored overrides (cheap; polled by the running bot) and applies the changed ones. */
+  refresh(): string[] {
+    const changed: string[] = [];
+    for (const k of LIVE_KEYS) {
+      const want = this.store.get(k.key) ?? this.base.get(k.key)!;
+      if (want === k.read(this.config)) continue;
+      try {
+        k.apply(this.config, want);
+        changed.push(k.key);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        // Told once per value, not at every poll.
+        if (!this.reported.has(`${k.key}=${want}`)) this.onInvalid(k.key, err);
+        this.reported.add(`${k.key}=${want}`);
+      }
+    }
+    if (changed.length) for (const l of this.listeners) l(changed);
+    return changed;
+  }
+
+  /** Is `key` a live setting? */
+  has(key: string): boolean {
+    return LIVE_KEYS.some((k) => k.key === key || k.env === key);
+  }
+
+  private def(key: string): LiveKey {
+    const k = LIVE_KEYS.find((x) => x.key === key || x.env === key);
+    if (!k) throw new ConfigError(`unknown live setting "${key}"; changeable: ${LIVE_KEYS.map((x) => x.key).join(", ")}`);
+    return k;
+  }
+}
