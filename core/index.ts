@@ -302,11 +302,12 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const history = new ChatHistory(db);
   // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
   const steps: TurnStep[] = [
+    // In this order their lines reach the sheet (SPEC §4): greeting context, the due topic, then correction hints.
     pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords, language: config.persona.language }),
-    correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
-    diaryQuestionStep({ config, diary: memory.rows.diary }),
     returnGreetingStep({ config, chatLog: stores.chatLog, history }),
     dueTopicStep({ config, clock, logger, topics: stores.topics }),
+    correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
+    diaryQuestionStep({ config, diary: memory.rows.diary }),
     ...(ports.steps ?? []),
   ];
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);

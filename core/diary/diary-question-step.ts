@@ -49,6 +49,7 @@ export function diaryQuestionStep(deps: { config: LiloConfig; diary: TextRows })
   const { config } = deps;
   return {
     name: "diary-question",
+    readOnly: true,
     async before(ctx) {
       if (!isDiaryQuestion(ctx.text)) return;
       const count = deps.diary.countLive(ctx.userId);

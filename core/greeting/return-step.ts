@@ -18,6 +18,7 @@ export function returnGreetingStep(deps: { config: LiloConfig; chatLog: ChatLog;
   const { config } = deps;
   return {
     name: "return-greeting",
+    readOnly: true,
     async before(ctx) {
       if (!ctx.isNewConversation) return;
       if (deps.chatLog.recent(ctx.conversationId, 1, ctx.userMessage.id).length > 0) return;

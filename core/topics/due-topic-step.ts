@@ -25,6 +25,7 @@ export function dueTopicStep(deps: DueTopicDeps): TurnStep {
   const name = "due-topic";
   return {
     name,
+    readOnly: true,
     async before(ctx) {
       const topic = deps.topics.due(ctx.userId, ctx.now.toISOString())[0];
       if (!topic) return;

@@ -138,16 +138,20 @@ export async function previewCheatSheet(deps: TurnDeps, msg: { userId: string; t
   const now = deps.clock.now();
   const last = deps.chatLog.latestConversation(msg.userId);
   const running = last && now.getTime() - Date.parse(last.lastMessageAt) <= deps.config.memory.conversationPauseMinutes * 60_000;
+  // A new conversation gets an id after every stored one, so "the messages before it" are the real ones.
+  const conversationId = running ? last.id : Number.MAX_SAFE_INTEGER;
   const ctx: TurnContext = {
     userId: msg.userId,
     text: msg.text,
-    userMessage: { id: Number.MAX_SAFE_INTEGER, userId: msg.userId, conversationId: running ? last.id : -1, role: "user", text: msg.text, model: null, mood: null, proactive: false, createdAt: now.toISOString() },
-    conversationId: running ? last.id : -1,
+    userMessage: { id: Number.MAX_SAFE_INTEGER, userId: msg.userId, conversationId, role: "user", text: msg.text, model: null, mood: null, proactive: false, createdAt: now.toISOString() },
+    conversationId,
     isNewConversation: !running,
     previousAnswer: undefined,
     now,
     extras: [],
   };
+  // The steps that store nothing and call no model add their lines as in a real turn (greeting context, due topic, diary question).
+  for (const step of deps.steps) if (step.readOnly) await step.before?.(ctx);
   let blocks: MemoryBlocks | undefined;
   // The same budget as a real turn, so the preview is what the model would receive.
   const { request } = applyBudget(await assemble(deps, ctx, (b) => (blocks = b)), deps.config.budget, deps.config.persona.language);

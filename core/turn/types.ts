@@ -68,6 +68,8 @@ export interface TurnContext {
  */
 export interface TurnStep {
   readonly name: string;
+  /** Its `before` stores nothing and calls no model, so `lilo preview` runs it too and shows its sheet lines. */
+  readonly readOnly?: boolean;
   before?(ctx: TurnContext): Promise<TurnResult | void>;
   after?(ctx: TurnContext, answer: { text: string; messageId: number }): Promise<void>;
 }
