@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo, fakeAnthropicEnv } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
@@ -31,14 +31,7 @@ describe("one outbox for every push (issue 12)", () => {
       return "Das klingt gut.";
     });
     t = makeTestLilo(
-      {
-        ANTHROPIC_API_KEY: "sk-ant-test",
-        ANTHROPIC_BASE_URL: fake.baseURL,
-        LILO_CHAT_MODEL: "anthropic:claude-chat",
-        LILO_REFLECTION_MODEL: "anthropic:claude-think",
-        LILO_USER_NAMES: "chris=Christian",
-        LILO_QUIET_HOURS: "23:00-07:00",
-      },
+      fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think", LILO_QUIET_HOURS: "23:00-07:00" }),
       { clock },
     );
     t.lilo.push.optIn("chris", { transport: "fake", chatId: "7" });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo, fakeAnthropicEnv } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { fixedClock } from "../../core/index.ts";
 import { thinkReply } from "../../adapters/telegram/on-demand.ts";
@@ -22,13 +22,7 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
       return "Das klingt anstrengend, erzähl mehr.";
     });
     t = makeTestLilo(
-      {
-        ANTHROPIC_API_KEY: "sk-ant-test",
-        ANTHROPIC_BASE_URL: fake.baseURL,
-        LILO_CHAT_MODEL: "anthropic:claude-chat",
-        LILO_REFLECTION_MODEL: "anthropic:claude-think",
-        LILO_USER_NAMES: "chris=Christian",
-      },
+      fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }),
       { clock },
     );
   });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
-import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, type TestLilo, fakeAnthropicEnv } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { fixedClock } from "../../core/index.ts";
 import { reflectionQuestions } from "../../core/prompts/reflection.ts";
@@ -26,13 +26,7 @@ describe("reflection and concerns (SPEC §9)", () => {
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (body.model === "claude-think" ? answer : "ok"));
     t = makeTestLilo(
-      {
-        ANTHROPIC_API_KEY: "sk-ant-test",
-        ANTHROPIC_BASE_URL: fake.baseURL,
-        LILO_CHAT_MODEL: "anthropic:claude-chat",
-        LILO_REFLECTION_MODEL: "anthropic:claude-think",
-        LILO_USER_NAMES: "chris=Christian",
-      },
+      fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }),
       { clock },
     );
   });
