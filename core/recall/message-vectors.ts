@@ -59,7 +59,9 @@ export class MessageVectors {
     this.db.transaction(() => {
       missing.forEach((m, i) => insert.run(m.id, userId, this.embedder.id, Buffer.from(vectors[i]!.buffer, vectors[i]!.byteOffset, vectors[i]!.byteLength)));
     })();
-    this.cache.delete(userId); // older ids may have been filled in: reload once
+    // The cache extends itself with newer ids; only an older id filled in (an old log catching up) needs a reload.
+    const cachedUpTo = this.cache.get(userId)?.lastId ?? 0;
+    if (missing.some((m) => m.id <= cachedUpTo)) this.cache.delete(userId);
     return missing.length;
   }
 
