@@ -13,7 +13,7 @@ import type { SettingsStore } from "../store/settings.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Sleep } from "../providers/retry.ts";
 import { analystInstruction, blueprintBlock, defaultQuestions } from "../prompts/analysis.ts";
-import { personaPrompt } from "../prompts/persona.ts";
+import { personaPrompt } from "../persona/persona-prompt.ts";
 import { markerInstructions } from "../prompts/markers.ts";
 import { CHAT_MARKERS } from "../markers/execute.ts";
 import { formatLocalShort, localParts } from "../util/time.ts";

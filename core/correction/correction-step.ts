@@ -12,7 +12,7 @@ import type { CorrectionPeople } from "../prompts/correction.ts";
 import { correctionHint, profileHint, ruleAskedHint } from "../prompts/correction.ts";
 import { RULE_QUESTION, ruleQuestionText, type RuleQuestionPayload } from "../questions/rule-question.ts";
 import { describeError } from "../errors.ts";
-import { userName } from "../turn/turn.ts";
+import { userName } from "../persona/persona.ts";
 import { correctionTrigger } from "./prefilter.ts";
 import { findCandidates } from "./candidates.ts";
 import { judgeCandidates } from "./judge.ts";

@@ -9,7 +9,7 @@ import { LiloError } from "../errors.ts";
 import type { ProactiveDeps } from "../push/proactive.ts";
 import { parseMarkers } from "../markers/parse.ts";
 import { renderProfile } from "../turn/cheat-sheet.ts";
-import { userName } from "../turn/turn.ts";
+import { userName } from "../persona/persona.ts";
 import { formatLocal, localDay } from "../util/time.ts";
 import { newestExchanges, renderExchanges, shortLocalTime } from "../util/exchanges.ts";
 import { DIARY_PING, DIARY_SELF_LABEL, diaryPrompt } from "../prompts/diary.ts";

@@ -10,10 +10,10 @@ import type { Db } from "../store/db.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Push, PushOutcome } from "../push/push.ts";
 import { parseMarkers } from "../markers/parse.ts";
-import { personaPrompt } from "../prompts/persona.ts";
+import { personaPrompt } from "../persona/persona-prompt.ts";
 import { GREETING_SELF_LABEL, greetingPrompt } from "../prompts/greeting.ts";
-import { userName } from "../turn/turn.ts";
-import { markIfAddressed } from "../topics/due-topic-step.ts";
+import { userName } from "../persona/persona.ts";
+import { markIfAddressed } from "../topics/mark-addressed.ts";
 import { returnContext, type ReturnContext } from "./context.ts";
 
 /** What a pushed greeting needs; wired once in createLilo. */

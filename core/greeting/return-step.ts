@@ -2,7 +2,7 @@ import type { LiloConfig } from "../config.ts";
 import type { ChatHistory } from "../store/chat-history.ts";
 import type { ChatLog } from "../store/chat-log.ts";
 import type { TurnStep } from "../turn/types.ts";
-import { userName } from "../turn/turn.ts";
+import { userName } from "../persona/persona.ts";
 import { GREETING_SELF_LABEL, returnExtra } from "../prompts/greeting.ts";
 import { returnContext } from "./context.ts";
 

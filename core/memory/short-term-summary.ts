@@ -3,6 +3,10 @@ import type { ModelRegistry } from "../models/registry.ts";
 import type { LiloConfig } from "../config.ts";
 import { shortTermPrompt } from "../prompts/short-term.ts";
 import { parseMarkers } from "../markers/parse.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Logger } from "../ports/logger.ts";
+import type { ShortTermStore } from "../store/short-term.ts";
+import { describeError } from "../errors.ts";
 
 const MAX_MESSAGES = 40;
 const MAX_CHARS_PER_MESSAGE = 600;
@@ -30,4 +34,16 @@ export async function summarizeConversation(
   });
   // Models sometimes add markers out of habit; they must not land in memory.
   return parseMarkers(reply.text).text;
+}
+
+/** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */
+export async function summarizePrevious(deps: { config: LiloConfig; clock: Clock; logger: Logger; chatLog: ChatLog; models: ModelRegistry; shortTerm: ShortTermStore }, userId: string, conversationId: number): Promise<void> {
+  if (deps.shortTerm.hasSummary(conversationId)) return;
+  try {
+    const text = await summarizeConversation(deps, userId, conversationId);
+    if (text) deps.shortTerm.add(userId, conversationId, text, deps.clock.now().toISOString());
+  } catch (err) {
+    // The new conversation still works without it; the next start tries again.
+    deps.logger.warn("short-term summary failed", { userId, error: describeError(err) });
+  }
 }

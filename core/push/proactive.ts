@@ -6,7 +6,7 @@ import type { ShortTermStore } from "../store/short-term.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Db } from "../store/db.ts";
 import { writeTransaction } from "../store/tx.ts";
-import { summarizePrevious } from "../turn/turn.ts";
+import { summarizePrevious } from "../memory/short-term-summary.ts";
 
 /** What storing a message Lilo sent on her own needs. */
 export interface ProactiveDeps {

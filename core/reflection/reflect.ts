@@ -4,7 +4,7 @@ import type { ProfileStore } from "../store/profile.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import { parseMarkers } from "../markers/parse.ts";
 import { renderProfile } from "../turn/cheat-sheet.ts";
-import { userName } from "../turn/turn.ts";
+import { userName } from "../persona/persona.ts";
 import { formatLocal } from "../util/time.ts";
 import { newestExchanges, renderExchanges, shortLocalTime } from "../util/exchanges.ts";
 import { REFLECTION_SELF_LABEL, reflectionPrompt, reflectionQuestions } from "../prompts/reflection.ts";

@@ -1,11 +1,11 @@
 import type { LiloConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
-import type { Topic, TopicsStore } from "../store/topics.ts";
+import type { TopicsStore } from "../store/topics.ts";
 import type { TurnStep } from "../turn/types.ts";
-import { userName } from "../turn/turn.ts";
+import { userName } from "../persona/persona.ts";
 import { dueTopicInstruction } from "../prompts/topics.ts";
-import { checkAddressed } from "./addressed.ts";
+import { markIfAddressed } from "./mark-addressed.ts";
 
 /** What the due-topic step needs. */
 export interface DueTopicDeps {
@@ -40,16 +40,4 @@ export function dueTopicStep(deps: DueTopicDeps): TurnStep {
       markIfAddressed(deps, topic, answer.text);
     },
   };
-}
-
-/** Runs the addressed-check on one answer and marks the topic done when it passes; true then. */
-export function markIfAddressed(deps: DueTopicDeps, topic: Topic, answer: string): boolean {
-  const check = checkAddressed(topic, answer, deps.config.topics.addressedWords);
-  if (!check.addressed) {
-    deps.logger.debug("topic not addressed yet; it stays open", { topicId: topic.id, found: check.found, needed: check.needed });
-    return false;
-  }
-  const done = deps.topics.markDone(topic.id, deps.clock.now().toISOString());
-  if (done) deps.logger.info("topic addressed", { userId: topic.userId, topicId: topic.id, kind: topic.kind, found: check.found });
-  return done;
 }

@@ -23,12 +23,13 @@ import type { ChatRecallDeps } from "../recall/sheet-recall.ts";
 import type { IncomingMessage, TurnContext, TurnResult, TurnStep } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
 import { selectMemoryBlocks, type MemoryBlocks } from "./memory-blocks.ts";
-import { personaPrompt } from "../prompts/persona.ts";
+import { personaPrompt } from "../persona/persona-prompt.ts";
 import { markerInstructions } from "../prompts/markers.ts";
 import { parseMarkers, type Marker } from "../markers/parse.ts";
 import { executeStoreMarkers } from "../markers/execute.ts";
 import { resolveFetchMarkers } from "./follow-up.ts";
-import { summarizeConversation } from "../memory/short-term-summary.ts";
+import { summarizePrevious } from "../memory/short-term-summary.ts";
+import { userName } from "../persona/persona.ts";
 import { formatLocal } from "../util/time.ts";
 import { LiloError, ProviderError, describeError } from "../errors.ts";
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
@@ -76,11 +77,6 @@ export interface TurnDeps {
 
 /** How often the model is asked before an empty or markers-only answer is reported. */
 const EMPTY_ANSWER_TRIES = 2;
-
-/** The name Lilo calls a user by. */
-export function userName(config: LiloConfig, userId: string): string {
-  return config.persona.userNames[userId] ?? "User";
-}
 
 /**
  * One chat turn (SPEC §4): store the message first, run the checks, build the
@@ -288,17 +284,5 @@ async function storeMarkers(deps: TurnDeps, ctx: TurnContext, markers: Marker[])
   } catch (err) {
     deps.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
     return {};
-  }
-}
-
-/** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */
-export async function summarizePrevious(deps: Pick<TurnDeps, "config" | "clock" | "logger" | "chatLog" | "models" | "shortTerm">, userId: string, conversationId: number): Promise<void> {
-  if (deps.shortTerm.hasSummary(conversationId)) return;
-  try {
-    const text = await summarizeConversation(deps, userId, conversationId);
-    if (text) deps.shortTerm.add(userId, conversationId, text, deps.clock.now().toISOString());
-  } catch (err) {
-    // The new conversation still works without it; the next start tries again.
-    deps.logger.warn("short-term summary failed", { userId, error: describeError(err) });
   }
 }
