@@ -1,6 +1,6 @@
 import dotenv from "dotenv";
 import { ConfigError, consoleLogger, createLilo, loadConfig, openToOthers, requireModel, describeError, type Lilo, type LiloPorts, type Logger } from "./core/index.ts";
-import { WriterLock } from "./core/store/writer-lock.ts";
+import { WriterLock } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile } from "./adapters/terminal/log-file.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";

@@ -1,5 +1,3 @@
-import { join } from "node:path";
-import { ensurePrivateDir, makePrivate } from "../core/util/file-modes.ts";
 import type { Lilo, LiloPorts } from "../core/index.ts";
 
 /**
@@ -29,20 +27,3 @@ export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => async () => {
   dotenv.config({ quiet: true, path: process.env.LILO_ENV_FILE ?? ".env" });
   return createLilo(loadConfig(process.env), { logger: consoleLogger("warn"), ...ports });
 };
-
-/**
- * Copies the database (with WAL content, via SQLite's online backup) before a
- * command changes data, readable by the owner only (0600 in a 0700
- * directory); returns the backup's path.
- */
-export async function backupDatabase(lilo: Lilo): Promise<string> {
-  const dir = join(lilo.config.dataDir, "backups");
-  ensurePrivateDir(dir);
-  const stamp = lilo.clock.now().toISOString().replace(/[:.]/g, "-");
-  const target = join(dir, `lilo-${stamp}.db`);
-  if (lilo.config.dbPath === ":memory:") return "(in-memory database, no backup)";
-  await lilo.db.backup(target);
-  makePrivate(target);
-  return target;
-}
-

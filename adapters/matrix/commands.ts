@@ -67,7 +67,7 @@ const COMMANDS: Record<string, Command> = {
   memory: async (ctx, s, arg) => {
     const notes = arg
       ? (await ctx.lilo.memory.search(arg, { userId: s.userId, store: "notes", k: FOUND_NOTES })).map((h) => ({ id: h.id, text: h.text }))
-      : ctx.lilo.stores.memory.rows.notes.list(s.userId, NEWEST_NOTES);
+      : ctx.lilo.memory.list(s.userId, { store: "notes", limit: NEWEST_NOTES });
     if (notes.length === 0) return ctx.texts.noNotes;
     return [ctx.texts.notesHeader, ...notes.map((n) => `- \`${n.id}\` ${n.text}`)].join("\n");
   },
@@ -85,11 +85,9 @@ const COMMANDS: Record<string, Command> = {
   forget: async (ctx, s, arg) => {
     const id = Number(arg);
     if (!/^\d+$/.test(arg)) return ctx.texts.forgetUsage;
-    // Only the owner may forget a note; anyone else's id looks like a missing one.
-    const row = ctx.lilo.stores.memory.rows.notes.get(id);
-    if (!row || row.userId !== s.userId) return ctx.texts.noSuchNote(id);
-    await ctx.lilo.memory.forget("notes", id);
-    return ctx.texts.forgotten(id);
+    // Only the owner may forget a live note; anyone else's id looks like a missing one (the rule is the core's).
+    const gone = await ctx.lilo.memory.forget(s.userId, "notes", id);
+    return gone ? ctx.texts.forgotten(id) : ctx.texts.noSuchNote(id);
   },
 };
 

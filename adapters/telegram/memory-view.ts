@@ -24,10 +24,9 @@ export function clip(text: string, max = CLIP): string {
  */
 export function memoryOverview(deps: TelegramDeps, userId: string, chatId: string): { text: string; keyboard: InlineKeyboard } {
   const { texts } = deps;
-  const rows = deps.lilo.stores.memory.rows.notes;
-  // Notes forgotten since the answer are left out.
-  const used = rows.getMany((deps.lastNotes.get(chatId) ?? []).map((n) => n.id)).filter((n) => n.userId === userId);
-  const newest = rows.list(userId, NEWEST_NOTES);
+  // Notes forgotten (or corrected) since the answer are left out.
+  const used = deps.lilo.memory.getMany(userId, "notes", (deps.lastNotes.get(chatId) ?? []).map((n) => n.id));
+  const newest = deps.lilo.memory.list(userId, { store: "notes", limit: NEWEST_NOTES });
   const line = (n: { id: number; text: string }) => `#${n.id} ${clip(n.text)}`;
   const text = [
     used.length ? [texts.notesUsedTitle, ...used.map(line)].join("\n") : texts.notesUsedNone,
@@ -45,8 +44,7 @@ export function memoryOverview(deps: TelegramDeps, userId: string, chatId: strin
  * people's notes cannot be probed. Returns the text to show.
  */
 export async function forgetNote(deps: TelegramDeps, userId: string, noteId: number): Promise<{ ok: boolean; text: string }> {
-  const row = deps.lilo.stores.memory.rows.notes.get(noteId);
-  if (!row || row.userId !== userId || row.supersededAt) return { ok: false, text: deps.texts.noSuchNote };
-  await deps.lilo.memory.forget("notes", noteId);
-  return { ok: true, text: deps.texts.forgotten(clip(row.text, 150)) };
+  const gone = await deps.lilo.memory.forget(userId, "notes", noteId);
+  if (!gone) return { ok: false, text: deps.texts.noSuchNote };
+  return { ok: true, text: deps.texts.forgotten(clip(gone.text, 150)) };
 }

@@ -1,9 +1,7 @@
 import type { Command } from "commander";
+import type { DbSummary } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { backupDatabase } from "../context.ts";
-import type { DbSummary } from "../db-file.ts";
 import { withLilo } from "./shared.ts";
-import { WriterLock } from "../../core/store/writer-lock.ts";
 
 /** `lilo backup` and `lilo restore FILE [--apply]`: a consistent copy of the whole database, and back. */
 export function registerBackup(program: Command, open: LiloOpener, io: CliIO): void {
@@ -12,7 +10,7 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
     .description("write a consistent copy of the database into data/backups/ now (safe while the bot runs)")
     .action(() =>
       withLilo(open, io, async (lilo) => {
-        io.out(`backup: ${await backupDatabase(lilo)}`);
+        io.out(`backup: ${await lilo.backup.create()}`);
         return 0;
       }),
     );
@@ -23,30 +21,15 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
     .option("--apply", "replace the database with the file (the current one is backed up first)")
     .action((file: string, o: { apply?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const { assertNoWriter, inspectBackup, restoreInto, summarize } = await import("../db-file.ts");
-        const incoming = inspectBackup(file, lilo.config.dbPath);
-        const current = summarize(lilo.db);
+        const { incoming, current } = lilo.backup.compare(file);
         printComparison(io, file, incoming, current);
         if (!o.apply) {
           io.out("dry run: nothing changed. Stop the bot, then run `lilo restore FILE --apply`.");
           return 0;
         }
-        if (lilo.config.dbPath === ":memory:") {
-          io.err("error: an in-memory database cannot be restored");
-          return 1;
-        }
-        // The bot must not run while pages are replaced, busy or idle: refuse rather than wait.
-        // The lock also keeps a bot from starting until the restore is done.
-        const lock = WriterLock.acquire(lilo.config.dataDir, "restore", lilo.clock.now());
-        try {
-          assertNoWriter(lilo.db);
-          io.out(`backup of the current database: ${await backupDatabase(lilo)}`);
-          await restoreInto(file, lilo.config.dbPath);
-        } finally {
-          lock.release();
-        }
+        await lilo.backup.restore(file, (backup) => io.out(`backup of the current database: ${backup}`));
         io.out(`restored ${file} into ${lilo.config.dbPath}`);
-        io.out("Next: run `lilo doctor` to check the vector index against the restored rows.");
+        io.out("Next: run `lilo doctor` to check the vector index against the restored database.");
         if (lilo.config.vector.backend === "qdrant") {
           io.out("Qdrant is not part of the backup: its vectors still match the old database; run `lilo doctor --apply` or `lilo reindex --apply`.");
         } else io.out(`The ${lilo.config.vector.backend} index keeps its vectors in the same file; they were restored with it.`);

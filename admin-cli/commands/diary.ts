@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { DiaryResult } from "../../core/index.ts";
+import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 
@@ -36,8 +37,8 @@ export function registerDiary(program: Command, open: LiloOpener, io: CliIO): vo
     .description("one entry in full")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        const row = lilo.stores.memory.rows.diary.get(parseId(id));
-        if (!row || row.supersededAt) {
+        const row = lilo.memory.get(ANY_USER, "diary", parseId(id));
+        if (!row) {
           io.err(`error: no diary entry #${id}`);
           return 1;
         }
@@ -72,7 +73,7 @@ export function registerDiary(program: Command, open: LiloOpener, io: CliIO): vo
     .description("delete an entry (row and vector)")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.forget("diary", parseId(id));
+        await lilo.memory.forget(ANY_USER, "diary", parseId(id));
         io.out(`deleted diary entry #${id}`);
         return 0;
       }),

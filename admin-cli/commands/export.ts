@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import { writeFileSync } from "node:fs";
 import { PRIVATE_FILE_MODE, makePrivate } from "../../core/util/file-modes.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { EXPORT_STORES, exportStore, type ExportStore } from "../export-lines.ts";
+import { EXPORT_STORES, type ExportStore } from "../../core/index.ts";
 import { withLilo, userOption } from "./shared.ts";
 
 const DEFAULT_STORES = EXPORT_STORES.filter((s) => s !== "messages");
@@ -36,9 +36,9 @@ export function registerExport(program: Command, open: LiloOpener, io: CliIO): v
         const counts: string[] = [];
         const lines: string[] = [];
         for (const store of stores) {
-          const rows = exportStore(lilo.db, store, userId);
-          counts.push(`${store} ${rows.length}`);
-          for (const r of rows) lines.push(JSON.stringify(r));
+          const exported = lilo.transfer.export(store, userId);
+          counts.push(`${store} ${exported.length}`);
+          for (const line of exported) lines.push(JSON.stringify(line));
         }
         if (o.out) {
           // Memories and messages: readable by the owner only, like the database.

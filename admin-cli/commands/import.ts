@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { IMPORT_STORES, type ImportStore } from "../../core/transfer/import-stores.ts";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { backupDatabase } from "../context.ts";
 import { withLilo, userOption } from "./shared.ts";
 
 function parseImportStore(value: string): ImportStore {
@@ -54,7 +53,7 @@ async function runImport(lilo: Lilo, io: CliIO, file: string, o: ImportOptions):
     io.out(`dry run: nothing changed. Run \`lilo import ${file} --apply\` to add ${plan.add.length} entries.`);
     return 0;
   }
-  io.out(`backup: ${await backupDatabase(lilo)}`);
+  io.out(`backup: ${await lilo.backup.create()}`);
   const added = await lilo.transfer.apply(plan);
   io.out(`imported ${added}, skipped ${plan.skip.length} duplicates`);
   return 0;

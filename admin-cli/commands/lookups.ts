@@ -36,7 +36,7 @@ export function registerLookups(program: Command, open: LiloOpener, io: CliIO): 
             const state = f.lastError ? `error: ${f.lastError}` : f.lastFetchedAt ? `fetched ${localStamp(f.lastFetchedAt, lilo.config.timezone)}` : "not fetched yet";
             io.out(`${f.source.padEnd(5)}  ${f.url}  ${f.title ?? ""}  (${state})`);
           }
-          io.out(`${lilo.lookups.news.store.count()} items stored`);
+          io.out(`${lilo.lookups.news.itemCount()} items stored`);
         }
         return 0;
       }),

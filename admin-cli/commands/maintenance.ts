@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { backupDatabase } from "../context.ts";
 import { withLilo } from "./shared.ts";
 import type { VectorIndexState } from "../../core/index.ts";
 
@@ -29,7 +28,7 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           index = await lilo.maintenance.indexState();
         }
         const report = await lilo.maintenance.check();
-        const problems = lilo.stores.problems.counts();
+        const problems = lilo.maintenance.modelProblems();
         if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems, ...(index ? { index } : {}) }));
         else {
           if (index) io.out(indexLine(index));
@@ -53,7 +52,7 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           return 2;
         }
         if (broken === 0) return 0;
-        io.out(`backup: ${await backupDatabase(lilo)}`);
+        io.out(`backup: ${await lilo.backup.create()}`);
         await lilo.maintenance.repair(report);
         io.out(`repaired ${broken} entries`);
         return 0;
@@ -66,13 +65,13 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
     .option("--apply", "rebuild now (a backup is made first)")
     .action((o: { apply?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const total = lilo.stores.memory.rows.notes.countLive() + lilo.stores.memory.rows.important.countLive() + lilo.stores.memory.rows.thoughts.countLive() + lilo.stores.memory.rows.diary.countLive();
+        const total = lilo.memory.countLive();
         io.out(`${total} memories would be embedded with ${lilo.config.embedding.model} into ${lilo.config.vector.backend}`);
         if (!o.apply) {
           io.out("dry run: nothing changed. Run `lilo reindex --apply` to rebuild.");
           return 0;
         }
-        io.out(`backup: ${await backupDatabase(lilo)}`);
+        io.out(`backup: ${await lilo.backup.create()}`);
         const { SingleBar, Presets } = await import("cli-progress");
         const bar = new SingleBar({ stream: io.progressStream, format: "reindex [{bar}] {value}/{total} ({percentage}%) eta {eta}s", noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
         let started = false;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import type { VectorStore } from "../../core/index.ts";
+import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseStore, parseId, userOption } from "./shared.ts";
 import { registerImport } from "./import.ts";
@@ -50,9 +50,9 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
     .option("--json", "print JSON")
     .action((o: { store: string; limit: string; user?: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const rows = lilo.stores.memory.rows[parseStore(o.store)].list(o.user ?? lilo.config.terminal.userId, parseId(o.limit, "--limit"));
-        if (o.json) io.out(JSON.stringify(rows.map(({ id, text, createdAt }) => ({ id, text, createdAt }))));
-        else for (const r of rows) io.out(`#${r.id}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.text}`);
+        const entries = lilo.memory.list(o.user ?? lilo.config.terminal.userId, { store: parseStore(o.store), limit: parseId(o.limit, "--limit") });
+        if (o.json) io.out(JSON.stringify(entries.map(({ id, text, createdAt }) => ({ id, text, createdAt }))));
+        else for (const r of entries) io.out(`#${r.id}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.text}`);
         return 0;
       }),
     );
@@ -63,7 +63,7 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
     .option("--store <store>", "which store", "notes")
     .action((id: string, text: string, o: { store: string }) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.edit(parseStore(o.store), parseId(id), text);
+        await lilo.memory.edit(ANY_USER, parseStore(o.store), parseId(id), text);
         io.out(`updated ${o.store} #${id}`);
         return 0;
       }),
@@ -75,7 +75,7 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
     .option("--store <store>", "which store", "notes")
     .action((id: string, o: { store: string }) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.forget(parseStore(o.store) as VectorStore, parseId(id));
+        await lilo.memory.forget(ANY_USER, parseStore(o.store), parseId(id));
         io.out(`deleted ${o.store} #${id}`);
         return 0;
       }),

@@ -18,7 +18,7 @@ export function registerProfile(program: Command, open: LiloOpener, io: CliIO): 
     .option("--json", "print JSON: [{ id, category, text, createdAt }]")
     .action((o: { user?: string; category?: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const all = lilo.stores.profile.list(o.user ?? lilo.config.terminal.userId);
+        const all = lilo.profile.list(o.user ?? lilo.config.terminal.userId);
         const list = o.category ? all.filter((e) => e.category === o.category!.toLowerCase()) : all;
         if (o.json) {
           io.out(JSON.stringify(list.map(({ id, category, text, createdAt }) => ({ id, category, text, createdAt }))));
@@ -44,7 +44,7 @@ export function registerProfile(program: Command, open: LiloOpener, io: CliIO): 
           io.err("error: category and text must not be empty");
           return 1;
         }
-        const r = lilo.stores.profile.add(o.user ?? lilo.config.terminal.userId, category.trim().toLowerCase(), text.trim(), lilo.clock.now().toISOString());
+        const r = lilo.profile.add(o.user ?? lilo.config.terminal.userId, category.trim().toLowerCase(), text.trim());
         io.out(r.added ? `added profile #${r.id}` : `already there: profile #${r.id}`);
         return 0;
       }),
@@ -56,7 +56,7 @@ export function registerProfile(program: Command, open: LiloOpener, io: CliIO): 
     .option(...userOption)
     .action((id: string, text: string, o: { user?: string }) =>
       withLilo(open, io, async (lilo) => {
-        const ok = text.trim() !== "" && lilo.stores.profile.update(o.user ?? lilo.config.terminal.userId, parseId(id), text.trim(), lilo.clock.now().toISOString());
+        const ok = text.trim() !== "" && lilo.profile.update(o.user ?? lilo.config.terminal.userId, parseId(id), text.trim());
         return done(io, ok, `updated profile #${id}`, id);
       }),
     );
@@ -66,7 +66,7 @@ export function registerProfile(program: Command, open: LiloOpener, io: CliIO): 
     .description("delete a fact")
     .option(...userOption)
     .action((id: string, o: { user?: string }) =>
-      withLilo(open, io, async (lilo) => done(io, lilo.stores.profile.delete(o.user ?? lilo.config.terminal.userId, parseId(id)), `deleted profile #${id}`, id)),
+      withLilo(open, io, async (lilo) => done(io, lilo.profile.delete(o.user ?? lilo.config.terminal.userId, parseId(id)), `deleted profile #${id}`, id)),
     );
 }
 

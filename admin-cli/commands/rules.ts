@@ -18,7 +18,7 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
     .option("--json", "print JSON: [{ id, text, enabled, createdAt, updatedAt }]")
     .action((o: { user?: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const list = lilo.stores.rules.list(o.user ?? lilo.config.terminal.userId);
+        const list = lilo.rules.list(o.user ?? lilo.config.terminal.userId);
         if (o.json) io.out(JSON.stringify(list.map(({ id, text, enabled, createdAt, updatedAt }) => ({ id, text, enabled, createdAt, updatedAt }))));
         else if (list.length === 0) io.out("no rules");
         else for (const r of list) io.out(`#${r.id}  ${r.enabled ? "on " : "off"}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.text}`);
@@ -32,7 +32,7 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
       .description(enabled ? "put a rule back on the cheat sheet" : "keep a rule but leave it off the cheat sheet")
       .action((id: string) =>
         withLilo(open, io, async (lilo) => {
-          const ok = lilo.stores.rules.setEnabled(parseId(id), enabled, lilo.clock.now().toISOString());
+          const ok = lilo.rules.setEnabled(parseId(id), enabled);
           return reportChange(io, ok, `rule #${id} ${enabled ? "enabled" : "disabled"}`, "rule", id);
         }),
       );
@@ -47,7 +47,7 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
           io.err("error: a rule needs text (use `lilo rules delete` to remove it)");
           return 1;
         }
-        const ok = lilo.stores.rules.edit(parseId(id), text.trim(), lilo.clock.now().toISOString());
+        const ok = lilo.rules.edit(parseId(id), text.trim());
         return reportChange(io, ok, `rule #${id} updated`, "rule", id);
       }),
     );
@@ -56,6 +56,6 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
     .command("delete <id>")
     .description("delete a rule for good")
     .action((id: string) =>
-      withLilo(open, io, async (lilo) => reportChange(io, lilo.stores.rules.delete(parseId(id)), `rule #${id} deleted`, "rule", id)),
+      withLilo(open, io, async (lilo) => reportChange(io, lilo.rules.delete(parseId(id)), `rule #${id} deleted`, "rule", id)),
     );
 }

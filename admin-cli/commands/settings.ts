@@ -87,8 +87,10 @@ function unknown(io: CliIO, key: string): number {
 }
 
 function chatModel(lilo: Lilo): string {
-  return `${chatSpec(lilo)}  (${lilo.stores.settings.get(CHAT_MODEL) ? "switched at run time with `lilo model`; `lilo settings chat_model default` goes back" : "LILO_CHAT_MODEL / first provider with a key"})`;
+  return `${chatSpec(lilo)}  (${chatSwitched(lilo) ? "switched at run time with `lilo model`; `lilo settings chat_model default` goes back" : "LILO_CHAT_MODEL / first provider with a key"})`;
 }
+
+const chatSwitched = (lilo: Lilo) => lilo.settings.stored().some((s) => s.userId === GLOBAL && s.key === CHAT_MODEL);
 
 function chatSpec(lilo: Lilo): string {
   try {
@@ -105,7 +107,7 @@ function showAll(lilo: Lilo, io: CliIO, { ENV_SETTINGS, looksSecret, origin, sec
   const live = lilo.live.list();
   const fromEnv = ENV_SETTINGS.map((s) => ({ key: s.key, env: s.env, value: s.value(lilo.config), source: origin(s, lilo.config) === "default" ? "default" : "env" }));
   if (json) {
-    const chat = { key: CHAT_MODEL, env: "LILO_CHAT_MODEL", value: chatSpec(lilo), source: lilo.stores.settings.get(CHAT_MODEL) ? "set" : "env", live: true };
+    const chat = { key: CHAT_MODEL, env: "LILO_CHAT_MODEL", value: chatSpec(lilo), source: chatSwitched(lilo) ? "set" : "env", live: true };
     const secrets = secretStates(lilo.config).map((s) => ({ key: s.env, env: s.env, value: s.set ? "set" : "not set", source: s.set ? "env" : "default", live: false }));
     io.out(JSON.stringify([chat, ...live.map((r) => ({ ...r, live: true })), ...fromEnv.map((r) => ({ ...r, live: false })), ...secrets]));
     return 0;
@@ -114,11 +116,9 @@ function showAll(lilo: Lilo, io: CliIO, { ENV_SETTINGS, looksSecret, origin, sec
   io.out(`  ${CHAT_MODEL} = ${chatModel(lilo)}`);
   for (const r of live) io.out(`  ${r.key} = ${r.value}  (${r.env}, ${r.source})`);
   const hidden = new Set([CHAT_MODEL, ...live.map((r) => r.key)]);
-  const state = (lilo.db.prepare(`SELECT user_id, key, value FROM settings ORDER BY key, user_id`).all() as { user_id: string; key: string; value: string }[]).filter(
-    (s) => !(s.user_id === GLOBAL && hidden.has(s.key)),
-  );
+  const state = lilo.settings.stored().filter((s) => !(s.userId === GLOBAL && hidden.has(s.key)));
   if (state.length) io.out("program state (stored in the database):");
-  for (const s of state) io.out(`  ${s.key} [${s.user_id === GLOBAL ? "everyone" : s.user_id}] = ${looksSecret(s.key) ? "(hidden)" : s.value}`);
+  for (const s of state) io.out(`  ${s.key} [${s.userId === GLOBAL ? "everyone" : s.userId}] = ${looksSecret(s.key) ? "(hidden)" : s.value}`);
   io.out("configuration (from .env / the environment; set the variable in .env and restart to change it):");
   for (const s of fromEnv) io.out(`  ${s.key} = ${s.value}  (${s.env}, ${s.source})`);
   io.out("secrets (never shown):");

@@ -11,13 +11,13 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
     .option("--json", "print the list as JSON")
     .action((o: { json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const rows = statusRows(lilo);
+        const contacts = statusRows(lilo);
         if (o.json) {
-          io.out(JSON.stringify(rows));
+          io.out(JSON.stringify(contacts));
           return 0;
         }
         const now = lilo.clock.now().getTime();
-        for (const r of rows) {
+        for (const r of contacts) {
           const ok = r.lastOkAt ? `last contact ${r.lastOkAt} (${ago(now, r.lastOkAt)})` : "never reached";
           const failed = r.lastFailureAt ? `; last failure ${r.lastFailureAt}: ${r.lastError ?? "?"}` : "";
           io.out(`${r.name.padEnd(34)} ${ok}${failed}`);
@@ -29,7 +29,7 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
 
 /** Every recorded contact, plus the configured adapters and chat model that have none yet. */
 function statusRows(lilo: Lilo): ContactStatus[] {
-  const rows = lilo.contacts.list();
+  const contacts = lilo.contacts.list();
   const expected: string[] = [];
   if (lilo.config.telegram.token) expected.push("telegram");
   if (lilo.config.matrix.homeserverUrl) expected.push("matrix");
@@ -39,8 +39,8 @@ function statusRows(lilo: Lilo): ContactStatus[] {
   } catch {
     // No chat model configured: nothing to expect; the contacts recorded so far still show.
   }
-  for (const name of expected) if (!rows.some((r) => r.name === name)) rows.push({ name });
-  return rows;
+  for (const name of expected) if (!contacts.some((c) => c.name === name)) contacts.push({ name });
+  return contacts;
 }
 
 function ago(now: number, iso: string): string {

@@ -17,7 +17,7 @@ export function registerSuggestions(program: Command, open: LiloOpener, io: CliI
     .option("--json", "print JSON: [{ id, userId, text, createdAt }]")
     .action((o: { user?: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const list = lilo.stores.suggestions.list(o.user);
+        const list = lilo.suggestions.list(o.user);
         if (o.json) io.out(JSON.stringify(list));
         else if (list.length === 0) io.out("no suggestions");
         else for (const s of list) io.out(`#${s.id}  ${localStamp(s.createdAt, lilo.config.timezone)}  ${s.userId}  ${s.text}`);
@@ -30,7 +30,7 @@ export function registerSuggestions(program: Command, open: LiloOpener, io: CliI
     .description("delete an idea (handled or not wanted)")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        if (lilo.stores.suggestions.delete(parseId(id))) {
+        if (lilo.suggestions.delete(parseId(id))) {
           io.out(`suggestion #${id} deleted`);
           return 0;
         }

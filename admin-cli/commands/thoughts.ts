@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { ReflectionResult, ThoughtEntry } from "../../core/index.ts";
+import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 import { localStamp, oneLine } from "./diary.ts";
@@ -38,8 +39,8 @@ export function registerThoughts(program: Command, open: LiloOpener, io: CliIO):
     .description("one thought, with the questions above the answers")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        const row = lilo.stores.memory.rows.thoughts.get(parseId(id));
-        if (!row || row.supersededAt) {
+        const row = lilo.memory.get(ANY_USER, "thoughts", parseId(id));
+        if (!row) {
           io.err(`error: no thought #${id}`);
           return 1;
         }
@@ -54,7 +55,7 @@ export function registerThoughts(program: Command, open: LiloOpener, io: CliIO):
     .description("delete a thought (row and vector), e.g. a wrong assumption")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.forget("thoughts", parseId(id));
+        await lilo.memory.forget(ANY_USER, "thoughts", parseId(id));
         io.out(`deleted thought #${id}`);
         return 0;
       }),

@@ -17,7 +17,7 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
       withLilo(open, io, async (lilo) => {
         const userId = o.user ?? lilo.config.terminal.userId;
         const statuses = o.all ? (["open", "queued", "done", "dropped"] as const) : (["open", "queued"] as const);
-        const list = statuses.flatMap((s) => lilo.stores.topics.list(userId, s));
+        const list = statuses.flatMap((s) => lilo.topics.list(userId, s));
         if (o.json) io.out(JSON.stringify(list.map(({ id, text, kind, status, dueAt, createdAt }) => ({ id, text, kind, status, dueAt, createdAt }))));
         else if (list.length === 0) io.out("no open topics");
         else for (const t of list) io.out(`#${t.id}  ${t.status.padEnd(6)}  ${t.kind.padEnd(8)}  due ${localStamp(t.dueAt, lilo.config.timezone)}  ${t.text}`);
@@ -34,7 +34,7 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
           io.err("error: a topic needs text (use `lilo topics delete` to remove it)");
           return 1;
         }
-        return reportChange(io, lilo.stores.topics.edit(parseId(id), text.trim(), lilo.clock.now().toISOString()), `topic #${id} updated`, "topic", id);
+        return reportChange(io, lilo.topics.edit(parseId(id), text.trim()), `topic #${id} updated`, "topic", id);
       }),
     );
 
@@ -44,8 +44,8 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
         const n = parseId(id);
-        if (lilo.stores.topics.finish(n, lilo.clock.now().toISOString())) return reportChange(io, true, `topic #${id} done`, "topic", id);
-        const t = lilo.stores.topics.get(n);
+        if (lilo.topics.finish(n)) return reportChange(io, true, `topic #${id} done`, "topic", id);
+        const t = lilo.topics.get(n);
         if (!t) return reportChange(io, false, "", "topic", id);
         io.err(`error: topic #${id} is already ${t.status}`);
         return 1;
@@ -55,5 +55,5 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
   topics
     .command("delete <id>")
     .description("delete a topic for good")
-    .action((id: string) => withLilo(open, io, async (lilo) => reportChange(io, lilo.stores.topics.delete(parseId(id)), `topic #${id} deleted`, "topic", id)));
+    .action((id: string) => withLilo(open, io, async (lilo) => reportChange(io, lilo.topics.delete(parseId(id)), `topic #${id} deleted`, "topic", id)));
 }

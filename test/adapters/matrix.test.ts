@@ -10,6 +10,7 @@ import { MATRIX_TEXTS } from "../../adapters/matrix/texts.ts";
 import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { inside } from "../helpers/internals.ts";
 
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
@@ -39,7 +40,7 @@ describe("Matrix adapter against a fake homeserver", () => {
   const askStep = (get: () => Lilo): TurnStep => ({
     name: "test-ask",
     async before(ctx) {
-      if (ctx.text.includes("merk dir")) ctx.question = get().questions.ask(ctx.userId, "rule", { rule: RULE }, ruleQuestionText("de", RULE), 60 * 60_000);
+      if (ctx.text.includes("merk dir")) ctx.question = inside(get()).questions.ask(ctx.userId, "rule", { rule: RULE }, ruleQuestionText("de", RULE), 60 * 60_000);
     },
   });
 
@@ -99,7 +100,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect((await hs.waitForSent((e) => e.type === "m.room.message")).content.body).toBe("Antwort auf: Hallo, neu hier");
     expect((await say("Und jetzt?")).content.body).toBe("Antwort auf: Und jetzt?");
     expect(chats(model).map(lastUserText)).toEqual(["Hallo, neu hier", "Und jetzt?"]);
-    expect(JSON.stringify(t.lilo.db.prepare("SELECT text FROM messages").all())).not.toContain("Alte Nachricht");
+    expect(JSON.stringify(inside(t.lilo).db.prepare("SELECT text FROM messages").all())).not.toContain("Alte Nachricht");
   });
 
   it("answers a message through the core turn, with typing, HTML and the mood as a reaction", async () => {
@@ -121,7 +122,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     await hs.waitFor(() => hs.typing.some((x) => !x.typing));
     const mood = await hs.waitForSent((e) => e.type === "m.reaction");
     expect(mood.content["m.relates_to"]).toEqual({ rel_type: "m.annotation", event_id: userEvent, key: "😁" });
-    const rows = t.lilo.db.prepare("SELECT user_id, role, text FROM messages ORDER BY id").all();
+    const rows = inside(t.lilo).db.prepare("SELECT user_id, role, text FROM messages ORDER BY id").all();
     expect(rows).toEqual([
       { user_id: "chris", role: "user", text: "Hallo Lilo" },
       { user_id: "chris", role: "assistant", text: "Schön, dich zu sehen, **Chris**!" },
@@ -141,7 +142,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(hs.sent.filter((e) => e.roomId === "!elsewhere:fake.server")).toEqual([]);
     expect(chats(model).map(lastUserText)).toEqual(["Erste Nachricht", "Zweite Nachricht"]);
     expect(JSON.stringify(model.requests)).not.toMatch(/Eve|fremden Raum/);
-    const stored = t.lilo.db.prepare("SELECT text FROM messages").all() as { text: string }[];
+    const stored = inside(t.lilo).db.prepare("SELECT text FROM messages").all() as { text: string }[];
     expect(stored.map((r) => r.text).join("\n")).not.toMatch(/Eve|fremden Raum/);
   });
 
@@ -159,8 +160,8 @@ describe("Matrix adapter against a fake homeserver", () => {
 
     expect(outcome.content.body).toBe(`📌 Gemerkt: „${RULE}“`);
     expect(messages(hs).slice(-1)).toEqual([outcome]); // nothing was sent for Anna's reaction
-    expect(t.lilo.stores.rules.list("chris").map((r) => r.text)).toEqual([RULE]);
-    expect(t.lilo.stores.rules.list("anna")).toEqual([]);
+    expect(t.lilo.rules.list("chris").map((r) => r.text)).toEqual([RULE]);
+    expect(t.lilo.rules.list("anna")).toEqual([]);
     await hs.waitFor(() => hs.redactions.length === 2); // the bot's 👍/👎 hints are removed
   });
 
@@ -174,7 +175,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     hs.react(ROOM, CHRIS, question.eventId, "👍");
     expect((await hs.waitForSent((e) => e.type === "m.room.message", 5_000, from)).content.body).toBe(`📌 Gemerkt: „${RULE}“`);
     expect((await say("Noch da?")).content.body).toBe("Antwort auf: Noch da?");
-    expect(t.lilo.stores.rules.list("chris")).toHaveLength(1);
+    expect(t.lilo.rules.list("chris")).toHaveLength(1);
   });
 
   it("is started by the adapter list when configured, with its state in the data dir", async () => {
@@ -199,7 +200,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     hs.react(ROOM, CHRIS, question.eventId, "👎");
     const outcome = await hs.waitForSent((e) => e.type === "m.room.message", 5_000, from);
     expect(outcome.content.body).toBe("Okay, ich merke mir das nicht.");
-    expect(t.lilo.stores.rules.list("chris")).toEqual([]);
+    expect(t.lilo.rules.list("chris")).toEqual([]);
   });
 
   it("delivers broken Markdown with the plain body intact and escaped HTML", async () => {
@@ -273,9 +274,9 @@ describe("Matrix adapter against a fake homeserver", () => {
     if (!mine.added || !hers.added) throw new Error("setup failed");
     expect((await say("!memory")).content.body).toBe(`${T.notesHeader}\n- \`${mine.id}\` Chris mag Tee`);
     expect((await say(`!forget ${hers.id}`)).content.body).toBe(T.noSuchNote(hers.id));
-    expect(t.lilo.stores.memory.rows.notes.get(hers.id)).toBeDefined();
+    expect(inside(t.lilo).stores.memory.rows.notes.get(hers.id)).toBeDefined();
     expect((await say(`!forget ${mine.id}`)).content.body).toBe(T.forgotten(mine.id));
-    expect(t.lilo.stores.memory.rows.notes.get(mine.id)).toBeUndefined();
+    expect(inside(t.lilo).stores.memory.rows.notes.get(mine.id)).toBeUndefined();
     expect((await say("!nonsense")).content.body).toBe(T.unknown("!nonsense"));
     expect(chats(model)).toHaveLength(0); // commands never reach the model
   });

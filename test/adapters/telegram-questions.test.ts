@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TurnStep } from "../../core/index.ts";
 import { CHRIS, ANNA, STRANGER, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
+import { inside } from "../helpers/internals.ts";
 
 // Lilo talks in private chats only; another user pressing a forwarded button is still refused.
 const QUESTION = "Soll ich mir das merken? 📌 „Antworte kurz.“";
@@ -14,7 +15,7 @@ describe("Telegram adapter: yes/no buttons", () => {
         {
           name: "ask-rule",
           before: async (ctx) => {
-            if (ctx.text.includes("kurz")) ctx.question = lilo().questions.ask(ctx.userId, "rule", { rule: "Antworte kurz." }, QUESTION, 60 * 60_000);
+            if (ctx.text.includes("kurz")) ctx.question = inside(lilo()).questions.ask(ctx.userId, "rule", { rule: "Antworte kurz." }, QUESTION, 60 * 60_000);
           },
         },
       ],
@@ -46,8 +47,8 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect((await answered(anna.id)).params.text).toBe("Diese Frage gibt es nicht.");
     const stranger = h.tg.pushCallback({ fromId: STRANGER, chatId: CHRIS, messageId, data: `q:${pending.id}:yes` });
     expect((await answered(stranger.id)).params.text).toBe("Entschuldige, ich spreche nur mit Menschen, die ich kenne.");
-    expect(h.lilo.stores.rules.list("chris")).toEqual([]);
-    expect(h.lilo.stores.rules.list("anna")).toEqual([]);
+    expect(h.lilo.rules.list("chris")).toEqual([]);
+    expect(h.lilo.rules.list("anna")).toEqual([]);
     expect(h.tg.sent.some((c) => c.method.startsWith("editMessage"))).toBe(false);
 
     const chris = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `q:${pending.id}:yes` });
@@ -56,13 +57,13 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(edit.params).toMatchObject({ chat_id: CHRIS, message_id: messageId });
     expect(edit.params.text).toContain("📌 Gemerkt: „Antworte kurz.“");
     expect(edit.params.reply_markup).toBeUndefined(); // the buttons are gone
-    expect(h.lilo.stores.rules.list("chris").map((r) => r.text)).toEqual(["Antworte kurz."]);
+    expect(h.lilo.rules.list("chris").map((r) => r.text)).toEqual(["Antworte kurz."]);
     expect(h.lilo.questions.get(pending.id)?.status).toBe("yes");
 
     // A second tap changes nothing and says so.
     const again = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `q:${pending.id}:no` });
     expect((await answered(again.id)).params.text).toBe("Diese Frage ist schon beantwortet.");
-    expect(h.lilo.stores.rules.list("chris")).toHaveLength(1);
+    expect(h.lilo.rules.list("chris")).toHaveLength(1);
   });
 
   it("a typed answer settles the question and takes its buttons away (issue 12)", async () => {
@@ -72,7 +73,7 @@ describe("Telegram adapter: yes/no buttons", () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Ja" });
     const cleared = await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageReplyMarkup"));
     expect(cleared.params).toMatchObject({ chat_id: CHRIS, message_id: messageId, reply_markup: { inline_keyboard: [] } });
-    expect(h.lilo.stores.rules.list("chris").map((r) => r.text)).toEqual(["Antworte kurz."]);
+    expect(h.lilo.rules.list("chris").map((r) => r.text)).toEqual(["Antworte kurz."]);
     const [, , reply] = await waitForMessages(h.tg, CHRIS, 3);
     expect(reply!.params.text).toBe("📌 Gemerkt: „Antworte kurz.“");
   });
@@ -110,13 +111,13 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(refused!.params.text).toBe("Diese Notiz gibt es nicht.");
     const forged = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId: 1, data: `f:${hers.id}` });
     await h.tg.waitFor((calls) => calls.find((c) => c.params.callback_query_id === forged.id));
-    expect(h.lilo.stores.memory.rows.notes.get(hers.id)).toBeDefined();
+    expect(inside(h.lilo).stores.memory.rows.notes.get(hers.id)).toBeDefined();
 
     const viewId = (view!.result as { message_id: number }).message_id;
     const press = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId: viewId, data: `f:${mine.id}` });
     const done = await h.tg.waitFor((calls) => calls.find((c) => c.params.callback_query_id === press.id));
     expect(done.params.text).toBe("🗑 Vergessen: „Christian trinkt Tee“");
-    expect(h.lilo.stores.memory.rows.notes.get(mine.id)).toBeUndefined();
+    expect(inside(h.lilo).stores.memory.rows.notes.get(mine.id)).toBeUndefined();
     expect(await h.lilo.memory.search("Was trinke ich gern?", { userId: "chris" })).toEqual([]);
     const markup = await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageReplyMarkup"));
     expect(markup.params.reply_markup).toEqual({ inline_keyboard: [] });

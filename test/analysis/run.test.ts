@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { analysisApi, fixedClock, ProviderError, silentLogger, type AnalysisApi } from "../../core/index.ts";
+import { fixedClock, ProviderError, silentLogger, type AnalysisApi } from "../../core/index.ts";
+import { analysisApi } from "../../core/analysis/analysis-api.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
+import { inside } from "../helpers/internals.ts";
 
 const clock = fixedClock("2026-12-02T14:00:00Z");
 const lastContent = (b: AnthropicRequestBody) => b.messages.at(-1)!.content;
@@ -30,7 +32,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     seedAnalysisChats(t.lilo);
     waits = [];
     const l = t.lilo;
-    api = analysisApi({ config: l.config, clock, logger: silentLogger, db: l.db, models: l.models, settings: l.stores.settings, sleep: async (ms) => void waits.push(ms) });
+    api = analysisApi({ config: l.config, clock, logger: silentLogger, db: inside(l).db, models: inside(l).models, settings: inside(l).stores.settings, sleep: async (ms) => void waits.push(ms) });
   });
   afterEach(async () => {
     await t.cleanup();

@@ -12,7 +12,7 @@ describe("lilo backup / restore", () => {
   let t: TestLilo;
   let db: Db;
   const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
-  const notes = () => t.lilo.stores.memory.rows.notes.list("owner", 100).map((r) => r.text).sort();
+  const notes = () => t.lilo.memory.list("owner", { store: "notes", limit: 100 }).map((r) => r.text).sort();
 
   beforeEach(async () => {
     t = makeTestLilo();

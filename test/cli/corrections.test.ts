@@ -5,6 +5,7 @@ import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { localStamp } from "../../admin-cli/commands/diary.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startScenario, say, USER, type Scenario } from "../correction/scenario.ts";
+import { inside } from "../helpers/internals.ts";
 
 const DIM = 64;
 
@@ -60,22 +61,22 @@ describe("lilo corrections / rules / profile", () => {
 
   it("rules: list, disable, enable, edit, delete — and never add", async () => {
     const now = s.clock.now().toISOString();
-    const id = s.t.lilo.stores.rules.add(USER, "Antworte ohne Aufzählungen.", now);
+    const id = inside(s.t.lilo).stores.rules.add(USER, "Antworte ohne Aufzählungen.", now);
     // Local time (LILO_TIMEZONE), like every list.
     expect((await runCli(open, ["rules", "list", "-u", USER])).out).toBe(`#${id}  on   ${localStamp(now, s.t.lilo.config.timezone)}  Antworte ohne Aufzählungen.`);
 
     expect((await runCli(open, ["rules", "disable", String(id)])).out).toBe(`rule #${id} disabled`);
-    expect(s.t.lilo.stores.rules.list(USER, true)).toEqual([]);
+    expect(s.t.lilo.rules.list(USER, { onlyEnabled: true })).toEqual([]);
     expect((await runCli(open, ["rules", "list", "-u", USER])).out).toContain("off");
     await runCli(open, ["rules", "enable", String(id)]);
-    expect(s.t.lilo.stores.rules.list(USER, true)).toHaveLength(1);
+    expect(s.t.lilo.rules.list(USER, { onlyEnabled: true })).toHaveLength(1);
 
     await runCli(open, ["rules", "edit", String(id), "Antworte kurz."]);
     const json = JSON.parse((await runCli(open, ["rules", "list", "--user", USER, "--json"])).out);
     expect(json).toMatchObject([{ id, text: "Antworte kurz.", enabled: true }]);
 
     expect((await runCli(open, ["rules", "delete", String(id)])).code).toBe(0);
-    expect(s.t.lilo.stores.rules.list(USER)).toEqual([]);
+    expect(s.t.lilo.rules.list(USER)).toEqual([]);
     const missing = await runCli(open, ["rules", "delete", String(id)]);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain(`no rule with id ${id}`);
@@ -86,7 +87,7 @@ describe("lilo corrections / rules / profile", () => {
     const add = await runCli(open, ["profile", "add", "Work", "Christian arbeitet bei Siemens", "-u", USER]);
     expect(add.out).toMatch(/^added profile #\d+$/);
     await runCli(open, ["profile", "add", "person", "Christian hat eine Katze", "-u", USER]);
-    const [cat, siemens] = s.t.lilo.stores.profile.list(USER);
+    const [cat, siemens] = s.t.lilo.profile.list(USER);
     expect((await runCli(open, ["profile", "list", "-u", USER])).out).toBe(
       ["person:", `  #${cat!.id}  Christian hat eine Katze`, "work:", `  #${siemens!.id}  Christian arbeitet bei Siemens`].join("\n"),
     );
@@ -95,6 +96,6 @@ describe("lilo corrections / rules / profile", () => {
     expect(foreign.code).toBe(1);
     await runCli(open, ["profile", "edit", String(cat!.id), "Christian hat zwei Katzen", "-u", USER]);
     expect((await runCli(open, ["profile", "delete", String(siemens!.id), "--user", USER])).out).toBe(`deleted profile #${siemens!.id}`);
-    expect(s.t.lilo.stores.profile.list(USER).map((p) => p.text)).toEqual(["Christian hat zwei Katzen"]);
+    expect(s.t.lilo.profile.list(USER).map((p) => p.text)).toEqual(["Christian hat zwei Katzen"]);
   });
 });

@@ -34,7 +34,7 @@ describe("lilo dedupe", () => {
     await t.cleanup();
   });
 
-  const liveNotes = (userId = "owner") => t.lilo.stores.memory.rows.notes.list(userId, 100).map((r) => r.id).sort((a, b) => a - b);
+  const liveNotes = (userId = "owner") => t.lilo.memory.list(userId, { store: "notes", limit: 100 }).map((r) => r.id).sort((a, b) => a - b);
 
   it("dry run lists the group and changes nothing", async () => {
     const before = liveNotes();
@@ -56,7 +56,7 @@ describe("lilo dedupe", () => {
     expect(readdirSync(join(t.dir, "backups")).length).toBe(1);
     expect(liveNotes()).toEqual([ids.oldest!, ids.other!].sort((a, b) => a - b));
     expect(liveNotes("anna")).toEqual([ids.anna!]);
-    expect(t.lilo.stores.memory.rows.diary.list("owner", 10)).toHaveLength(2);
+    expect(t.lilo.memory.list("owner", { store: "diary", limit: 10 })).toHaveLength(2);
     const check = await t.lilo.maintenance.check();
     expect(check.rowsWithoutVector).toEqual([]);
     expect(check.vectorsWithoutRow).toEqual([]);
@@ -76,6 +76,6 @@ describe("lilo dedupe", () => {
     const res = await runCli(open, ["dedupe", "--store", "diary", "--apply"]);
     expect(res.code).toBe(1);
     expect(res.err).toContain("the diary is never deduplicated");
-    expect(t.lilo.stores.memory.rows.diary.list("owner", 10)).toHaveLength(2);
+    expect(t.lilo.memory.list("owner", { store: "diary", limit: 10 })).toHaveLength(2);
   });
 });

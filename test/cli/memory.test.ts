@@ -6,6 +6,7 @@ import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/cont
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
+import { inside } from "../helpers/internals.ts";
 
 const DIM = 64;
 
@@ -49,13 +50,13 @@ describe("lilo memory / doctor / reindex", () => {
     expect(bad.err).toContain("line 6: not JSON");
     expect(bad.err).toContain("line 7: text");
     expect(bad.code).toBe(1);
-    expect(t.lilo.stores.memory.rows.notes.countLive()).toBe(0);
+    expect(inside(t.lilo).stores.memory.rows.notes.countLive()).toBe(0);
     writeFileSync(file, readFileSync(file, "utf8").split("\n").slice(0, 5).join("\n"));
     // A dry run first: what would be added and skipped, nothing written.
     const dry = await runCli(open, ["memory", "import", file]);
     expect(dry.out).toMatch(/notes\s+3\s+1\s+0/);
     expect(dry.out).toContain("dry run: nothing changed");
-    expect(t.lilo.stores.memory.rows.notes.countLive()).toBe(0);
+    expect(inside(t.lilo).stores.memory.rows.notes.countLive()).toBe(0);
     const imp = await runCli(open, ["memory", "import", file, "--apply"]);
     expect(imp.out).toContain("imported 3, skipped 1 duplicates");
     expect(imp.out).toMatch(/backup: .+\.db/);
@@ -114,7 +115,7 @@ describe("lilo memory / doctor / reindex", () => {
     if (!a.added || !b.added) throw new Error("setup");
     // Break consistency behind Lilo's back: a row loses its vector, a vector loses its row.
     db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
-    t.lilo.stores.memory.rows.notes.insert("owner", "c", new Date().toISOString());
+    inside(t.lilo).stores.memory.rows.notes.insert("owner", "c", new Date().toISOString());
     const dry = await runCli(open, ["doctor"]);
     expect(dry.out).toContain("half-added (rows without vectors, will be embedded): 1");
     expect(dry.out).toContain("vectors without rows (will be removed): 1");
@@ -174,7 +175,7 @@ describe("lilo memory / doctor / reindex", () => {
     expect(req.messages).toEqual([{ role: "user", content: "Kino?" }]);
     expect(db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
     // Without --json: every memory block with its scores, and what the budget left out.
-    for (let i = 0; i < 8; i++) t.lilo.stores.profile.add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
+    for (let i = 0; i < 8; i++) inside(t.lilo).stores.profile.add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
     const text = await runCli(open, ["preview", "Kino?"]);
     expect(text.out).toMatch(/── memory blocks/);
     expect(text.out).toMatch(/notes: 1 on the sheet\n {2}\+ #\d+ \[cos 1\.00, bm25 [\d.]+, fused [\d.]+\] Christian mag Kino/);

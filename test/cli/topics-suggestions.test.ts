@@ -3,6 +3,7 @@ import { createLilo, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
+import { inside } from "../helpers/internals.ts";
 
 describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   let t: TestLilo;
@@ -19,7 +20,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   });
 
   it("edits, finishes and deletes topics, and refuses unknown ids", async () => {
-    const topics = t.lilo.stores.topics;
+    const topics = inside(t.lilo).stores.topics;
     const a = topics.add("owner", "Wie war die Prüfung?", "followup", "2026-03-01T09:00:00Z", "2026-02-28T09:00:00Z");
     const b = topics.add("owner", "Schläft er genug?", "concern", "2026-03-02T09:00:00Z", "2026-02-28T09:00:00Z", "queued");
 
@@ -45,7 +46,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   });
 
   it("lists suggestions as text and JSON in local time, and deletes them", async () => {
-    const s = t.lilo.stores.suggestions;
+    const s = inside(t.lilo).stores.suggestions;
     const first = s.add("owner", "Ich könnte mir Geburtstage besser merken", "2026-07-01T22:30:00Z");
     s.add("anna", "Kürzere Antworten am Morgen", "2026-07-02T05:00:00Z");
 
@@ -65,7 +66,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   it("prints memory and rule times in the configured time zone", async () => {
     await t.lilo.memory.add({ text: "Christian mag Tee", store: "notes", userId: "owner", createdAt: "2026-01-05T23:15:00Z" });
     expect((await runCli(open, ["memory", "list"])).out).toMatch(/#\d+ {2}2026-01-06 00:15 {2}Christian mag Tee/);
-    t.lilo.stores.rules.add("owner", "Keine Emojis", "2026-01-05T23:15:00Z");
+    inside(t.lilo).stores.rules.add("owner", "Keine Emojis", "2026-01-05T23:15:00Z");
     expect((await runCli(open, ["rules", "list"])).out).toContain("2026-01-06 00:15  Keine Emojis");
   });
 });

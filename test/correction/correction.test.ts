@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { startScenario, say, USER, type Scenario } from "./scenario.ts";
+import { inside } from "../helpers/internals.ts";
+import { ANY_USER } from "../../core/index.ts";
 
 const DIM = 64;
 const ASK = "Was schaue ich eigentlich so im Fernsehen?";
@@ -26,7 +28,7 @@ describe("corrections judged by a model", () => {
     if (!r.added) throw new Error(`not added: ${text}`);
     return r.id;
   }
-  const liveNotes = () => s.t.lilo.stores.memory.rows.notes.list(USER).map((n) => n.text);
+  const liveNotes = () => s.t.lilo.memory.list(USER, { store: "notes" }).map((n) => n.text);
   const search = async (text: string) => (await s.t.lilo.memory.search(text, { userId: USER, k: 10, minScore: 0.3 })).map((h) => h.text);
 
   it("finds candidates near the message and near Lilo's previous answer, and keeps everything the judge keeps", async () => {
@@ -79,7 +81,7 @@ describe("corrections judged by a model", () => {
     expect(liveNotes()).not.toContain("Christian wohnt in Berlin");
     expect(await search("Berlin")).toEqual([]);
     // Nothing is erased: the row is only superseded.
-    expect(s.t.lilo.stores.memory.rows.notes.get(berlin)?.supersededAt).toBe("2026-12-02T18:00:00.000Z");
+    expect(inside(s.t.lilo).stores.memory.rows.notes.get(berlin)?.supersededAt).toBe("2026-12-02T18:00:00.000Z");
     const [entry] = s.t.lilo.corrections.list({ userId: USER });
     expect(entry).toMatchObject({
       action: "delete",
@@ -131,7 +133,7 @@ describe("corrections judged by a model", () => {
     expect(judgeInput).toContain("Christian schaut Die Geissens und Trödeltrupp");
     expect(judgeInput).toContain(`<answer from="Lilo">\n${ANSWER}`);
     expect(liveNotes()).toEqual(["Christian schaut Die Geissens"]);
-    const fresh = s.t.lilo.stores.memory.rows.notes.list(USER)[0]!;
+    const fresh = s.t.lilo.memory.list(USER, { store: "notes" })[0]!;
     expect(fresh.extra).toEqual({ kind: "fact", source_message_id: r.userMessageId });
     expect(await search("Geissens")).toEqual(["Christian schaut Die Geissens"]);
 
@@ -149,7 +151,7 @@ describe("corrections judged by a model", () => {
 
     await s.t.lilo.corrections.undo(entry!.id);
     expect(liveNotes()).toEqual(["Christian schaut Die Geissens und Trödeltrupp"]);
-    expect(s.t.lilo.stores.memory.rows.notes.get(fresh.id)).toBeUndefined();
+    expect(inside(s.t.lilo).stores.memory.rows.notes.get(fresh.id)).toBeUndefined();
     expect(await search("Geissens")).toEqual(["Christian schaut Die Geissens und Trödeltrupp"]);
     const report = await s.t.lilo.maintenance.check();
     expect(report.rowsWithoutVector).toEqual([]);
@@ -160,8 +162,8 @@ describe("corrections judged by a model", () => {
     const msg = "Das stimmt nicht, ich arbeite gar nicht bei Siemens.";
     s.t.embedder.set(msg, msgAxis);
     const now = s.clock.now().toISOString();
-    const siemens = s.t.lilo.stores.profile.add(USER, "work", "Christian arbeitet bei Siemens", now).id;
-    s.t.lilo.stores.profile.add(USER, "person", "Christian hat eine Katze", now);
+    const siemens = inside(s.t.lilo).stores.profile.add(USER, "work", "Christian arbeitet bei Siemens", now).id;
+    inside(s.t.lilo).stores.profile.add(USER, "person", "Christian hat eine Katze", now);
     s.t.embedder.set("Christian arbeitet bei Siemens", vectorWithCosine(msgAxis, 0.55, 5));
     s.judge = JSON.stringify({ verdicts: [{ id: `p${siemens}`, action: "delete", reason: "arbeitet nicht bei Siemens" }] });
 
@@ -170,7 +172,7 @@ describe("corrections judged by a model", () => {
     const judgeInput = s.calls("judge")[0]!.messages[0]!.content;
     expect(judgeInput).toContain(`id=p${siemens} (profile entry, 2026-12-02): Christian arbeitet bei Siemens`);
     expect(judgeInput).not.toContain("Katze");
-    expect(s.t.lilo.stores.profile.list(USER).map((p) => p.text)).toContain("Christian arbeitet bei Siemens");
+    expect(s.t.lilo.profile.list(USER).map((p) => p.text)).toContain("Christian arbeitet bei Siemens");
     expect(s.t.lilo.corrections.list()).toEqual([]);
     const sheet = s.calls("chat").at(-1)!.system!;
     expect(sheet).toContain("Profil-Hinweis");
@@ -192,7 +194,7 @@ describe("corrections judged by a model", () => {
     }
     expect(liveNotes()).toEqual(["Christian wohnt in Berlin"]);
     expect(s.t.lilo.corrections.list()).toEqual([]);
-    expect(s.t.lilo.stores.problems.counts()).toEqual({ "judge:dropped": 2 });
+    expect(s.t.lilo.maintenance.modelProblems()).toEqual({ "judge:dropped": 2 });
     expect(s.calls("rule")).toHaveLength(0);
   });
 
@@ -266,7 +268,7 @@ describe("corrections judged by a model", () => {
     it("refuses to throw away a rewritten note that was edited since", async () => {
       const wrong = await note("Christian schaut Die Geissens und Trödeltrupp", vectorWithCosine(msgAxis, 0.5, 6));
       const entry = await rewrite(wrong, "Christian schaut Die Geissens", "Trödeltrupp habe ich nie erwähnt!");
-      await s.t.lilo.memory.edit("notes", entry.newRowId!, "Christian schaut Die Geissens am Sonntag");
+      await s.t.lilo.memory.edit(ANY_USER, "notes", entry.newRowId!, "Christian schaut Die Geissens am Sonntag");
       await expect(s.t.lilo.corrections.undo(entry.id)).rejects.toThrow(/edited since/);
       expect(liveNotes()).toEqual(["Christian schaut Die Geissens am Sonntag"]);
       expect(s.t.lilo.corrections.get(entry.id)?.undoneAt).toBeNull();

@@ -31,18 +31,18 @@ describe("a learned rule confirmed through a Telegram button", () => {
     const markup = (typeof raw === "string" ? JSON.parse(raw) : raw) as { inline_keyboard: { text: string; callback_data: string }[][] };
     const [yes, no] = markup.inline_keyboard[0]!;
     expect([yes!.text, no!.text]).toEqual(["Ja", "Nein"]);
-    expect(h.lilo.stores.rules.list("chris")).toEqual([]);
+    expect(h.lilo.rules.list("chris")).toEqual([]);
 
     const messageId = (question.result as { message_id: number }).message_id;
     // Anna cannot confirm Christian's rule.
     h.tg.pushCallback({ fromId: ANNA, chatId: CHRIS, messageId, data: yes!.callback_data });
     await h.tg.waitFor((calls) => calls.find((c) => c.method === "answerCallbackQuery"));
-    expect(h.lilo.stores.rules.list("chris")).toEqual([]);
+    expect(h.lilo.rules.list("chris")).toEqual([]);
 
     h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: yes!.callback_data });
     const edited = await h.tg.waitFor((calls) => calls.find((c) => c.ok && c.method === "editMessageText"));
     expect(String(edited.params.text)).toContain("📌 Gemerkt");
-    expect(h.lilo.stores.rules.list("chris").map((r) => r.text)).toEqual([RULE]);
+    expect(h.lilo.rules.list("chris").map((r) => r.text)).toEqual([RULE]);
 
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Und sonst?" });
     await waitForMessages(h.tg, CHRIS, 4);

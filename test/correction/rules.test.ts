@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { startScenario, say, USER, type Scenario } from "./scenario.ts";
+import { inside } from "../helpers/internals.ts";
 
 const RULE = "Wenn Christian 'Kinews' sagt, immer in der lokalen Datenbank suchen, nie im Internet.";
 const WEB_ANSWER = "Ich habe im Internet nach KI-News gesucht: OpenAI hat …";
@@ -30,7 +31,7 @@ describe("learned rules confirmed with a typed yes", () => {
     ]);
     return r;
   }
-  const rules = () => s.t.lilo.stores.rules.list(USER).map((r) => r.text);
+  const rules = () => s.t.lilo.rules.list(USER).map((r) => r.text);
   const status = (id: number) => s.t.lilo.questions.get(id)?.status;
 
   it("derives a rule from the contradiction (no notes to correct) and asks; Lilo knows the program asks", async () => {
@@ -49,11 +50,11 @@ describe("learned rules confirmed with a typed yes", () => {
     const r = await say(s, "Ja, bitte");
     expect(r).toMatchObject({ ok: true, text: `📌 Gemerkt: „${RULE}“`, notesUsed: [] });
     expect(s.fake.requests.length).toBe(before); // no model call for the answer
-    expect(s.t.lilo.stores.rules.list(USER)).toMatchObject([{ text: RULE, enabled: true }]);
-    const src = s.t.lilo.db.prepare("SELECT source_message_id AS m FROM rules").get() as { m: number };
+    expect(s.t.lilo.rules.list(USER)).toMatchObject([{ text: RULE, enabled: true }]);
+    const src = inside(s.t.lilo).db.prepare("SELECT source_message_id AS m FROM rules").get() as { m: number };
     expect(src.m).toBe(asked.userMessageId);
     expect(status(asked.question!.id)).toBe("yes");
-    const log = s.t.lilo.db.prepare("SELECT role, text FROM messages ORDER BY id DESC LIMIT 2").all();
+    const log = inside(s.t.lilo).db.prepare("SELECT role, text FROM messages ORDER BY id DESC LIMIT 2").all();
     expect(log).toEqual([
       { role: "assistant", text: `📌 Gemerkt: „${RULE}“` },
       { role: "user", text: "Ja, bitte" },
@@ -131,7 +132,7 @@ describe("learned rules confirmed with a typed yes", () => {
     await say(s, "Was gibt es Neues bei Kinews?");
     expect((await say(s, OBJECTION)).question).toBeUndefined();
     expect(s.calls("rule")).toHaveLength(1);
-    s.t.lilo.stores.rules.add(USER, RULE, s.clock.now().toISOString());
+    inside(s.t.lilo).stores.rules.add(USER, RULE, s.clock.now().toISOString());
     s.rule = JSON.stringify({ rule: RULE });
     expect((await say(s, OBJECTION)).question).toBeUndefined();
   });
@@ -142,7 +143,7 @@ describe("learned rules confirmed with a typed yes", () => {
     const r = await say(s, OBJECTION);
     expect(r.ok).toBe(true);
     expect(r.question).toBeUndefined();
-    expect(s.t.lilo.stores.problems.counts()).toEqual({ "rule:dropped": 1 });
+    expect(s.t.lilo.maintenance.modelProblems()).toEqual({ "rule:dropped": 1 });
   });
 
   it("per message either a correction or a rule: a kept note still allows a rule, a corrected one does not", async () => {
@@ -177,7 +178,7 @@ describe("typed answers never swallow a message, and never answer a question nob
   afterEach(async () => {
     await s.cleanup();
   });
-  const rules = () => s.t.lilo.stores.rules.list(USER).map((r) => r.text);
+  const rules = () => s.t.lilo.rules.list(USER).map((r) => r.text);
   const status = (id: number) => s.t.lilo.questions.get(id)?.status;
 
   async function asked() {

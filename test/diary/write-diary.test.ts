@@ -3,6 +3,8 @@ import { startFakeAnthropic, type FakeAnthropic, type AnthropicRequestBody } fro
 import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { fixedClock } from "../../core/index.ts";
+import { inside } from "../helpers/internals.ts";
+import { ANY_USER } from "../../core/index.ts";
 
 const HOUR = 3_600_000;
 // 23:45 in Berlin (CET, UTC+1): the nightly diary time.
@@ -63,12 +65,12 @@ describe("the diary (SPEC §8)", () => {
       ["Gedanke C im Gespräch", "chat", 5],
       ["Gedanke D aus dem Nachdenken", "reflection", 1.75],
     ];
-    for (const [text, origin, h] of thoughts) await lilo.stores.memory.add({ text, userId: "chris", store: "thoughts", createdAt: at(h), extra: { origin } });
+    for (const [text, origin, h] of thoughts) await inside(lilo).stores.memory.add({ text, userId: "chris", store: "thoughts", createdAt: at(h), extra: { origin } });
     const days = ["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01"];
     for (const [i, h] of [96, 72, 48, 24.5].entries()) {
-      await lilo.stores.memory.add({ text: `Eintrag ${i + 1}`, userId: "chris", store: "diary", createdAt: at(h), allowDuplicate: true, extra: { day: days[i] } });
+      await inside(lilo).stores.memory.add({ text: `Eintrag ${i + 1}`, userId: "chris", store: "diary", createdAt: at(h), allowDuplicate: true, extra: { day: days[i] } });
     }
-    lilo.stores.profile.add("chris", "work", "Christian baut Lilo", clock.now().toISOString());
+    inside(lilo).stores.profile.add("chris", "work", "Christian baut Lilo", clock.now().toISOString());
     await lilo.memory.add({ text: "Allgemeine Notiz: Christian mag Kino", userId: "chris" });
 
     const r = await lilo.diary.writeNow("chris");
@@ -120,7 +122,7 @@ describe("the diary (SPEC §8)", () => {
     seedExchange(lilo, "chris", "Hallo Lilo", "Hallo Christian", new Date(Date.parse(NIGHT) - 2 * HOUR));
     const first = await lilo.diary.writeNow("chris");
     expect(first).toMatchObject({ written: true, text: ENTRY, day: "2026-12-02" });
-    const row = lilo.stores.memory.rows.diary.get(first.entryId!)!;
+    const row = inside(lilo).stores.memory.rows.diary.get(first.entryId!)!;
     expect(row.text).toBe(ENTRY);
     expect(row.extra.day).toBe("2026-12-02");
 
@@ -135,7 +137,7 @@ describe("the diary (SPEC §8)", () => {
     // The nightly run finds nothing new since the last entry and writes nothing.
     expect(await lilo.diary.run("chris")).toEqual({ written: false, reason: "nothing-new" });
     // Deleting goes through forget: row and vector.
-    await lilo.memory.forget("diary", first.entryId!);
+    await lilo.memory.forget(ANY_USER, "diary", first.entryId!);
     expect((await lilo.memory.search(ENTRY, { userId: "chris", store: "diary", k: 5 })).map((h) => h.id)).toEqual([second.entryId]);
   });
 

@@ -7,6 +7,7 @@ import { createLilo, loadConfig } from "../../core/index.ts";
 import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
 import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
 import { openDatabase } from "../../core/store/db.ts";
+import { ANY_USER } from "../../core/index.ts";
 
 const dir = process.argv[2]!;
 const config = loadConfig({ LILO_DATA_DIR: dir });
@@ -19,7 +20,7 @@ for (let i = 0; ; i++) {
   if (r.added) added.push(r.id);
   if (i % 3 === 2 && added.length > 2) {
     const id = added.splice((i * 7) % added.length, 1)[0]!;
-    await lilo.memory.forget("notes", id);
+    await lilo.memory.forget(ANY_USER, "notes", id);
   }
   process.stdout.write(`ops ${i}\n`);
 }

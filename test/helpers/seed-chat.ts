@@ -1,4 +1,5 @@
 import type { Lilo, PushMessage, PushTarget, Transport } from "../../core/index.ts";
+import { inside } from "./internals.ts";
 
 /**
  * Stores one exchange (the user's message, Lilo's answer a minute later)
@@ -6,10 +7,10 @@ import type { Lilo, PushMessage, PushTarget, Transport } from "../../core/index.
  */
 export function seedExchange(lilo: Lilo, userId: string, userText: string, liloText: string, at: Date | string): void {
   const when = new Date(at);
-  const conv = lilo.stores.chatLog.conversationAt(userId, when, lilo.config.memory.conversationPauseMinutes, null);
-  lilo.stores.chatLog.append({ userId, conversationId: conv.id, role: "user", text: userText, createdAt: when.toISOString() });
+  const conv = inside(lilo).stores.chatLog.conversationAt(userId, when, lilo.config.memory.conversationPauseMinutes, null);
+  inside(lilo).stores.chatLog.append({ userId, conversationId: conv.id, role: "user", text: userText, createdAt: when.toISOString() });
   const answerAt = new Date(when.getTime() + 60_000).toISOString();
-  lilo.stores.chatLog.append({ userId, conversationId: conv.id, role: "assistant", text: liloText, model: "anthropic:test", createdAt: answerAt });
+  inside(lilo).stores.chatLog.append({ userId, conversationId: conv.id, role: "assistant", text: liloText, model: "anthropic:test", createdAt: answerAt });
 }
 
 /** A push transport that records what it was asked to send. */

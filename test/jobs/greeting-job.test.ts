@@ -6,6 +6,7 @@ import { seedConversation } from "../helpers/seed-conversation.ts";
 import { ConfigError, fixedClock, silentLogger } from "../../core/index.ts";
 import { runGreetingJob } from "../../jobs/greeting-job.ts";
 import { startJobs, type RunningJobs } from "../../jobs/scheduler.ts";
+import { inside } from "../helpers/internals.ts";
 
 const HOUR = 3_600_000;
 const NOW = "2026-12-02T08:00:00Z"; // Wednesday 09:00 in Berlin
@@ -31,7 +32,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     return made;
   };
   const proactiveRows = (userId = "chris") =>
-    t.lilo.db.prepare("SELECT role, text, model, proactive, conversation_id AS conv FROM messages WHERE user_id = ? AND proactive = 1").all(userId) as {
+    inside(t.lilo).db.prepare("SELECT role, text, model, proactive, conversation_id AS conv FROM messages WHERE user_id = ? AND proactive = 1").all(userId) as {
       role: string; text: string; model: string; proactive: number; conv: number;
     }[];
   /** Christian's Monday evening: two days before NOW. */
@@ -74,7 +75,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     expect(lilo.push.history("chris")[0]).toMatchObject({ kind: "greeting", outcome: "sent", text: SHOWN });
     const rows = proactiveRows();
     expect(rows).toEqual([{ role: "assistant", text: SHOWN, model: "anthropic:claude-test", proactive: 1, conv: expect.any(Number) }]);
-    expect(lilo.stores.chatLog.lastMessage("chris")).toMatchObject({ proactive: true, text: SHOWN });
+    expect(inside(lilo).stores.chatLog.lastMessage("chris")).toMatchObject({ proactive: true, text: SHOWN });
 
     // The model got the pause, the date and the messages, computed by the program.
     const sent = greetingCalls()[0]!;
@@ -86,7 +87,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     expect(sent.system).toContain("Du bist Lilo");
     expect(sent.system).toContain("2–3 Sätze");
     // The greeting opened a new conversation, and the previous one was summarised for it.
-    expect(lilo.stores.shortTerm.latest("chris")?.text).toBe("Christian hatte ein Vorstellungsgespräch vor sich.");
+    expect(inside(lilo).stores.shortTerm.latest("chris")?.text).toBe("Christian hatte ein Vorstellungsgespräch vor sich.");
   });
 
   it("greets at most once per window: never twice into silence, not while the user is chatting", async () => {
@@ -125,7 +126,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     expect(chat.system).toContain("Christian hatte ein Vorstellungsgespräch vor sich.");
     expect(chat.system).not.toContain("Rückkehr nach einer Pause");
     // One conversation: the greeting and the reply.
-    const convs = lilo.db.prepare("SELECT DISTINCT conversation_id AS c FROM messages WHERE user_id = 'chris' AND created_at > '2026-12-01'").all();
+    const convs = inside(lilo).db.prepare("SELECT DISTINCT conversation_id AS c FROM messages WHERE user_id = 'chris' AND created_at > '2026-12-01'").all();
     expect(convs).toHaveLength(1);
   });
 
@@ -152,12 +153,12 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     const { lilo } = t;
     seedMonday();
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
-    const id = lilo.stores.topics.add("chris", "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.", "concern", new Date(NOW).toISOString(), new Date(NOW).toISOString());
+    const id = inside(lilo).stores.topics.add("chris", "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.", "concern", new Date(NOW).toISOString(), new Date(NOW).toISOString());
     greeting = "Guten Morgen! Mir ist beim Nachdenken gekommen: Gibt dir das Projekt eigentlich Energie?";
     const r = await lilo.greeting.run("chris");
     expect(r).toMatchObject({ sent: true, concern: { topicId: id, addressed: true } });
     expect(greetingCalls()[0]!.messages[0]!.content).toContain("Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.");
-    expect(lilo.stores.topics.list("chris", "done").map((x) => x.id)).toEqual([id]);
+    expect(lilo.topics.list("chris", "done").map((x) => x.id)).toEqual([id]);
   });
 
   it("sends nothing when the user writes while the greeting is being written", async () => {

@@ -47,7 +47,7 @@ describe("news feeds", () => {
       { url: `${web.url}/atom.xml`, added: 1 },
     ]);
     expect(first.pruned).toBe(0); // the September item is older than 30 days: never stored
-    expect(news.store.count()).toBe(3);
+    expect(news.itemCount()).toBe(3);
     expect((await news.fetchAll()).feeds.map((f) => f.added)).toEqual([0, 0]);
     expect(news.list().map((f) => [f.source, f.title])).toEqual([["env", "KI-Ticker"], ["env", "Tech-Blog"]]);
     expect(news.search("sprachmodell").map((i) => i.title)).toEqual(["Sprachmodelle im Alltag", "Neues Sprachmodell veröffentlicht"]);
@@ -59,7 +59,7 @@ describe("news feeds", () => {
     clock.set("2026-12-31T12:00:00Z"); // 30 days after 1 Dec 11:00 UTC: the two items from 30 Nov and 1 Dec go
     try {
       expect((await news.fetchAll()).pruned).toBe(2);
-      expect(news.store.newest(10).map((i) => i.title)).toEqual(["Sprachmodelle im Alltag"]);
+      expect(news.newest(10).map((i) => i.title)).toEqual(["Sprachmodelle im Alltag"]);
     } finally {
       clock.set("2026-12-02T18:00:00Z");
     }

@@ -5,6 +5,7 @@ import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
 import { Outbox } from "../../core/push/outbox.ts";
+import { inside } from "../helpers/internals.ts";
 
 const HOUR = 3_600_000;
 const CONCERN = "Wie lief eigentlich der Umzug nach Hamburg?";
@@ -21,7 +22,7 @@ describe("one outbox for every push (issue 12)", () => {
   const clock = fixedClock("2026-12-02T21:00:00Z");
   const openCli = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, clock });
   const proactive = () =>
-    t.lilo.db.prepare(`SELECT text FROM messages WHERE user_id = 'chris' AND proactive = 1 ORDER BY id`).all() as { text: string }[];
+    inside(t.lilo).db.prepare(`SELECT text FROM messages WHERE user_id = 'chris' AND proactive = 1 ORDER BY id`).all() as { text: string }[];
 
   beforeEach(async () => {
     fake = await startFakeAnthropic();
@@ -62,7 +63,7 @@ describe("one outbox for every push (issue 12)", () => {
     expect(transport.sent).toEqual([{ target: { transport: "fake", chatId: "7" }, message: { kind: "concern", text: `🧠 ${CONCERN}` } }]);
     expect(bot.push.history("chris")).toMatchObject([{ kind: "concern", outcome: "sent", transport: "fake", chatId: "7" }]);
     expect(proactive()).toEqual([{ text: `🧠 ${CONCERN}` }]);
-    expect(bot.stores.topics.get(topicId)).toMatchObject({ status: "done" });
+    expect(bot.topics.get(topicId)).toMatchObject({ status: "done" });
     expect(bot.push.queued()).toBe(0);
 
     // Never sent twice: another pass finds nothing to deliver.
@@ -112,7 +113,7 @@ describe("one outbox for every push (issue 12)", () => {
   });
 
   it("a push claimed by a delivery a crash interrupted is retried once on start, then given up", async () => {
-    const outbox = new Outbox(t.lilo.db);
+    const outbox = new Outbox(inside(t.lilo).db);
     const now = clock.now().toISOString();
     const once = outbox.add("chris", { kind: "diary", text: "einmal unterbrochen" }, false, undefined, now);
     const twice = outbox.add("chris", { kind: "diary", text: "zweimal unterbrochen" }, false, undefined, now);

@@ -5,6 +5,7 @@ import { isRecallRequest } from "../../core/recall/recall-talk.ts";
 import { fixedClock } from "../../core/ports/clock.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
+import { inside } from "../helpers/internals.ts";
 
 const TZ = "Europe/Berlin";
 const clock = fixedClock("2026-12-02T18:00:00Z"); // Wednesday 19:00 in Berlin
@@ -18,7 +19,7 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
 
   beforeEach(() => {
     t = makeTestLilo({}, { clock });
-    search = new ChatSearch(t.lilo.db, TZ);
+    search = new ChatSearch(inside(t.lilo).db, TZ);
   });
   afterEach(async () => {
     await t.cleanup();
@@ -79,7 +80,7 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
       ["assistant", "Disclosure Day Disclosure Day, yes.", "2026-11-25T19:01:00Z"], // answers a recall request
     ]);
     // bm25 alone prefers the denser talk about remembering ...
-    const raw = t.lilo.db
+    const raw = inside(t.lilo).db
       .prepare("SELECT m.text FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY rank LIMIT 1")
       .get(ftsQuery(["Disclosure", "Day"])) as { text: string };
     expect(raw.text).not.toBe("Ich habe Disclosure Day gesehen, großartig.");

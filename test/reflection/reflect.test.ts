@@ -6,6 +6,7 @@ import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { fixedClock } from "../../core/index.ts";
 import { reflectionQuestions } from "../../core/prompts/reflection.ts";
 import { LAST_SEEN_KEY } from "../../core/reflection/reflect.ts";
+import { inside } from "../helpers/internals.ts";
 
 const HOUR = 3_600_000;
 const NOW = "2026-12-02T21:00:00Z"; // 22:00 in Berlin
@@ -41,7 +42,7 @@ describe("reflection and concerns (SPEC §9)", () => {
     seedExchange(lilo, "chris", "Hallo Lilo", "Hallo Christian", ago(2));
     const first = await lilo.reflection.run("chris");
     expect(first.thought?.text).toBe("Christian denkt in Systemen.");
-    expect(lilo.stores.settings.get(LAST_SEEN_KEY, "chris")).toBe(String(lilo.stores.chatLog.lastMessage("chris")!.id));
+    expect(inside(lilo).stores.settings.get(LAST_SEEN_KEY, "chris")).toBe(String(inside(lilo).stores.chatLog.lastMessage("chris")!.id));
 
     answer = "2. Ihn beschäftigt der Umzug.";
     expect(await lilo.reflection.run("chris")).toEqual({ reason: "no-new-chats" });
@@ -74,7 +75,7 @@ describe("reflection and concerns (SPEC §9)", () => {
       return embed(texts);
     };
     expect(await lilo.reflection.run("chris")).toMatchObject({ reason: "failed" });
-    expect(lilo.stores.settings.get(LAST_SEEN_KEY, "chris")).toBeUndefined();
+    expect(inside(lilo).stores.settings.get(LAST_SEEN_KEY, "chris")).toBeUndefined();
     embedder.embed = embed;
     expect((await lilo.reflection.run("chris")).thought?.text).toBe("Christian denkt in Systemen.");
   });
@@ -97,9 +98,9 @@ describe("reflection and concerns (SPEC §9)", () => {
     // Five earlier thoughts: T1 and T2 are near the query; T3..T5 are the latest three.
     for (const [i, s] of [0.85, 0.75, 0.1, 0.1, 0.1].entries()) {
       embedder.set(`Gedanke T${i + 1}`, vectorWithCosine(q, s, 10 + i));
-      await lilo.stores.memory.add({ text: `Gedanke T${i + 1}`, userId: "chris", store: "thoughts", createdAt: ago(100 - i), extra: { origin: "reflection" } });
+      await inside(lilo).stores.memory.add({ text: `Gedanke T${i + 1}`, userId: "chris", store: "thoughts", createdAt: ago(100 - i), extra: { origin: "reflection" } });
     }
-    lilo.stores.profile.add("chris", "work", "Christian baut Lilo", clock.now().toISOString());
+    inside(lilo).stores.profile.add("chris", "work", "Christian baut Lilo", clock.now().toISOString());
 
     await lilo.reflection.thinkNow("chris");
     const [call] = thinkCalls();
@@ -141,7 +142,7 @@ describe("reflection and concerns (SPEC §9)", () => {
     const r = await lilo.reflection.thinkNow("chris");
     const expected = "Christian denkt in Systemen.\n\nWir arbeiten enger zusammen.\nDas merke ich an den Fragen.";
     expect(r.thought).toEqual({ id: expect.any(Number), text: expected, questions: [QUESTIONS[0], QUESTIONS[2]] });
-    const row = lilo.stores.memory.rows.thoughts.get(r.thought!.id)!;
+    const row = inside(lilo).stores.memory.rows.thoughts.get(r.thought!.id)!;
     expect(row.text).toBe(expected);
     expect(row.extra.origin).toBe("reflection");
     expect(JSON.parse(String(row.extra.questions))).toEqual([QUESTIONS[0], QUESTIONS[2]]);
@@ -159,7 +160,7 @@ describe("reflection and concerns (SPEC §9)", () => {
 
     // The concern: cut out, a 🧠 topic due at once.
     expect(r.concern).toMatchObject({ status: "open" });
-    const [topic] = lilo.stores.topics.list("chris", "open");
+    const [topic] = lilo.topics.list("chris", "open");
     expect(topic).toMatchObject({ kind: "concern", text: "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt oder nimmt.", dueAt: NOW.replace("Z", ".000Z") });
   });
 
@@ -181,7 +182,7 @@ describe("reflection and concerns (SPEC §9)", () => {
     const second = await lilo.reflection.thinkNow("chris");
     expect(second.thought?.text).toBe("Er wirkt müde.");
     expect(second.concern).toMatchObject({ status: "queued" });
-    expect(lilo.stores.topics.list("chris", "queued").map((x) => x.text)).toEqual(["🧠 Schläfst du genug, seit das Baby da ist?"]);
+    expect(lilo.topics.list("chris", "queued").map((x) => x.text)).toEqual(["🧠 Schläfst du genug, seit das Baby da ist?"]);
     expect(transport.sent).toHaveLength(1);
 
     // ≥ 60 % of the meaningful words shared with an open topic: not created. Filler and case do not matter.
@@ -198,16 +199,16 @@ describe("reflection and concerns (SPEC §9)", () => {
     expect(later.reason).toBe("no-new-chats");
     expect(later.released).toMatchObject({ status: "open", text: "🧠 Schläfst du genug, seit das Baby da ist?", push: "sent" });
     // Delivered concerns are raised: done as topics, and in the chat log as Lilo's own messages.
-    expect(lilo.stores.topics.list("chris", "open")).toEqual([]);
-    expect(lilo.stores.topics.list("chris", "done").map((x) => x.text)).toEqual([
+    expect(lilo.topics.list("chris", "open")).toEqual([]);
+    expect(lilo.topics.list("chris", "done").map((x) => x.text)).toEqual([
       "🧠 Wie lief eigentlich der Umzug nach Hamburg?",
       "🧠 Schläfst du genug, seit das Baby da ist?",
     ]);
-    expect(lilo.db.prepare("SELECT role, text, proactive, model FROM messages WHERE proactive = 1 ORDER BY id").all()).toEqual([
+    expect(inside(lilo).db.prepare("SELECT role, text, proactive, model FROM messages WHERE proactive = 1 ORDER BY id").all()).toEqual([
       { role: "assistant", text: "🧠 Wie lief eigentlich der Umzug nach Hamburg?", proactive: 1, model: "anthropic:claude-think" },
       { role: "assistant", text: "🧠 Schläfst du genug, seit das Baby da ist?", proactive: 1, model: "anthropic:claude-think" },
     ]);
-    expect(lilo.stores.topics.list("chris", "queued")).toHaveLength(1);
+    expect(lilo.topics.list("chris", "queued")).toHaveLength(1);
     expect(lilo.push.history("chris").map((h) => [h.kind, h.outcome])).toEqual([
       ["concern", "sent"],
       ["concern", "sent"],
@@ -220,6 +221,6 @@ describe("reflection and concerns (SPEC §9)", () => {
     answer = "1. Er lacht viel. [EMOTION: froh]\n[ANSPRECHEN: Erste Sorge um den Garten]\n[ANSPRECHEN: Zweite Sorge wegen der Arbeit]";
     const r = await lilo.reflection.thinkNow("chris");
     expect(r.thought?.text).toBe("Er lacht viel.");
-    expect(lilo.stores.topics.list("chris", "open").map((x) => x.text)).toEqual(["🧠 Zweite Sorge wegen der Arbeit"]);
+    expect(lilo.topics.list("chris", "open").map((x) => x.text)).toEqual(["🧠 Zweite Sorge wegen der Arbeit"]);
   });
 });

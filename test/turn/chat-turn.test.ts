@@ -3,6 +3,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
+import { inside } from "../helpers/internals.ts";
 
 const DIM = 64;
 const MSG = "Wollen wir heute Abend ins Kino?";
@@ -28,9 +29,9 @@ describe("a chat turn against a fake Anthropic server", () => {
   it("sends the cheat sheet in the documented order and records the model", async () => {
     const { lilo, embedder } = t;
     embedder.set(MSG, q);
-    lilo.stores.profile.add("chris", "work", "Christian ist Softwareentwickler", clock.now().toISOString());
-    lilo.stores.rules.add("chris", "Antworte ohne Aufzählungen.", clock.now().toISOString());
-    lilo.stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
+    inside(lilo).stores.profile.add("chris", "work", "Christian ist Softwareentwickler", clock.now().toISOString());
+    inside(lilo).stores.rules.add("chris", "Antworte ohne Aufzählungen.", clock.now().toISOString());
+    inside(lilo).stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
     const scores = [0.9, 0.8, 0.7, 0.6, 0.5, 0.31, 0.29];
     for (const [i, s] of scores.entries()) {
       const text = `Notiz ${i} mit Score ${s}`;
@@ -77,7 +78,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(chat.model).toBe("claude-test");
     expect(chat.messages).toEqual([{ role: "user", content: MSG }]);
 
-    const rows = lilo.db.prepare("SELECT role, text, model, mood FROM messages ORDER BY id").all();
+    const rows = inside(lilo).db.prepare("SELECT role, text, model, mood FROM messages ORDER BY id").all();
     expect(rows).toEqual([
       { role: "user", text: MSG, model: null, mood: null },
       { role: "assistant", text: "Gern, Christian!", model: "anthropic:claude-test", mood: "freude" },
@@ -114,10 +115,10 @@ describe("a chat turn against a fake Anthropic server", () => {
     await lilo.idle();
     const last = fake.requests.filter((r) => !isExtraction(r.system) && !r.system?.includes("Summarise")).at(-1)!;
     expect(last.messages).toEqual([{ role: "user", content: "Da bin ich wieder" }]);
-    const convs = lilo.db.prepare("SELECT DISTINCT conversation_id AS c FROM messages ORDER BY c").all();
+    const convs = inside(lilo).db.prepare("SELECT DISTINCT conversation_id AS c FROM messages ORDER BY c").all();
     expect(convs).toHaveLength(2);
     // The finished conversation was summarised into the short-term memory and is on the new sheet.
-    expect(lilo.stores.shortTerm.latest("chris")?.text).toBe("Gern, Christian!");
+    expect(inside(lilo).stores.shortTerm.latest("chris")?.text).toBe("Gern, Christian!");
     expect(last.system).toContain("Kurzzeitgedächtnis");
   });
 
@@ -144,13 +145,13 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(sent).toContain("Ich gehe gern ins Kino");
     expect(sent).toContain("Magst du auch Trödeltrupp?");
 
-    const notes = lilo.db.prepare("SELECT text, kind FROM notes WHERE user_id = 'chris' ORDER BY id").all();
+    const notes = inside(lilo).db.prepare("SELECT text, kind FROM notes WHERE user_id = 'chris' ORDER BY id").all();
     expect(notes).toEqual([
       { text: "Christian geht gern ins Kino", kind: "fact" },
       { text: "Christian mag Kinos in Berlin", kind: "fact" },
       { text: "Christian fragte, ob Lilo heute Abend mit ins Kino kommt.", kind: "content" },
     ]);
-    expect(lilo.stores.profile.list("chris").map((p) => [p.category, p.text])).toEqual([["preferences", "Christian geht gern ins Kino"]]);
+    expect(lilo.profile.list("chris").map((p) => [p.category, p.text])).toEqual([["preferences", "Christian geht gern ins Kino"]]);
     // Every row has its vector.
     const report = await lilo.maintenance.check();
     expect(report.rowsWithoutVector).toEqual([]);
@@ -169,8 +170,8 @@ describe("a chat turn against a fake Anthropic server", () => {
     const r = await lilo.handleMessage({ userId: "chris", text: "Wirklich." });
     await lilo.idle();
     expect(r.ok).toBe(true);
-    expect(lilo.stores.problems.counts()).toEqual({ "extraction:repaired": 1, "extraction:retried": 1, "extraction:dropped": 1 });
-    expect(lilo.db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 1 });
+    expect(lilo.maintenance.modelProblems()).toEqual({ "extraction:repaired": 1, "extraction:retried": 1, "extraction:dropped": 1 });
+    expect(inside(lilo).db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 1 });
     // The retry sent the broken answer back with the complaint.
     const retryCall = fake.requests.filter((x) => isExtraction(x.system))[2]!;
     expect(retryCall.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
@@ -184,19 +185,19 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(failed.error?.retryable).toBe(true);
     expect(failed.text).toContain("Deine Nachricht ist gespeichert");
     expect(failed.text).not.toContain("sk-ant-test");
-    expect(lilo.db.prepare("SELECT role, text FROM messages").all()).toEqual([{ role: "user", text: "Bist du da?" }]);
-    expect(lilo.db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 0 });
+    expect(inside(lilo).db.prepare("SELECT role, text FROM messages").all()).toEqual([{ role: "user", text: "Bist du da?" }]);
+    expect(inside(lilo).db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 0 });
 
     const again = await lilo.retry("chris");
     await lilo.idle();
     expect(again?.ok).toBe(true);
-    expect(lilo.db.prepare("SELECT role FROM messages ORDER BY id").all()).toEqual([{ role: "user" }, { role: "assistant" }]);
+    expect(inside(lilo).db.prepare("SELECT role FROM messages ORDER BY id").all()).toEqual([{ role: "user" }, { role: "assistant" }]);
     expect(await lilo.retry("chris")).toBeUndefined();
   });
 
   it("puts the short-term memory on the retry of a conversation's first message", async () => {
     const { lilo } = t;
-    lilo.stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
+    inside(lilo).stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
     fake.fail(500, 1, {}, "overloaded");
     expect((await lilo.handleMessage({ userId: "chris", text: "Da bin ich" })).ok).toBe(false);
     expect((await lilo.retry("chris"))?.ok).toBe(true);
@@ -210,7 +211,7 @@ describe("a chat turn against a fake Anthropic server", () => {
       const r = await bare.lilo.handleMessage({ userId: "chris", text: "Hallo?" });
       expect(r).toMatchObject({ ok: false, error: { code: "config" } });
       expect(r.text).toContain("ANTHROPIC_API_KEY");
-      expect(bare.lilo.db.prepare("SELECT role, text FROM messages").all()).toEqual([{ role: "user", text: "Hallo?" }]);
+      expect(inside(bare.lilo).db.prepare("SELECT role, text FROM messages").all()).toEqual([{ role: "user", text: "Hallo?" }]);
     } finally {
       await bare.cleanup();
     }
@@ -230,11 +231,11 @@ describe("a chat turn against a fake Anthropic server", () => {
       const r = await broken.lilo.handleMessage({ userId: "chris", text: "Ich war im Kino." });
       await broken.lilo.idle();
       expect(r).toMatchObject({ ok: true, text: "Schön!" });
-      expect(broken.lilo.db.prepare("SELECT role, text FROM messages ORDER BY id").all()).toEqual([
+      expect(inside(broken.lilo).db.prepare("SELECT role, text FROM messages ORDER BY id").all()).toEqual([
         { role: "user", text: "Ich war im Kino." },
         { role: "assistant", text: "Schön!" },
       ]);
-      expect(broken.lilo.db.prepare("SELECT count(*) AS n FROM thoughts").get()).toEqual({ n: 0 });
+      expect(inside(broken.lilo).db.prepare("SELECT count(*) AS n FROM thoughts").get()).toEqual({ n: 0 });
     } finally {
       await broken.cleanup();
     }
@@ -248,7 +249,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     const r = await lilo.handleMessage({ userId: "chris", text: "Ich gehe ins Kino." });
     await lilo.idle();
     expect(r.text).toBe("Schön! Bis später.");
-    expect(lilo.stores.memory.rows.thoughts.list("chris").map((x) => x.text)).toEqual(["Er wirkt heute entspannt."]);
-    expect(lilo.stores.topics.list("chris").map((x) => x.text)).toEqual(["Wie war der Film?"]);
+    expect(lilo.memory.list("chris", { store: "thoughts" }).map((x) => x.text)).toEqual(["Er wirkt heute entspannt."]);
+    expect(lilo.topics.list("chris").map((x) => x.text)).toEqual(["Wie war der Film?"]);
   });
 });

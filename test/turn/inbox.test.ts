@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
+import { inside } from "../helpers/internals.ts";
 
 describe("the durable inbox and after-reply jobs (core)", () => {
   let fake: FakeAnthropic;
@@ -30,7 +31,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     // A redelivery (Telegram sends the update again after a crash) is neither stored nor answered again.
     const again = await lilo.handleMessage(msg("Hallo", "111:1"));
     expect(again).toMatchObject({ duplicate: true, text: "" });
-    expect(lilo.stores.chatLog.count()).toBe(2);
+    expect(inside(lilo).stores.chatLog.count()).toBe(2);
     expect(fake.requests.filter((r) => !isExtraction(r.system))).toHaveLength(1);
   });
 
@@ -66,15 +67,15 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Hallo" });
     await lilo.idle();
-    expect(lilo.db.prepare("SELECT kind, status FROM jobs ORDER BY id").all()).toEqual([
+    expect(inside(lilo).db.prepare("SELECT kind, status FROM jobs ORDER BY id").all()).toEqual([
       { kind: "extraction", status: "done" },
       { kind: "after:due-topic", status: "done" },
     ]);
     // As if the process had died during the extraction call.
-    lilo.db.prepare("UPDATE jobs SET status = 'pending', attempts = 1").run();
+    inside(lilo).db.prepare("UPDATE jobs SET status = 'pending', attempts = 1").run();
     expect(lilo.resumeJobs()).toBe(2);
     await lilo.idle();
-    expect(lilo.db.prepare("SELECT status, attempts FROM jobs ORDER BY id").all()).toEqual([
+    expect(inside(lilo).db.prepare("SELECT status, attempts FROM jobs ORDER BY id").all()).toEqual([
       { status: "done", attempts: 2 },
       { status: "done", attempts: 2 },
     ]);

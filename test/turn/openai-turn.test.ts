@@ -3,6 +3,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { inside } from "../helpers/internals.ts";
 
 const isExtraction = (messages: { role: string; content: string }[]) => messages[0]?.role === "system" && messages[0].content.includes("You extract memories");
 
@@ -58,14 +59,14 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
 
     const extraction = openai.requests.find((b) => isExtraction(b.messages as { role: string; content: string }[]))!;
     expect(extraction.response_format).toEqual({ type: "json_object" });
-    expect(lilo.stores.memory.rows.notes.list("chris").map((n) => n.text)).toContain("Christian kocht gern Pasta");
+    expect(lilo.memory.list("chris", { store: "notes" }).map((n) => n.text)).toContain("Christian kocht gern Pasta");
   });
 
   it("switches the chat model at run time without touching memory, and records the model per message", async () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Hi" });
     await lilo.idle();
-    const notesBefore = lilo.stores.memory.rows.notes.list("chris").map((n) => n.text);
+    const notesBefore = lilo.memory.list("chris", { store: "notes" }).map((n) => n.text);
     lilo.models.switchChat("anthropic:claude-test", lilo.clock.now().toISOString());
     const r = await lilo.handleMessage({ userId: "chris", text: "Still there?" });
     expect(r.model).toBe("anthropic:claude-test");
@@ -78,9 +79,9 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(new Set(anthropic.requests.map((b) => b.model))).toEqual(new Set(["claude-test"]));
     expect(lilo.models.forRole("extraction").model).toBe("claude-test");
     expect(lilo.models.forRole("diary").model).toBe("claude-test");
-    const models = lilo.db.prepare("SELECT model FROM messages WHERE role = 'assistant' ORDER BY id").all();
+    const models = inside(lilo).db.prepare("SELECT model FROM messages WHERE role = 'assistant' ORDER BY id").all();
     expect(models).toEqual([{ model: "openai:llama3.1" }, { model: "anthropic:claude-test" }]);
-    expect(lilo.stores.memory.rows.notes.list("chris").map((n) => n.text)).toEqual(expect.arrayContaining(notesBefore));
+    expect(lilo.memory.list("chris", { store: "notes" }).map((n) => n.text)).toEqual(expect.arrayContaining(notesBefore));
     // A provider that cannot be used is refused with a clear error, and nothing changes.
     expect(() => lilo.models.switchChat("deepseek:deepseek-chat", lilo.clock.now().toISOString())).toThrow(/DEEPSEEK_API_KEY/);
     expect(() => lilo.models.switchChat("nirgendwo:x", lilo.clock.now().toISOString())).toThrow(/Unknown provider "nirgendwo"/);
@@ -89,7 +90,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(lilo.models.switchChat("claude-other", lilo.clock.now().toISOString())).toEqual({ provider: "anthropic", model: "claude-other" });
     expect(lilo.models.switchChat("openai:llama3.1:8b", lilo.clock.now().toISOString())).toEqual({ provider: "openai", model: "llama3.1:8b" });
     // The conversation started with the OpenAI model.
-    expect(lilo.stores.chatLog.latestConversation("chris")?.startModel).toBe("openai:llama3.1");
+    expect(inside(lilo).stores.chatLog.latestConversation("chris")?.startModel).toBe("openai:llama3.1");
   });
 
   it("answers a connection failure with a clear error and no half-written rows", async () => {
@@ -98,7 +99,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(r.ok).toBe(false);
     expect(r.text).toContain("Your message is saved");
     expect(r.error).toMatchObject({ code: "provider", retryable: true });
-    expect(t.lilo.db.prepare("SELECT role FROM messages").all()).toEqual([{ role: "user" }]);
+    expect(inside(t.lilo).db.prepare("SELECT role FROM messages").all()).toEqual([{ role: "user" }]);
     openai = await startFakeOpenAI(); // afterEach closes it
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../core/index.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
+import { inside } from "../helpers/internals.ts";
 
 /** `lilo preview` is the exact sheet: the steps that store nothing and call no model run there too (issue 12). */
 describe("the preview runs the read-only turn steps", () => {
@@ -19,8 +20,8 @@ describe("the preview runs the read-only turn steps", () => {
       ["user", "Morgen um 10 habe ich das Vorstellungsgespräch.", "2026-11-30T19:02:00Z"],
       ["assistant", "Du schaffst das!", "2026-11-30T19:03:00Z"],
     ]);
-    const topicId = lilo.stores.topics.add("chris", "Wie lief der Umzug?", "followup", "2026-12-01T00:00:00Z", "2026-11-20T00:00:00Z");
-    const before = lilo.db.prepare("SELECT count(*) AS n FROM messages").get();
+    const topicId = inside(lilo).stores.topics.add("chris", "Wie lief der Umzug?", "followup", "2026-12-01T00:00:00Z", "2026-11-20T00:00:00Z");
+    const before = inside(lilo).db.prepare("SELECT count(*) AS n FROM messages").get();
 
     const { request } = await lilo.preview({ userId: "chris", text: "Hallo! Wie viele Tagebucheinträge hast du schon geschrieben?" });
     const sheet = request.system;
@@ -32,7 +33,7 @@ describe("the preview runs the read-only turn steps", () => {
     expect(sheet.indexOf("meldet sich nach der Pause")).toBeLessThan(sheet.indexOf("Wie lief der Umzug?"));
 
     // Nothing stored, nothing changed.
-    expect(lilo.db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual(before);
-    expect(lilo.stores.topics.get(topicId)?.status).toBe("open");
+    expect(inside(lilo).db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual(before);
+    expect(lilo.topics.get(topicId)?.status).toBe("open");
   });
 });

@@ -9,6 +9,7 @@ import { fixedClock } from "../../core/index.ts";
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { startFakeQdrant } from "../fakes/fake-qdrant.ts";
+import { inside } from "../helpers/internals.ts";
 
 const DIM = 64;
 const clock = fixedClock("2026-12-02T18:00:00Z");
@@ -86,7 +87,7 @@ describe("the memory part of the cheat sheet", () => {
     expect(texts[0]).toBe("Das Konzert war am Samstag.");
     expect(texts).not.toContain("Ich koche heute Linsensuppe."); // neither: below the floor
     // Messages of the running conversation never come back as passages.
-    const running = t.lilo.stores.chatLog.latestConversation("chris")!;
+    const running = inside(t.lilo).stores.chatLog.latestConversation("chris")!;
     expect(await t.lilo.recall.passages(msg, { userId: "chris", limit: 3, excludeConversationId: running.id })).not.toContainEqual(
       expect.objectContaining({ conversationId: running.id }),
     );
@@ -107,7 +108,7 @@ describe("the memory part of the cheat sheet", () => {
 
   it("keeps every profile category within the budget, the newest and most relevant entries first", async () => {
     t = makeTestLilo({ LILO_PROFILE_MAX_CHARS: "400" }, { clock });
-    const p = t.lilo.stores.profile;
+    const p = inside(t.lilo).stores.profile;
     for (let i = 0; i < 90; i++) p.add("chris", "person", `Personenfakt Nummer ${i} über Christian`, `2026-01-01T00:${String(i % 60).padStart(2, "0")}:00Z`);
     p.add("chris", "work", "arbeitet als Entwickler", "2026-01-02T00:00:00Z");
     p.add("chris", "preferences", "mag Jazz", "2026-01-02T00:00:00Z");
@@ -122,7 +123,7 @@ describe("the memory part of the cheat sheet", () => {
   it("keeps the whole memory part under its budget, whatever the store sizes", async () => {
     t = makeTestLilo({ LILO_MEMORY_BUDGET_TOKENS: "150" }, { clock });
     for (let i = 0; i < 20; i++) await t.lilo.memory.add({ text: `Kino Erinnerung ${i}: ${"lang ".repeat(20)}`, userId: "chris" });
-    for (let i = 0; i < 20; i++) t.lilo.stores.profile.add("chris", `kategorie${i}`, `Eintrag ${i} ${"x".repeat(30)}`, clock.now().toISOString());
+    for (let i = 0; i < 20; i++) inside(t.lilo).stores.profile.add("chris", `kategorie${i}`, `Eintrag ${i} ${"x".repeat(30)}`, clock.now().toISOString());
     const { blocks } = await sheet("Gehen wir ins Kino?");
     expect(blocks.usedTokens).toBeLessThanOrEqual(150);
     expect(blocks.notes.kept.length + blocks.notes.left.length).toBe(5);

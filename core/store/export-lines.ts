@@ -1,4 +1,4 @@
-import type { Db } from "../core/store/db.ts";
+import type { Db } from "./db.ts";
 
 /** One exported line: the fields `lilo memory import` reads, plus what the store keeps besides. */
 export interface ExportLine {

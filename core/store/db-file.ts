@@ -1,9 +1,9 @@
 import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { LiloError } from "../core/errors.ts";
-import { MIGRATIONS } from "../core/store/schema.ts";
-import type { Db } from "../core/store/db.ts";
+import { LiloError } from "../errors.ts";
+import { MIGRATIONS } from "./schema.ts";
+import type { Db } from "./db.ts";
 
 /** Tables counted per store when a backup file is inspected (store name → table). */
 export const STORE_TABLES: Readonly<Record<string, string>> = {

@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import type { Clock } from "../ports/clock.ts";
+import type { Db } from "../store/db.ts";
+import { LiloError } from "../errors.ts";
+import { ensurePrivateDir, makePrivate } from "../util/file-modes.ts";
+import { WriterLock } from "../store/writer-lock.ts";
+import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../store/db-file.ts";
+
+/** Backups of the whole database and restoring one (`lilo backup`, `lilo restore`, the backup before every repair). */
+export interface BackupApi {
+  /**
+   * Copies the database (with WAL content, via SQLite's online backup) into
+   * `data/backups/`, readable by the owner only (0600 in a 0700 directory);
+   * returns the backup's path.
+   */
+  create(): Promise<string>;
+  /** What a backup file holds next to the live database; throws LiloError("restore") for a file that is not a Lilo database this Lilo can read. */
+  compare(file: string): { incoming: DbSummary; current: DbSummary };
+  /**
+   * Replaces the live database with `file`: refuses an in-memory database
+   * and a running bot (the writer lock, then a write lock without waiting),
+   * backs the current database up first (`onBackup` hears where) and copies
+   * the file in with SQLite's online backup.
+   */
+  restore(file: string, onBackup?: (path: string) => void): Promise<void>;
+}
+
+/** Builds the backup use cases over the open database. */
+export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, clock: Clock): BackupApi {
+  const create = async () => {
+    const dir = join(paths.dataDir, "backups");
+    ensurePrivateDir(dir);
+    const stamp = clock.now().toISOString().replace(/[:.]/g, "-");
+    const target = join(dir, `lilo-${stamp}.db`);
+    if (paths.dbPath === ":memory:") return "(in-memory database, no backup)";
+    await db.backup(target);
+    makePrivate(target);
+    return target;
+  };
+  return {
+    create,
+    compare: (file) => ({ incoming: inspectBackup(file, paths.dbPath), current: summarize(db) }),
+    restore: async (file, onBackup) => {
+      if (paths.dbPath === ":memory:") throw new LiloError("restore", "an in-memory database cannot be restored");
+      // The bot must not run while pages are replaced, busy or idle: refuse rather than wait.
+      // The lock also keeps a bot from starting until the restore is done.
+      const lock = WriterLock.acquire(paths.dataDir, "restore", clock.now());
+      try {
+        assertNoWriter(db);
+        const backup = await create();
+        onBackup?.(backup);
+        await restoreInto(file, paths.dbPath);
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}

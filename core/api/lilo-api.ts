@@ -1,0 +1,153 @@
+import type { LiloConfig } from "../config.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { ChatRequest } from "../ports/chat-model.ts";
+import type { Logger } from "../ports/logger.ts";
+import type { Transcriber } from "../ports/transcriber.ts";
+import type { LiveSettings } from "../settings/live-settings.ts";
+import type { IncomingMessage, TurnResult } from "../turn/types.ts";
+import type { MemoryBlocks } from "../turn/memory-blocks.ts";
+import type { MemoryHit } from "../memory/memory.ts";
+import type { UnfinishedMessage } from "../store/inbox.ts";
+import type { ImportedMessage } from "../store/chat-import.ts";
+import type { RankedMessage, RecallPassage } from "../recall/search.ts";
+import type { ChatRecallOptions } from "../recall/sheet-recall.ts";
+import type { Answer, AnswerOutcome, Questions } from "../questions/questions.ts";
+import type { CorrectionEntry } from "../correction/correction-log.ts";
+import type { Push } from "../push/push.ts";
+import type { DiaryApi } from "../diary/diary-api.ts";
+import type { ReflectionApi } from "../reflection/reflection-api.ts";
+import type { GreetingApi } from "../greeting/greeting-api.ts";
+import type { AnalysisApi } from "../analysis/analysis-api.ts";
+import type { ModelRegistry } from "../models/registry.ts";
+import type { SearchLog } from "../web/search-log.ts";
+import type { News } from "../news/news.ts";
+import type { ToolCalling } from "../tools/tool-calling.ts";
+import type { Contacts } from "../health/contacts.ts";
+import type { MemoryApi } from "./memory-api.ts";
+import type { ProfileApi } from "./profile-api.ts";
+import type { RulesApi } from "./rules-api.ts";
+import type { TopicsApi } from "./topics-api.ts";
+import type { SuggestionsApi } from "./suggestions-api.ts";
+import type { BackupApi } from "./backup-api.ts";
+import type { TransferApi } from "./transfer-api.ts";
+import type { MaintenanceApi } from "./maintenance-api.ts";
+
+/** The chat model in use and run-time switches (`lilo model`, `/model`). */
+export type ModelsApi = Pick<ModelRegistry, "chatSpec" | "switchChat" | "resetChat" | "forRole">;
+
+/** Pushes Lilo sends on her own: transports, opt-in per user, the queue and its log (SPEC §9). */
+export type PushApi = Pick<
+  Push,
+  "registerTransport" | "unregisterTransport" | "optIn" | "optOut" | "target" | "quietNow" | "send" | "startDelivery" | "stopDelivery" | "deliverPending" | "queued" | "history"
+>;
+
+/** Open yes/no questions Lilo asked (answered with `answerQuestion`). */
+export type QuestionsApi = Pick<Questions, "pending" | "get">;
+
+/** Web search log, news feeds and native-tool settings (SPEC §5). */
+export interface LookupsApi {
+  searchLog: Pick<SearchLog, "add" | "list">;
+  news: Pick<News, "available" | "list" | "add" | "remove" | "fetchAll" | "search" | "newest"> & {
+    /** How many feed items are stored. */
+    itemCount(): number;
+  };
+  tools: Pick<ToolCalling, "isNative">;
+}
+
+/**
+ * Lilo as a library: the chat turn and the use cases the adapters, the jobs
+ * and the `lilo` CLI need. Nothing of the storage is handed out.
+ */
+export interface Lilo {
+  readonly config: LiloConfig;
+  /** Settings changed at run time (`lilo settings set`), merged over the `.env` configuration. */
+  readonly live: LiveSettings;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Speech to text for voice notes; undefined when no transcription endpoint is configured. */
+  readonly transcriber: Transcriber | undefined;
+  /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
+  handleMessage(message: IncomingMessage): Promise<TurnResult>;
+  /** The cheat sheet Lilo would send for this message now, with its memory blocks; stores nothing (derived message vectors aside), calls no model. */
+  preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }>;
+  /** Answers the user's last message again after a failure; undefined if it was answered. */
+  retry(userId: string): Promise<TurnResult | undefined>;
+  /**
+   * The durable inbox: adapters store a message when the platform hands it
+   * over (before acknowledging it), report whether each answer was
+   * delivered, and on start finish what a crash left open.
+   */
+  inbox: {
+    /** Stores a message (once per `externalId`); returns its id and whether it had arrived before. */
+    receive(message: IncomingMessage): { messageId: number; duplicate: boolean };
+    /** Messages of one platform whose turn did not finish or whose answer was not sent, oldest first. */
+    unfinished(transport: string): UnfinishedMessage[];
+    /** Answers (or, past the age limit, acknowledges) a stored message, or returns its unsent answer; undefined when done. */
+    finish(messageId: number): Promise<TurnResult | undefined>;
+    /** The answer reached the user. */
+    delivered(answerId: number): void;
+    /** The platform refused the answer: /retry redoes the turn. */
+    deliveryFailed(answerId: number): void;
+  };
+  /** Starts the after-reply jobs (extraction, checks) a crash left pending; returns how many. */
+  resumeJobs(): number;
+  /** Notes, important memories, thoughts and diary entries: row and vector together, the ownership rule inside. */
+  memory: MemoryApi;
+  /** Profile facts per user. */
+  profile: ProfileApi;
+  /** Learned behaviour rules. */
+  rules: RulesApi;
+  /** Follow-ups and concerns Lilo brings up later. */
+  topics: TopicsApi;
+  /** Lilo's ideas for improving herself. */
+  suggestions: SuggestionsApi;
+  /** Settings stored in the database (run-time switches and program state), for `lilo settings`. */
+  settings: { stored(): { userId: string; key: string; value: string }[] };
+  /** `lilo export` / `lilo import` (JSON Lines). */
+  transfer: TransferApi;
+  /** Copies of the whole database, and restoring one. */
+  backup: BackupApi;
+  /** Imports chat messages (with their original times) into the chat log, grouped into conversations; returns the ids. */
+  importChat(messages: ImportedMessage[]): number[];
+  /** The chat-log search the cheat sheet and [RECALL:] use: time words filter, explicit dates rank first, words and meaning fused. */
+  recall: {
+    passages(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<(RecallPassage & { score: number })[]>;
+    /** The same ranking as single messages, best first. */
+    rank(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<RankedMessage[]>;
+    /** Embeds every chat message of the user that has no vector yet (after `importChat`; turns do it a batch at a time). */
+    indexMessages(userId: string): Promise<number>;
+  };
+  /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
+  answerQuestion(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
+  questions: QuestionsApi;
+  /** The correction log: automatic corrections of notes, each one undoable (row and vector). */
+  corrections: {
+    /** Newest first; one user's entries, or everyone's without `userId`. */
+    list(opts?: { userId?: string | undefined; limit?: number }): CorrectionEntry[];
+    get(id: number): CorrectionEntry | undefined;
+    /** Restores the corrected note (and forgets a rewrite's new note). */
+    undo(id: number): Promise<CorrectionEntry>;
+  };
+  push: PushApi;
+  /** The nightly diary (SPEC §8): "write now", the scheduled run, the entries. */
+  diary: DiaryApi;
+  /** Reflection in quiet hours (SPEC §9): "think now", the scheduled run, the thoughts. */
+  reflection: ReflectionApi;
+  /** Greetings Lilo pushes on her own (SPEC §9, Beyond): the scheduled run, "send now", a preview. */
+  greeting: GreetingApi;
+  /** The outside view (SPEC §10): a second model judges Lilo from the transcripts; saved reports. */
+  analysis: AnalysisApi;
+  /** Every user Lilo has talked with (distinct user ids in the chat log): whom the jobs run for. */
+  knownUsers(): string[];
+  models: ModelsApi;
+  lookups: LookupsApi;
+  /** `lilo doctor`, `lilo reindex`: the vector index against SQLite, and model-answer problems. */
+  maintenance: MaintenanceApi;
+  /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
+  contacts: Pick<Contacts, "ok" | "failed" | "list">;
+  /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */
+  warmUp(): Promise<void>;
+  /** Waits until background work (extraction, checks) is done. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}

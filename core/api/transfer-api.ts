@@ -1,0 +1,26 @@
+import type { Clock } from "../ports/clock.ts";
+import type { Db } from "../store/db.ts";
+import { exportStore, type ExportLine, type ExportStore } from "../store/export-lines.ts";
+import { parseImportText, type ImportLine, type ImportStore, type RefusedLine } from "../transfer/import-lines.ts";
+import { applyImport, planCounts, planImport, type ImportDeps, type ImportPlan } from "../transfer/import.ts";
+
+/** `lilo export` and `lilo import`: JSON Lines out of the stores and back in, planned (dry run) and then applied all or nothing. */
+export interface TransferApi {
+  /** One store's rows as export lines, oldest first; one user's or (userId undefined) everyone's. Memory stores: live entries only. */
+  export(store: ExportStore, userId: string | undefined): ExportLine[];
+  parse(text: string, defaults: { store: ImportStore; userId: string }): { lines: ImportLine[]; refused: RefusedLine[] };
+  plan(lines: ImportLine[], refused: RefusedLine[], opts: { allowDuplicates: boolean }): Promise<ImportPlan>;
+  counts(plan: ImportPlan): Record<ImportStore, { add: number; skip: number; refuse: number }>;
+  apply(plan: ImportPlan): Promise<number>;
+}
+
+/** Builds the export and import use cases. */
+export function transferApi(db: Db, importDeps: ImportDeps, clock: Clock): TransferApi {
+  return {
+    export: (store, userId) => exportStore(db, store, userId),
+    parse: (text, defaults) => parseImportText(text, { ...defaults, now: clock.now().toISOString() }),
+    plan: (lines, refused, opts) => planImport(importDeps, lines, refused, opts),
+    counts: planCounts,
+    apply: (plan) => applyImport(importDeps, plan),
+  };
+}

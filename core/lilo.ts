@@ -1,0 +1,291 @@
+import type { LiloConfig, ModelRole } from "./config.ts";
+import type { Clock } from "./ports/clock.ts";
+import { systemClock } from "./ports/clock.ts";
+import type { Embedder } from "./ports/embedder.ts";
+import type { VectorIndex } from "./ports/vector-index.ts";
+import type { ChatModel } from "./ports/chat-model.ts";
+import type { Logger } from "./ports/logger.ts";
+import { silentLogger } from "./ports/logger.ts";
+import { registerSecrets, urlSecrets } from "./util/redact.ts";
+import { Contacts } from "./health/contacts.ts";
+import { recordingContact } from "./health/contact-model.ts";
+import { openDatabase, type Db } from "./store/db.ts";
+import { ChatLog } from "./store/chat-log.ts";
+import { ProfileStore } from "./store/profile.ts";
+import { ShortTermStore } from "./store/short-term.ts";
+import { RulesStore } from "./store/rules.ts";
+import { SettingsStore } from "./store/settings.ts";
+import { LiveSettings, ownLiveSections } from "./settings/live-settings.ts";
+import { describeError } from "./errors.ts";
+import { ModelProblems } from "./store/model-problems.ts";
+import { TopicsStore } from "./store/topics.ts";
+import { SuggestionsStore } from "./store/suggestions.ts";
+import { Memory, type HybridTuning } from "./memory/memory.ts";
+import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
+import { BackgroundTasks } from "./util/background.ts";
+import { chatLabel, handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
+import { InboxStore } from "./store/inbox.ts";
+import { JobsStore } from "./store/jobs.ts";
+import { DurableJobs } from "./util/durable-jobs.ts";
+import { receiveMessage } from "./turn/receive.ts";
+import { finishStored } from "./turn/resume.ts";
+import { createTranscriber } from "./providers/openai-transcriber.ts";
+import type { Transcriber } from "./ports/transcriber.ts";
+import { registerAfterReplyJobs } from "./turn/after-reply.ts";
+import type { TurnStep } from "./turn/types.ts";
+import { Questions } from "./questions/questions.ts";
+import { ruleQuestionHandler } from "./questions/rule-question.ts";
+import { CorrectionLog } from "./correction/correction-log.ts";
+import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
+import { correctionStep } from "./correction/correction-step.ts";
+import { Push } from "./push/push.ts";
+import { deliveredBookkeeping } from "./push/delivered.ts";
+import { ChatHistory } from "./store/chat-history.ts";
+import { ChatSearch, type ChatSearchTuning } from "./recall/search.ts";
+import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "./recall/sheet-recall.ts";
+import { MessageVectors } from "./recall/message-vectors.ts";
+import { importMessages } from "./store/chat-import.ts";
+import { diaryApi } from "./diary/diary-api.ts";
+import { diaryQuestionStep } from "./diary/diary-question-step.ts";
+import { reflectionApi } from "./reflection/reflection-api.ts";
+import { dueTopicStep } from "./topics/due-topic-step.ts";
+import { returnGreetingStep } from "./greeting/return-step.ts";
+import { greetingApi } from "./greeting/greeting-api.ts";
+import { analysisApi } from "./analysis/analysis-api.ts";
+import { createChatModel } from "./providers/model-factory.ts";
+import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
+import { lazyVectorIndex } from "./providers/lazy.ts";
+import { EmbeddedIndex } from "./providers/embedded-index/embedded-index.ts";
+import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
+import { createLookups } from "./web/create-lookups.ts";
+import type { WebSearch } from "./ports/web-search.ts";
+
+import type { Lilo, LookupsApi } from "./api/lilo-api.ts";
+import type { News } from "./news/news.ts";
+import { memoryApi } from "./api/memory-api.ts";
+import { profileApi } from "./api/profile-api.ts";
+import { rulesApi } from "./api/rules-api.ts";
+import { topicsApi } from "./api/topics-api.ts";
+import { suggestionsApi } from "./api/suggestions-api.ts";
+import { backupApi } from "./api/backup-api.ts";
+import { transferApi } from "./api/transfer-api.ts";
+import { maintenanceApi } from "./api/maintenance-api.ts";
+
+/** Implementations that replace the configured ones; every port can be passed in. */
+export interface LiloPorts {
+  clock?: Clock;
+  embedder?: Embedder;
+  vectorIndex?: VectorIndex;
+  /** The chat model; other roles fall back to it unless configured or given in `models`. */
+  chatModel?: ChatModel;
+  models?: Partial<Record<ModelRole, ChatModel>>;
+  /** Builds models from "provider:model" specs (run-time switches); default: the real providers. */
+  modelFactory?: ModelFactory;
+  logger?: Logger;
+  /** An open database (otherwise `config.dbPath` is opened). */
+  db?: Db;
+  /** Extra turn steps (corrections, pending questions, ...), run in order before the model call. */
+  steps?: TurnStep[];
+  /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
+  tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
+  /** Web search provider (otherwise the configured SearXNG or Brave). */
+  webSearch?: WebSearch;
+  /** Speech to text for voice notes (otherwise the configured LILO_TRANSCRIBE_BASE_URL endpoint, if any). */
+  transcriber?: Transcriber;
+}
+
+/**
+ * The composition root: opens the database, wires stores, memory, models and
+ * the chat turn. Nothing is loaded until used (the embedder loads on the
+ * first memory access), so creating Lilo is cheap.
+ */
+export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lilo {
+  registerSecrets(configSecrets(sharedConfig));
+  // Live settings write into this Lilo's own copy of the sections they change.
+  const config = ownLiveSections(sharedConfig);
+  const clock = ports.clock ?? systemClock;
+  const logger = ports.logger ?? silentLogger;
+  const db = ports.db ?? openDatabase(config.dbPath);
+  const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
+  const index = ports.vectorIndex ?? defaultIndex(config, db);
+  const memory = new Memory(db, embedder, index, clock, {
+    notesMinScore: config.memory.notesMinScore,
+    dedupMinScore: config.memory.dedupMinScore,
+    ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
+  });
+  const settings = new SettingsStore(db);
+  const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
+  if (ports.chatModel) overrides.chat = ports.chatModel;
+  const contacts = new Contacts(settings, clock);
+  const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config));
+  const models = new ModelRegistry(config, (spec) => recordingContact(makeModel(spec), contacts), settings, overrides);
+  const background = new BackgroundTasks(logger);
+  const stores = {
+    chatLog: new ChatLog(db),
+    profile: new ProfileStore(db),
+    shortTerm: new ShortTermStore(db),
+    rules: new RulesStore(db),
+    topics: new TopicsStore(db),
+    suggestions: new SuggestionsStore(db),
+    settings,
+    problems: new ModelProblems(db),
+    memory,
+  };
+  const questions = new Questions(db, clock, config.persona.language);
+  questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
+  const live = new LiveSettings(config, settings, () => clock.now().toISOString(), (key, err) =>
+    logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
+  );
+  // A getter, so quiet hours changed with `lilo settings set` apply to the next push.
+  const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
+  const correctionLog = new CorrectionLog(db, memory, clock);
+  const history = new ChatHistory(db);
+  // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
+  const steps: TurnStep[] = [
+    // In this order their lines reach the sheet (SPEC §4): greeting context, the due topic, then correction hints.
+    pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords, language: config.persona.language }),
+    returnGreetingStep({ config, chatLog: stores.chatLog, history }),
+    dueTopicStep({ config, clock, logger, topics: stores.topics }),
+    correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
+    diaryQuestionStep({ config, diary: memory.rows.diary }),
+    ...(ports.steps ?? []),
+  ];
+  const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
+  const messageVectors = new MessageVectors(db, embedder);
+  const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
+    minSimilarity: () => memory.thresholds.notesMinScore };
+  const looks = createLookups(config, db, clock, logger, ports.webSearch);
+  const inbox = new InboxStore(db);
+  const jobs = new JobsStore(db);
+  const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
+  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable };
+  registerAfterReplyJobs(turnDeps);
+  const importDeps = { db, memory, embedder, index };
+  const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
+  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };
+  push.setDeliveredHandler(deliveredBookkeeping(jobDeps));
+
+  const lilo: Lilo = {
+    config,
+    live,
+    clock,
+    logger,
+    transcriber: ports.transcriber ?? createTranscriber(config.media),
+    handleMessage: (message) => handleMessage(turnDeps, message),
+    retry: (userId) => retryLast(turnDeps, userId),
+    inbox: {
+      receive: (message) => {
+        const got = receiveMessage(turnDeps, message, chatLabel(turnDeps));
+        return { messageId: got.message.id, duplicate: got.duplicate };
+      },
+      unfinished: (transport) => inbox.unfinished(transport),
+      finish: (messageId) => finishStored(turnDeps, messageId),
+      delivered: deliveryState("delivered"),
+      deliveryFailed: deliveryState("failed"),
+    },
+    resumeJobs: () => durable.runPending(),
+    preview: (message) => previewCheatSheet(turnDeps, message),
+    memory: memoryApi(memory),
+    profile: profileApi(stores.profile, clock),
+    rules: rulesApi(stores.rules, clock),
+    topics: topicsApi(stores.topics, clock),
+    suggestions: suggestionsApi(stores.suggestions, clock),
+    transfer: transferApi(db, importDeps, clock),
+    backup: backupApi(db, config, clock),
+    settings: { stored: () => settings.all() },
+    importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
+    recall: {
+      passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      rank: async (text, o) => rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      indexMessages: (userId) => messageVectors.catchUpAll(userId),
+    },
+    answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
+    questions,
+    corrections: {
+      list: (opts) => correctionLog.list(opts),
+      get: (id) => correctionLog.get(id),
+      undo: (id) => correctionLog.undo(id),
+    },
+    push,
+    diary: diaryApi(jobDeps),
+    reflection: reflectionApi(jobDeps),
+    greeting: greetingApi(jobDeps),
+    analysis: analysisApi({ config, clock, logger, db, models, settings }),
+    knownUsers: () => history.users(),
+    models,
+    lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
+    maintenance: maintenanceApi(memory, index, embedder, stores.problems),
+    contacts,
+    warmUp: () => memory.init(),
+    idle: () => background.idle(),
+    close: async () => {
+      await push.stopDelivery();
+      await background.idle();
+      await index.close();
+      if (!ports.db) db.close();
+    },
+  };
+  INTERNALS.set(lilo, { db, stores, questions, models });
+  return lilo;
+}
+
+/** The news feeds as callers see them: the feed list, fetching, search, how many items are stored. */
+function newsApi(news: News): LookupsApi["news"] {
+  return {
+    available: () => news.available(),
+    list: () => news.list(),
+    add: (url) => news.add(url),
+    remove: (url) => news.remove(url),
+    fetchAll: () => news.fetchAll(),
+    search: (query, limit) => news.search(query, limit),
+    newest: (limit) => news.newest(limit),
+    itemCount: () => news.store.count(),
+  };
+}
+
+/** What a Lilo keeps inside: the open database and the stores. Not part of the public API (see `liloInternals`). */
+export interface LiloInternals {
+  db: Db;
+  stores: {
+    chatLog: ChatLog;
+    profile: ProfileStore;
+    shortTerm: ShortTermStore;
+    rules: RulesStore;
+    topics: TopicsStore;
+    suggestions: SuggestionsStore;
+    settings: SettingsStore;
+    problems: ModelProblems;
+    memory: Memory;
+  };
+  questions: Questions;
+  models: ModelRegistry;
+}
+
+const INTERNALS = new WeakMap<Lilo, LiloInternals>();
+
+/**
+ * The database and stores behind a Lilo, for core tests that inspect state
+ * no use case shows. Not exported from `core/index.ts`; adapters, jobs and
+ * the CLI never use it (test/architecture/boundaries.test.ts).
+ */
+export function liloInternals(lilo: Lilo): LiloInternals {
+  const inside = INTERNALS.get(lilo);
+  if (!inside) throw new Error("not a Lilo made by createLilo");
+  return inside;
+}
+
+function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
+  if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
+    const options = { url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) };
+    const name = `qdrant (${options.url}, collection ${options.collection ?? "lilo"})`;
+    return lazyVectorIndex(name, async () => new (await import("./providers/qdrant-index.ts")).QdrantIndex(options));
+  }
+  if (config.vector.backend === "sqlite-vec") return new SqliteVecIndex(db);
+  return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize });
+}
+
+/** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */
+function configSecrets(config: LiloConfig): string[] {
+  const providers = Object.values(config.providers).flatMap((p) => [p.apiKey, ...urlSecrets(p.baseUrl)]);
+  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken, config.lookup.search.braveApiKey, config.media.transcribe.apiKey, ...urlSecrets(config.lookup.search.searxngUrl)].filter((s): s is string => !!s);
+}
