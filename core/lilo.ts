@@ -14,7 +14,7 @@ import { ChatLog } from "./store/chat-log.ts";
 import { ProfileStore } from "./store/profile.ts";
 import { ShortTermStore } from "./store/short-term.ts";
 import { RulesStore } from "./store/rules.ts";
-import { SettingsStore } from "./store/settings.ts";
+import { GLOBAL, SettingsStore } from "./store/settings.ts";
 import { LiveSettings, ownLiveSections } from "./settings/live-settings.ts";
 import { describeError } from "./errors.ts";
 import { ModelProblems } from "./store/model-problems.ts";
@@ -192,7 +192,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     suggestions: suggestionsApi(stores.suggestions, clock),
     transfer: transferApi(db, importDeps, clock),
     backup: backupApi(db, config, clock),
-    settings: { stored: () => settings.all() },
+    settings: { stored: () => settings.all().map((s) => ({ ...s, everyone: s.userId === GLOBAL })) },
     importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
     recall: {
       passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),

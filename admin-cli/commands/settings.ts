@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { GLOBAL } from "../../core/store/settings.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
@@ -90,7 +89,7 @@ function chatModel(lilo: Lilo): string {
   return `${chatSpec(lilo)}  (${chatSwitched(lilo) ? "switched at run time with `lilo model`; `lilo settings chat_model default` goes back" : "LILO_CHAT_MODEL / first provider with a key"})`;
 }
 
-const chatSwitched = (lilo: Lilo) => lilo.settings.stored().some((s) => s.userId === GLOBAL && s.key === CHAT_MODEL);
+const chatSwitched = (lilo: Lilo) => lilo.settings.stored().some((s) => s.everyone && s.key === CHAT_MODEL);
 
 function chatSpec(lilo: Lilo): string {
   try {
@@ -116,9 +115,9 @@ function showAll(lilo: Lilo, io: CliIO, { ENV_SETTINGS, looksSecret, origin, sec
   io.out(`  ${CHAT_MODEL} = ${chatModel(lilo)}`);
   for (const r of live) io.out(`  ${r.key} = ${r.value}  (${r.env}, ${r.source})`);
   const hidden = new Set([CHAT_MODEL, ...live.map((r) => r.key)]);
-  const state = lilo.settings.stored().filter((s) => !(s.userId === GLOBAL && hidden.has(s.key)));
+  const state = lilo.settings.stored().filter((s) => !(s.everyone && hidden.has(s.key)));
   if (state.length) io.out("program state (stored in the database):");
-  for (const s of state) io.out(`  ${s.key} [${s.userId === GLOBAL ? "everyone" : s.userId}] = ${looksSecret(s.key) ? "(hidden)" : s.value}`);
+  for (const s of state) io.out(`  ${s.key} [${s.everyone ? "everyone" : s.userId}] = ${looksSecret(s.key) ? "(hidden)" : s.value}`);
   io.out("configuration (from .env / the environment; set the variable in .env and restart to change it):");
   for (const s of fromEnv) io.out(`  ${s.key} = ${s.value}  (${s.env}, ${s.source})`);
   io.out("secrets (never shown):");

@@ -102,7 +102,7 @@ export interface Lilo {
   /** Lilo's ideas for improving herself. */
   suggestions: SuggestionsApi;
   /** Settings stored in the database (run-time switches and program state), for `lilo settings`. */
-  settings: { stored(): { userId: string; key: string; value: string }[] };
+  settings: { stored(): { key: string; value: string; userId: string; everyone: boolean }[] };
   /** `lilo export` / `lilo import` (JSON Lines). */
   transfer: TransferApi;
   /** Copies of the whole database, and restoring one. */

@@ -281,6 +281,15 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(chats(model)).toHaveLength(0); // commands never reach the model
   });
 
+  it("refuses to forget a superseded (corrected) note, like Telegram: the ownership rule is the core's", async () => {
+    await join();
+    const old = await t.lilo.memory.add({ text: "Chris mag Tee", userId: "chris" });
+    if (!old.added) throw new Error("setup failed");
+    await inside(t.lilo).stores.memory.supersede("notes", old.id);
+    expect((await say(`!forget ${old.id}`)).content.body).toBe(T.noSuchNote(old.id));
+    expect(inside(t.lilo).stores.memory.rows.notes.get(old.id)?.supersededAt).toBeTruthy();
+  });
+
   it("writes the diary and thinks on demand", async () => {
     await join();
     expect((await say("!diary")).content.body).toBe(T.notNow["no-conversation"]);

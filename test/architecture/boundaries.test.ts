@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** Every .ts file of the outer layers: adapters, jobs, the CLI and the root entry points. */
+function outerFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return walk(path);
+      return path.endsWith(".ts") ? [path] : [];
+    });
+  const rootFiles = readdirSync(ROOT).filter((f) => f.endsWith(".ts") && !f.endsWith(".config.ts")).map((f) => join(ROOT, f));
+  return [...["adapters", "jobs", "admin-cli"].flatMap((d) => walk(join(ROOT, d))), ...rootFiles];
+}
+
+/** Lines of the outer layers matching a rule, as "file:line: text". */
+function offences(pattern: RegExp): string[] {
+  return outerFiles().flatMap((file) =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .flatMap((line, i) => (pattern.test(line) ? [`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`] : [])),
+  );
+}
+
+describe("architecture: adapters, jobs and the CLI see only Lilo's use-case API", () => {
+  it("never touch the database, the stores or store rows", () => {
+    expect(offences(/\.db\b|\.stores\b|rows\./)).toEqual([]);
+  });
+
+  it("run no SQL (SQL lives in core/store)", () => {
+    expect(offences(/\b(SELECT\s+[\w*]|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX)|PRAGMA\s)|\.prepare\(|\.pragma\(|better-sqlite3/)).toEqual([]);
+  });
+
+  it("never import the store layer, the composition root's internals or the test helpers", () => {
+    expect(offences(/from\s+"[./]*core\/(store|lilo\.ts)|liloInternals|helpers\/internals/)).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ANY_USER, NotFoundError } from "../../../core/index.ts";
+import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
+import { inside } from "../../helpers/internals.ts";
+
+describe("memory API: one ownership rule for every caller", () => {
+  let t: TestLilo;
+  let mine: number;
+  let hers: number;
+  let corrected: number;
+  beforeEach(async () => {
+    t = makeTestLilo();
+    const add = async (text: string, userId: string) => {
+      const r = await t.lilo.memory.add({ text, userId });
+      if (!r.added) throw new Error("setup failed");
+      return r.id;
+    };
+    mine = await add("Chris mag Tee", "chris");
+    hers = await add("Anna mag Kaffee", "anna");
+    corrected = await add("Chris wohnt in Köln", "chris");
+    await inside(t.lilo).stores.memory.supersede("notes", corrected);
+  });
+  afterEach(() => t.cleanup());
+
+  it("a user sees only their own live entries", () => {
+    expect(t.lilo.memory.get("chris", "notes", mine)).toMatchObject({ id: mine, text: "Chris mag Tee", userId: "chris", store: "notes" });
+    expect(t.lilo.memory.get("chris", "notes", hers)).toBeUndefined();
+    expect(t.lilo.memory.get("chris", "notes", corrected)).toBeUndefined();
+    expect(t.lilo.memory.getMany("chris", "notes", [hers, corrected, mine, 999]).map((e) => e.id)).toEqual([mine]);
+    expect(t.lilo.memory.list("chris").map((e) => e.id)).toEqual([mine]);
+  });
+
+  it("refuses another user's, a superseded and a missing entry with the same answer, and changes nothing", async () => {
+    for (const id of [hers, corrected, 999]) {
+      expect(await t.lilo.memory.forget("chris", "notes", id)).toBeUndefined();
+      expect(await t.lilo.memory.edit("chris", "notes", id, "anders")).toBeUndefined();
+    }
+    expect(t.lilo.memory.get(ANY_USER, "notes", hers)?.text).toBe("Anna mag Kaffee");
+    expect(inside(t.lilo).stores.memory.rows.notes.get(corrected)?.supersededAt).toBeTruthy();
+  });
+
+  it("forgets and edits the user's own entry; the operator may change anyone's", async () => {
+    expect(await t.lilo.memory.edit("chris", "notes", mine, "Chris mag grünen Tee")).toMatchObject({ text: "Chris mag grünen Tee" });
+    expect(await t.lilo.memory.forget("chris", "notes", mine)).toMatchObject({ id: mine, text: "Chris mag grünen Tee" });
+    expect(t.lilo.memory.get(ANY_USER, "notes", mine)).toBeUndefined();
+    expect(await t.lilo.memory.forget(ANY_USER, "notes", hers)).toMatchObject({ userId: "anna" });
+    await expect(t.lilo.memory.forget(ANY_USER, "notes", 999)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
