@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join as joinPath } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStorageProvider } from "matrix-bot-sdk";
-import { consoleLogger, silentLogger, type Lilo, type TurnStep } from "../../core/index.ts";
+import { ANY_USER, consoleLogger, silentLogger, type Lilo, type TurnStep } from "../../core/index.ts";
 import { ruleQuestionText } from "../../core/questions/rule-question.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { matrixStarter } from "../../adapters/matrix/starter.ts";
@@ -274,9 +274,9 @@ describe("Matrix adapter against a fake homeserver", () => {
     if (!mine.added || !hers.added) throw new Error("setup failed");
     expect((await say("!memory")).content.body).toBe(`${T.notesHeader}\n- \`${mine.id}\` Chris mag Tee`);
     expect((await say(`!forget ${hers.id}`)).content.body).toBe(T.noSuchNote(hers.id));
-    expect(inside(t.lilo).stores.memory.rows.notes.get(hers.id)).toBeDefined();
+    expect(t.lilo.memory.get(ANY_USER, "notes", hers.id)).toBeDefined();
     expect((await say(`!forget ${mine.id}`)).content.body).toBe(T.forgotten(mine.id));
-    expect(inside(t.lilo).stores.memory.rows.notes.get(mine.id)).toBeUndefined();
+    expect(t.lilo.memory.get(ANY_USER, "notes", mine.id)).toBeUndefined();
     expect((await say("!nonsense")).content.body).toBe(T.unknown("!nonsense"));
     expect(chats(model)).toHaveLength(0); // commands never reach the model
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TurnStep } from "../../core/index.ts";
+import { ANY_USER, type TurnStep } from "../../core/index.ts";
 import { CHRIS, ANNA, STRANGER, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
 import { inside } from "../helpers/internals.ts";
 
@@ -111,13 +111,13 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(refused!.params.text).toBe("Diese Notiz gibt es nicht.");
     const forged = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId: 1, data: `f:${hers.id}` });
     await h.tg.waitFor((calls) => calls.find((c) => c.params.callback_query_id === forged.id));
-    expect(inside(h.lilo).stores.memory.rows.notes.get(hers.id)).toBeDefined();
+    expect(h.lilo.memory.get(ANY_USER, "notes", hers.id)).toBeDefined();
 
     const viewId = (view!.result as { message_id: number }).message_id;
     const press = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId: viewId, data: `f:${mine.id}` });
     const done = await h.tg.waitFor((calls) => calls.find((c) => c.params.callback_query_id === press.id));
     expect(done.params.text).toBe("🗑 Vergessen: „Christian trinkt Tee“");
-    expect(inside(h.lilo).stores.memory.rows.notes.get(mine.id)).toBeUndefined();
+    expect(h.lilo.memory.get(ANY_USER, "notes", mine.id)).toBeUndefined();
     expect(await h.lilo.memory.search("Was trinke ich gern?", { userId: "chris" })).toEqual([]);
     const markup = await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageReplyMarkup"));
     expect(markup.params.reply_markup).toEqual({ inline_keyboard: [] });

@@ -5,7 +5,6 @@ import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { localStamp } from "../../admin-cli/commands/diary.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startScenario, say, USER, type Scenario } from "../correction/scenario.ts";
-import { inside } from "../helpers/internals.ts";
 
 const DIM = 64;
 
@@ -61,7 +60,7 @@ describe("lilo corrections / rules / profile", () => {
 
   it("rules: list, disable, enable, edit, delete — and never add", async () => {
     const now = s.clock.now().toISOString();
-    const id = inside(s.t.lilo).stores.rules.add(USER, "Antworte ohne Aufzählungen.", now);
+    const id = s.t.lilo.rules.add(USER, "Antworte ohne Aufzählungen.");
     // Local time (LILO_TIMEZONE), like every list.
     expect((await runCli(open, ["rules", "list", "-u", USER])).out).toBe(`#${id}  on   ${localStamp(now, s.t.lilo.config.timezone)}  Antworte ohne Aufzählungen.`);
 

@@ -161,9 +161,8 @@ describe("corrections judged by a model", () => {
   it("never changes a profile fact: the hint quotes the entry and offers the delete command", async () => {
     const msg = "Das stimmt nicht, ich arbeite gar nicht bei Siemens.";
     s.t.embedder.set(msg, msgAxis);
-    const now = s.clock.now().toISOString();
-    const siemens = inside(s.t.lilo).stores.profile.add(USER, "work", "Christian arbeitet bei Siemens", now).id;
-    inside(s.t.lilo).stores.profile.add(USER, "person", "Christian hat eine Katze", now);
+    const siemens = s.t.lilo.profile.add(USER, "work", "Christian arbeitet bei Siemens").id;
+    s.t.lilo.profile.add(USER, "person", "Christian hat eine Katze");
     s.t.embedder.set("Christian arbeitet bei Siemens", vectorWithCosine(msgAxis, 0.55, 5));
     s.judge = JSON.stringify({ verdicts: [{ id: `p${siemens}`, action: "delete", reason: "arbeitet nicht bei Siemens" }] });
 

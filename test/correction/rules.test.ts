@@ -132,7 +132,7 @@ describe("learned rules confirmed with a typed yes", () => {
     await say(s, "Was gibt es Neues bei Kinews?");
     expect((await say(s, OBJECTION)).question).toBeUndefined();
     expect(s.calls("rule")).toHaveLength(1);
-    inside(s.t.lilo).stores.rules.add(USER, RULE, s.clock.now().toISOString());
+    s.t.lilo.rules.add(USER, RULE);
     s.rule = JSON.stringify({ rule: RULE });
     expect((await say(s, OBJECTION)).question).toBeUndefined();
   });

@@ -70,7 +70,7 @@ describe("the diary (SPEC §8)", () => {
     for (const [i, h] of [96, 72, 48, 24.5].entries()) {
       await inside(lilo).stores.memory.add({ text: `Eintrag ${i + 1}`, userId: "chris", store: "diary", createdAt: at(h), allowDuplicate: true, extra: { day: days[i] } });
     }
-    inside(lilo).stores.profile.add("chris", "work", "Christian baut Lilo", clock.now().toISOString());
+    lilo.profile.add("chris", "work", "Christian baut Lilo");
     await lilo.memory.add({ text: "Allgemeine Notiz: Christian mag Kino", userId: "chris" });
 
     const r = await lilo.diary.writeNow("chris");

@@ -1,5 +1,4 @@
 import type { Lilo, PushMessage, PushTarget, Transport } from "../../core/index.ts";
-import { inside } from "./internals.ts";
 
 /**
  * Stores one exchange (the user's message, Lilo's answer a minute later)
@@ -7,10 +6,11 @@ import { inside } from "./internals.ts";
  */
 export function seedExchange(lilo: Lilo, userId: string, userText: string, liloText: string, at: Date | string): void {
   const when = new Date(at);
-  const conv = inside(lilo).stores.chatLog.conversationAt(userId, when, lilo.config.memory.conversationPauseMinutes, null);
-  inside(lilo).stores.chatLog.append({ userId, conversationId: conv.id, role: "user", text: userText, createdAt: when.toISOString() });
-  const answerAt = new Date(when.getTime() + 60_000).toISOString();
-  inside(lilo).stores.chatLog.append({ userId, conversationId: conv.id, role: "assistant", text: liloText, model: "anthropic:test", createdAt: answerAt });
+  const answerAt = new Date(when.getTime() + 60_000);
+  lilo.importChat([
+    { userId, role: "user", text: userText, createdAt: when },
+    { userId, role: "assistant", text: liloText, model: "anthropic:test", createdAt: answerAt },
+  ]);
 }
 
 /** A push transport that records what it was asked to send. */

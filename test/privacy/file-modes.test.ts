@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createLilo, loadConfig, openToOthers, type Lilo } from "../../core/index.ts";
 import { ControlledEmbedder } from "../fakes/controlled-embedder.ts";
 import { runCli } from "../helpers/cli.ts";
-import { inside } from "../helpers/internals.ts";
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -19,7 +18,7 @@ describe("Lilo's data is private to its owner", () => {
     const open = (): Lilo => createLilo(loadConfig({ LILO_DATA_DIR: dataDir }), { embedder: new ControlledEmbedder(16) });
 
     const lilo = open();
-    inside(lilo).stores.rules.add("owner", "Antworte kurz.", new Date().toISOString());
+    lilo.rules.add("owner", "Antworte kurz.");
     expect(mode(dataDir)).toBe(0o700);
     for (const file of ["lilo.db", "lilo.db-wal", "lilo.db-shm"]) expect([file, mode(join(dataDir, file))]).toEqual([file, 0o600]);
     await lilo.close();

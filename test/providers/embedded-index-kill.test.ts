@@ -7,7 +7,6 @@ import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
 import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
 import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
 import { openDatabase } from "../../core/store/db.ts";
-import { inside } from "../helpers/internals.ts";
 
 /** Starts the burst child and SIGKILLs it once it has done `ops` changes. */
 function burstAndKill(dir: string, ops: number): Promise<void> {
@@ -42,7 +41,7 @@ describe("embedded index after SIGKILL during a burst of adds and forgets", () =
     const index = new EmbeddedIndex(db);
     const embedder = new HashEmbedder(64);
     lilo = createLilo(config, { embedder, vectorIndex: index });
-    await inside(lilo).stores.memory.init();
+    await lilo.warmUp();
 
     const inSqlite = (db.prepare("SELECT store, row_id AS rowId, user_id AS userId FROM memory_vectors").all() as { store: string; rowId: number; userId: string }[])
       .map((k) => `${k.store}/${k.userId}/${k.rowId}`)

@@ -100,7 +100,7 @@ describe("reflection and concerns (SPEC §9)", () => {
       embedder.set(`Gedanke T${i + 1}`, vectorWithCosine(q, s, 10 + i));
       await inside(lilo).stores.memory.add({ text: `Gedanke T${i + 1}`, userId: "chris", store: "thoughts", createdAt: ago(100 - i), extra: { origin: "reflection" } });
     }
-    inside(lilo).stores.profile.add("chris", "work", "Christian baut Lilo", clock.now().toISOString());
+    lilo.profile.add("chris", "work", "Christian baut Lilo");
 
     await lilo.reflection.thinkNow("chris");
     const [call] = thinkCalls();

@@ -29,8 +29,8 @@ describe("a chat turn against a fake Anthropic server", () => {
   it("sends the cheat sheet in the documented order and records the model", async () => {
     const { lilo, embedder } = t;
     embedder.set(MSG, q);
-    inside(lilo).stores.profile.add("chris", "work", "Christian ist Softwareentwickler", clock.now().toISOString());
-    inside(lilo).stores.rules.add("chris", "Antworte ohne Aufzählungen.", clock.now().toISOString());
+    lilo.profile.add("chris", "work", "Christian ist Softwareentwickler");
+    lilo.rules.add("chris", "Antworte ohne Aufzählungen.");
     inside(lilo).stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
     const scores = [0.9, 0.8, 0.7, 0.6, 0.5, 0.31, 0.29];
     for (const [i, s] of scores.entries()) {

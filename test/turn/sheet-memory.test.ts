@@ -123,7 +123,7 @@ describe("the memory part of the cheat sheet", () => {
   it("keeps the whole memory part under its budget, whatever the store sizes", async () => {
     t = makeTestLilo({ LILO_MEMORY_BUDGET_TOKENS: "150" }, { clock });
     for (let i = 0; i < 20; i++) await t.lilo.memory.add({ text: `Kino Erinnerung ${i}: ${"lang ".repeat(20)}`, userId: "chris" });
-    for (let i = 0; i < 20; i++) inside(t.lilo).stores.profile.add("chris", `kategorie${i}`, `Eintrag ${i} ${"x".repeat(30)}`, clock.now().toISOString());
+    for (let i = 0; i < 20; i++) t.lilo.profile.add("chris", `kategorie${i}`, `Eintrag ${i} ${"x".repeat(30)}`);
     const { blocks } = await sheet("Gehen wir ins Kino?");
     expect(blocks.usedTokens).toBeLessThanOrEqual(150);
     expect(blocks.notes.kept.length + blocks.notes.left.length).toBe(5);
