@@ -4,21 +4,17 @@
  * errors. The composition root is `lilo.ts`; the use cases live in `api/`.
  */
 export { createLilo, type LiloPorts } from "./lilo.ts";
-export type { Lilo, ModelsApi, PushApi, QuestionsApi, LookupsApi } from "./api/lilo-api.ts";
-export { ANY_USER, type MemoryOwner, type MemoryEntry, type MemorySearchOptions } from "./api/memory-api.ts";
-export type { BackupApi } from "./api/backup-api.ts";
-export type { MaintenanceApi } from "./api/maintenance-api.ts";
+export type { Lilo } from "./api/lilo-api.ts";
+export { ANY_USER, type MemoryEntry } from "./api/memory-api.ts";
 export { WriterLock } from "./store/writer-lock.ts";
-export type { DbSummary } from "./store/db-file.ts";
 export { EXPORT_STORES, type ExportStore } from "./store/export-lines.ts";
 export { DEDUPE_STORES, type DedupeStore } from "./memory/duplicates.ts";
 
 export * from "./config.ts";
 export * from "./errors.ts";
 export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
-export type { MemoryHit, AddResult } from "./memory/memory.ts";
+export type { MemoryHit } from "./memory/memory.ts";
 export type { MemoryBlocks, SheetPassage } from "./turn/memory-blocks.ts";
-export type { ImportedMessage } from "./store/chat-import.ts";
 export type { Clock } from "./ports/clock.ts";
 export { fixedClock, systemClock } from "./ports/clock.ts";
 export type { Embedder } from "./ports/embedder.ts";
@@ -29,7 +25,7 @@ export type { Logger } from "./ports/logger.ts";
 export type { WebSearch, SearchResult } from "./ports/web-search.ts";
 export type { Transport, PushMessage, PushTarget } from "./ports/transport.ts";
 export type { PushOutcome } from "./push/push.ts";
-export type { Answer, AnswerOutcome } from "./questions/questions.ts";
+export type { Answer } from "./questions/questions.ts";
 export type { CorrectionEntry } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
 export { redactSecrets } from "./util/redact.ts";

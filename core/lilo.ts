@@ -59,7 +59,6 @@ import { EmbeddedIndex } from "./providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
 import { createLookups } from "./web/create-lookups.ts";
 import type { WebSearch } from "./ports/web-search.ts";
-
 import type { Lilo, LookupsApi } from "./api/lilo-api.ts";
 import type { News } from "./news/news.ts";
 import { memoryApi } from "./api/memory-api.ts";

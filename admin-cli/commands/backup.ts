@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { DbSummary } from "../../core/index.ts";
+import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 
@@ -21,8 +21,7 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
     .option("--apply", "replace the database with the file (the current one is backed up first)")
     .action((file: string, o: { apply?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const { incoming, current } = lilo.backup.compare(file);
-        printComparison(io, file, incoming, current);
+        printComparison(io, file, lilo.backup.compare(file));
         if (!o.apply) {
           io.out("dry run: nothing changed. Stop the bot, then run `lilo restore FILE --apply`.");
           return 0;
@@ -38,7 +37,7 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
     );
 }
 
-function printComparison(io: CliIO, file: string, incoming: DbSummary, current: DbSummary): void {
+function printComparison(io: CliIO, file: string, { incoming, current }: ReturnType<Lilo["backup"]["compare"]>): void {
   io.out(`${file}: Lilo database, schema version ${incoming.schemaVersion} (this Lilo: ${current.schemaVersion})`);
   io.out(`${"store".padEnd(14)} ${"in file".padStart(8)} ${"now".padStart(8)}`);
   for (const store of Object.keys(incoming.counts)) {
