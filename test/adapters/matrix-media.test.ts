@@ -6,7 +6,7 @@ import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeTranscription, type FakeTranscription } from "../fakes/fake-transcription.ts";
 import { isExtraction, makeTestLilo, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
@@ -49,7 +49,7 @@ describe("Matrix adapter: images, audio and other media", () => {
   });
 
   const chats = () => model.requests.filter((r) => !isExtraction(r.system));
-  const rows = () => inside(t.lilo).db.prepare("SELECT role, text FROM messages ORDER BY id").all();
+  const rows = () => readDb(t.lilo).all("SELECT role, text FROM messages ORDER BY id");
   const nextMessage = (from: number): Promise<SentEvent> => hs.waitForSent((e) => e.roomId === ROOM && e.type === "m.room.message", 5_000, from);
 
   it("sends an m.image with its caption to the model as image + text, downloaded through the media API", async () => {

@@ -6,7 +6,7 @@ import { MATRIX_TEXTS } from "../../adapters/matrix/texts.ts";
 import { startFakeMatrix, type FakeMatrix } from "../fakes/fake-matrix.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { NO_EXTRACTION, isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
@@ -52,7 +52,7 @@ describe("Matrix: Lilo talks only in rooms of her and one allowed user", () => {
   });
 
   const bodies = () => hs.sent.filter((e) => e.roomId === ROOM && e.type === "m.room.message").map((e) => String(e.content.body));
-  const stored = () => (inside(t.lilo).db.prepare("SELECT text FROM messages ORDER BY id").all() as { text: string }[]).map((r) => r.text);
+  const stored = () => (readDb(t.lilo).all("SELECT text FROM messages ORDER BY id") as { text: string }[]).map((r) => r.text);
 
   it("gives a room shared by two allowed users one notice and nothing of either's memory", async () => {
     hs.addMember(ROOM, ANNA);

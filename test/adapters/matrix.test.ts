@@ -11,6 +11,7 @@ import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
@@ -100,7 +101,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect((await hs.waitForSent((e) => e.type === "m.room.message")).content.body).toBe("Antwort auf: Hallo, neu hier");
     expect((await say("Und jetzt?")).content.body).toBe("Antwort auf: Und jetzt?");
     expect(chats(model).map(lastUserText)).toEqual(["Hallo, neu hier", "Und jetzt?"]);
-    expect(JSON.stringify(inside(t.lilo).db.prepare("SELECT text FROM messages").all())).not.toContain("Alte Nachricht");
+    expect(JSON.stringify(readDb(t.lilo).all("SELECT text FROM messages"))).not.toContain("Alte Nachricht");
   });
 
   it("answers a message through the core turn, with typing, HTML and the mood as a reaction", async () => {
@@ -122,7 +123,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     await hs.waitFor(() => hs.typing.some((x) => !x.typing));
     const mood = await hs.waitForSent((e) => e.type === "m.reaction");
     expect(mood.content["m.relates_to"]).toEqual({ rel_type: "m.annotation", event_id: userEvent, key: "😁" });
-    const rows = inside(t.lilo).db.prepare("SELECT user_id, role, text FROM messages ORDER BY id").all();
+    const rows = readDb(t.lilo).all("SELECT user_id, role, text FROM messages ORDER BY id");
     expect(rows).toEqual([
       { user_id: "chris", role: "user", text: "Hallo Lilo" },
       { user_id: "chris", role: "assistant", text: "Schön, dich zu sehen, **Chris**!" },
@@ -142,7 +143,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(hs.sent.filter((e) => e.roomId === "!elsewhere:fake.server")).toEqual([]);
     expect(chats(model).map(lastUserText)).toEqual(["Erste Nachricht", "Zweite Nachricht"]);
     expect(JSON.stringify(model.requests)).not.toMatch(/Eve|fremden Raum/);
-    const stored = inside(t.lilo).db.prepare("SELECT text FROM messages").all() as { text: string }[];
+    const stored = readDb(t.lilo).all("SELECT text FROM messages") as { text: string }[];
     expect(stored.map((r) => r.text).join("\n")).not.toMatch(/Eve|fremden Raum/);
   });
 

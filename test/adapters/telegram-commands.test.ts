@@ -4,7 +4,7 @@ import { startTelegram } from "../../adapters/telegram/bot.ts";
 import { silentLogger } from "../../core/index.ts";
 import { makeTestLilo } from "../helpers/test-lilo.ts";
 import { CHRIS, ANNA, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 describe("Telegram adapter: commands and push", () => {
   let h: TelegramHarness;
@@ -57,7 +57,7 @@ describe("Telegram adapter: commands and push", () => {
     expect(await say("Bist du da?")).toContain("/retry");
     h.answer = (text) => `Ja, zu „${text}“.`;
     expect(await say("/retry")).toBe("Ja, zu „Bist du da?“.");
-    expect(inside(h.lilo).db.prepare("SELECT count(*) AS n FROM messages WHERE role = 'user'").get()).toEqual({ n: 1 });
+    expect(readDb(h.lilo).get("SELECT count(*) AS n FROM messages WHERE role = 'user'")).toEqual({ n: 1 });
   });
 
   it("opts a chat in to pushes, delivers and logs them, and logs a push to a user who never opted in", async () => {
@@ -71,7 +71,7 @@ describe("Telegram adapter: commands and push", () => {
 
     expect(await h.lilo.push.send("anna", { kind: "greeting", text: "Hallo Anna" })).toBe("not-opted-in");
     expect(messagesIn(h.tg, ANNA)).toHaveLength(0);
-    const log = inside(h.lilo).db.prepare("SELECT user_id AS userId, kind, transport, chat_id AS chatId, outcome FROM push_log ORDER BY id").all();
+    const log = readDb(h.lilo).all("SELECT user_id AS userId, kind, transport, chat_id AS chatId, outcome FROM push_log ORDER BY id");
     expect(log).toEqual([
       { userId: "chris", kind: "greeting", transport: "telegram", chatId: String(CHRIS), outcome: "sent" },
       { userId: "anna", kind: "greeting", transport: null, chatId: null, outcome: "not-opted-in" },

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CHRIS, gate, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
 import { until } from "../crash/world.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const rows = (h: TelegramHarness) =>
-  inside(h.lilo).db.prepare("SELECT role, text, reply_state AS replyState, delivery, transport, external_id AS externalId FROM messages ORDER BY id").all() as Record<string, unknown>[];
+  readDb(h.lilo).all("SELECT role, text, reply_state AS replyState, delivery, transport, external_id AS externalId FROM messages ORDER BY id") as Record<string, unknown>[];
 
 describe("Telegram adapter: durable inbox and delivery state", () => {
   let h: TelegramHarness;

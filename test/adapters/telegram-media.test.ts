@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Logger } from "../../core/index.ts";
 import { startFakeTranscription, type FakeTranscription } from "../fakes/fake-transcription.ts";
 import { CHRIS, gate, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 /** Every log line, to check that nothing goes unlogged and no token is written. */
 function recordingLogger(): Logger & { lines: string[] } {
@@ -22,7 +22,7 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     log = recordingLogger();
     h = await startTelegramHarness({ env, logger: log });
   };
-  const rows = () => inside(h.lilo).db.prepare("SELECT role, text FROM messages ORDER BY id").all() as { role: string; text: string }[];
+  const rows = () => readDb(h.lilo).all("SELECT role, text FROM messages ORDER BY id") as { role: string; text: string }[];
   afterEach(async () => {
     await h.stop();
     await stt?.close();
@@ -62,7 +62,7 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     await vi.waitFor(() => expect(h.chatRequests()).toHaveLength(1), { timeout: 5_000, interval: 10 });
     expect(JSON.stringify(h.chatRequests()[0]!.messages.at(-1))).toContain('"type":"image"');
     // The model is still thinking, and the message is already stored as waiting for its answer.
-    expect(inside(h.lilo).db.prepare("SELECT text, reply_state AS state FROM messages").all()).toEqual([{ text: "[Foto] Sonnenuntergang", state: "pending" }]);
+    expect(readDb(h.lilo).all("SELECT text, reply_state AS state FROM messages")).toEqual([{ text: "[Foto] Sonnenuntergang", state: "pending" }]);
     hold.open();
     await waitForMessages(h.tg, CHRIS);
     expect(rows()).toHaveLength(2);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TELEGRAM_TEXTS } from "../../adapters/telegram/texts.ts";
 import { CHRIS, ANNA, STRANGER, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const T = TELEGRAM_TEXTS.de;
 const GROUP = -4_200;
@@ -10,7 +10,7 @@ const CHANNEL = -1_000_000_007_700;
 const PIN_NOTE = "Christians PIN für das Fahrradschloss ist 4711.";
 
 /** Messages stored, by text. */
-const storedTexts = (h: TelegramHarness) => (inside(h.lilo).db.prepare("SELECT text FROM messages ORDER BY id").all() as { text: string }[]).map((r) => r.text);
+const storedTexts = (h: TelegramHarness) => (readDb(h.lilo).all("SELECT text FROM messages ORDER BY id") as { text: string }[]).map((r) => r.text);
 
 describe("Telegram: Lilo talks in private chats only", () => {
   let h: TelegramHarness;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CHRIS, gate, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 describe("Telegram adapter: webhook mode", () => {
   let h: TelegramHarness;
@@ -42,7 +42,7 @@ describe("Telegram adapter: webhook mode", () => {
     const res = await post(h.tg.messageUpdate({ fromId: CHRIS, chatId: CHRIS, text: "gefälscht" }), "wrong");
     expect(res.status).toBe(401);
     expect((await post(h.tg.messageUpdate({ fromId: CHRIS, chatId: CHRIS, text: "ohne" }), undefined)).status).toBe(401);
-    expect(inside(h.lilo).db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
+    expect(readDb(h.lilo).get("SELECT count(*) AS n FROM messages")).toEqual({ n: 0 });
     expect(h.anthropic.requests).toHaveLength(0);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CHRIS, ANNA, STRANGER, gate, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 describe("Telegram adapter: chatting", () => {
   let h: TelegramHarness;
@@ -29,7 +29,7 @@ describe("Telegram adapter: chatting", () => {
 
     const reaction = await h.tg.waitFor((calls) => calls.find((c) => c.method === "setMessageReaction"));
     expect(reaction.params).toMatchObject({ chat_id: CHRIS, message_id: msg.message_id, reaction: [{ type: "emoji", emoji: "😁" }] });
-    const rows = inside(h.lilo).db.prepare("SELECT role, text, user_id AS userId FROM messages ORDER BY id").all();
+    const rows = readDb(h.lilo).all("SELECT role, text, user_id AS userId FROM messages ORDER BY id");
     expect(rows).toEqual([
       { role: "user", text: "Hallo Lilo, wie geht's?", userId: "chris" },
       { role: "assistant", text: "Mir geht's **gut**, danke!", userId: "chris" },
@@ -46,8 +46,8 @@ describe("Telegram adapter: chatting", () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Hallo" });
     await waitForMessages(h.tg, CHRIS, 1);
 
-    expect(inside(h.lilo).db.prepare("SELECT count(*) AS n FROM messages WHERE text LIKE '%geheim%'").get()).toEqual({ n: 0 });
-    expect(inside(h.lilo).db.prepare("SELECT DISTINCT user_id AS u FROM messages").all()).toEqual([{ u: "chris" }]);
+    expect(readDb(h.lilo).get("SELECT count(*) AS n FROM messages WHERE text LIKE '%geheim%'")).toEqual({ n: 0 });
+    expect(readDb(h.lilo).all("SELECT DISTINCT user_id AS u FROM messages")).toEqual([{ u: "chris" }]);
     expect(JSON.stringify(h.anthropic.requests)).not.toContain("geheim");
     expect(h.tg.sent.some((c) => c.method === "sendChatAction" && c.params.chat_id === STRANGER)).toBe(false);
   });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { runTerminal } from "../../adapters/terminal/terminal.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 describe("terminal chat", () => {
   let fake: FakeAnthropic;
@@ -43,7 +43,7 @@ describe("terminal chat", () => {
     expect(printed).toContain("📔 Hallo zurück!");
     expect(t.lilo.diary.list("owner").map((e) => e.text)).toEqual(["Hallo zurück!"]);
     expect(fake.requests.find((r) => !isExtraction(r.system))!.messages.at(-1)).toEqual({ role: "user", content: "Hallo Lilo" });
-    expect(inside(t.lilo).db.prepare("SELECT role, text FROM messages WHERE user_id = 'owner' ORDER BY id").all()).toEqual([
+    expect(readDb(t.lilo).all("SELECT role, text FROM messages WHERE user_id = 'owner' ORDER BY id")).toEqual([
       { role: "user", text: "Hallo Lilo" },
       { role: "assistant", text: "Hallo zurück!" },
     ]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TELEGRAM_TEXTS } from "../../adapters/telegram/texts.ts";
 import { BUDGET_TEXTS } from "../../core/prompts/budget.ts";
 import { CHRIS, STRANGER, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "../adapters/telegram-harness.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 /**
  * Hostile input, table-driven, against the real grammY client and a fake
@@ -28,7 +28,7 @@ type Row = {
 };
 
 let h: TelegramHarness;
-const stored = () => (inside(h.lilo).db.prepare("SELECT role, text FROM messages ORDER BY id").all() as { role: string; text: string }[]);
+const stored = () => (readDb(h.lilo).all("SELECT role, text FROM messages ORDER BY id") as { role: string; text: string }[]);
 /** The barrier turn every row ends with: its message and its answer. */
 const BARRIER = "Und sonst?";
 const PLAIN = "Antwort.";
@@ -36,7 +36,7 @@ const PLAIN = "Antwort.";
 const lastStored = (role = "user") => stored().filter((m) => m.role === role && m.text !== BARRIER && m.text !== PLAIN).at(-1)?.text;
 /** The newest message Telegram got in Christian's chat, the barrier's answer left out. */
 const lastSent = () => String(messagesIn(h.tg, CHRIS).filter((c) => c.params.text !== PLAIN).at(-1)?.params.text);
-const count = (table: string) => (inside(h.lilo).db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => (readDb(h.lilo).get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
 const noteTexts = () => h.lilo.memory.list("chris", { store: "notes", limit: 50 }).map((n) => n.text);
 
 /** Sends a private message from Christian and waits for `answers` more messages in his chat. */

@@ -4,6 +4,7 @@ import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/cont
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const DIM = 64;
 const MSG = "Wollen wir heute Abend ins Kino?";
@@ -78,7 +79,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(chat.model).toBe("claude-test");
     expect(chat.messages).toEqual([{ role: "user", content: MSG }]);
 
-    const rows = inside(lilo).db.prepare("SELECT role, text, model, mood FROM messages ORDER BY id").all();
+    const rows = readDb(lilo).all("SELECT role, text, model, mood FROM messages ORDER BY id");
     expect(rows).toEqual([
       { role: "user", text: MSG, model: null, mood: null },
       { role: "assistant", text: "Gern, Christian!", model: "anthropic:claude-test", mood: "freude" },
@@ -115,7 +116,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     await lilo.idle();
     const last = fake.requests.filter((r) => !isExtraction(r.system) && !r.system?.includes("Summarise")).at(-1)!;
     expect(last.messages).toEqual([{ role: "user", content: "Da bin ich wieder" }]);
-    const convs = inside(lilo).db.prepare("SELECT DISTINCT conversation_id AS c FROM messages ORDER BY c").all();
+    const convs = readDb(lilo).all("SELECT DISTINCT conversation_id AS c FROM messages ORDER BY c");
     expect(convs).toHaveLength(2);
     // The finished conversation was summarised into the short-term memory and is on the new sheet.
     expect(inside(lilo).stores.shortTerm.latest("chris")?.text).toBe("Gern, Christian!");
@@ -145,7 +146,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(sent).toContain("Ich gehe gern ins Kino");
     expect(sent).toContain("Magst du auch Trödeltrupp?");
 
-    const notes = inside(lilo).db.prepare("SELECT text, kind FROM notes WHERE user_id = 'chris' ORDER BY id").all();
+    const notes = readDb(lilo).all("SELECT text, kind FROM notes WHERE user_id = 'chris' ORDER BY id");
     expect(notes).toEqual([
       { text: "Christian geht gern ins Kino", kind: "fact" },
       { text: "Christian mag Kinos in Berlin", kind: "fact" },
@@ -171,7 +172,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     await lilo.idle();
     expect(r.ok).toBe(true);
     expect(lilo.maintenance.modelProblems()).toEqual({ "extraction:repaired": 1, "extraction:retried": 1, "extraction:dropped": 1 });
-    expect(inside(lilo).db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 1 });
+    expect(readDb(lilo).get("SELECT count(*) AS n FROM notes")).toEqual({ n: 1 });
     // The retry sent the broken answer back with the complaint.
     const retryCall = fake.requests.filter((x) => isExtraction(x.system))[2]!;
     expect(retryCall.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
@@ -185,13 +186,13 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(failed.error?.retryable).toBe(true);
     expect(failed.text).toContain("Deine Nachricht ist gespeichert");
     expect(failed.text).not.toContain("sk-ant-test");
-    expect(inside(lilo).db.prepare("SELECT role, text FROM messages").all()).toEqual([{ role: "user", text: "Bist du da?" }]);
-    expect(inside(lilo).db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 0 });
+    expect(readDb(lilo).all("SELECT role, text FROM messages")).toEqual([{ role: "user", text: "Bist du da?" }]);
+    expect(readDb(lilo).get("SELECT count(*) AS n FROM notes")).toEqual({ n: 0 });
 
     const again = await lilo.retry("chris");
     await lilo.idle();
     expect(again?.ok).toBe(true);
-    expect(inside(lilo).db.prepare("SELECT role FROM messages ORDER BY id").all()).toEqual([{ role: "user" }, { role: "assistant" }]);
+    expect(readDb(lilo).all("SELECT role FROM messages ORDER BY id")).toEqual([{ role: "user" }, { role: "assistant" }]);
     expect(await lilo.retry("chris")).toBeUndefined();
   });
 
@@ -211,7 +212,7 @@ describe("a chat turn against a fake Anthropic server", () => {
       const r = await bare.lilo.handleMessage({ userId: "chris", text: "Hallo?" });
       expect(r).toMatchObject({ ok: false, error: { code: "config" } });
       expect(r.text).toContain("ANTHROPIC_API_KEY");
-      expect(inside(bare.lilo).db.prepare("SELECT role, text FROM messages").all()).toEqual([{ role: "user", text: "Hallo?" }]);
+      expect(readDb(bare.lilo).all("SELECT role, text FROM messages")).toEqual([{ role: "user", text: "Hallo?" }]);
     } finally {
       await bare.cleanup();
     }
@@ -231,11 +232,11 @@ describe("a chat turn against a fake Anthropic server", () => {
       const r = await broken.lilo.handleMessage({ userId: "chris", text: "Ich war im Kino." });
       await broken.lilo.idle();
       expect(r).toMatchObject({ ok: true, text: "Schön!" });
-      expect(inside(broken.lilo).db.prepare("SELECT role, text FROM messages ORDER BY id").all()).toEqual([
+      expect(readDb(broken.lilo).all("SELECT role, text FROM messages ORDER BY id")).toEqual([
         { role: "user", text: "Ich war im Kino." },
         { role: "assistant", text: "Schön!" },
       ]);
-      expect(inside(broken.lilo).db.prepare("SELECT count(*) AS n FROM thoughts").get()).toEqual({ n: 0 });
+      expect(readDb(broken.lilo).get("SELECT count(*) AS n FROM thoughts")).toEqual({ n: 0 });
     } finally {
       await broken.cleanup();
     }

@@ -5,7 +5,7 @@ import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACT
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { fixedClock, type Logger } from "../../core/index.ts";
 import { RECALL_TEXTS } from "../../core/prompts/recall.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const EMPTY_EXTRACTION = NO_EXTRACTION;
 const isSummary = (system: string | undefined) => !!system?.includes("Summarise");
@@ -80,7 +80,7 @@ describe("fetch markers in the chat turn", () => {
     expect(res).not.toContain("Kino mit Ben"); // outside "gestern"
     expect(res).toContain("Setze keine Marker zum Nachschlagen mehr");
     // Stored: the final answer only, with the model and the recall flag.
-    const rows = inside(lilo).db.prepare("SELECT role, text, model, mood, recall_answer FROM messages WHERE id >= ? ORDER BY id").all(r.userMessageId);
+    const rows = readDb(lilo).all("SELECT role, text, model, mood, recall_answer FROM messages WHERE id >= ? ORDER BY id", r.userMessageId);
     expect(rows).toEqual([
       { role: "user", text: "Wie war eigentlich das Kino gestern?", model: null, mood: null, recall_answer: 0 },
       { role: "assistant", text: r.text, model: "anthropic:claude-test", mood: "freude", recall_answer: 1 },
@@ -121,7 +121,7 @@ describe("fetch markers in the chat turn", () => {
     const res = results();
     expect(res).toMatch(/\[RECALL: Zirkus\]\nNichts gefunden\./);
     expect(res).toMatch(/\[SEARCH: Zirkus Berlin\]\nDieses Werkzeug gibt es hier nicht\./);
-    const stored = inside(lilo).db.prepare("SELECT text FROM messages WHERE role = 'assistant'").all();
+    const stored = readDb(lilo).all("SELECT text FROM messages WHERE role = 'assistant'");
     expect(stored).toEqual([{ text: "Dazu finde ich nichts in unseren Gesprächen." }]);
   });
 
@@ -134,7 +134,7 @@ describe("fetch markers in the chat turn", () => {
     expect(chats()).toHaveLength(2);
     expect(logger.lines).toContainEqual({ level: "error", msg: "follow-up call for fetch markers failed; delivering the first answer" });
     expect(lilo.memory.list("chris", { store: "thoughts" }).map((x) => x.text)).toEqual(["Er fragt gern nach Filmen."]);
-    expect(inside(lilo).db.prepare("SELECT text FROM messages WHERE role = 'assistant'").all()).toEqual([{ text: "Ich schaue kurz nach." }]);
+    expect(readDb(lilo).all("SELECT text FROM messages WHERE role = 'assistant'")).toEqual([{ text: "Ich schaue kurz nach." }]);
   });
 
   it("says the lookup failed when the first answer was only a marker and the follow-up fails", async () => {

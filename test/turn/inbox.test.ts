@@ -3,6 +3,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 describe("the durable inbox and after-reply jobs (core)", () => {
   let fake: FakeAnthropic;
@@ -67,7 +68,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Hallo" });
     await lilo.idle();
-    expect(inside(lilo).db.prepare("SELECT kind, status FROM jobs ORDER BY id").all()).toEqual([
+    expect(readDb(lilo).all("SELECT kind, status FROM jobs ORDER BY id")).toEqual([
       { kind: "extraction", status: "done" },
       { kind: "after:due-topic", status: "done" },
     ]);
@@ -75,7 +76,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     inside(lilo).db.prepare("UPDATE jobs SET status = 'pending', attempts = 1").run();
     expect(lilo.resumeJobs()).toBe(2);
     await lilo.idle();
-    expect(inside(lilo).db.prepare("SELECT status, attempts FROM jobs ORDER BY id").all()).toEqual([
+    expect(readDb(lilo).all("SELECT status, attempts FROM jobs ORDER BY id")).toEqual([
       { status: "done", attempts: 2 },
       { status: "done", attempts: 2 },
     ]);

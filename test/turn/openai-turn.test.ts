@@ -4,6 +4,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const isExtraction = (messages: { role: string; content: string }[]) => messages[0]?.role === "system" && messages[0].content.includes("You extract memories");
 
@@ -79,7 +80,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(new Set(anthropic.requests.map((b) => b.model))).toEqual(new Set(["claude-test"]));
     expect(lilo.models.forRole("extraction").model).toBe("claude-test");
     expect(lilo.models.forRole("diary").model).toBe("claude-test");
-    const models = inside(lilo).db.prepare("SELECT model FROM messages WHERE role = 'assistant' ORDER BY id").all();
+    const models = readDb(lilo).all("SELECT model FROM messages WHERE role = 'assistant' ORDER BY id");
     expect(models).toEqual([{ model: "openai:llama3.1" }, { model: "anthropic:claude-test" }]);
     expect(lilo.memory.list("chris", { store: "notes" }).map((n) => n.text)).toEqual(expect.arrayContaining(notesBefore));
     // A provider that cannot be used is refused with a clear error, and nothing changes.
@@ -99,7 +100,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(r.ok).toBe(false);
     expect(r.text).toContain("Your message is saved");
     expect(r.error).toMatchObject({ code: "provider", retryable: true });
-    expect(inside(t.lilo).db.prepare("SELECT role FROM messages").all()).toEqual([{ role: "user" }]);
+    expect(readDb(t.lilo).all("SELECT role FROM messages")).toEqual([{ role: "user" }]);
     openai = await startFakeOpenAI(); // afterEach closes it
   });
 });

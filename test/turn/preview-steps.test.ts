@@ -3,6 +3,7 @@ import { fixedClock } from "../../core/index.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 /** `lilo preview` is the exact sheet: the steps that store nothing and call no model run there too (issue 12). */
 describe("the preview runs the read-only turn steps", () => {
@@ -21,7 +22,7 @@ describe("the preview runs the read-only turn steps", () => {
       ["assistant", "Du schaffst das!", "2026-11-30T19:03:00Z"],
     ]);
     const topicId = inside(lilo).stores.topics.add("chris", "Wie lief der Umzug?", "followup", "2026-12-01T00:00:00Z", "2026-11-20T00:00:00Z");
-    const before = inside(lilo).db.prepare("SELECT count(*) AS n FROM messages").get();
+    const before = readDb(lilo).get("SELECT count(*) AS n FROM messages");
 
     const { request } = await lilo.preview({ userId: "chris", text: "Hallo! Wie viele Tagebucheinträge hast du schon geschrieben?" });
     const sheet = request.system;
@@ -33,7 +34,7 @@ describe("the preview runs the read-only turn steps", () => {
     expect(sheet.indexOf("meldet sich nach der Pause")).toBeLessThan(sheet.indexOf("Wie lief der Umzug?"));
 
     // Nothing stored, nothing changed.
-    expect(inside(lilo).db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual(before);
+    expect(readDb(lilo).get("SELECT count(*) AS n FROM messages")).toEqual(before);
     expect(lilo.topics.get(topicId)?.status).toBe("open");
   });
 });

@@ -3,7 +3,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { BUDGET_TEXTS } from "../../core/prompts/budget.ts";
 import { fitRequest, requestTokens, shortenText, type RequestBudget } from "../../core/turn/request-budget.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const isExtraction = (messages: { role: string; content: string }[]) => messages[0]?.role === "system" && messages[0].content.includes("You extract memories");
 const BUDGET_TOKENS = 8_000;
@@ -50,7 +50,7 @@ describe("budgets: one huge message never breaks the turns after it", () => {
     const first = await lilo.handleMessage({ userId: "chris", text: huge });
     expect(first.ok).toBe(true);
     expect(first.text).toBe(`Alles klar.\n\n${BUDGET_TEXTS.de.inputShortened(100_000, 8_000)}`);
-    const stored = inside(lilo).db.prepare("SELECT length(text) AS n FROM messages WHERE role = 'user'").get() as { n: number };
+    const stored = readDb(lilo).get("SELECT length(text) AS n FROM messages WHERE role = 'user'") as { n: number };
     expect(stored.n).toBe(100_000);
     const sent = chatRequests()[0]!.messages.at(-1)!.content;
     expect(sent.length).toBeLessThan(8_100);

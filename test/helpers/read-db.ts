@@ -1,0 +1,22 @@
+import Database from "better-sqlite3";
+import type { Lilo } from "../../core/index.ts";
+
+/**
+ * Reads Lilo's SQLite file the way an outside inspector would: each query on
+ * its own read-only connection to `config.dbPath`, which sees every
+ * committed write. For tests that check raw rows no use case shows.
+ */
+export function readDb(lilo: Lilo): { all(sql: string, ...params: unknown[]): unknown[]; get(sql: string, ...params: unknown[]): unknown } {
+  const run = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(lilo.config.dbPath, { readonly: true, fileMustExist: true });
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    all: (sql, ...params) => run((db) => db.prepare(sql).all(...params)),
+    get: (sql, ...params) => run((db) => db.prepare(sql).get(...params)),
+  };
+}
