@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { startScenario, say, USER, type Scenario } from "./scenario.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const RULE = "Wenn Christian 'Kinews' sagt, immer in der lokalen Datenbank suchen, nie im Internet.";
 const WEB_ANSWER = "Ich habe im Internet nach KI-News gesucht: OpenAI hat …";
@@ -51,10 +51,10 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(r).toMatchObject({ ok: true, text: `📌 Gemerkt: „${RULE}“`, notesUsed: [] });
     expect(s.fake.requests.length).toBe(before); // no model call for the answer
     expect(s.t.lilo.rules.list(USER)).toMatchObject([{ text: RULE, enabled: true }]);
-    const src = inside(s.t.lilo).db.prepare("SELECT source_message_id AS m FROM rules").get() as { m: number };
+    const src = readDb(s.t.lilo).get("SELECT source_message_id AS m FROM rules") as { m: number };
     expect(src.m).toBe(asked.userMessageId);
     expect(status(asked.question!.id)).toBe("yes");
-    const log = inside(s.t.lilo).db.prepare("SELECT role, text FROM messages ORDER BY id DESC LIMIT 2").all();
+    const log = readDb(s.t.lilo).all("SELECT role, text FROM messages ORDER BY id DESC LIMIT 2");
     expect(log).toEqual([
       { role: "assistant", text: `📌 Gemerkt: „${RULE}“` },
       { role: "user", text: "Ja, bitte" },

@@ -7,6 +7,7 @@ import { ConfigError, fixedClock, silentLogger } from "../../core/index.ts";
 import { runGreetingJob } from "../../jobs/greeting-job.ts";
 import { startJobs, type RunningJobs } from "../../jobs/scheduler.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const HOUR = 3_600_000;
 const NOW = "2026-12-02T08:00:00Z"; // Wednesday 09:00 in Berlin
@@ -32,7 +33,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     return made;
   };
   const proactiveRows = (userId = "chris") =>
-    inside(t.lilo).db.prepare("SELECT role, text, model, proactive, conversation_id AS conv FROM messages WHERE user_id = ? AND proactive = 1").all(userId) as {
+    readDb(t.lilo).all("SELECT role, text, model, proactive, conversation_id AS conv FROM messages WHERE user_id = ? AND proactive = 1", userId) as {
       role: string; text: string; model: string; proactive: number; conv: number;
     }[];
   /** Christian's Monday evening: two days before NOW. */
@@ -126,7 +127,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     expect(chat.system).toContain("Christian hatte ein Vorstellungsgespräch vor sich.");
     expect(chat.system).not.toContain("Rückkehr nach einer Pause");
     // One conversation: the greeting and the reply.
-    const convs = inside(lilo).db.prepare("SELECT DISTINCT conversation_id AS c FROM messages WHERE user_id = 'chris' AND created_at > '2026-12-01'").all();
+    const convs = readDb(lilo).all("SELECT DISTINCT conversation_id AS c FROM messages WHERE user_id = 'chris' AND created_at > '2026-12-01'");
     expect(convs).toHaveLength(1);
   });
 

@@ -6,6 +6,7 @@ import { runCli } from "../helpers/cli.ts";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
 import { Outbox } from "../../core/push/outbox.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const HOUR = 3_600_000;
 const CONCERN = "Wie lief eigentlich der Umzug nach Hamburg?";
@@ -22,7 +23,7 @@ describe("one outbox for every push (issue 12)", () => {
   const clock = fixedClock("2026-12-02T21:00:00Z");
   const openCli = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, clock });
   const proactive = () =>
-    inside(t.lilo).db.prepare(`SELECT text FROM messages WHERE user_id = 'chris' AND proactive = 1 ORDER BY id`).all() as { text: string }[];
+    readDb(t.lilo).all(`SELECT text FROM messages WHERE user_id = 'chris' AND proactive = 1 ORDER BY id`) as { text: string }[];
 
   beforeEach(async () => {
     fake = await startFakeAnthropic();

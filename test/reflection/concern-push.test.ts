@@ -5,7 +5,7 @@ import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { fixedClock } from "../../core/index.ts";
 import { thinkReply } from "../../adapters/telegram/on-demand.ts";
 import { TELEGRAM_TEXTS } from "../../adapters/telegram/texts.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const HOUR = 3_600_000;
 const CONCERN = "Wie lief eigentlich der Umzug nach Hamburg?";
@@ -63,6 +63,6 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
     expect(thought.concern?.push).toBe("not-opted-in");
     const shown = thinkReply(thought, TELEGRAM_TEXTS.de);
     expect(shown).toBe(`💭 Er plant viel.\n\n🧠 Darauf möchte ich dich ansprechen: ${CONCERN}`);
-    expect(inside(lilo).db.prepare("SELECT count(*) AS n FROM messages WHERE proactive = 1").get()).toEqual({ n: 0 });
+    expect(readDb(lilo).get("SELECT count(*) AS n FROM messages WHERE proactive = 1")).toEqual({ n: 0 });
   });
 });

@@ -7,6 +7,7 @@ import { fixedClock } from "../../core/index.ts";
 import { reflectionQuestions } from "../../core/prompts/reflection.ts";
 import { LAST_SEEN_KEY } from "../../core/reflection/reflect.ts";
 import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const HOUR = 3_600_000;
 const NOW = "2026-12-02T21:00:00Z"; // 22:00 in Berlin
@@ -204,7 +205,7 @@ describe("reflection and concerns (SPEC §9)", () => {
       "🧠 Wie lief eigentlich der Umzug nach Hamburg?",
       "🧠 Schläfst du genug, seit das Baby da ist?",
     ]);
-    expect(inside(lilo).db.prepare("SELECT role, text, proactive, model FROM messages WHERE proactive = 1 ORDER BY id").all()).toEqual([
+    expect(readDb(lilo).all("SELECT role, text, proactive, model FROM messages WHERE proactive = 1 ORDER BY id")).toEqual([
       { role: "assistant", text: "🧠 Wie lief eigentlich der Umzug nach Hamburg?", proactive: 1, model: "anthropic:claude-think" },
       { role: "assistant", text: "🧠 Schläfst du genug, seit das Baby da ist?", proactive: 1, model: "anthropic:claude-think" },
     ]);

@@ -4,7 +4,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { fixedClock } from "../../core/index.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const clock = fixedClock("2026-12-02T18:00:00Z");
 
@@ -44,7 +44,7 @@ describe("native tool calls in the chat turn", () => {
     expect(result).toContain("Wörtliche Suche in euren früheren Gesprächen nach „Kino“");
     expect(result).toContain("→ [2026-11-20 20:00] Christian: Im Kino lief Disclosure Day.");
     // Written with chat-log passages: later searches rank this answer below the original (SPEC §5.1).
-    const answer = inside(t.lilo).db.prepare("SELECT recall_answer FROM messages WHERE id = ?").get(r.answerMessageId) as { recall_answer: number };
+    const answer = readDb(t.lilo).get("SELECT recall_answer FROM messages WHERE id = ?", r.answerMessageId) as { recall_answer: number };
     expect(answer.recall_answer).toBe(1);
   });
 
