@@ -199,7 +199,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       indexMessages: (userId) => messageVectors.catchUpAll(userId),
     },
     answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
-    questions,
+    questions: { pending: (userId) => questions.pending(userId), get: (id) => questions.get(id) },
     corrections: {
       list: (opts) => correctionLog.list(opts),
       get: (id) => correctionLog.get(id),
@@ -211,7 +211,12 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     greeting: greetingApi(jobDeps),
     analysis: analysisApi({ config, clock, logger, db, models, settings }),
     knownUsers: () => history.users(),
-    models,
+    models: {
+      chatSpec: () => models.chatSpec(),
+      switchChat: (value, now) => models.switchChat(value, now),
+      resetChat: () => models.resetChat(),
+      forRole: (role) => models.forRole(role),
+    },
     lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
     maintenance: maintenanceApi(memory, index, embedder, stores.problems),
     contacts,
