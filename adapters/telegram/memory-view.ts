@@ -39,9 +39,10 @@ export function memoryOverview(deps: TelegramDeps, userId: string, chatId: strin
 }
 
 /**
- * Forgets one of the user's notes (row and vector). Another user's note, or
- * one that does not exist, is refused with the same answer, so ids of other
- * people's notes cannot be probed. Returns the text to show.
+ * Forgets one of the user's notes (row and vector). Another user's note, a
+ * corrected one or one that does not exist is refused with the same answer
+ * (the core's rule, `lilo.memory.forget`), so ids of other people's notes
+ * cannot be probed. Returns the text to show.
  */
 export async function forgetNote(deps: TelegramDeps, userId: string, noteId: number): Promise<{ ok: boolean; text: string }> {
   const gone = await deps.lilo.memory.forget(userId, "notes", noteId);
