@@ -16,6 +16,7 @@ import { ShortTermStore } from "./store/short-term.ts";
 import { RulesStore } from "./store/rules.ts";
 import { SettingsStore } from "./store/settings.ts";
 import { LiveSettings, ownLiveSections } from "./settings/live-settings.ts";
+import { createSettingsApi, type SettingsApi } from "./settings/settings-api.ts";
 import { describeError } from "./errors.ts";
 import { ModelProblems } from "./store/model-problems.ts";
 import { TopicsStore } from "./store/topics.ts";
@@ -147,6 +148,8 @@ export interface Lilo {
   readonly config: LiloConfig;
   /** Settings changed at run time (`lilo settings set`), merged over the `.env` configuration. */
   readonly live: LiveSettings;
+  /** `lilo settings`: list, set and unset live settings and the chat model; configuration and secrets as read-only rows. */
+  readonly settings: SettingsApi;
   readonly clock: Clock;
   readonly db: Db;
   readonly logger: Logger;
@@ -328,6 +331,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   return {
     config,
     live,
+    settings: createSettingsApi({ config, live, store: settings, models, now: () => clock.now().toISOString() }),
     clock,
     db,
     logger,

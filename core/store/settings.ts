@@ -28,6 +28,11 @@ export class SettingsStore {
       .all(GLOBAL, prefix.length, prefix) as { key: string; value: string }[];
   }
 
+  /** Every stored setting, of everyone and of each user, by key. */
+  all(): { userId: string; key: string; value: string }[] {
+    return this.db.prepare(`SELECT user_id AS userId, key, value FROM settings ORDER BY key, user_id`).all() as { userId: string; key: string; value: string }[];
+  }
+
   delete(key: string, userId = GLOBAL): void {
     this.db.prepare(`DELETE FROM settings WHERE user_id = ? AND key = ?`).run(userId, key);
   }
