@@ -38,7 +38,7 @@ export const rawConfigSchema = z.object({
       apiKey: s(opt(), { env: "OPENAI_API_KEY", doc: "OpenAI", group: "model-keys", example: "sk-...", secret: true }),
       baseUrl: s(url(), {
         env: "OPENAI_BASE_URL",
-        doc: "any OpenAI-compatible server (Ollama, llama.cpp server, LM Studio, vLLM), no key needed; then LILO_CHAT_MODEL=openai:llama3.1",
+        doc: "with LILO_CHAT_MODEL=openai:llama3.1: any OpenAI-compatible server (Ollama, llama.cpp server, LM Studio, vLLM), no key needed",
         group: "model-keys",
         example: "http://127.0.0.1:11434/v1",
       }),
