@@ -42,8 +42,13 @@ export const LIVE_KEYS: readonly LiveKey[] = LEAVES.filter((l): l is Leaf & { li
  * changes a configuration object another Lilo (or a test) shares.
  */
 export function ownLiveSections(config: LiloConfig): LiloConfig {
-  return { ...config, diary: { ...config.diary }, reflection: { ...config.reflection }, greeting: { ...config.greeting }, push: { ...config.push } };
+  const copy = { ...config } as Record<string, unknown>;
+  for (const section of LIVE_SECTIONS) copy[section] = { ...(config[section] as object) };
+  return copy as LiloConfig;
 }
+
+/** The sections of the configuration that hold live leaves (diary, reflection, greeting, push). */
+const LIVE_SECTIONS = [...new Set(LEAVES.filter((l) => l.live !== undefined).map((l) => l.path[0] as keyof LiloConfig))];
 
 /** One row of `lilo settings`. */
 export interface LiveSettingView {
