@@ -1,7 +1,8 @@
 import type { Logger } from "../ports/logger.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Lookups } from "../web/lookups.ts";
-import { MARKER_KINDS, type MarkerName } from "../markers/parse.ts";
+import type { MarkerName } from "../markers/marker.ts";
+import { MARKERS } from "../markers/registry.ts";
 import { CHAT_MARKERS } from "../markers/execute.ts";
 import { describeError } from "../errors.ts";
 import type { ToolCalling } from "./tool-calling.ts";
@@ -22,5 +23,5 @@ export function chatMarkerNames(deps: { models: ModelRegistry; logger: Logger; l
     // No chat model configured: the turn reports that itself; the prompt just keeps the markers.
     deps.logger.debug("no chat model to decide on native tools", { error: describeError(err) });
   }
-  return native ? all.filter((n) => MARKER_KINDS[n] !== "fetch") : all;
+  return native ? all.filter((n) => MARKERS.get(n)?.kind !== "fetch") : all;
 }

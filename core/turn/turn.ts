@@ -280,7 +280,8 @@ async function finish(deps: TurnDeps, ctx: TurnContext, model: ChatModel, reques
  */
 async function storeMarkers(deps: TurnDeps, ctx: TurnContext, markers: Marker[]): Promise<{ mood?: string | undefined }> {
   try {
-    return await executeStoreMarkers(deps, ctx, markers);
+    const services = { memory: deps.memory, topics: deps.topics, suggestions: deps.suggestions, followupDueDays: deps.config.topics.followupDueDays, logger: deps.logger };
+    return await executeStoreMarkers(services, { userId: ctx.userId, userMessageId: ctx.userMessage.id, conversationId: ctx.conversationId, now: deps.clock.now() }, markers);
   } catch (err) {
     deps.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
     return {};
