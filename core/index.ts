@@ -34,6 +34,7 @@ import { applyImport, planCounts, planImport, type ImportPlan } from "./transfer
 import type { IncomingMessage, TurnResult, TurnMiddleware } from "./turn/types.ts";
 import { createChatTurn } from "./turn/pipeline.ts";
 import { createPersona } from "./persona/persona.ts";
+import type { MarkerRegistry } from "./markers/marker.ts";
 import type { MemoryBlocks } from "./turn/memory-blocks.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
@@ -119,6 +120,8 @@ export interface LiloPorts {
   db?: Db;
   /** Extra turn middleware, run in order after the built-in checks, before the model call. */
   steps?: TurnMiddleware[];
+  /** The markers understood in chat (default: all of Lilo's; `MARKERS.with(...)` adds one). */
+  markers?: MarkerRegistry;
   /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
   tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
   /** Web search provider (otherwise the configured SearXNG or Brave). */
@@ -301,7 +304,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
-  const turn = createChatTurn({ ...stores, config, clock, logger, db, persona: createPersona(config.persona), models, history, diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps });
+  const turn = createChatTurn({ ...stores, config, clock, logger, db, persona: createPersona(config.persona), models, history, diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };

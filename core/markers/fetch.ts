@@ -39,6 +39,8 @@ export interface FetchDeps {
   chatRecall?: ChatRecallDeps;
   /** Web search, fetch_url and news ([SEARCH:], [FETCH:], [NEWS:]); without it they are unavailable. */
   lookups?: Lookups | undefined;
+  /** The markers understood (default: Lilo's registry). */
+  markers?: MarkerRegistry | undefined;
 }
 
 /**
@@ -50,8 +52,8 @@ export async function executeFetchMarkers(
   deps: FetchDeps,
   ctx: { userId: string; conversationId: number },
   markers: Marker[],
-  registry: MarkerRegistry = MARKERS,
 ): Promise<FetchOutcome[]> {
+  const registry = deps.markers ?? MARKERS;
   const seen = new Set<string>();
   const out: FetchOutcome[] = [];
   for (const marker of markers) {

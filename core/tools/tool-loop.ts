@@ -47,14 +47,14 @@ async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationI
     } catch (err) {
       if (round > 0 || !tools.learnRefusal(model, err)) throw err;
       // This model has no tools after all: this turn and later ones use the fetch markers.
-      return model.complete({ ...request, system: `${request.system}\n\n${markerInstructions(deps.config.persona.language, fetchMarkers(deps))}` });
+      return model.complete({ ...request, system: `${request.system}\n\n${markerInstructions(deps.config.persona.language, fetchMarkers(deps), deps.markers)}` });
     }
     if (!res.toolCalls?.length) return withEarlier(res);
     if (last) {
       deps.logger.warn("tool calls after the last allowed round ignored", { userId: ctx.userId, calls: res.toolCalls.map((c) => c.name) });
       return withEarlier(res);
     }
-    earlier.push(...parseMarkers(res.text).markers.filter((m) => m.kind === "store").map((m) => `[${m.name}: ${m.payload}]`));
+    earlier.push(...parseMarkers(res.text, deps.markers).markers.filter((m) => m.kind === "store").map((m) => `[${m.name}: ${m.payload}]`));
     used.push(...res.toolCalls.map((c) => c.name));
     const results = await Promise.all(res.toolCalls.map((c) => runTool(deps, ctx, c)));
     deps.logger.info("native tool round", { userId: ctx.userId, round: round + 1, tools: res.toolCalls.map((c) => c.name) });
@@ -63,9 +63,9 @@ async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationI
 }
 
 /** The fetch markers this setup answers: those of every chat (RECALL, DIARY) always, the lookups when configured. */
-export function fetchMarkers(deps: Pick<FetchDeps, "lookups">): MarkerName[] {
+export function fetchMarkers(deps: Pick<FetchDeps, "lookups" | "markers">): MarkerName[] {
   const lookups = deps.lookups?.markerNames() ?? [];
-  return MARKERS.all.filter((d) => d.kind === "fetch" && (d.offer === "chat" || lookups.includes(d.name))).map((d) => d.name);
+  return (deps.markers ?? MARKERS).all.filter((d) => d.kind === "fetch" && (d.offer === "chat" || lookups.includes(d.name))).map((d) => d.name);
 }
 
 /** One tool call answered with the marker path's text; bad arguments and failures are told to the model. */

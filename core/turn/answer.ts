@@ -111,7 +111,7 @@ function failed(s: AnswerServices, ctx: Turn, err: unknown, notes: MemoryHit[]):
  * is left to show: the caller asks again or reports it, nothing is stored.
  */
 async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[], recalled: boolean): Promise<TurnResult | undefined> {
-  const resolved = await resolveFetchMarkers({ ...s.fetching, userName: s.persona.userName(ctx.userId) }, ctx, model, request, parseMarkers(raw));
+  const resolved = await resolveFetchMarkers({ ...s.fetching, userName: s.persona.userName(ctx.userId) }, ctx, model, request, parseMarkers(raw, s.fetching.markers));
   const shown = resolved.text.trim();
   if (!shown) return undefined;
   const label = modelLabel(model);
@@ -138,7 +138,7 @@ async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: C
 async function storeMarkers(s: AnswerServices, ctx: Turn, markers: Marker[]): Promise<{ mood?: string | undefined }> {
   try {
     const turn = { userId: ctx.userId, userMessageId: ctx.userMessage.id, conversationId: ctx.conversationId, now: s.replies.clock.now() };
-    return await executeStoreMarkers({ ...s.storing, logger: s.logger }, turn, markers);
+    return await executeStoreMarkers({ ...s.storing, logger: s.logger }, turn, markers, s.fetching.markers);
   } catch (err) {
     s.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
     return {};

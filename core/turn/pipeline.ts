@@ -48,6 +48,8 @@ import { diaryQuestion } from "../diary/diary-question-step.ts";
 import { returnGreeting } from "../greeting/return-step.ts";
 import { dueTopic } from "../topics/due-topic-step.ts";
 import { chatMarkerNames } from "../tools/chat-markers.ts";
+import { MARKERS } from "../markers/registry.ts";
+import type { MarkerRegistry } from "../markers/marker.ts";
 import { describeError, LiloError } from "../errors.ts";
 
 /** The services the turn's middleware are built from; wired once in createLilo. */
@@ -82,6 +84,8 @@ export interface ChatTurnServices {
   jobs: JobsStore;
   /** Runs the after-reply jobs recorded with each answer. */
   durable: DurableJobs;
+  /** The markers understood in chat (default: Lilo's registry; a test or plugin may add some). */
+  markers?: MarkerRegistry | undefined;
   /** More middleware (tests, plugins), run after the built-in checks, before the model. */
   extra?: readonly TurnMiddleware[] | undefined;
 }
@@ -112,12 +116,13 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
   const { config, persona } = s;
   const language = persona.language;
   const chatModel = () => chatLabel(s);
+  const markers = s.markers ?? MARKERS;
   const sheet = createTurnSheet(
-    { persona, memory: s.memory, profile: s.profile, chatRecall: s.chatRecall, shortTerm: s.shortTerm, rules: s.rules, chatLog: s.chatLog, markerNames: () => chatMarkerNames(s) },
+    { persona, memory: s.memory, profile: s.profile, chatRecall: s.chatRecall, shortTerm: s.shortTerm, rules: s.rules, chatLog: s.chatLog, markers, markerNames: () => chatMarkerNames({ ...s, markers }) },
     config,
   );
   const replies = { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, jobs: s.jobs, durable: s.durable };
-  const fetching = { config, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups };
+  const fetching = { config, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers };
   const middleware: TurnMiddleware[] = [
     storeMessage(
       { db: s.db, chatLog: s.chatLog, inbox: s.inbox, clock: s.clock, chatModel, summarizePrevious: (userId, id) => summarizePrevious(s, userId, id) },

@@ -7,7 +7,7 @@ import type { ShortTermStore } from "../store/short-term.ts";
 import type { RulesStore } from "../store/rules.ts";
 import type { ChatRecallDeps } from "../recall/sheet-recall.ts";
 import type { Persona } from "../persona/persona.ts";
-import type { MarkerName } from "../markers/marker.ts";
+import type { MarkerName, MarkerRegistry } from "../markers/marker.ts";
 import type { TurnContext } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
 import { selectMemoryBlocks, type MemoryBlocks } from "./memory-blocks.ts";
@@ -28,6 +28,7 @@ export interface SheetSources {
   chatLog: ChatLog;
   /** The markers the prompt teaches now (native tools leave the fetch markers out). */
   markerNames: () => MarkerName[];
+  markers: MarkerRegistry;
 }
 
 /** The cheat sheet of a turn (SPEC §4 step 3), assembled for the real turn and for `lilo preview` alike. */
@@ -48,7 +49,7 @@ export function createTurnSheet(s: SheetSources, config: { memory: LiloConfig["m
         { userId: ctx.userId, text: ctx.text, conversationId: ctx.conversationId, shortTermChars: shortTerm?.length ?? 0 },
       );
       report(blocks);
-      const persona = [s.persona.chatPrompt(ctx.userId), markerInstructions(language, s.markerNames())].join("\n\n");
+      const persona = [s.persona.chatPrompt(ctx.userId), markerInstructions(language, s.markerNames(), s.markers)].join("\n\n");
       const recent = historyTurns(s.chatLog.recent(ctx.conversationId, m.recentMessages, ctx.userMessage.id), proactivePlaceholder(language, s.persona.name));
       return buildCheatSheet({
         language,

@@ -4,7 +4,9 @@ import { MARKERS } from "../../core/markers/registry.ts";
 import { parseMarkers } from "../../core/markers/parse.ts";
 import { markerInstructions } from "../../core/prompts/markers.ts";
 import { chatMarkers, executeStoreMarkers } from "../../core/markers/execute.ts";
-import { silentLogger } from "../../core/index.ts";
+import { fixedClock, silentLogger } from "../../core/index.ts";
+import { startFakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { makeTestLilo, isExtraction, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 
 /** A test-only store marker: adding a marker is this one object, nothing else. */
 const saved: string[] = [];
@@ -48,5 +50,25 @@ describe("a marker is one object in the registry", () => {
 
   it("refuses a second definition of one name", () => {
     expect(() => MARKERS.with({ ...WISH, name: "THOUGHT" })).toThrow(/defined twice/);
+  });
+});
+
+describe("a test-only marker in a real chat turn", () => {
+  it("is taught on the sheet, executed from the model's answer and stripped", async () => {
+    const fake = await startFakeAnthropic();
+    fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Klar! [WISH: ein Tandem]"));
+    const t = makeTestLilo(fakeAnthropicEnv(fake), { clock: fixedClock("2026-12-02T18:00:00Z"), markers: MARKERS.with(WISH) });
+    try {
+      const result = await t.lilo.handleMessage({ userId: "chris", text: "Ich hätte gern ein Tandem. [WISH: vom Nutzer]" });
+      await t.lilo.idle();
+      expect(result.text).toBe("Klar!");
+      // Read only from the model's answer, never from the user's message.
+      expect(saved).toContain("ein Tandem");
+      expect(saved).not.toContain("vom Nutzer");
+      expect(fake.requests.find((r) => !isExtraction(r.system))!.system).toContain("[WISH: der Wunsch]");
+    } finally {
+      await t.cleanup();
+      await fake.close();
+    }
   });
 });
