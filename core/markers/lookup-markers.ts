@@ -14,6 +14,7 @@ import { parseRecall, recallPassages } from "../recall/sheet-recall.ts";
 export const RECALL_MARKER: FetchMarkerDefinition = {
   name: "RECALL",
   kind: "fetch",
+  quotesChatLog: true,
   offer: "chat",
   instruction: {
     de: "Fragt dein Gegenüber nach etwas, das ihr früher besprochen habt, und dir fehlen die Einzelheiten: [RECALL: prägnante Suchbegriffe] – z. B. [RECALL: Film Kino Bewertung]. Die Suche ist wörtlich: nimm Wörter, die damals gefallen sein dürften. Zeitwörter wie „gestern“ oder „abends“ grenzen den Zeitraum ein. Die Fundstücke bekommst du gleich danach.",

@@ -73,6 +73,8 @@ export interface StoreMarkerDefinition extends MarkerBase {
 /** A marker that looks something up; all of one answer are answered in one follow-up call. */
 export interface FetchMarkerDefinition extends MarkerBase {
   readonly kind: "fetch";
+  /** Its results are the chat log's own words: an answer written with them ranks below originals in later searches. */
+  readonly quotesChatLog?: boolean;
   fetch(marker: Marker, turn: { userId: string; conversationId: number }, deps: FetchDeps): Promise<FetchOutcome>;
 }
 
