@@ -304,7 +304,9 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
-  const turn = createChatTurn({ ...stores, config, clock, logger, db, persona: createPersona(config.persona), models, history, diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
+  const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
+  const turn = createChatTurn({ config, clock, logger, db, persona: createPersona(config.persona), models, memory, chatLog, history, profile, shortTerm, rules, problems, topics, suggestions,
+    diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };
