@@ -1,49 +1,13 @@
 /**
- * The fetch markers (SPEC §5): [RECALL:] searches the chat log word by word
- * with time words as filters; [DIARY:] finds diary entries by meaning;
- * [SEARCH:], [FETCH:] and [NEWS:] go to the lookups (core/web), the same
- * path the native tools take. A lookup this setup cannot answer is reported
- * as unavailable, so the follow-up says so instead of the model inventing a result.
+ * The lookup markers (SPEC §5): [SEARCH:], [FETCH:] and [NEWS:] go to the
+ * lookups (core/web), the same path the native tools take. A lookup this
+ * setup cannot answer is reported as unavailable, so the follow-up says so
+ * instead of the model inventing a result. ([RECALL:] and [DIARY:] live
+ * with their features, core/recall and core/diary.)
  */
 import type { FetchMarkerDefinition, Marker } from "./marker.ts";
 import type { FetchDeps, FetchOutcome } from "./fetch.ts";
 import type { Lookups } from "../web/lookups.ts";
-import { parseRecall, recallPassages } from "../recall/sheet-recall.ts";
-
-/** [RECALL:] — the same search as the cheat sheet's automatic passages: time words filter, dates raise, words rank. */
-export const RECALL_MARKER: FetchMarkerDefinition = {
-  name: "RECALL",
-  kind: "fetch",
-  quotesChatLog: true,
-  offer: "chat",
-  instruction: {
-    de: "Fragt dein Gegenüber nach etwas, das ihr früher besprochen habt, und dir fehlen die Einzelheiten: [RECALL: prägnante Suchbegriffe] – z. B. [RECALL: Film Kino Bewertung]. Die Suche ist wörtlich: nimm Wörter, die damals gefallen sein dürften. Zeitwörter wie „gestern“ oder „abends“ grenzen den Zeitraum ein. Die Fundstücke bekommst du gleich danach.",
-    en: "When the user asks about something you discussed earlier and you lack the details: [RECALL: concise search terms] – e.g. [RECALL: film cinema rating]. The search is literal: use words that were probably said back then. Time words like \"yesterday\" or \"in the evening\" narrow the time range. You get the results right afterwards.",
-  },
-  async fetch(marker, ctx, deps) {
-    const recallDeps = deps.chatRecall ?? { recall: deps.recall, clock: deps.clock, timeZone: deps.config.timezone };
-    const q = parseRecall(marker.payload, deps.clock, deps.config.timezone);
-    const vector = recallDeps.vectors ? await deps.memory.embed(marker.payload) : undefined;
-    const passages = await recallPassages(recallDeps, marker.payload, { userId: ctx.userId, limit: deps.config.recall.maxPassages, excludeConversationId: ctx.conversationId, vector });
-    return { marker, kind: "recall", status: passages.length ? "found" : "empty", passages, terms: q.terms, timeWords: q.timeWords };
-  },
-};
-
-/** [DIARY:] — the top diary entries by meaning. */
-export const DIARY_MARKER: FetchMarkerDefinition = {
-  name: "DIARY",
-  aliases: ["TAGEBUCH"],
-  kind: "fetch",
-  offer: "chat",
-  instruction: {
-    de: "Brauchst du etwas aus deinem Tagebuch: [DIARY: worum es ging] – z. B. [DIARY: Gespräch über den Umzug]",
-    en: "When you need something from your diary: [DIARY: what it was about] – e.g. [DIARY: talk about the move]",
-  },
-  async fetch(marker, ctx, deps) {
-    const entries = await deps.memory.search(marker.payload, { userId: ctx.userId, store: "diary", k: deps.config.recall.diaryTopK });
-    return { marker, kind: "diary", status: entries.length ? "found" : "empty", entries };
-  },
-};
 
 /** A lookup marker is answered only when this setup's lookups offer it. */
 function viaLookups(run: (lookups: Lookups, userId: string, marker: Marker) => Promise<FetchOutcome> | FetchOutcome) {

@@ -4,7 +4,9 @@
  * one is defined in its feature's file and listed here.
  */
 import { MarkerRegistry } from "./marker.ts";
-import { DIARY_MARKER, FETCH_MARKER, NEWS_MARKER, RECALL_MARKER, SEARCH_MARKER } from "./lookup-markers.ts";
+import { FETCH_MARKER, NEWS_MARKER, SEARCH_MARKER } from "./lookup-markers.ts";
+import { RECALL_MARKER } from "../recall/recall-marker.ts";
+import { DIARY_MARKER } from "../diary/diary-marker.ts";
 import { CONCERN_MARKER, IMPORTANT_MARKER, SUGGESTION_MARKER, THOUGHT_MARKER } from "./store-markers.ts";
 import { EMOTION_MARKER } from "./emotion.ts";
 import { FOLLOWUP_MARKER } from "../topics/followup-marker.ts";
