@@ -25,24 +25,21 @@ import { Memory, type AddResult, type HybridTuning, type MemoryHit } from "./mem
 import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "./memory/maintenance.ts";
 import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
-import { chatLabel, handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
 import { InboxStore, type UnfinishedMessage } from "./store/inbox.ts";
 import { JobsStore } from "./store/jobs.ts";
 import { DurableJobs } from "./util/durable-jobs.ts";
-import { receiveMessage } from "./turn/receive.ts";
-import { finishStored } from "./turn/resume.ts";
 import { createTranscriber } from "./providers/openai-transcriber.ts";
 import type { Transcriber } from "./ports/transcriber.ts";
-import { registerAfterReplyJobs } from "./turn/after-reply.ts";
 import { parseImportText, type ImportStore, type ImportLine, type RefusedLine } from "./transfer/import-lines.ts";
 import { applyImport, planCounts, planImport, type ImportPlan } from "./transfer/import.ts";
-import type { IncomingMessage, TurnResult, TurnStep } from "./turn/types.ts";
+import type { IncomingMessage, TurnResult, TurnMiddleware } from "./turn/types.ts";
+import { createChatTurn } from "./turn/pipeline.ts";
+import { createPersona } from "./persona/persona.ts";
+import type { MarkerRegistry } from "./markers/marker.ts";
 import type { MemoryBlocks } from "./turn/memory-blocks.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
 import { CorrectionLog, type CorrectionEntry } from "./correction/correction-log.ts";
-import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
-import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { deliveredBookkeeping } from "./push/delivered.ts";
 import { ChatHistory } from "./store/chat-history.ts";
@@ -51,10 +48,7 @@ import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDep
 import { MessageVectors } from "./recall/message-vectors.ts";
 import { importMessages, type ImportedMessage } from "./store/chat-import.ts";
 import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
-import { diaryQuestionStep } from "./diary/diary-question-step.ts";
 import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.ts";
-import { dueTopicStep } from "./topics/due-topic-step.ts";
-import { returnGreetingStep } from "./greeting/return-step.ts";
 import { greetingApi, type GreetingApi } from "./greeting/greeting-api.ts";
 import { analysisApi, type AnalysisApi } from "./analysis/analysis-api.ts";
 import { createChatModel } from "./providers/model-factory.ts";
@@ -70,7 +64,7 @@ import type { ToolCalling } from "./tools/tool-calling.ts";
 
 export * from "./config.ts";
 export * from "./errors.ts";
-export type { IncomingMessage, TurnResult, Question, TurnStep, TurnContext } from "./turn/types.ts";
+export type { IncomingMessage, TurnResult, Question, TurnMiddleware, TurnContext } from "./turn/types.ts";
 export type { MemoryHit, AddResult } from "./memory/memory.ts";
 export type { RankedMessage, RecallPassage } from "./recall/search.ts";
 export type { MemoryBlocks, Block, SheetPassage } from "./turn/memory-blocks.ts";
@@ -125,8 +119,10 @@ export interface LiloPorts {
   logger?: Logger;
   /** An open database (otherwise `config.dbPath` is opened). */
   db?: Db;
-  /** Extra turn steps (corrections, pending questions, ...), run in order before the model call. */
-  steps?: TurnStep[];
+  /** Extra turn middleware, run in order after the built-in checks, before the model call. */
+  steps?: TurnMiddleware[];
+  /** The markers understood in chat (default: all of Lilo's; `MARKERS.with(...)` adds one). */
+  markers?: MarkerRegistry;
   /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
   tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
   /** Web search provider (otherwise the configured SearXNG or Brave). */
@@ -303,16 +299,6 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
-  // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
-  const steps: TurnStep[] = [
-    // In this order their lines reach the sheet (SPEC §4): greeting context, the due topic, then correction hints.
-    pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords, language: config.persona.language }),
-    returnGreetingStep({ config, chatLog: stores.chatLog, history }),
-    dueTopicStep({ config, clock, logger, topics: stores.topics }),
-    correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
-    diaryQuestionStep({ config, diary: memory.rows.diary }),
-    ...(ports.steps ?? []),
-  ];
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
   const messageVectors = new MessageVectors(db, embedder);
   const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
@@ -321,8 +307,9 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable };
-  registerAfterReplyJobs(turnDeps);
+  const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
+  const turn = createChatTurn({ config, clock, logger, db, persona: createPersona(config.persona), models, memory, chatLog, history, profile, shortTerm, rules, problems, topics, suggestions,
+    diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };
@@ -336,15 +323,15 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     db,
     logger,
     transcriber: ports.transcriber ?? createTranscriber(config.media),
-    handleMessage: (message) => handleMessage(turnDeps, message),
-    retry: (userId) => retryLast(turnDeps, userId),
+    handleMessage: (message) => turn.handle(message),
+    retry: (userId) => turn.retry(userId),
     inbox: {
       receive: (message) => {
-        const got = receiveMessage(turnDeps, message, chatLabel(turnDeps));
+        const got = turn.receive(message);
         return { messageId: got.message.id, duplicate: got.duplicate };
       },
       unfinished: (transport) => inbox.unfinished(transport),
-      finish: (messageId) => finishStored(turnDeps, messageId),
+      finish: (messageId) => turn.finish(messageId),
       delivered: deliveryState("delivered"),
       deliveryFailed: deliveryState("failed"),
     },
@@ -355,7 +342,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       counts: planCounts,
       apply: (plan) => applyImport(importDeps, plan),
     },
-    preview: (message) => previewCheatSheet(turnDeps, message),
+    preview: (message) => turn.preview(message),
     memory: {
       add: (input) => memory.add(input),
       search: (query, o) => memory.search(query, o),

@@ -2,7 +2,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { SearchResult, WebSearch } from "../ports/web-search.ts";
 import type { LookupConfig } from "../lookup-config.ts";
-import type { MarkerName } from "../markers/parse.ts";
+import type { MarkerName } from "../markers/marker.ts";
 import type { News } from "../news/news.ts";
 import type { FeedItem } from "../news/feed-store.ts";
 import type { SearchLog } from "./search-log.ts";
