@@ -23,10 +23,9 @@ import { approxTokens, chunkTranscript } from "./chunks.ts";
 import { ReportStore, type AnalysisListEntry, type AnalysisState } from "./report-store.ts";
 import { selectionLabel } from "./report-format.ts";
 import { runAnalysis, type AnalysisResult } from "./run.ts";
-import { AnalysisError } from "./call.ts";
-import { ConfigError } from "../errors.ts";
+import { AnalysisError, ConfigError } from "../errors.ts";
 
-export { AnalysisError } from "./call.ts";
+export { AnalysisError } from "../errors.ts";
 export type { AnalysisSelection } from "./selection.ts";
 export type { AnalysisResult } from "./run.ts";
 export type { AnalysisListEntry } from "./report-store.ts";
