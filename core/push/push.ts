@@ -10,10 +10,7 @@ import { Outbox, type AfterDelivery, type OutboxRow } from "./outbox.ts";
 export type PushOutcome = "sent" | "failed" | "not-opted-in" | "quiet-hours" | "no-transport" | "queued";
 
 /** The outcome of a push and, when delivered with `after.proactive`, the stored chat-log message. */
-export interface PushResult {
-  outcome: PushOutcome;
-  messageId?: number;
-}
+export type PushResult = { outcome: "sent"; messageId?: number } | { outcome: Exclude<PushOutcome, "sent"> };
 
 /** Runs the bookkeeping of a delivered push; returns the stored proactive message id, if any. */
 export type DeliveredHandler = (userId: string, text: string, after: AfterDelivery) => Promise<number | undefined>;
@@ -168,7 +165,8 @@ export class Push {
     if (!row) return undefined;
     const outcome = await this.attempt(row);
     this.outbox.finish(id, outcome, this.clock.now().toISOString());
-    if (outcome !== "sent" || !row.after || !this.onDelivered) return { outcome };
+    if (outcome !== "sent") return { outcome };
+    if (!row.after || !this.onDelivered) return { outcome };
     try {
       const messageId = await this.onDelivered(row.userId, row.message.text, row.after);
       return messageId === undefined ? { outcome } : { outcome, messageId };
