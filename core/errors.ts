@@ -45,7 +45,7 @@ export type ErrorCode =
  * a refused API call from a network failure from a bug. A subclass owns its
  * code (`ConfigError` is always "config"); the type parameter says which.
  */
-export class LiloError<C extends string = ErrorCode> extends Error {
+export class LiloError<C extends ErrorCode = ErrorCode> extends Error {
   readonly code: C;
 
   constructor(code: C, message: string, options?: { cause?: unknown }) {

@@ -16,5 +16,8 @@ describe("typed errors", () => {
     expectTypeOf<ConfigError["code"]>().toEqualTypeOf<"config">();
     expectTypeOf<"config" | "provider" | "not-found" | "internal">().toMatchTypeOf<ErrorCode>();
     expectTypeOf<NonNullable<TurnResult["error"]>["code"]>().toEqualTypeOf<ErrorCode>();
+    // A code outside the union does not compile.
+    // @ts-expect-error "typo" is no ErrorCode
+    expect(new LiloError("typo", "x").code).toBe("typo");
   });
 });

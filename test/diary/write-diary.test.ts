@@ -137,6 +137,8 @@ describe("the diary (SPEC §8)", () => {
     // Deleting goes through forget: row and vector.
     await lilo.memory.forget("diary", first.id);
     expect((await lilo.memory.search(ENTRY, { userId: "chris", store: "diary", k: 5 })).map((h) => h.id)).toEqual([second.id]);
+    expect(lilo.diary.get(first.id)).toBeUndefined();
+    expect(lilo.diary.get(second.id)).toEqual({ ...second, userId: "chris" });
   });
 
   it("reports a failed model call as a result, not an exception", async () => {
