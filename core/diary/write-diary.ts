@@ -91,9 +91,10 @@ export async function writeDiary(d: Diary, userId: string, opts: { force?: boole
   const day = localDay(now, ctx.timeZone);
   // Two quiet days may read alike, and neither may vanish: the diary is never deduplicated.
   const added = await deps.memory.add({ text, userId, store: "diary", allowDuplicate: true, extra: { day } });
-  if (!added.added) throw new LiloError("diary", "The diary entry was not stored");
-  ctx.logger.info("diary entry written", { userId, entryId: added.id, day });
-  const entry: DiaryEntry = { id: added.id, day, text, createdAt: now.toISOString() };
+  const row = added.added ? rows.diary.get(added.id) : undefined;
+  if (!row) throw new LiloError("diary", "The diary entry was not stored");
+  ctx.logger.info("diary entry written", { userId, entryId: row.id, day });
+  const entry = toDiaryEntry(row, ctx.timeZone);
   const ping = await sendPing(d, userId);
   return { kind: "written", entry, ...(ping ? { ping } : {}) };
 }
