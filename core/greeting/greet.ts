@@ -56,7 +56,7 @@ export type GreetingReason =
 /** The outcome of one greeting attempt. */
 export type GreetingResult =
   /** Delivered and stored (chat log, proactive); `concern` is the 🧠 topic offered and whether the addressed-check marked it done. */
-  | { kind: "sent"; text: string; messageId?: number; push: "sent"; concern?: { topicId: number; addressed: boolean } }
+  | { kind: "sent"; text: string; messageId?: number; concern?: { topicId: number; addressed: boolean } }
   /** Not written, or written and not sent (`user-returned` carries the text). */
   | { kind: "skipped"; reason: GreetingReason; text?: string }
   /** Written, but the push was refused or failed (quiet hours, no transport, queued, error): nothing stored. */
@@ -142,6 +142,6 @@ export async function greet(g: Greeting, userId: string, opts: { force?: boolean
   const addressed = { config: { topics: deps.topicsConfig }, clock: ctx.clock, logger: ctx.logger, topics: deps.topics };
   const concern = draft.concern && { topicId: draft.concern.id, addressed: markIfAddressed(addressed, draft.concern, draft.text) };
   ctx.logger.info("greeting sent", { userId, messageId, pause: draft.context.pause });
-  return { kind: "sent", text: draft.text, ...(messageId !== undefined ? { messageId } : {}), push: "sent", ...(concern ? { concern } : {}) };
+  return { kind: "sent", text: draft.text, ...(messageId !== undefined ? { messageId } : {}), ...(concern ? { concern } : {}) };
 }
 

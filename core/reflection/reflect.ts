@@ -101,25 +101,29 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
   const concerns = parsed.markers.filter((m) => m.name === "ANSPRECHEN");
   if (concerns.length > 1) ctx.logger.info("a reflection set several concerns; only the last one counts", { userId, count: concerns.length });
   const answers = splitAnswers(parsed.text, questions);
-  let thought: NewThought | undefined;
-  let reason: ReflectionReason | undefined;
-  if (!answers.text) reason = "empty-answer";
-  else {
-    const added = await deps.memory.add({
-      text: answers.text,
-      userId,
-      store: "thoughts",
-      extra: { origin: "reflection", questions: JSON.stringify(answers.questions) },
-    });
-    if (added.added) thought = { id: added.id, text: answers.text, questions: answers.questions };
-    else reason = "duplicate";
-  }
+  const stored = await storeThought(deps, userId, answers);
   // Seen only once the thought is stored: a failed call or a failed store leaves the messages for the next run.
   deps.settings.set(LAST_SEEN_KEY, String(latestId), ctx.clock.now().toISOString(), userId);
   const concern = concerns.at(-1);
   if (concern) moved.concern = await deps.concerns.add(userId, concern.payload);
-  ctx.logger.info("reflection done", { userId, thoughtId: thought?.id, concern: moved.concern?.status, reason });
-  return thought ? { kind: "thought", thought, ...moved } : { kind: "skipped", reason: reason ?? "empty-answer", ...moved };
+  ctx.logger.info("reflection done", { userId, ...(stored.kind === "thought" ? { thoughtId: stored.thought.id } : { reason: stored.reason }), concern: moved.concern?.status });
+  return { ...stored, ...moved };
+}
+
+/** Stores the answers as one thought (SQLite with its questions, the vector index with the answers only). */
+async function storeThought(
+  deps: ReflectionDeps,
+  userId: string,
+  answers: { text: string; questions: string[] },
+): Promise<{ kind: "thought"; thought: NewThought } | { kind: "skipped"; reason: "empty-answer" | "duplicate" }> {
+  if (!answers.text) return { kind: "skipped", reason: "empty-answer" };
+  const added = await deps.memory.add({
+    text: answers.text,
+    userId,
+    store: "thoughts",
+    extra: { origin: "reflection", questions: JSON.stringify(answers.questions) },
+  });
+  return added.added ? { kind: "thought", thought: { id: added.id, text: answers.text, questions: answers.questions } } : { kind: "skipped", reason: "duplicate" };
 }
 
 /** Selects the material: profile, recent exchanges, notes and thoughts near the last user messages. */
