@@ -51,6 +51,9 @@ import { diaryApi, type DiaryApi } from "./diary/diary-api.ts";
 import { reflectionApi, type ReflectionApi } from "./reflection/reflection-api.ts";
 import { greetingApi, type GreetingApi } from "./greeting/greeting-api.ts";
 import { analysisApi, type AnalysisApi } from "./analysis/analysis-api.ts";
+import { concerns } from "./reflection/concerns.ts";
+import { featureContext } from "./util/feature-context.ts";
+import { createPersona } from "./persona/persona.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { lazyVectorIndex } from "./providers/lazy.ts";
@@ -84,7 +87,7 @@ export type { WebSearch, SearchResult } from "./ports/web-search.ts";
 export type { SearchLogEntry } from "./web/search-log.ts";
 export type { FeedFetchReport } from "./news/news.ts";
 export type { Transport, PushMessage, PushTarget } from "./ports/transport.ts";
-export type { PushOutcome } from "./push/push.ts";
+export type { PushOutcome, PushResult } from "./push/push.ts";
 export type { Answer, AnswerOutcome, PendingQuestion, QuestionHandler } from "./questions/questions.ts";
 export type { CorrectionEntry, CorrectionAction } from "./correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./ports/logger.ts";
@@ -96,8 +99,8 @@ export type { ImageInput } from "./ports/chat-model.ts";
 export { normalizeText } from "./util/text.ts";
 export type { ContactStatus } from "./health/contacts.ts";
 export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./util/file-modes.ts";
-export type { DiaryApi, DiaryEntry } from "./diary/diary-api.ts";
-export type { DiaryResult, DiaryReason } from "./diary/write-diary.ts";
+export type { DiaryApi } from "./diary/diary-api.ts";
+export type { DiaryEntry, DiaryResult, DiaryReason } from "./diary/write-diary.ts";
 export type { ReflectionApi, ThoughtEntry } from "./reflection/reflection-api.ts";
 export type { ReflectionResult, ReflectionReason } from "./reflection/reflect.ts";
 export type { ConcernOutcome } from "./reflection/concerns.ts";
@@ -312,8 +315,11 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
-  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };
-  push.setDeliveredHandler(deliveredBookkeeping(jobDeps));
+  push.setDeliveredHandler(deliveredBookkeeping({ config, clock, logger, db, models, chatLog: stores.chatLog, shortTerm: stores.shortTerm, topics: stores.topics }));
+  const persona = createPersona(config.persona);
+  const feature = featureContext(config, { clock, logger, profile: stores.profile });
+  const concernsOf = concerns({ topics: stores.topics, settings, push, models }, config.reflection, feature);
+  const news = config.lookup.reflectionNews.enabled ? { feed: looks.news, items: config.lookup.reflectionNews.items } : undefined;
 
   return {
     config,
@@ -365,10 +371,10 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       undo: (id) => correctionLog.undo(id),
     },
     push,
-    diary: diaryApi(jobDeps),
-    reflection: reflectionApi(jobDeps),
-    greeting: greetingApi(jobDeps),
-    analysis: analysisApi({ config, clock, logger, db, models, settings }),
+    diary: diaryApi({ memory, history, models, push }, config.diary, persona, feature),
+    reflection: reflectionApi({ memory, history, models, settings, concerns: concernsOf, news, thoughtsMinScore: config.memory.thoughtsMinScore }, config.reflection, persona, feature),
+    greeting: greetingApi({ chatLog: stores.chatLog, history, models, push, topics: stores.topics, topicsConfig: config.topics }, config.greeting, persona, feature),
+    analysis: analysisApi({ db, models, settings, userNames: config.persona.userNames }, config.analysis, persona, feature),
     knownUsers: () => history.users(),
     models,
     lookups: { searchLog: looks.searchLog, news: looks.news, tools: looks.tools },

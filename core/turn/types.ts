@@ -1,6 +1,7 @@
 import type { MemoryHit } from "../memory/memory.ts";
 import type { ChatLogMessage } from "../store/chat-log.ts";
 import type { ImageInput } from "../ports/chat-model.ts";
+import type { ErrorCode } from "../errors.ts";
 
 /** A message from a user, as an adapter hands it to the core. */
 export interface IncomingMessage {
@@ -38,7 +39,7 @@ export interface TurnResult {
   question?: Question;
   /** The notes that were on the cheat sheet. */
   notesUsed: MemoryHit[];
-  error?: { code: string; message: string; retryable: boolean };
+  error?: { code: ErrorCode; message: string; retryable: boolean };
   /** The message had been handled before (a redelivered update): nothing to send. */
   duplicate?: boolean;
 }

@@ -5,6 +5,8 @@ import { analysisApi, fixedClock, ProviderError, silentLogger, type AnalysisApi 
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
+import { createPersona } from "../../core/persona/persona.ts";
+import { featureContext } from "../../core/util/feature-context.ts";
 
 const clock = fixedClock("2026-12-02T14:00:00Z");
 const lastContent = (b: AnthropicRequestBody) => b.messages.at(-1)!.content;
@@ -30,7 +32,12 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     seedAnalysisChats(t.lilo);
     waits = [];
     const l = t.lilo;
-    api = analysisApi({ config: l.config, clock, logger: silentLogger, db: l.db, models: l.models, settings: l.stores.settings, sleep: async (ms) => void waits.push(ms) });
+    api = analysisApi(
+      { db: l.db, models: l.models, settings: l.stores.settings, userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms) },
+      l.config.analysis,
+      createPersona(l.config.persona),
+      featureContext(l.config, { clock, logger: silentLogger, profile: l.stores.profile }),
+    );
   });
   afterEach(async () => {
     await t.cleanup();
