@@ -34,7 +34,6 @@ import { parseImportText, type ImportStore, type ImportLine, type RefusedLine } 
 import { applyImport, planCounts, planImport, type ImportPlan } from "./transfer/import.ts";
 import type { IncomingMessage, TurnResult, TurnMiddleware } from "./turn/types.ts";
 import { createChatTurn } from "./turn/pipeline.ts";
-import { createPersona } from "./persona/persona.ts";
 import type { MarkerRegistry } from "./markers/marker.ts";
 import type { MemoryBlocks } from "./turn/memory-blocks.ts";
 import { Questions, type Answer, type AnswerOutcome } from "./questions/questions.ts";
@@ -311,12 +310,12 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const jobs = new JobsStore(db);
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
   const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
-  const turn = createChatTurn({ config, clock, logger, db, persona: createPersona(config.persona), models, memory, chatLog, history, profile, shortTerm, rules, problems, topics, suggestions,
+  const persona = createPersona(config.persona);
+  const turn = createChatTurn({ config, clock, logger, db, persona, models, memory, chatLog, history, profile, shortTerm, rules, problems, topics, suggestions,
     diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
   push.setDeliveredHandler(deliveredBookkeeping({ config, clock, logger, db, models, chatLog: stores.chatLog, shortTerm: stores.shortTerm, topics: stores.topics }));
-  const persona = createPersona(config.persona);
   const feature = featureContext(config, { clock, logger, profile: stores.profile });
   const concernsOf = concerns({ topics: stores.topics, settings, push, models }, config.reflection, feature);
   const news = config.lookup.reflectionNews.enabled ? { feed: looks.news, items: config.lookup.reflectionNews.items } : undefined;
