@@ -105,7 +105,7 @@ export class ChatSearch {
    */
   passages(ranked: RankedMessage[], limit: number, chronological: boolean): (RecallPassage & { score: number })[] {
     if (!ranked.length) return [];
-    const rows = new Map(this.rows(ranked.map((r) => r.id)).map((r) => [r.id, r]));
+    const rows = new Map(this.table.byIds(ranked.map((r) => r.id)).map((r) => [r.id, r]));
     const passages = ranked.flatMap((r) => {
       const row = rows.get(r.id);
       return row ? [{ ...this.passage(row), score: r.score }] : [];
@@ -164,11 +164,7 @@ export class ChatSearch {
 
   /** Message texts by id (pseudo-relevance feedback reads the top hits). */
   texts(ids: number[]): Map<number, string> {
-    return new Map(this.rows(ids).map((r) => [r.id, r.text]));
-  }
-
-  private rows(ids: number[]): PassageRow[] {
-    return this.table.byIds(ids);
+    return new Map(this.table.byIds(ids).map((r) => [r.id, r.text]));
   }
 
   /** Is this instant inside the filter's local day part (if any)? */
