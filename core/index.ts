@@ -60,7 +60,7 @@ import { EmbeddedIndex } from "./providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "./providers/transformers-embedder.ts";
 import { createLookups } from "./web/create-lookups.ts";
 import type { WebSearch } from "./ports/web-search.ts";
-import type { SearchLog } from "./web/search-log.ts";
+import type { SearchLog } from "./store/search-log.ts";
 import type { News } from "./news/news.ts";
 import type { ToolCalling } from "./tools/tool-calling.ts";
 
@@ -83,7 +83,7 @@ export { VECTOR_STORES } from "./ports/vector-index.ts";
 export type { ChatModel, ChatRequest, ChatResponse } from "./ports/chat-model.ts";
 export type { Logger } from "./ports/logger.ts";
 export type { WebSearch, SearchResult } from "./ports/web-search.ts";
-export type { SearchLogEntry } from "./web/search-log.ts";
+export type { SearchLogEntry } from "./store/search-log.ts";
 export type { FeedFetchReport } from "./news/news.ts";
 export type { Transport, PushMessage, PushTarget } from "./ports/transport.ts";
 export type { PushOutcome, PushResult } from "./push/push.ts";

@@ -15,7 +15,7 @@ import { LookupError, describeError } from "../errors.ts";
 import type { Lookups } from "../web/lookups.ts";
 import type { SearchResult } from "../ports/web-search.ts";
 import type { ReadPage } from "../web/read-page.ts";
-import type { FeedItem } from "../news/feed-store.ts";
+import type { FeedItem } from "../store/feeds.ts";
 
 /** What one fetch marker brought back. */
 export type FetchOutcome =
