@@ -1,5 +1,4 @@
-import dotenv from "dotenv";
-import { ConfigError, consoleLogger, createLilo, loadConfig, openToOthers, requireModel, describeError, type Lilo, type LiloPorts, type Logger } from "./core/index.ts";
+import { ConfigError, consoleLogger, createLilo, loadConfigFromEnv, openToOthers, requireModel, describeError, type Lilo, type LiloConfig, type LiloPorts, type Logger } from "./core/index.ts";
 import { WriterLock } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile } from "./adapters/terminal/log-file.ts";
@@ -13,20 +12,23 @@ import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
  * The process holds the writer lock while it runs, so a restore refuses.
  */
 export async function runApp(ports: LiloPorts = {}): Promise<number> {
-  const envFile = process.env.LILO_ENV_FILE ?? ".env";
-  dotenv.config({ quiet: true, path: envFile });
-  const level = process.env.LILO_LOG_LEVEL?.trim() || "info";
-  if (!isLogLevel(level)) {
-    process.stderr.write(`Invalid configuration:\n  LILO_LOG_LEVEL: use one of ${LOG_LEVELS.join(", ")}, not "${level}"\n`);
-    return 1;
+  let config: LiloConfig;
+  try {
+    config = loadConfigFromEnv(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
   }
   // Lines go to stderr until the terminal chat starts, then to its log file (see serve).
   const sink = { write: (line: string) => void process.stderr.write(line) };
-  const logger = consoleLogger(level, (line) => sink.write(line));
+  const logger = consoleLogger(config.run.logLevel, (line) => sink.write(line));
+  const envFile = config.run.envFile;
   if (openToOthers(envFile)) logger.warn(`${envFile} holds API keys and tokens but other users may read it: chmod 600 ${envFile}`);
   let lilo: Lilo;
   try {
-    const config = loadConfig(process.env);
     requireModel(config, "chat");
     lilo = createLilo(config, { logger, ...ports });
   } catch (err) {
@@ -113,10 +115,3 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   await stopAll(adapters);
   return 0;
 }
-
-const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-
-function isLogLevel(value: string): value is (typeof LOG_LEVELS)[number] {
-  return (LOG_LEVELS as readonly string[]).includes(value);
-}
-

@@ -1,14 +1,54 @@
 import { redactSecrets } from "./util/redact.ts";
 
 /**
+ * Codes of errors raised as a plain `LiloError` (no class of their own):
+ * callers tell them apart by code only.
+ */
+export type GeneralErrorCode =
+  /** A caller passed something unusable (empty text, a bad date, an undo that cannot be done). */
+  | "invalid-input"
+  /** A rule of the program was broken (a missing handler, a row that should have been written). */
+  | "internal"
+  /** The database could not be opened or is newer than this Lilo. */
+  | "database"
+  /** Another process holds the writer lock. */
+  | "locked"
+  /** `lilo import` refused or failed. */
+  | "import"
+  /** `lilo restore` refused or failed. */
+  | "restore"
+  /** A diary entry could not be stored. */
+  | "diary"
+  /** The chat model answered with nothing to show. */
+  | "empty-answer"
+  /** A push target is no private chat (any more): withheld. */
+  | "not-private"
+  /** A voice note or photo could not be downloaded from the platform. */
+  | "media-download"
+  /** A voice note or photo is larger than allowed. */
+  | "media-too-large";
+
+/** Every code a Lilo error can carry: the general ones and those owned by the classes below. */
+export type ErrorCode =
+  | GeneralErrorCode
+  | ConfigError["code"]
+  | ProviderError["code"]
+  | EmbedderError["code"]
+  | VectorIndexError["code"]
+  | NotFoundError["code"]
+  | LookupError["code"]
+  | AnalysisError["code"];
+
+/**
  * Typed errors. Every error Lilo raises carries a stable `code` and, where it
  * wraps something, the original error as `cause`, so logs and callers can tell
- * a refused API call from a network failure from a bug.
+ * a refused API call from a network failure from a bug. A subclass owns its
+ * code (`ConfigError` is always "config"); the type parameter says which.
  */
-export class LiloError extends Error {
-  readonly code: string;
+export class LiloError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: C, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "LiloError";
     this.code = code;
@@ -16,7 +56,7 @@ export class LiloError extends Error {
 }
 
 /** Configuration is missing or invalid; the message names the variable. */
-export class ConfigError extends LiloError {
+export class ConfigError extends LiloError<"config"> {
   constructor(message: string, options?: { cause?: unknown }) {
     super("config", message, options);
     this.name = "ConfigError";
@@ -44,7 +84,7 @@ export class ModelSwitchError extends ConfigError {
 }
 
 /** A model provider call failed. `retryable` decides whether a retry makes sense. */
-export class ProviderError extends LiloError {
+export class ProviderError extends LiloError<"provider"> {
   readonly provider: string;
   readonly status: number | undefined;
   readonly retryable: boolean;
@@ -61,19 +101,8 @@ export class ProviderError extends LiloError {
   }
 }
 
-/** A model answered, but not in the shape we asked for (zod said no). */
-export class ModelOutputError extends LiloError {
-  readonly raw: string;
-
-  constructor(message: string, raw: string, options?: { cause?: unknown }) {
-    super("model-output", message, options);
-    this.name = "ModelOutputError";
-    this.raw = raw;
-  }
-}
-
 /** The embedding model could not be loaded or run. */
-export class EmbedderError extends LiloError {
+export class EmbedderError extends LiloError<"embedder"> {
   constructor(message: string, options?: { cause?: unknown }) {
     super("embedder", message, options);
     this.name = "EmbedderError";
@@ -81,7 +110,7 @@ export class EmbedderError extends LiloError {
 }
 
 /** The vector index refused or failed an operation. */
-export class VectorIndexError extends LiloError {
+export class VectorIndexError extends LiloError<"vector-index"> {
   constructor(message: string, options?: { cause?: unknown }) {
     super("vector-index", message, options);
     this.name = "VectorIndexError";
@@ -89,7 +118,7 @@ export class VectorIndexError extends LiloError {
 }
 
 /** A row that should exist does not (wrong id, other user's row, deleted). */
-export class NotFoundError extends LiloError {
+export class NotFoundError extends LiloError<"not-found"> {
   constructor(message: string) {
     super("not-found", message);
     this.name = "NotFoundError";
@@ -102,12 +131,20 @@ export function describeError(err: unknown): string {
 }
 
 /** A web search, page fetch or feed fetch failed or was refused; `reason` says which. */
-export class LookupError extends LiloError {
+export class LookupError extends LiloError<"lookup"> {
   readonly reason: "refused" | "failed";
 
   constructor(reason: "refused" | "failed", message: string, options?: { cause?: unknown }) {
     super("lookup", message, options);
     this.name = "LookupError";
     this.reason = reason;
+  }
+}
+
+/** The outside view could not be completed (empty answers, a missing report, nothing selected). */
+export class AnalysisError extends LiloError<"analysis"> {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("analysis", message, options);
+    this.name = "AnalysisError";
   }
 }

@@ -14,8 +14,9 @@ import { ChatLog } from "./store/chat-log.ts";
 import { ProfileStore } from "./store/profile.ts";
 import { ShortTermStore } from "./store/short-term.ts";
 import { RulesStore } from "./store/rules.ts";
-import { GLOBAL, SettingsStore } from "./store/settings.ts";
+import { SettingsStore } from "./store/settings.ts";
 import { LiveSettings, ownLiveSections } from "./settings/live-settings.ts";
+import { createSettingsApi } from "./settings/settings-api.ts";
 import { describeError } from "./errors.ts";
 import { ModelProblems } from "./store/model-problems.ts";
 import { TopicsStore } from "./store/topics.ts";
@@ -23,21 +24,17 @@ import { SuggestionsStore } from "./store/suggestions.ts";
 import { Memory, type HybridTuning } from "./memory/memory.ts";
 import { ModelRegistry, type ModelFactory } from "./models/registry.ts";
 import { BackgroundTasks } from "./util/background.ts";
-import { chatLabel, handleMessage, previewCheatSheet, retryLast, type TurnDeps } from "./turn/turn.ts";
 import { InboxStore } from "./store/inbox.ts";
 import { JobsStore } from "./store/jobs.ts";
 import { DurableJobs } from "./util/durable-jobs.ts";
-import { receiveMessage } from "./turn/receive.ts";
-import { finishStored } from "./turn/resume.ts";
 import { createTranscriber } from "./providers/openai-transcriber.ts";
 import type { Transcriber } from "./ports/transcriber.ts";
-import { registerAfterReplyJobs } from "./turn/after-reply.ts";
-import type { TurnStep } from "./turn/types.ts";
+import type { TurnMiddleware } from "./turn/types.ts";
+import { createChatTurn } from "./turn/pipeline.ts";
+import type { MarkerRegistry } from "./markers/marker.ts";
 import { Questions } from "./questions/questions.ts";
 import { ruleQuestionHandler } from "./questions/rule-question.ts";
 import { CorrectionLog } from "./correction/correction-log.ts";
-import { pendingAnswerStep } from "./correction/pending-answer-step.ts";
-import { correctionStep } from "./correction/correction-step.ts";
 import { Push } from "./push/push.ts";
 import { deliveredBookkeeping } from "./push/delivered.ts";
 import { ChatHistory } from "./store/chat-history.ts";
@@ -46,12 +43,12 @@ import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDep
 import { MessageVectors } from "./recall/message-vectors.ts";
 import { importMessages } from "./store/chat-import.ts";
 import { diaryApi } from "./diary/diary-api.ts";
-import { diaryQuestionStep } from "./diary/diary-question-step.ts";
 import { reflectionApi } from "./reflection/reflection-api.ts";
-import { dueTopicStep } from "./topics/due-topic-step.ts";
-import { returnGreetingStep } from "./greeting/return-step.ts";
 import { greetingApi } from "./greeting/greeting-api.ts";
 import { analysisApi } from "./analysis/analysis-api.ts";
+import { concerns } from "./reflection/concerns.ts";
+import { featureContext } from "./util/feature-context.ts";
+import { createPersona } from "./persona/persona.ts";
 import { createChatModel } from "./providers/model-factory.ts";
 import { SqliteVecIndex } from "./providers/sqlite-vec-index.ts";
 import { lazyVectorIndex } from "./providers/lazy.ts";
@@ -83,8 +80,10 @@ export interface LiloPorts {
   logger?: Logger;
   /** An open database (otherwise `config.dbPath` is opened). */
   db?: Db;
-  /** Extra turn steps (corrections, pending questions, ...), run in order before the model call. */
-  steps?: TurnStep[];
+  /** Extra turn middleware, run in order after the built-in checks, before the model call. */
+  steps?: TurnMiddleware[];
+  /** The markers understood in chat (default: all of Lilo's; `MARKERS.with(...)` adds one). */
+  markers?: MarkerRegistry;
   /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
   tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
   /** Web search provider (otherwise the configured SearXNG or Brave). */
@@ -139,16 +138,6 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
-  // Order matters (SPEC §4.2): an open yes/no question first, then corrections, then the rest.
-  const steps: TurnStep[] = [
-    // In this order their lines reach the sheet (SPEC §4): greeting context, the due topic, then correction hints.
-    pendingAnswerStep({ questions, chatLog: stores.chatLog, clock, logger, answerWords: config.questions.answerWords, language: config.persona.language }),
-    returnGreetingStep({ config, chatLog: stores.chatLog, history }),
-    dueTopicStep({ config, clock, logger, topics: stores.topics }),
-    correctionStep({ config, clock, logger, memory, profile: stores.profile, rules: stores.rules, problems: stores.problems, models, questions, log: correctionLog }),
-    diaryQuestionStep({ config, diary: memory.rows.diary }),
-    ...(ports.steps ?? []),
-  ];
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
   const messageVectors = new MessageVectors(db, embedder);
   const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
@@ -157,12 +146,16 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
-  const turnDeps: TurnDeps = { config, clock, logger, models, background, db, steps, recall: chatSearch, chatRecall, ...stores, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable };
-  registerAfterReplyJobs(turnDeps);
+  const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
+  const persona = createPersona(config.persona);
+  const turn = createChatTurn({ config, clock, logger, db, persona, models, memory, chatLog, history, profile, shortTerm, rules, problems, topics, suggestions,
+    diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
-  const jobDeps = { config, clock, logger, db, memory, history, models, push, profile: stores.profile, topics: stores.topics, settings, news: looks.news, chatLog: stores.chatLog, shortTerm: stores.shortTerm };
-  push.setDeliveredHandler(deliveredBookkeeping(jobDeps));
+  push.setDeliveredHandler(deliveredBookkeeping({ config, clock, logger, db, models, chatLog, shortTerm, topics }));
+  const feature = featureContext(config, { clock, logger, profile });
+  const concernsOf = concerns({ topics, settings, push, models }, config.reflection, feature);
+  const news = config.lookup.reflectionNews.enabled ? { feed: looks.news, items: config.lookup.reflectionNews.items } : undefined;
 
   const lilo: Lilo = {
     config,
@@ -170,20 +163,20 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     clock,
     logger,
     transcriber: ports.transcriber ?? createTranscriber(config.media),
-    handleMessage: (message) => handleMessage(turnDeps, message),
-    retry: (userId) => retryLast(turnDeps, userId),
+    handleMessage: (message) => turn.handle(message),
+    retry: (userId) => turn.retry(userId),
     inbox: {
       receive: (message) => {
-        const got = receiveMessage(turnDeps, message, chatLabel(turnDeps));
+        const got = turn.receive(message);
         return { messageId: got.message.id, duplicate: got.duplicate };
       },
       unfinished: (transport) => inbox.unfinished(transport),
-      finish: (messageId) => finishStored(turnDeps, messageId),
+      finish: (messageId) => turn.finish(messageId),
       delivered: deliveryState("delivered"),
       deliveryFailed: deliveryState("failed"),
     },
     resumeJobs: () => durable.runPending(),
-    preview: (message) => previewCheatSheet(turnDeps, message),
+    preview: (message) => turn.preview(message),
     memory: memoryApi(memory),
     profile: profileApi(stores.profile, clock),
     rules: rulesApi(stores.rules, clock),
@@ -191,7 +184,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     suggestions: suggestionsApi(stores.suggestions, clock),
     transfer: transferApi(db, importDeps, clock),
     backup: backupApi(db, config, clock),
-    settings: { stored: () => settings.all().map((s) => ({ ...s, everyone: s.userId === GLOBAL })) },
+    settings: createSettingsApi({ config, live, store: settings, models, now: () => clock.now().toISOString() }),
     importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
     recall: {
       passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
@@ -206,10 +199,10 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       undo: (id) => correctionLog.undo(id),
     },
     push,
-    diary: diaryApi(jobDeps),
-    reflection: reflectionApi(jobDeps),
-    greeting: greetingApi(jobDeps),
-    analysis: analysisApi({ config, clock, logger, db, models, settings }),
+    diary: diaryApi({ memory, history, models, push }, config.diary, persona, feature),
+    reflection: reflectionApi({ memory, history, models, settings, concerns: concernsOf, news, thoughtsMinScore: config.memory.thoughtsMinScore }, config.reflection, persona, feature),
+    greeting: greetingApi({ chatLog, history, models, push, topics, topicsConfig: config.topics }, config.greeting, persona, feature),
+    analysis: analysisApi({ db, models, settings, userNames: config.persona.userNames }, config.analysis, persona, feature),
     knownUsers: () => history.users(),
     models: {
       chatSpec: () => models.chatSpec(),

@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import type { envSchema } from "./config-env.ts";
+import type { RawConfig } from "./config/schema.ts";
 import { ConfigError } from "./errors.ts";
 
 /** How a provider's chat model looks things up: native tool calls, markers, or native with fallback. */
@@ -10,8 +9,8 @@ export interface LookupConfig {
   /** The web search provider in force; undefined = no web search (the marker is not advertised). */
   search: {
     provider: "searxng" | "brave" | undefined;
-    searxngUrl: string | undefined;
-    braveApiKey: string | undefined;
+    searxngUrl?: string | undefined;
+    braveApiKey?: string | undefined;
     braveUrl: string;
     results: number;
     timeoutMs: number;
@@ -29,30 +28,18 @@ export interface LookupConfig {
 /** The hosted Brave Search API; BRAVE_SEARCH_URL only changes it for tests or a proxy. */
 export const BRAVE_DEFAULT_URL = "https://api.search.brave.com";
 
-/** Builds the lookup settings from the validated variables. */
-export function lookupConfig(e: z.infer<typeof envSchema>): LookupConfig {
-  const provider = e.LILO_SEARCH_PROVIDER ?? (e.SEARXNG_URL ? "searxng" : e.BRAVE_SEARCH_API_KEY ? "brave" : undefined);
-  if (provider === "searxng" && !e.SEARXNG_URL) throw new ConfigError("LILO_SEARCH_PROVIDER=searxng needs SEARXNG_URL (e.g. http://127.0.0.1:8888)");
-  if (provider === "brave" && !e.BRAVE_SEARCH_API_KEY) throw new ConfigError("LILO_SEARCH_PROVIDER=brave needs BRAVE_SEARCH_API_KEY");
+/** Completes the table's `lookup` section: the search provider in force, feed URLs, tool modes. */
+export function lookupConfig(raw: RawConfig["lookup"]): LookupConfig {
+  const { search } = raw;
+  const provider = search.provider ?? (search.searxngUrl ? "searxng" : search.braveApiKey ? "brave" : undefined);
+  if (provider === "searxng" && !search.searxngUrl) throw new ConfigError("LILO_SEARCH_PROVIDER=searxng needs SEARXNG_URL (e.g. http://127.0.0.1:8888)");
+  if (provider === "brave" && !search.braveApiKey) throw new ConfigError("LILO_SEARCH_PROVIDER=brave needs BRAVE_SEARCH_API_KEY");
   return {
-    search: {
-      provider,
-      searxngUrl: e.SEARXNG_URL,
-      braveApiKey: e.BRAVE_SEARCH_API_KEY,
-      braveUrl: e.BRAVE_SEARCH_URL ?? BRAVE_DEFAULT_URL,
-      results: e.LILO_SEARCH_RESULTS,
-      timeoutMs: e.LILO_SEARCH_TIMEOUT_MS,
-    },
-    fetch: {
-      enabled: e.LILO_FETCH_URL_ENABLED,
-      maxBytes: e.LILO_FETCH_MAX_BYTES,
-      timeoutMs: e.LILO_FETCH_TIMEOUT_MS,
-      maxChars: e.LILO_FETCH_MAX_CHARS,
-      allowLoopback: e.LILO_FETCH_ALLOW_LOOPBACK,
-    },
-    feeds: { urls: parseFeeds(e.LILO_FEEDS), cron: e.LILO_FEEDS_CRON, retentionDays: e.LILO_FEEDS_RETENTION_DAYS, results: e.LILO_NEWS_RESULTS },
-    reflectionNews: { enabled: e.LILO_REFLECTION_NEWS, items: e.LILO_REFLECTION_NEWS_ITEMS },
-    tools: { ...parseToolModes(e.LILO_NATIVE_TOOLS), rounds: e.LILO_TOOL_ROUNDS },
+    search: { ...search, provider, braveUrl: search.braveUrl ?? BRAVE_DEFAULT_URL },
+    fetch: raw.fetch,
+    feeds: { ...raw.feeds, urls: parseFeeds(raw.feeds.urls) },
+    reflectionNews: raw.reflectionNews,
+    tools: { ...parseToolModes(raw.tools.modes), rounds: raw.tools.rounds },
   };
 }
 

@@ -1,6 +1,6 @@
-import type { z } from "zod";
-import type { envSchema } from "./config-env.ts";
+import type { RawConfig } from "./config/schema.ts";
 import type { ChatModel } from "./ports/chat-model.ts";
+import { formatModelSpec } from "./config/model-spec.ts";
 
 /** Photos, voice notes and other media (the `media` part of LiloConfig). */
 export interface MediaConfig {
@@ -15,20 +15,15 @@ export interface MediaConfig {
   /** Larger voice notes are not downloaded (the Bot API serves up to 20 MB). */
   maxAudioBytes: number;
   /** An OpenAI-compatible `/audio/transcriptions` endpoint; without a base URL voice notes get a short reply. */
-  transcribe: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
+  transcribe: { baseUrl?: string | undefined; model: string; apiKey?: string | undefined; timeoutMs: number };
 }
 
-/** Reads the media variables (LILO_VISION, LILO_TRANSCRIBE_*, size caps). */
-export function mediaConfig(e: z.infer<typeof envSchema>): MediaConfig {
-  return {
-    vision: e.LILO_VISION.split(",").map((s) => s.trim()).filter((s) => s && s !== "none"),
-    maxImageBytes: e.LILO_MAX_IMAGE_BYTES,
-    maxAudioBytes: e.LILO_MAX_AUDIO_BYTES,
-    transcribe: { baseUrl: e.LILO_TRANSCRIBE_BASE_URL, model: e.LILO_TRANSCRIBE_MODEL, apiKey: e.LILO_TRANSCRIBE_API_KEY, timeoutMs: e.LILO_TRANSCRIBE_TIMEOUT_MS },
-  };
+/** Completes the table's `media` section: LILO_VISION becomes the list of models that see images. */
+export function mediaConfig(raw: RawConfig["media"]): MediaConfig {
+  return { ...raw, vision: raw.vision.split(",").map((s) => s.trim()).filter((s) => s && s !== "none") };
 }
 
 /** Does this chat model get the images of a message (LILO_VISION lists its provider or provider:model)? */
 export function acceptsImages(media: Pick<MediaConfig, "vision">, model: Pick<ChatModel, "provider" | "model">): boolean {
-  return media.vision.includes(model.provider) || media.vision.includes(`${model.provider}:${model.model}`);
+  return media.vision.includes(model.provider) || media.vision.includes(formatModelSpec(model));
 }

@@ -10,6 +10,6 @@ export type { JobSummary } from "./per-user.ts";
 export function runDiaryJob(lilo: Lilo, logger: Logger): Promise<JobSummary> {
   return forEachUser(lilo, logger, "diary", async (userId) => {
     const r = await lilo.diary.run(userId);
-    return r.written ? "done" : r.reason === "failed" ? "failed" : "skipped";
+    return r.kind === "written" ? "done" : r.kind;
   });
 }

@@ -11,6 +11,7 @@ import { forEachUser, type JobSummary } from "./per-user.ts";
 export function runGreetingJob(lilo: Lilo, logger: Logger): Promise<JobSummary> {
   return forEachUser(lilo, logger, "greeting", async (userId) => {
     const r = await lilo.greeting.run(userId);
-    return r.sent ? "done" : r.reason === "failed" || r.push === "failed" ? "failed" : "skipped";
+    if (r.kind === "sent") return "done";
+    return r.kind === "failed" || (r.kind === "not-delivered" && r.push === "failed") ? "failed" : "skipped";
   });
 }

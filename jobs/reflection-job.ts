@@ -8,7 +8,7 @@ import { forEachUser, type JobSummary } from "./per-user.ts";
 export function runReflectionJob(lilo: Lilo, logger: Logger): Promise<JobSummary> {
   return forEachUser(lilo, logger, "reflection", async (userId) => {
     const r = await lilo.reflection.run(userId);
-    if (r.reason === "failed") return "failed";
-    return r.thought || r.concern ? "done" : "skipped";
+    if (r.kind === "failed") return "failed";
+    return r.kind === "thought" || r.concern ? "done" : "skipped";
   });
 }

@@ -1,4 +1,4 @@
-import { describeError, ModelSwitchError } from "../../core/index.ts";
+import { describeError, ModelSwitchError, type DiaryReason, type ReflectionReason } from "../../core/index.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { modelSwitchRefused } from "../shared/model-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
@@ -73,14 +73,14 @@ const COMMANDS: Record<string, Command> = {
   },
   diary: async (ctx, s) => {
     const r = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.diary.writeNow(s.userId));
-    if (r.written && r.text) return ctx.texts.diaryEntry(r.day ?? "", r.text);
-    return notNow(ctx, r.reason, r.error);
+    if (r.kind === "written") return ctx.texts.diaryEntry(r.entry.day, r.entry.text);
+    return notNow(ctx, r);
   },
   think: async (ctx, s) => {
     const r = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.reflection.thinkNow(s.userId));
     // The thought is shown; a concern it raised stays Lilo's to bring up later in conversation.
-    if (r.thought) return ctx.texts.thought(r.thought.text);
-    return notNow(ctx, r.reason, r.error);
+    if (r.kind === "thought") return ctx.texts.thought(r.thought.text);
+    return notNow(ctx, r);
   },
   forget: async (ctx, s, arg) => {
     const id = Number(arg);
@@ -92,9 +92,9 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** Why a diary entry or thought was not written, in the user's words. */
-function notNow(ctx: MatrixContext, reason: string | undefined, error: string | undefined): string {
-  if (reason === "failed" && error) return ctx.texts.failed(error);
-  return (ctx.texts.notNow as Record<string, string>)[reason ?? "failed"] ?? ctx.texts.notNow.failed;
+function notNow(ctx: MatrixContext, r: { kind: "skipped"; reason: DiaryReason | ReflectionReason } | { kind: "failed"; error: string }): string {
+  if (r.kind === "failed") return r.error ? ctx.texts.failed(r.error) : ctx.texts.notNow.failed;
+  return ctx.texts.notNow[r.reason];
 }
 
 /**

@@ -7,9 +7,9 @@ import type { TelegramTexts } from "./texts.ts";
  * is shown; failures carry the core's reason.
  */
 export function diaryReply(r: DiaryResult, t: TelegramTexts): string {
-  if (r.written && r.text) return `${t.diaryWritten(r.day ?? "")}\n\n${r.text}`;
-  if (r.reason === "failed") return t.jobFailed(r.error ?? "?");
-  return t.diaryNone[r.reason ?? "empty-answer"];
+  if (r.kind === "written") return `${t.diaryWritten(r.entry.day)}\n\n${r.entry.text}`;
+  if (r.kind === "failed") return t.jobFailed(r.error);
+  return t.diaryNone[r.reason];
 }
 
 /**
@@ -17,9 +17,10 @@ export function diaryReply(r: DiaryResult, t: TelegramTexts): string {
  * list — unless the concern was just pushed to this phone (not said twice).
  */
 export function thinkReply(r: ReflectionResult, t: TelegramTexts): string {
-  const concern = r.concern && r.concern.status !== "duplicate" && r.concern.push !== "sent" ? r.concern : undefined;
+  if (r.kind === "failed") return t.jobFailed(r.error);
+  if (r.kind === "skipped") return t.thinkNone[r.reason];
+  const c = r.concern;
+  const noted = c && c.status !== "duplicate" && !(c.status === "open" && c.push === "sent") ? c : undefined;
   // The concern text carries its 🧠 already; the label brings its own.
-  if (r.thought) return [`💭 ${r.thought.text}`, ...(concern ? [t.concernNoted(concern.text.replace(/^🧠\s*/u, ""))] : [])].join("\n\n");
-  if (r.reason === "failed") return t.jobFailed(r.error ?? "?");
-  return t.thinkNone[r.reason ?? "empty-answer"];
+  return [`💭 ${r.thought.text}`, ...(noted ? [t.concernNoted(noted.text.replace(/^🧠\s*/u, ""))] : [])].join("\n\n");
 }

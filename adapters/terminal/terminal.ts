@@ -45,11 +45,11 @@ async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: str
     }
     if (text === "/diary") {
       const r = await lilo.diary.writeNow(userId);
-      return say(r.written ? `📔 ${r.text}` : t.noDiary(r.reason));
+      return say(r.kind === "written" ? `📔 ${r.entry.text}` : t.noDiary(r.kind === "failed" ? "failed" : r.reason));
     }
     if (text === "/think") {
       const r = await lilo.reflection.thinkNow(userId);
-      return say(r.thought ? `💭 ${r.thought.text}` : t.noThought(r.reason));
+      return say(r.kind === "thought" ? `💭 ${r.thought.text}` : t.noThought(r.kind === "failed" ? "failed" : r.reason));
     }
     if (text === "/model" || text.startsWith("/model ")) {
       const arg = text.slice("/model".length).trim();

@@ -1,15 +1,13 @@
 import type { Command } from "commander";
-import type { DiaryResult } from "../../core/index.ts";
-import { ANY_USER } from "../../core/index.ts";
+import type { DiaryReason } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 
 /** Why no entry was written, in words. */
-const REASONS: Record<NonNullable<DiaryResult["reason"]>, string> = {
+const REASONS: Record<DiaryReason, string> = {
   "no-conversation": "no conversation in the diary window — Lilo invents no day",
   "nothing-new": "nothing was said since the last entry",
   "empty-answer": "the model's answer was empty",
-  failed: "the diary call failed",
 };
 
 /** `lilo diary …`: list, show, write now, delete (row and vector). */
@@ -37,12 +35,12 @@ export function registerDiary(program: Command, open: LiloOpener, io: CliIO): vo
     .description("one entry in full")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        const row = lilo.memory.get(ANY_USER, "diary", parseId(id));
-        if (!row) {
+        const entry = lilo.diary.get(parseId(id));
+        if (!entry) {
           io.err(`error: no diary entry #${id}`);
           return 1;
         }
-        io.out(`#${row.id}  ${String(row.extra.day ?? row.createdAt.slice(0, 10))}  (${row.userId})\n\n${row.text}`);
+        io.out(`#${entry.id}  ${entry.day}  (${entry.userId})\n\n${entry.text}`);
         return 0;
       }),
     );
@@ -54,17 +52,17 @@ export function registerDiary(program: Command, open: LiloOpener, io: CliIO): vo
     .action((o: { user?: string }) =>
       withLilo(open, io, async (lilo) => {
         const r = await lilo.diary.writeNow(o.user ?? lilo.config.terminal.userId);
-        if (r.written) {
-          io.out(`wrote diary entry #${r.entryId} (${r.day})${r.ping ? `, ping: ${r.ping}` : ""}\n\n${r.text}`);
-          return 0;
+        switch (r.kind) {
+          case "written":
+            io.out(`wrote diary entry #${r.entry.id} (${r.entry.day})${r.ping ? `, ping: ${r.ping}` : ""}\n\n${r.entry.text}`);
+            return 0;
+          case "skipped":
+            io.out(`no entry: ${REASONS[r.reason]}`);
+            return 0;
+          case "failed":
+            io.err(`error: the diary call failed: ${r.error}`);
+            return 1;
         }
-        const why = REASONS[r.reason ?? "failed"];
-        if (r.reason === "failed") {
-          io.err(`error: ${why}: ${r.error ?? "unknown error"}`);
-          return 1;
-        }
-        io.out(`no entry: ${why}`);
-        return 0;
       }),
     );
 
@@ -73,7 +71,7 @@ export function registerDiary(program: Command, open: LiloOpener, io: CliIO): vo
     .description("delete an entry (row and vector)")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.forget(ANY_USER, "diary", parseId(id));
+        await lilo.memory.forget("diary", parseId(id));
         io.out(`deleted diary entry #${id}`);
         return 0;
       }),

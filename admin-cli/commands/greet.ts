@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { GreetingReason } from "../../core/index.ts";
+import type { GreetingPreview, GreetingReason } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, userOption } from "./shared.ts";
 
@@ -13,8 +13,6 @@ const BLOCKERS: Record<GreetingReason, string> = {
   "quiet-hours": "it is quiet hours (LILO_QUIET_HOURS): the push would be held back",
   "user-returned": "the user wrote while the greeting was written",
   "empty-answer": "the model's answer was empty",
-  "not-delivered": "the push was not delivered",
-  failed: "the greeting call failed",
 };
 
 /**
@@ -32,20 +30,26 @@ export function registerGreet(program: Command, open: LiloOpener, io: CliIO): vo
       withLilo(open, io, async (lilo) => {
         const userId = o.user ?? lilo.config.terminal.userId;
         const p = await lilo.greeting.preview(userId);
-        if (o.json) io.out(JSON.stringify(p));
+        if (o.json) io.out(JSON.stringify(previewJson(p)));
         else {
-          if (p.pause) io.out(`greeting for ${userId} — pause: ${p.pause}; today: ${p.today}`);
-          if (p.concern) io.out(`🧠 concern offered: ${p.concern}`);
-          if (p.text) io.out(`\n${p.text}\n`);
+          if ("pause" in p) io.out(`greeting for ${userId} — pause: ${p.pause}; today: ${p.today}`);
+          if ("concern" in p) io.out(`🧠 concern offered: ${p.concern}`);
+          if (p.kind === "draft") io.out(`\n${p.text}\n`);
           io.out(p.blocker ? `the scheduled job would not greet now: ${BLOCKERS[p.blocker]}` : "the scheduled job would greet now");
           io.out("(a preview: nothing was sent or stored)");
         }
-        if (p.reason === "failed") {
-          io.err(`error: ${BLOCKERS.failed}: ${p.error ?? "unknown error"}`);
+        if (p.kind === "failed") {
+          io.err(`error: the greeting call failed: ${p.error}`);
           return 1;
         }
-        if (p.reason && !o.json) io.out(`no greeting: ${BLOCKERS[p.reason]}`);
+        if (p.kind === "skipped" && !o.json) io.out(`no greeting: ${BLOCKERS[p.reason]}`);
         return 0;
       }),
     );
+}
+
+/** The documented `--json` shape: { text, pause, today, concern, blocker, reason, error }, a failure as reason "failed". */
+function previewJson(p: GreetingPreview): Record<string, unknown> {
+  const { kind, ...fields } = p;
+  return kind === "failed" ? { ...fields, reason: "failed" } : fields;
 }

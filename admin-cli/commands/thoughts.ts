@@ -1,17 +1,15 @@
 import type { Command } from "commander";
-import type { ReflectionResult, ThoughtEntry } from "../../core/index.ts";
-import { ANY_USER } from "../../core/index.ts";
+import type { ConcernOutcome, ReflectionReason, ThoughtEntry } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 import { localStamp, oneLine } from "./diary.ts";
 
 /** Why a reflection stored no thought, in words. */
-const REASONS: Record<NonNullable<ReflectionResult["reason"]>, string> = {
+const REASONS: Record<ReflectionReason, string> = {
   "no-conversation": "no conversation yet",
   "no-new-chats": "no chats since the last reflection",
   "empty-answer": "the model's answer was empty",
   duplicate: "the thought was too close to one already stored",
-  failed: "the reflection call failed",
 };
 
 /** `lilo thoughts …`: list, show, delete (row and vector), think now. */
@@ -39,13 +37,12 @@ export function registerThoughts(program: Command, open: LiloOpener, io: CliIO):
     .description("one thought, with the questions above the answers")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        const row = lilo.memory.get(ANY_USER, "thoughts", parseId(id));
-        if (!row) {
+        const entry = lilo.reflection.get(parseId(id));
+        if (!entry) {
           io.err(`error: no thought #${id}`);
           return 1;
         }
-        const entry = lilo.reflection.list(row.userId, 1_000).find((t) => t.id === row.id);
-        io.out(entry ? render(entry, lilo.config.timezone) : row.text);
+        io.out(render(entry, lilo.config.timezone));
         return 0;
       }),
     );
@@ -55,7 +52,7 @@ export function registerThoughts(program: Command, open: LiloOpener, io: CliIO):
     .description("delete a thought (row and vector), e.g. a wrong assumption")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.forget(ANY_USER, "thoughts", parseId(id));
+        await lilo.memory.forget("thoughts", parseId(id));
         io.out(`deleted thought #${id}`);
         return 0;
       }),
@@ -69,18 +66,25 @@ export function registerThoughts(program: Command, open: LiloOpener, io: CliIO):
       withLilo(open, io, async (lilo) => {
         const userId = o.user ?? lilo.config.terminal.userId;
         const r = await lilo.reflection.thinkNow(userId);
-        if (r.released) io.out(`a queued concern is now open: #${r.released.topicId} ${r.released.text}`);
-        const stored = r.thought && lilo.reflection.list(userId, 1).find((x) => x.id === r.thought!.id);
-        if (stored) io.out(`stored thought ${render(stored, lilo.config.timezone)}`);
-        if (r.concern) io.out(`\nconcern: ${r.concern.status}${r.concern.topicId ? ` (topic #${r.concern.topicId}${r.concern.push ? `, push: ${r.concern.push}` : ""})` : ""}: ${r.concern.text}`);
-        if (r.reason === "failed") {
-          io.err(`error: ${REASONS.failed}: ${r.error ?? "unknown error"}`);
+        if (r.kind === "failed") {
+          io.err(`error: the reflection call failed: ${r.error}`);
           return 1;
         }
-        if (r.reason) io.out(`no new thought: ${REASONS[r.reason]}`);
+        if (r.released?.status === "open") io.out(`a queued concern is now open: #${r.released.topicId} ${r.released.text}`);
+        const stored = r.kind === "thought" ? lilo.reflection.get(r.thought.id) : undefined;
+        if (stored) io.out(`stored thought ${render(stored, lilo.config.timezone)}`);
+        if (r.concern) io.out(`\nconcern: ${concernLine(r.concern)}: ${r.concern.text}`);
+        if (r.kind === "skipped") io.out(`no new thought: ${REASONS[r.reason]}`);
         return 0;
       }),
     );
+}
+
+/** "open (topic #3, push: sent)", "queued (topic #4)", "duplicate". */
+function concernLine(c: ConcernOutcome): string {
+  if (c.status === "duplicate") return c.status;
+  const push = c.status === "open" && c.push ? `, push: ${c.push}` : "";
+  return `${c.status} (topic #${c.topicId}${push})`;
 }
 
 function render(t: ThoughtEntry, timeZone: string): string {

@@ -5,15 +5,14 @@
  * and the editable questions.
  */
 import type { LiloConfig } from "../config.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { Logger } from "../ports/logger.ts";
+import type { Persona } from "../persona/persona.ts";
+import type { FeatureContext } from "../util/feature-context.ts";
 import { modelLabel, type ChatModel } from "../ports/chat-model.ts";
 import type { Db } from "../store/db.ts";
 import type { SettingsStore } from "../store/settings.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Sleep } from "../providers/retry.ts";
 import { analystInstruction, blueprintBlock, defaultQuestions } from "../prompts/analysis.ts";
-import { personaPrompt } from "../persona/persona-prompt.ts";
 import { markerInstructions } from "../prompts/markers.ts";
 import { CHAT_MARKERS } from "../markers/execute.ts";
 import { formatLocalShort, localParts } from "../util/time.ts";
@@ -23,10 +22,9 @@ import { approxTokens, chunkTranscript } from "./chunks.ts";
 import { ReportStore, type AnalysisListEntry, type AnalysisState } from "./report-store.ts";
 import { selectionLabel } from "./report-format.ts";
 import { runAnalysis, type AnalysisResult } from "./run.ts";
-import { AnalysisError } from "./call.ts";
-import { ConfigError } from "../errors.ts";
+import { AnalysisError, ConfigError } from "../errors.ts";
 
-export { AnalysisError } from "./call.ts";
+export { AnalysisError } from "../errors.ts";
 export type { AnalysisSelection } from "./selection.ts";
 export type { AnalysisResult } from "./run.ts";
 export type { AnalysisListEntry } from "./report-store.ts";
@@ -70,33 +68,36 @@ export interface AnalysisApi {
   questions: { get(): { text: string; isDefault: boolean }; set(text: string): void; reset(): void };
 }
 
-/** What the analysis needs from the composition root. */
+/** The collaborators of the analysis; wired once in createLilo. */
 export interface AnalysisDeps {
-  config: LiloConfig;
-  clock: Clock;
-  logger: Logger;
+  /** Read only: the chat log the transcripts come from. */
   db: Db;
   models: ModelRegistry;
+  /** Keeps the edited questions. */
   settings: SettingsStore;
+  /** The configured user names (`persona.userNames`); a user without one is shown by id in transcripts. */
+  userNames: Record<string, string>;
   /** Injectable so tests never wait between retries. */
   sleep?: Sleep | undefined;
 }
 
-/** Builds the analysis API. */
-export function analysisApi(deps: AnalysisDeps): AnalysisApi {
-  const { config } = deps;
-  const lang = config.persona.language;
-  const name = config.persona.name;
-  const store = new ReportStore(config.analysis.dir);
+/** The analysis's configuration slice (`config.analysis`). */
+export type AnalysisConfig = LiloConfig["analysis"];
+
+/** The outside view from its collaborators, its configuration slice, the persona and the shared feature context. */
+export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona: Persona, ctx: FeatureContext): AnalysisApi {
+  const lang = persona.language;
+  const name = persona.name;
+  const store = new ReportStore(config.dir);
   const questions = () => deps.settings.get(QUESTIONS_SETTING) ?? defaultQuestions(lang, name);
   const analyst = (spec?: string): ChatModel => (spec ? deps.models.forSpec(spec) : deps.models.forRole("analysis"));
 
   const prepare = (o: AnalysisSelection) => {
-    const conversations = selectConversations(deps.db, o, config.timezone);
+    const conversations = selectConversations(deps.db, o, ctx.timeZone);
     const rendered = conversations.map((c) =>
-      renderConversation(c, { language: lang, timeZone: config.timezone, liloName: name, userNames: config.persona.userNames, maxMessageChars: config.analysis.maxMessageChars }),
+      renderConversation(c, { language: lang, timeZone: ctx.timeZone, liloName: name, userNames: deps.userNames, maxMessageChars: config.maxMessageChars }),
     );
-    const chunks = chunkTranscript(rendered, config.analysis.chunkChars);
+    const chunks = chunkTranscript(rendered, config.chunkChars);
     return { conversations, rendered, chunks, chars: chunks.reduce((n, c) => n + c.length, 0) };
   };
 
@@ -104,14 +105,14 @@ export function analysisApi(deps: AnalysisDeps): AnalysisApi {
     const parts = [analystInstruction(lang, name, questions())];
     if (o.blueprint) {
       // The instruction exactly as the chat turn sends it: persona, then the marker instructions.
-      const userName = (userId && config.persona.userNames[userId]) || "User";
-      const lilo = [personaPrompt({ name, language: lang, userName }), markerInstructions(lang, [...CHAT_MARKERS])].join("\n\n");
+      // Without a user (the selection spans several) the persona speaks to "User", as for an unnamed user.
+      const lilo = [persona.chatPrompt(userId ?? ""), markerInstructions(lang, [...CHAT_MARKERS])].join("\n\n");
       parts.push(blueprintBlock(lang, name, lilo));
     }
     return parts.join("\n\n");
   };
 
-  const runDeps = () => ({ config, store, logger: deps.logger, sleep: deps.sleep, now: () => formatLocalShort(deps.clock.now(), config.timezone) });
+  const runDeps = () => ({ config, persona, store, logger: ctx.logger, sleep: deps.sleep, now: () => formatLocalShort(ctx.clock.now(), ctx.timeZone) });
 
   return {
     preview(o) {
@@ -134,8 +135,8 @@ export function analysisApi(deps: AnalysisDeps): AnalysisApi {
       const p = prepare(o);
       if (p.chunks.length === 0) throw new AnalysisError("No conversation matches the selection: nothing to analyse.");
       const state: AnalysisState = {
-        id: store.newId(idStamp(deps.clock.now(), config.timezone)),
-        createdAt: deps.clock.now().toISOString(),
+        id: store.newId(idStamp(ctx.clock.now(), ctx.timeZone)),
+        createdAt: ctx.clock.now().toISOString(),
         analyst: modelLabel(model),
         mode: o.blueprint ? "blueprint" : "blind",
         selection: selectionLabel(o),
@@ -163,7 +164,7 @@ export function analysisApi(deps: AnalysisDeps): AnalysisApi {
       get: () => ({ text: questions(), isDefault: deps.settings.get(QUESTIONS_SETTING) === undefined }),
       set: (text) => {
         if (!text.trim()) throw new AnalysisError("The questions are empty; use reset for the defaults.");
-        deps.settings.set(QUESTIONS_SETTING, text.trim(), deps.clock.now().toISOString());
+        deps.settings.set(QUESTIONS_SETTING, text.trim(), ctx.clock.now().toISOString());
       },
       reset: () => deps.settings.delete(QUESTIONS_SETTING),
     },

@@ -6,16 +6,8 @@
  */
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
 import type { Logger } from "../ports/logger.ts";
-import { LiloError } from "../errors.ts";
+import { AnalysisError } from "../errors.ts";
 import { RetryingModel, withRetry, type Sleep } from "../providers/retry.ts";
-
-/** The analysis could not be completed (empty answers, a missing report, nothing selected). */
-export class AnalysisError extends LiloError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super("analysis", message, options);
-    this.name = "AnalysisError";
-  }
-}
 
 /** Limits and waiting of one call. */
 export interface AnalystCallOptions {

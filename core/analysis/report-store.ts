@@ -8,8 +8,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../util/file-modes.ts";
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { NotFoundError } from "../errors.ts";
-import { AnalysisError } from "./call.ts";
+import { AnalysisError, NotFoundError } from "../errors.ts";
 
 const stateSchema = z.object({
   id: z.string(),

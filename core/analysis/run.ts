@@ -6,6 +6,7 @@
  * whose answer already is the whole analysis), the quote check, the file.
  */
 import type { LiloConfig } from "../config.ts";
+import type { Persona } from "../persona/persona.ts";
 import type { ChatModel } from "../ports/chat-model.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { Sleep } from "../providers/retry.ts";
@@ -31,7 +32,8 @@ export interface AnalysisResult {
 
 /** What a run needs. */
 export interface RunDeps {
-  config: LiloConfig;
+  config: LiloConfig["analysis"];
+  persona: Pick<Persona, "name" | "language">;
   store: ReportStore;
   logger: Logger;
   sleep?: Sleep | undefined;
@@ -42,9 +44,9 @@ export interface RunDeps {
 /** Runs the unfinished parts of `state`, merges, checks quotes and saves the report. */
 export async function runAnalysis(deps: RunDeps, state: AnalysisState, model: ChatModel, onPart?: (done: number, total: number) => void): Promise<AnalysisResult> {
   const { config, store } = deps;
-  const lang = config.persona.language;
+  const lang = deps.persona.language;
   const total = state.chunks.length;
-  const call: AnalystCallOptions = { ...config.analysis, sleep: deps.sleep, logger: deps.logger };
+  const call: AnalystCallOptions = { ...config, sleep: deps.sleep, logger: deps.logger };
   const ask = async (content: string): Promise<string> => {
     try {
       return (await callAnalyst(model, { system: state.system, messages: [{ role: "user", content }] }, call)).text.trim();
@@ -75,6 +77,6 @@ export async function runAnalysis(deps: RunDeps, state: AnalysisState, model: Ch
     selection: state.selection,
     size: sizeLabel(state.conversations, state.chars, total),
   };
-  const file = store.saveReport(state.id, formatReport(lang, config.persona.name, header, analysis, quotes, partials));
+  const file = store.saveReport(state.id, formatReport(lang, deps.persona.name, header, analysis, quotes, partials));
   return { id: state.id, file, analysis, partials, quotes, partsRun };
 }

@@ -4,6 +4,7 @@ import type { ChatRequest } from "../ports/chat-model.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { Transcriber } from "../ports/transcriber.ts";
 import type { LiveSettings } from "../settings/live-settings.ts";
+import type { SettingsApi } from "../settings/settings-api.ts";
 import type { IncomingMessage, TurnResult } from "../turn/types.ts";
 import type { MemoryBlocks } from "../turn/memory-blocks.ts";
 import type { MemoryHit } from "../memory/memory.ts";
@@ -19,7 +20,7 @@ import type { ReflectionApi } from "../reflection/reflection-api.ts";
 import type { GreetingApi } from "../greeting/greeting-api.ts";
 import type { AnalysisApi } from "../analysis/analysis-api.ts";
 import type { ModelRegistry } from "../models/registry.ts";
-import type { SearchLog } from "../web/search-log.ts";
+import type { SearchLog } from "../store/search-log.ts";
 import type { News } from "../news/news.ts";
 import type { ToolCalling } from "../tools/tool-calling.ts";
 import type { Contacts } from "../health/contacts.ts";
@@ -101,8 +102,8 @@ export interface Lilo {
   topics: TopicsApi;
   /** Lilo's ideas for improving herself. */
   suggestions: SuggestionsApi;
-  /** Settings stored in the database (run-time switches and program state), for `lilo settings`. */
-  settings: { stored(): { key: string; value: string; userId: string; everyone: boolean }[] };
+  /** `lilo settings`: list, set and unset live settings and the chat model; configuration and secrets as read-only rows. */
+  readonly settings: SettingsApi;
   /** `lilo export` / `lilo import` (JSON Lines). */
   transfer: TransferApi;
   /** Copies of the whole database, and restoring one. */

@@ -7,23 +7,22 @@ import type { RulesStore } from "../store/rules.ts";
 import type { ModelProblems } from "../store/model-problems.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Questions } from "../questions/questions.ts";
-import type { TurnContext, TurnStep } from "../turn/types.ts";
+import type { TurnContext, TurnMiddleware } from "../turn/types.ts";
+import type { Persona } from "../persona/persona.ts";
 import type { CorrectionPeople } from "../prompts/correction.ts";
 import { correctionHint, profileHint, ruleAskedHint } from "../prompts/correction.ts";
 import { RULE_QUESTION, ruleQuestionText, type RuleQuestionPayload } from "../questions/rule-question.ts";
 import { describeError } from "../errors.ts";
-import { userName } from "../persona/persona.ts";
 import { correctionTrigger } from "./prefilter.ts";
 import { findCandidates } from "./candidates.ts";
 import { judgeCandidates } from "./judge.ts";
 import { applyVerdicts } from "./apply-verdicts.ts";
 import { deriveRule } from "./rule-derivation.ts";
-import { answeredQuestionInTurn } from "./pending-answer-step.ts";
 import type { CorrectionLog } from "./correction-log.ts";
 
-/** Everything the correction step needs; wired in createLilo. */
-export interface CorrectionDeps {
-  config: LiloConfig;
+/** The collaborators of the correction check. */
+export interface CorrectionServices {
+  persona: Persona;
   clock: Clock;
   logger: Logger;
   memory: Memory;
@@ -34,6 +33,19 @@ export interface CorrectionDeps {
   questions: Questions;
   log: CorrectionLog;
 }
+
+/** Its configuration slice. */
+export interface CorrectionConfig {
+  corrections: LiloConfig["corrections"];
+  /** Output budget of the judge and rule calls. */
+  maxTokens: number;
+  /** How long the rule question stays open. */
+  questionTtlMinutes: number;
+  /** The terminal's user needs no `--user` in the profile command Lilo mentions. */
+  terminalUserId: string;
+}
+
+type Deps = CorrectionServices & { config: CorrectionConfig };
 
 /**
  * The correction check before the model call (SPEC §6, §7): prefilter →
@@ -46,34 +58,40 @@ export interface CorrectionDeps {
  * A failing judge or rule call never breaks the turn: it is logged and the
  * message is answered as usual.
  */
-export function correctionStep(deps: CorrectionDeps): TurnStep {
+export function correction(services: CorrectionServices, config: CorrectionConfig): TurnMiddleware {
+  const deps: Deps = { ...services, config };
   return {
     name: "correction",
-    async before(ctx) {
-      const trigger = correctionTrigger(ctx.text);
-      if (!trigger) return;
-      deps.logger.debug("correction prefilter hit", { userId: ctx.userId, pattern: trigger });
-      try {
-        // A retry of a message whose notes were corrected already (the chat call failed after it): tell again, judge nothing twice.
-        const earlier = deps.log.forTrigger(ctx.userId, ctx.userMessage.id);
-        if (earlier.length) {
-          const who = people(deps, ctx.userId);
-          const live = earlier.filter((e) => !e.undoneAt).map((e) => ({ action: e.action, oldText: e.oldText, newText: e.newText ?? undefined }));
-          if (live.length) ctx.extras.push(correctionHint(who.language, who.userName, live));
-          return;
-        }
-        const corrected = await correctNotes(deps, ctx);
-        if (corrected === "no-change") await proposeRule(deps, ctx);
-      } catch (err) {
-        deps.logger.warn("correction check failed; answering without it", { userId: ctx.userId, error: describeError(err) });
-      }
+    async run(ctx, next) {
+      await check(deps, ctx);
+      await next();
     },
   };
 }
 
-function people(deps: CorrectionDeps, userId: string): CorrectionPeople {
-  const { persona } = deps.config;
-  return { userName: userName(deps.config, userId), assistantName: persona.name, language: persona.language };
+async function check(deps: Deps, ctx: TurnContext): Promise<void> {
+  const trigger = correctionTrigger(ctx.text);
+  if (!trigger) return;
+  deps.logger.debug("correction prefilter hit", { userId: ctx.userId, pattern: trigger });
+  try {
+    // A retry of a message whose notes were corrected already (the chat call failed after it): tell again, judge nothing twice.
+    const earlier = deps.log.forTrigger(ctx.userId, ctx.userMessage.id);
+    if (earlier.length) {
+      const who = people(deps, ctx.userId);
+      const live = earlier.filter((e) => !e.undoneAt).map((e) => ({ action: e.action, oldText: e.oldText, newText: e.newText ?? undefined }));
+      if (live.length) ctx.sheet.corrections.push(correctionHint(who.language, who.userName, live));
+      return;
+    }
+    const corrected = await correctNotes(deps, ctx);
+    if (corrected === "no-change") await proposeRule(deps, ctx);
+  } catch (err) {
+    deps.logger.warn("correction check failed; answering without it", { userId: ctx.userId, error: describeError(err) });
+  }
+}
+
+function people(deps: Deps, userId: string): CorrectionPeople {
+  const { persona } = deps;
+  return { userName: persona.userName(userId), assistantName: persona.name, language: persona.language };
 }
 
 /**
@@ -82,7 +100,7 @@ function people(deps: CorrectionDeps, userId: string): CorrectionPeople {
  * everything was kept (a rule may follow), "failed" when the judge's answer
  * was unusable (nothing changes, no rule either: we do not know what was meant).
  */
-async function correctNotes(deps: CorrectionDeps, ctx: TurnContext): Promise<"corrected" | "no-change" | "failed"> {
+async function correctNotes(deps: Deps, ctx: TurnContext): Promise<"corrected" | "no-change" | "failed"> {
   const { config } = deps;
   const candidates = await findCandidates(deps.memory, deps.profile, {
     userId: ctx.userId,
@@ -102,7 +120,7 @@ async function correctNotes(deps: CorrectionDeps, ctx: TurnContext): Promise<"co
       previousAnswer: ctx.previousAnswer?.text,
       candidates: candidates.map((c) => ({ id: c.key, text: c.text, date: c.createdAt.slice(0, 10), source: c.source })),
     },
-    config.modelCall.maxTokens,
+    config.maxTokens,
   );
   if (!judged.ok) {
     deps.problems.record(ctx.userId, "judge", "dropped", judged.problem, now);
@@ -116,23 +134,23 @@ async function correctNotes(deps: CorrectionDeps, ctx: TurnContext): Promise<"co
     userId: ctx.userId,
     triggerMessageId: ctx.userMessage.id,
     triggerText: ctx.text,
-    profileDeleteCommand: (id) => `lilo profile delete ${id}${ctx.userId === config.terminal.userId ? "" : ` --user ${ctx.userId}`}`,
+    profileDeleteCommand: (id) => `lilo profile delete ${id}${ctx.userId === config.terminalUserId ? "" : ` --user ${ctx.userId}`}`,
   });
   if (applied.changes.length) {
-    ctx.extras.push(correctionHint(who.language, who.userName, applied.changes));
+    ctx.sheet.corrections.push(correctionHint(who.language, who.userName, applied.changes));
     deps.logger.info("notes corrected", { userId: ctx.userId, corrections: applied.logIds });
   }
-  if (applied.offers.length) ctx.extras.push(profileHint(who.language, who.userName, applied.offers));
+  if (applied.offers.length) ctx.sheet.corrections.push(profileHint(who.language, who.userName, applied.offers));
   return applied.changes.length || applied.offers.length ? "corrected" : "no-change";
 }
 
 /** Derives a rule from the contradiction and asks the user; nothing is stored without their yes. */
-async function proposeRule(deps: CorrectionDeps, ctx: TurnContext): Promise<void> {
+async function proposeRule(deps: Deps, ctx: TurnContext): Promise<void> {
   // Without an answer of Lilo's there is no behaviour to correct; one question per turn,
   // and none right after the message answered the previous one.
-  if (!ctx.previousAnswer || ctx.question || answeredQuestionInTurn(ctx)) return;
+  if (!ctx.previousAnswer || ctx.question || ctx.flags.answeredQuestion) return;
   const who = people(deps, ctx.userId);
-  const out = await deriveRule(deps.models.forRole("judge"), { ...who, message: ctx.text, previousAnswer: ctx.previousAnswer.text }, deps.config.modelCall.maxTokens);
+  const out = await deriveRule(deps.models.forRole("judge"), { ...who, message: ctx.text, previousAnswer: ctx.previousAnswer.text }, deps.config.maxTokens);
   const now = deps.clock.now().toISOString();
   if (!out.ok) {
     deps.problems.record(ctx.userId, "rule", "dropped", out.problem, now);
@@ -145,6 +163,6 @@ async function proposeRule(deps: CorrectionDeps, ctx: TurnContext): Promise<void
   const known = deps.rules.list(ctx.userId).some((r) => r.text.trim().toLowerCase() === rule.toLowerCase());
   if (known) return;
   const payload: RuleQuestionPayload = { rule, sourceMessageId: ctx.userMessage.id };
-  ctx.question = deps.questions.ask(ctx.userId, RULE_QUESTION, payload, ruleQuestionText(who.language, rule), deps.config.questions.ttlMinutes * 60_000);
-  ctx.extras.push(ruleAskedHint(who.language, who.userName, rule));
+  ctx.question = deps.questions.ask(ctx.userId, RULE_QUESTION, payload, ruleQuestionText(who.language, rule), deps.config.questionTtlMinutes * 60_000);
+  ctx.sheet.corrections.push(ruleAskedHint(who.language, who.userName, rule));
 }

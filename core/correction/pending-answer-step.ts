@@ -2,31 +2,23 @@ import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ChatLog } from "../store/chat-log.ts";
 import type { PendingQuestion, Questions } from "../questions/questions.ts";
-import type { TurnContext, TurnStep } from "../turn/types.ts";
+import type { TurnContext, TurnMiddleware } from "../turn/types.ts";
 import { questionAnsweredHint, questionDiscardedHint } from "../prompts/correction.ts";
 import { readYesNo, words } from "./yes-no.ts";
 
-/** What the pending-answer step needs; wired in createLilo. */
-export interface PendingAnswerDeps {
+/** The collaborators of the pending-answer check. */
+export interface PendingAnswerServices {
   questions: Questions;
   chatLog: ChatLog;
   clock: Clock;
   logger: Logger;
+}
+
+/** Its configuration. */
+export interface PendingAnswerConfig {
   /** How many first words a typed answer is read from (SPEC §7: four). */
   answerWords: number;
   language: "de" | "en";
-}
-
-/** Turns whose message answered an open question; they ask no new one. */
-const answeredTurns = new WeakSet<TurnContext>();
-
-/**
- * Did this turn's message answer an open question? Then the turn proposes no
- * new rule: the user just said yes or no to one, and a "no" must not be
- * followed by the same question at once.
- */
-export function answeredQuestionInTurn(ctx: TurnContext): boolean {
-  return answeredTurns.has(ctx);
 }
 
 /**
@@ -40,44 +32,53 @@ export function answeredQuestionInTurn(ctx: TurnContext): boolean {
  * hint so Lilo mentions that she will not remember it.
  * Expired questions are never answered (`questions.pending` skips them), and
  * neither is a question the user never saw (its turn failed).
+ * A message that answered sets `ctx.flags.answeredQuestion`: the turn then
+ * proposes no new rule (a "no" must not be followed by the same question).
  */
-export function pendingAnswerStep(deps: PendingAnswerDeps): TurnStep {
+export function pendingAnswer(deps: PendingAnswerServices, config: PendingAnswerConfig): TurnMiddleware {
   return {
     name: "pending-answer",
-    async before(ctx) {
-      const q = deps.questions.pending(ctx.userId);
-      if (!q) return;
-      if (!wasShown(deps.chatLog, q, ctx.userMessage.id)) {
-        deps.questions.discard(q.id);
-        deps.logger.info("open question discarded: the turn that asked it was never answered", { userId: ctx.userId, questionId: q.id, kind: q.kind });
-        return;
-      }
-      const answer = readYesNo(ctx.text, deps.answerWords);
-      if (!answer) {
-        deps.questions.discard(q.id);
-        deps.logger.info("open question discarded: the reply answers something else", { userId: ctx.userId, questionId: q.id, kind: q.kind });
-        const rule = (q.payload as { rule?: unknown } | null)?.rule;
-        ctx.extras.push(questionDiscardedHint(deps.language, typeof rule === "string" ? rule : undefined));
-        return;
-      }
-      const outcome = await deps.questions.answer(ctx.userId, q.id, answer);
-      // Lost a race (a button tap, expiry in between): treat the text as a normal message.
-      if (!outcome.ok) return;
-      answeredTurns.add(ctx);
-      if (words(ctx.text).length > deps.answerWords) {
-        ctx.extras.push(questionAnsweredHint(deps.language, outcome.text));
-        return;
-      }
-      const stored = deps.chatLog.append({
-        userId: ctx.userId,
-        conversationId: ctx.conversationId,
-        role: "assistant",
-        text: outcome.text,
-        createdAt: deps.clock.now().toISOString(),
-      });
-      return { ok: true, text: outcome.text, userMessageId: ctx.userMessage.id, answerMessageId: stored.id, notesUsed: [] };
+    async run(ctx, next) {
+      if (await answerQuestion(deps, config, ctx)) return;
+      await next();
     },
   };
+}
+
+/** Applies a typed answer; true when the answer is the whole turn (`ctx.result` set). */
+async function answerQuestion(deps: PendingAnswerServices, config: PendingAnswerConfig, ctx: TurnContext): Promise<boolean> {
+  const q = deps.questions.pending(ctx.userId);
+  if (!q) return false;
+  if (!wasShown(deps.chatLog, q, ctx.userMessage.id)) {
+    deps.questions.discard(q.id);
+    deps.logger.info("open question discarded: the turn that asked it was never answered", { userId: ctx.userId, questionId: q.id, kind: q.kind });
+    return false;
+  }
+  const answer = readYesNo(ctx.text, config.answerWords);
+  if (!answer) {
+    deps.questions.discard(q.id);
+    deps.logger.info("open question discarded: the reply answers something else", { userId: ctx.userId, questionId: q.id, kind: q.kind });
+    const rule = (q.payload as { rule?: unknown } | null)?.rule;
+    ctx.sheet.questionOutcome = questionDiscardedHint(config.language, typeof rule === "string" ? rule : undefined);
+    return false;
+  }
+  const outcome = await deps.questions.answer(ctx.userId, q.id, answer);
+  // Lost a race (a button tap, expiry in between): treat the text as a normal message.
+  if (!outcome.ok) return false;
+  ctx.flags.answeredQuestion = true;
+  if (words(ctx.text).length > config.answerWords) {
+    ctx.sheet.questionOutcome = questionAnsweredHint(config.language, outcome.text);
+    return false;
+  }
+  const stored = deps.chatLog.append({
+    userId: ctx.userId,
+    conversationId: ctx.conversationId,
+    role: "assistant",
+    text: outcome.text,
+    createdAt: deps.clock.now().toISOString(),
+  });
+  ctx.result = { ok: true, text: outcome.text, userMessageId: ctx.userMessage.id, answerMessageId: stored.id, notesUsed: [] };
+  return true;
 }
 
 /**

@@ -1,14 +1,9 @@
 import { describeError } from "../errors.ts";
-import { entryDay, writeDiary, type DiaryDeps, type DiaryResult } from "./write-diary.ts";
+import type { Persona } from "../persona/persona.ts";
+import type { FeatureContext } from "../util/feature-context.ts";
+import { toDiaryEntry, writeDiary, type DiaryConfig, type DiaryDeps, type DiaryEntry, type DiaryResult } from "./write-diary.ts";
 
-/** One diary entry as adapters and the CLI show it. */
-export interface DiaryEntry {
-  id: number;
-  /** Local calendar day (YYYY-MM-DD). */
-  day: string;
-  text: string;
-  createdAt: string;
-}
+export type { DiaryEntry } from "./write-diary.ts";
 
 /** The diary as Lilo exposes it (`lilo.diary`). */
 export interface DiaryApi {
@@ -18,26 +13,33 @@ export interface DiaryApi {
   run(userId: string): Promise<DiaryResult>;
   /** Newest entries first. */
   list(userId: string, limit?: number): DiaryEntry[];
+  /** One entry with its owner; undefined when there is none (or it was deleted). */
+  get(id: number): (DiaryEntry & { userId: string }) | undefined;
 }
 
 /**
- * Wraps `writeDiary` so callers (adapters, jobs, CLI) get a result instead
- * of an exception: a failed model call is logged and reported as
- * `reason: "failed"` with the error message.
+ * The diary (SPEC §8) from its collaborators, its configuration slice, the
+ * persona and the shared feature context. Callers (adapters, jobs, CLI) get
+ * a result instead of an exception: a failed model call is logged and
+ * reported as `kind: "failed"` with the error message.
  */
-export function diaryApi(deps: DiaryDeps): DiaryApi {
+export function diaryApi(deps: DiaryDeps, config: DiaryConfig, persona: Persona, ctx: FeatureContext): DiaryApi {
+  const diary = { deps, config, persona, ctx };
   const attempt = async (userId: string, force: boolean): Promise<DiaryResult> => {
     try {
-      return await writeDiary(deps, userId, { force });
+      return await writeDiary(diary, userId, { force });
     } catch (err) {
-      deps.logger.error("diary entry failed", { userId, error: describeError(err) });
-      return { written: false, reason: "failed", error: describeError(err) };
+      ctx.logger.error("diary entry failed", { userId, error: describeError(err) });
+      return { kind: "failed", error: describeError(err) };
     }
   };
   return {
     writeNow: (userId) => attempt(userId, true),
     run: (userId) => attempt(userId, false),
-    list: (userId, limit = 20) =>
-      deps.memory.rows.diary.list(userId, limit).map((e) => ({ id: e.id, day: entryDay(e, deps.config.timezone), text: e.text, createdAt: e.createdAt })),
+    list: (userId, limit = 20) => deps.memory.rows.diary.list(userId, limit).map((e) => toDiaryEntry(e, ctx.timeZone)),
+    get: (id) => {
+      const row = deps.memory.rows.diary.get(id);
+      return row && !row.supersededAt ? { ...toDiaryEntry(row, ctx.timeZone), userId: row.userId } : undefined;
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { LiloConfig } from "../config.ts";
 import type { TextRows } from "../store/text-rows.ts";
-import type { TurnStep } from "../turn/types.ts";
+import type { TurnMiddleware } from "../turn/types.ts";
 import { cut } from "../util/exchanges.ts";
 import { diaryQuestionExtra } from "../prompts/diary.ts";
 import { entryDay } from "./write-diary.ts";
@@ -41,27 +41,29 @@ export function isDiaryQuestion(text: string): boolean {
 }
 
 /**
- * The turn step that answers diary questions from the database, without a
- * search: the number of entries and the newest ones go on the cheat sheet,
- * the newest in full so Lilo may read it out.
+ * The turn middleware that answers diary questions from the database,
+ * without a search: the number of entries and the newest ones go on the
+ * cheat sheet, the newest in full so Lilo may read it out.
  */
-export function diaryQuestionStep(deps: { config: LiloConfig; diary: TextRows }): TurnStep {
-  const { config } = deps;
+export function diaryQuestion(diary: TextRows, config: { diary: Pick<LiloConfig["diary"], "lastEntries">; timezone: string; language: "de" | "en" }): TurnMiddleware {
   return {
     name: "diary-question",
     readOnly: true,
-    async before(ctx) {
-      if (!isDiaryQuestion(ctx.text)) return;
-      const count = deps.diary.countLive(ctx.userId);
-      const [newest, ...earlier] = deps.diary.list(ctx.userId, Math.max(1, config.diary.lastEntries));
-      const day = (e: NonNullable<typeof newest>) => entryDay(e, config.timezone);
-      ctx.extras.push(
-        diaryQuestionExtra(config.persona.language, {
-          count,
-          ...(newest ? { newest: { day: day(newest), text: newest.text } } : {}),
-          earlier: earlier.map((e) => ({ day: day(e), text: cut(e.text, EARLIER_CHARS) })),
-        }),
-      );
+    async run(ctx, next) {
+      if (isDiaryQuestion(ctx.text)) ctx.sheet.diaryQuestion = diaryLines(diary, config, ctx.userId);
+      await next();
     },
   };
+}
+
+/** The diary's count and newest entries, as the sheet shows them. */
+function diaryLines(diary: TextRows, config: { diary: Pick<LiloConfig["diary"], "lastEntries">; timezone: string; language: "de" | "en" }, userId: string): string {
+  const count = diary.countLive(userId);
+  const [newest, ...earlier] = diary.list(userId, Math.max(1, config.diary.lastEntries));
+  const day = (e: NonNullable<typeof newest>) => entryDay(e, config.timezone);
+  return diaryQuestionExtra(config.language, {
+    count,
+    ...(newest ? { newest: { day: day(newest), text: newest.text } } : {}),
+    earlier: earlier.map((e) => ({ day: day(e), text: cut(e.text, EARLIER_CHARS) })),
+  });
 }

@@ -1,19 +1,21 @@
 import { describeError } from "../errors.ts";
-import { draftGreeting, greet, greetingBlocker, type GreetingDeps, type GreetingReason, type GreetingResult } from "./greet.ts";
+import type { Persona } from "../persona/persona.ts";
+import type { FeatureContext } from "../util/feature-context.ts";
+import { draftGreeting, greet, greetingBlocker, type GreetingConfig, type GreetingDeps, type GreetingReason, type GreetingResult } from "./greet.ts";
 
 /** A greeting written for a look, neither sent nor stored (`lilo greet`). */
-export interface GreetingPreview {
-  text?: string;
-  /** The pause in words and today's date, as the model got them. */
-  pause?: string;
-  today?: string;
-  /** The 🧠 concern offered to the greeting, if one was due. */
-  concern?: string;
-  /** Why the scheduled job would not greet now; undefined when it would. */
+export type GreetingPreview = {
+  /** Why the scheduled job would not greet now; absent when it would. */
   blocker?: GreetingReason;
-  reason?: "no-conversation" | "empty-answer" | "failed";
-  error?: string;
-}
+} & (
+  /** Written; `pause` and `today` as the model got them, `concern` the 🧠 topic offered. */
+  | { kind: "draft"; text: string; pause: string; today: string; concern?: string }
+  /** Nothing to greet from: the user never wrote. */
+  | { kind: "skipped"; reason: "no-conversation" }
+  /** The model answered with nothing to show. */
+  | { kind: "skipped"; reason: "empty-answer"; pause: string; today: string; concern?: string }
+  | { kind: "failed"; error: string }
+);
 
 /** Greetings as Lilo exposes them (`lilo.greeting`). */
 export interface GreetingApi {
@@ -26,33 +28,36 @@ export interface GreetingApi {
 }
 
 /**
- * Wraps `greet` so callers (the job, adapters, the CLI) get a result instead
- * of an exception: a failed model call is logged and reported as
- * `reason: "failed"`; the next run tries again, since nothing was stored.
+ * Greetings (SPEC §9, Beyond) from their collaborators, the configuration
+ * slice, the persona and the shared feature context. Callers (the job,
+ * adapters, the CLI) get a result instead of an exception: a failed model
+ * call is logged and reported as `kind: "failed"`; the next run tries again,
+ * since nothing was stored.
  */
-export function greetingApi(deps: GreetingDeps): GreetingApi {
+export function greetingApi(deps: GreetingDeps, config: GreetingConfig, persona: Persona, ctx: FeatureContext): GreetingApi {
+  const greeting = { deps, config, persona, ctx };
   const attempt = async (userId: string, force: boolean): Promise<GreetingResult> => {
     try {
-      return await greet(deps, userId, { force });
+      return await greet(greeting, userId, { force });
     } catch (err) {
-      deps.logger.error("greeting failed", { userId, error: describeError(err) });
-      return { sent: false, reason: "failed", error: describeError(err) };
+      ctx.logger.error("greeting failed", { userId, error: describeError(err) });
+      return { kind: "failed", error: describeError(err) };
     }
   };
   return {
     run: (userId) => attempt(userId, false),
     sendNow: (userId) => attempt(userId, true),
     preview: async (userId) => {
-      const now = deps.clock.now();
-      const blocker = greetingBlocker(deps, userId, now);
+      const now = ctx.clock.now();
+      const blocker = greetingBlocker(greeting, userId, now);
       const base = blocker ? { blocker } : {};
       try {
-        const draft = await draftGreeting(deps, userId, now);
-        if (!draft) return { ...base, reason: "no-conversation" };
+        const draft = await draftGreeting(greeting, userId, now);
+        if (!draft) return { ...base, kind: "skipped", reason: "no-conversation" };
         const facts = { pause: draft.context.pause, today: draft.context.today, ...(draft.concern ? { concern: draft.concern.text } : {}) };
-        return draft.text ? { ...base, ...facts, text: draft.text } : { ...base, ...facts, reason: "empty-answer" };
+        return draft.text ? { ...base, ...facts, kind: "draft", text: draft.text } : { ...base, ...facts, kind: "skipped", reason: "empty-answer" };
       } catch (err) {
-        return { ...base, reason: "failed", error: describeError(err) };
+        return { ...base, kind: "failed", error: describeError(err) };
       }
     },
   };

@@ -1,8 +1,8 @@
 import type { LiloConfig } from "../config.ts";
 import type { ChatHistory } from "../store/chat-history.ts";
 import type { ChatLog } from "../store/chat-log.ts";
-import type { TurnStep } from "../turn/types.ts";
-import { userName } from "../persona/persona.ts";
+import type { TurnContext, TurnMiddleware } from "../turn/types.ts";
+import type { Persona } from "../persona/persona.ts";
 import { GREETING_SELF_LABEL, returnExtra } from "../prompts/greeting.ts";
 import { returnContext } from "./context.ts";
 
@@ -14,19 +14,31 @@ import { returnContext } from "./context.ts";
  * Not when Lilo already greeted on her own in this conversation: that
  * greeting was written from the same context and is in the history.
  */
-export function returnGreetingStep(deps: { config: LiloConfig; chatLog: ChatLog; history: ChatHistory }): TurnStep {
-  const { config } = deps;
+export function returnGreeting(
+  deps: { persona: Persona; chatLog: ChatLog; history: ChatHistory },
+  config: { greeting: Pick<LiloConfig["greeting"], "messages">; timezone: string },
+): TurnMiddleware {
   return {
     name: "return-greeting",
     readOnly: true,
-    async before(ctx) {
-      if (!ctx.isNewConversation) return;
-      if (deps.chatLog.recent(ctx.conversationId, 1, ctx.userMessage.id).length > 0) return;
-      const earlier = deps.history.beforeConversation(ctx.userId, ctx.conversationId, config.greeting.messages);
-      const lang = config.persona.language;
-      const name = userName(config, ctx.userId);
-      const c = returnContext(earlier, ctx.now, { timeZone: config.timezone, language: lang, userName: name, selfLabel: GREETING_SELF_LABEL[lang] });
-      if (c) ctx.extras.push(returnExtra(lang, c, name));
+    async run(ctx, next) {
+      const lines = greetingContext(deps, config, ctx);
+      if (lines) ctx.sheet.returnGreeting = lines;
+      await next();
     },
   };
+}
+
+function greetingContext(
+  deps: { persona: Persona; chatLog: ChatLog; history: ChatHistory },
+  config: { greeting: Pick<LiloConfig["greeting"], "messages">; timezone: string },
+  ctx: TurnContext,
+): string | undefined {
+  if (!ctx.isNewConversation) return undefined;
+  if (deps.chatLog.recent(ctx.conversationId, 1, ctx.userMessage.id).length > 0) return undefined;
+  const earlier = deps.history.beforeConversation(ctx.userId, ctx.conversationId, config.greeting.messages);
+  const lang = deps.persona.language;
+  const name = deps.persona.userName(ctx.userId);
+  const c = returnContext(earlier, ctx.now, { timeZone: config.timezone, language: lang, userName: name, selfLabel: GREETING_SELF_LABEL[lang] });
+  return c ? returnExtra(lang, c, name) : undefined;
 }

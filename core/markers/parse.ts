@@ -5,57 +5,21 @@
  * and markers executed while Lilo merely explains them (code, quotes).
  */
 
+import { MARKERS } from "./registry.ts";
+import { nameKey, type Marker, type MarkerKind, type MarkerName, type MarkerRegistry } from "./marker.ts";
+
+export type { Marker, MarkerKind, MarkerName } from "./marker.ts";
+
 /** All marker names the program understands, in prompt order. */
-export const MARKER_NAMES = [
-  "RECALL", "DIARY", "IMPORTANT", "SEARCH", "FETCH", "KINEWS",
-  "THOUGHT", "FOLLOWUP", "EMOTION", "VORSCHLAG", "ANSPRECHEN",
-] as const;
-
-/** A known marker name (canonical upper-case spelling). */
-export type MarkerName = (typeof MARKER_NAMES)[number];
-
-/** "fetch" markers need a follow-up model call with results; "store" ones only save. */
-export type MarkerKind = "fetch" | "store";
+export const MARKER_NAMES: readonly MarkerName[] = MARKERS.names();
 
 /** Kind of every marker. */
-export const MARKER_KINDS: Readonly<Record<MarkerName, MarkerKind>> = {
-  RECALL: "fetch", DIARY: "fetch", SEARCH: "fetch", FETCH: "fetch", KINEWS: "fetch",
-  IMPORTANT: "store", THOUGHT: "store", FOLLOWUP: "store", EMOTION: "store",
-  VORSCHLAG: "store", ANSPRECHEN: "store",
-};
-
-/** One marker found in an answer; payload is trimmed and never empty. */
-export interface Marker {
-  name: MarkerName;
-  payload: string;
-  kind: MarkerKind;
-}
+export const MARKER_KINDS: Readonly<Record<MarkerName, MarkerKind>> = Object.fromEntries(MARKERS.all.map((d) => [d.name, d.kind]));
 
 /** The answer without markers, plus the markers in order of appearance. */
 export interface ParsedAnswer {
   text: string;
   markers: Marker[];
-}
-
-/**
- * Variant spellings, keyed after {@link nameKey} folding (so FOLLOW-UP,
- * follow_up and KI-NEWS need no entry). Only unambiguous translations:
- * "SUCHE" or "ERINNERUNG" could mean several markers, so they are left out.
- */
-const ALIASES: Readonly<Record<string, MarkerName>> = {
-  GEDANKE: "THOUGHT", GEDANKEN: "THOUGHT", TAGEBUCH: "DIARY", WICHTIG: "IMPORTANT",
-  STIMMUNG: "EMOTION", MOOD: "EMOTION", SUGGESTION: "VORSCHLAG",
-  WEBSEARCH: "SEARCH", WEBSUCHE: "SEARCH",
-  NEWS: "KINEWS", NACHRICHTEN: "KINEWS", FETCHURL: "FETCH", READURL: "FETCH",
-};
-
-function nameKey(raw: string): string {
-  return raw.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase().replace(/[-_]/g, "");
-}
-
-function resolveName(raw: string): MarkerName | undefined {
-  const key = nameKey(raw);
-  return (MARKER_NAMES as readonly string[]).includes(key) ? (key as MarkerName) : ALIASES[key];
 }
 
 /** An unknown name that still "looks like a marker": at least two capitals, no lower case. */
@@ -142,19 +106,20 @@ function findClose(text: string, from: number, open: string, close: string): num
 }
 
 /** A marker-like bracket at `pos`: where it ends and, if executable, the marker. */
-function matchMarker(text: string, pos: number): { end: number; marker?: Marker } | undefined {
+function matchMarker(text: string, pos: number, registry: MarkerRegistry): { end: number; marker?: Marker } | undefined {
   HEAD.lastIndex = pos;
-  const head = HEAD.exec(text) ?? withoutColon(text, pos);
+  const head = HEAD.exec(text) ?? withoutColon(text, pos, registry);
   if (!head) {
     // The model ran out of tokens mid-name ("… [EMOT"): strip, never show.
     TRUNCATED_HEAD.lastIndex = pos;
     const t = TRUNCATED_HEAD.exec(text);
     const key = t ? nameKey(t[1]!) : "";
-    const known = [...MARKER_NAMES, ...Object.keys(ALIASES)].some((n) => key && n.startsWith(key));
+    const known = registry.spellings().some((n) => key && n.startsWith(key));
     return known ? { end: text.length } : undefined;
   }
   const [whole, opener, rawName] = head as unknown as [string, string, string];
-  const name = resolveName(rawName);
+  const def = registry.resolve(rawName);
+  const name = def?.name;
   const round = opener === "(";
   // Round brackets or mixed case are ordinary prose ("(siehe oben: Seite 3)") unless the name is known.
   if (!name && (round || !isAllCaps(rawName))) return undefined;
@@ -168,16 +133,16 @@ function matchMarker(text: string, pos: number): { end: number; marker?: Marker 
   }
   let end = close + 1;
   // [[VORSCHLAG: x]] is the one double-bracket marker; accept it with one bracket missing or extra.
-  if (!round && text[end] === "]" && (opener === "[[" || name === "VORSCHLAG")) end++;
+  if (!round && text[end] === "]" && (opener === "[[" || def?.doubleBracket)) end++;
   const payload = text.slice(from, close).trim();
-  return name && payload ? { end, marker: { name, payload, kind: MARKER_KINDS[name] } } : { end };
+  return name && payload ? { end, marker: { name, payload, kind: def!.kind } } : { end };
 }
 
 /** The head of "[Emotion froh]" shaped like a regular head, when its name is a canonical marker name. */
-function withoutColon(text: string, pos: number): RegExpExecArray | null {
+function withoutColon(text: string, pos: number, registry: MarkerRegistry): RegExpExecArray | null {
   HEAD_NO_COLON.lastIndex = pos;
   const m = HEAD_NO_COLON.exec(text);
-  return m && (MARKER_NAMES as readonly string[]).includes(nameKey(m[2]!)) ? m : null;
+  return m && registry.isCanonical(m[2]!) ? m : null;
 }
 
 const GAP_RUN = new RegExp(
@@ -208,13 +173,13 @@ function tidy(text: string): string {
  * without them. Tolerates case, extra spaces, round brackets, one missing or
  * extra bracket on VORSCHLAG, a forgotten colon after a canonical name
  * ("[Emotion froh]"), emphasis around a marker ("**[EMOTION: x]**") and a
- * few German/English name variants.
+ * few German/English name variants. `registry` defaults to Lilo's markers.
  * Markers inside code (fenced or inline), `>` quote lines or quotation marks
  * on one line are examples, not commands: neither returned nor stripped.
  * Unknown ALL-CAPS markers, empty payloads and truncated markers are stripped
  * but not returned.
  */
-export function parseMarkers(answer: string): ParsedAnswer {
+export function parseMarkers(answer: string, registry: MarkerRegistry = MARKERS): ParsedAnswer {
   const source = answer.replaceAll(GAP, "");
   const markers: Marker[] = [];
   let out = "";
@@ -226,7 +191,7 @@ export function parseMarkers(answer: string): ParsedAnswer {
     if (end === undefined && ch === "`") end = inlineCodeEnd(source, pos);
     else if (end === undefined && QUOTES[ch]) end = quoteEnd(source, pos, QUOTES[ch]);
     else if (end === undefined && (ch === "[" || ch === "(")) {
-      const found = matchMarker(source, pos);
+      const found = matchMarker(source, pos, registry);
       if (found) {
         if (found.marker) markers.push(found.marker);
         const emphasis = EMPHASIS.exec(out)?.[1];

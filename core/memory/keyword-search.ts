@@ -6,16 +6,11 @@
 import type { Db } from "../store/db.ts";
 import type { VectorStore } from "../ports/vector-index.ts";
 import { ftsQuery } from "../recall/keyword-query.ts";
-import { prepared } from "../store/prepared.ts";
+import { keywordRows } from "../store/keyword-index.ts";
 
 /** Row ids of one store with their bm25 score (higher is better), best first. */
 export function keywordSearch(db: Db, store: VectorStore, userId: string, text: string, limit: number): { rowId: number; score: number }[] {
   const match = ftsQuery([text]);
   if (!match) return [];
-  const rows = prepared(
-    db,
-    `SELECT s.id AS rowId, -bm25(${store}_fts) AS score FROM ${store}_fts JOIN ${store} s ON s.id = ${store}_fts.rowid
-       WHERE ${store}_fts MATCH ? AND s.user_id = ? AND s.superseded_at IS NULL ORDER BY score DESC, s.id DESC LIMIT ?`,
-  ).all(match, userId, limit) as { rowId: number; score: number }[];
-  return rows;
+  return keywordRows(db, store, userId, match, limit);
 }

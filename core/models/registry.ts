@@ -3,6 +3,8 @@ import type { LiloConfig, ModelRole, ModelSpec } from "../config.ts";
 import { requireModel } from "../config.ts";
 import { ConfigError, ModelSwitchError } from "../errors.ts";
 import type { SettingsStore } from "../store/settings.ts";
+import { formatModelSpec, splitModelSpec } from "../config/model-spec.ts";
+import { withBareProvider } from "../config/providers.ts";
 
 const CHAT_SETTING = "chat_model";
 
@@ -41,8 +43,8 @@ export class ModelRegistry {
   chatSpec(): ModelSpec {
     const saved = this.settings.get(CHAT_SETTING);
     if (saved) {
-      const [provider, ...rest] = saved.split(":");
-      return { provider: provider!, model: rest.join(":") };
+      const { provider, name } = withBareProvider(saved);
+      return { provider, model: name };
     }
     if (this.overrides.chat) return { provider: this.overrides.chat.provider, model: this.overrides.chat.model };
     return requireModel(this.config, "chat");
@@ -54,19 +56,14 @@ export class ModelRegistry {
    * as "llama3.1:8b"); then the provider must be named first.
    */
   switchChat(value: string, now: string): ModelSpec {
-    const trimmed = value.trim();
     const choices = Object.keys(this.config.providers);
-    if (!trimmed) throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
-    const idx = trimmed.indexOf(":");
-    let spec: ModelSpec;
-    if (idx < 0) spec = { provider: this.chatSpec().provider, model: trimmed };
-    else {
-      const provider = trimmed.slice(0, idx);
-      if (!this.config.providers[provider]) {
-        throw new ModelSwitchError(`Unknown provider "${provider}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`, "unknown-provider", provider, choices);
-      }
-      spec = { provider, model: trimmed.slice(idx + 1).trim() };
+    if (!value.trim()) throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
+    const { provider, name } = splitModelSpec(value);
+    // A bare name is a model of the provider in force.
+    if (provider !== undefined && !this.config.providers[provider]) {
+      throw new ModelSwitchError(`Unknown provider "${provider}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`, "unknown-provider", provider, choices);
     }
+    const spec: ModelSpec = { provider: provider ?? this.chatSpec().provider, model: name };
     if (!spec.model) throw new ModelSwitchError(`Name the model after "${spec.provider}:"`, "no-model-named", spec.provider, choices);
     try {
       this.get(spec); // fails now, with a clear error, if the provider is not usable
@@ -74,7 +71,7 @@ export class ModelRegistry {
       if (!(err instanceof ConfigError)) throw err;
       throw new ModelSwitchError(err.message, "provider-unusable", spec.provider, choices, { cause: err });
     }
-    this.settings.set(CHAT_SETTING, `${spec.provider}:${spec.model}`, now);
+    this.settings.set(CHAT_SETTING, formatModelSpec(spec), now);
     return spec;
   }
 
@@ -83,13 +80,10 @@ export class ModelRegistry {
    * command line), built by the same factory; nothing is stored.
    */
   forSpec(value: string): ChatModel {
-    const trimmed = value.trim();
-    const idx = trimmed.indexOf(":");
-    const provider = idx < 0 ? trimmed : trimmed.slice(0, idx);
+    const { provider, name: model } = withBareProvider(value);
     if (!this.config.providers[provider]) {
       throw new ConfigError(`Unknown provider "${provider}" (use one of: ${Object.keys(this.config.providers).join(", ")}), e.g. anthropic:claude-sonnet-4-5`);
     }
-    const model = idx < 0 ? "" : trimmed.slice(idx + 1).trim();
     if (!model) throw new ConfigError(`Name the model after "${provider}:", e.g. ${provider}:<model name>`);
     return this.get({ provider, model });
   }
@@ -101,7 +95,7 @@ export class ModelRegistry {
 
   private get(spec: ModelSpec): ChatModel {
     if (this.overrides.chat && spec.provider === this.overrides.chat.provider && spec.model === this.overrides.chat.model) return this.overrides.chat;
-    const key = `${spec.provider}:${spec.model}`;
+    const key = formatModelSpec(spec);
     let m = this.cache.get(key);
     if (!m) {
       m = this.factory(spec);

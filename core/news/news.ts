@@ -9,7 +9,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { LookupConfig } from "../lookup-config.ts";
 import { ConfigError, LookupError, describeError } from "../errors.ts";
-import { FeedStore, type FeedItem, type NewItem } from "./feed-store.ts";
+import { FeedStore, type FeedItem, type NewItem } from "../store/feeds.ts";
 import { parseHttpUrl, safeFetch } from "../web/safe-fetch.ts";
 
 /** What one fetch of every feed did. */

@@ -3,10 +3,9 @@ import { VectorIndexError } from "../errors.ts";
 import { VECTOR_STORES, type VectorHit, type VectorIndex, type VectorKey, type VectorQuery, type VectorRecord, type VectorStore } from "../ports/vector-index.ts";
 import type { Db } from "../store/db.ts";
 import { writeTransaction } from "../store/tx.ts";
+import { SqliteVecTable, VEC_TABLE } from "../store/vectors/sqlite-vec-table.ts";
 import { asIndexError } from "./index-errors.ts";
 
-const TABLE = "vec_memory";
-const META = "vec_memory_meta";
 /** sqlite-vec refuses KNN queries with k above this. */
 const MAX_K = 4096;
 /** vec0 rowid = rowId * 16 + store index: unique, reversible, room for 16 stores. */
@@ -50,16 +49,18 @@ export function fromVecRowid(rowid: bigint): { store: VectorStore; rowId: number
 export class SqliteVecIndex implements VectorIndex {
   readonly name = "sqlite-vec";
   private readonly db: Db;
+  private readonly table: SqliteVecTable;
   private dimension: number | undefined;
 
   constructor(db: Db) {
     this.db = db;
+    this.table = new SqliteVecTable(db);
   }
 
   async init(dimension: number, embedderId: string): Promise<void> {
     checkDimension(dimension);
     loadVec(this.db);
-    const meta = this.readMeta();
+    const meta = this.table.meta();
     if (meta) {
       if (meta.dimension !== dimension || meta.embedderId !== embedderId) {
         throw new VectorIndexError(
@@ -67,9 +68,9 @@ export class SqliteVecIndex implements VectorIndex {
             `but the embedder is "${embedderId}" with ${dimension} dimensions. Run \`lilo reindex\`.`,
         );
       }
-      if (!this.tableExists(TABLE)) this.run(() => this.db.exec(createSql(dimension)), "create the vector table");
-    } else if (this.tableExists(TABLE)) {
-      throw new VectorIndexError(`The vector table ${TABLE} exists without its model record. Run \`lilo reindex\`.`);
+      if (!this.table.tableExists(VEC_TABLE)) this.run(() => this.table.createVectors(dimension), "create the vector table");
+    } else if (this.table.tableExists(VEC_TABLE)) {
+      throw new VectorIndexError(`The vector table ${VEC_TABLE} exists without its model record. Run \`lilo reindex\`.`);
     } else {
       this.create(dimension, embedderId);
     }
@@ -83,8 +84,8 @@ export class SqliteVecIndex implements VectorIndex {
     this.run(
       () =>
         writeTransaction(this.db, () => {
-          this.db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META};`);
-          this.createTables(dimension, embedderId);
+          this.table.drop();
+          this.table.create(dimension, embedderId, new Date().toISOString());
         }),
       "reset the vector index",
     );
@@ -100,26 +101,14 @@ export class SqliteVecIndex implements VectorIndex {
       }
       return { rowid: toVecRowid(r.store, r.rowId), store: r.store, userId: r.userId, blob: toBlob(r.vector) };
     });
-    const del = this.db.prepare(`DELETE FROM ${TABLE} WHERE rowid = ?`);
-    const ins = this.db.prepare(`INSERT INTO ${TABLE}(rowid, user_id, store, embedding) VALUES (?, ?, ?, ?)`);
-    this.run(
-      () =>
-        writeTransaction(this.db, () => {
-          for (const r of rows) {
-            del.run(r.rowid);
-            ins.run(r.rowid, r.userId, r.store, r.blob);
-          }
-        }),
-      "upsert vectors",
-    );
+    this.run(() => writeTransaction(this.db, () => this.table.put(rows)), "upsert vectors");
   }
 
   async delete(keys: VectorKey[]): Promise<void> {
     this.ready();
     if (keys.length === 0) return;
     const ids = keys.map((k) => toVecRowid(k.store, k.rowId));
-    const del = this.db.prepare(`DELETE FROM ${TABLE} WHERE rowid = ?`);
-    this.run(() => writeTransaction(this.db, () => ids.forEach((id) => del.run(id))), "delete vectors");
+    this.run(() => writeTransaction(this.db, () => this.table.delete(ids)), "delete vectors");
   }
 
   async search(query: VectorQuery): Promise<VectorHit[]> {
@@ -129,18 +118,7 @@ export class SqliteVecIndex implements VectorIndex {
     }
     const k = Math.min(Math.floor(query.k), MAX_K);
     if (!(k > 0)) return [];
-    const rows = this.run(
-      () =>
-        this.db
-          .prepare(
-            `SELECT rowid, distance FROM ${TABLE}
-             WHERE embedding MATCH ? AND k = ? AND user_id = ? AND store = ?
-             ORDER BY distance`,
-          )
-          .safeIntegers(true)
-          .all(toBlob(query.vector), BigInt(k), query.userId, query.store) as { rowid: bigint; distance: number }[],
-      "search vectors",
-    );
+    const rows = this.run(() => this.table.nearest(toBlob(query.vector), k, query.userId, query.store), "search vectors");
     const hits: VectorHit[] = [];
     for (const r of rows) {
       const score = 1 - r.distance;
@@ -152,14 +130,7 @@ export class SqliteVecIndex implements VectorIndex {
 
   async keys(): Promise<VectorKey[]> {
     this.ready();
-    const rows = this.run(
-      () =>
-        this.db
-          .prepare(`SELECT rowid, user_id AS userId FROM ${TABLE} ORDER BY rowid`)
-          .safeIntegers(true)
-          .all() as { rowid: bigint; userId: string }[],
-      "list vector keys",
-    );
+    const rows = this.run(() => this.table.keys(), "list vector keys");
     return rows.map((r) => ({ ...fromVecRowid(r.rowid), userId: r.userId }));
   }
 
@@ -173,48 +144,12 @@ export class SqliteVecIndex implements VectorIndex {
   }
 
   private create(dimension: number, embedderId: string): void {
-    this.run(() => writeTransaction(this.db, () => this.createTables(dimension, embedderId)), "create the vector index");
-  }
-
-  private createTables(dimension: number, embedderId: string): void {
-    this.db.exec(
-      `CREATE TABLE ${META} (
-         id INTEGER PRIMARY KEY CHECK (id = 1),
-         dimension INTEGER NOT NULL,
-         embedder_id TEXT NOT NULL,
-         created_at TEXT NOT NULL
-       );`,
-    );
-    this.db.exec(createSql(dimension));
-    this.db
-      .prepare(`INSERT INTO ${META}(id, dimension, embedder_id, created_at) VALUES (1, ?, ?, ?)`)
-      .run(dimension, embedderId, new Date().toISOString());
-  }
-
-  private readMeta(): { dimension: number; embedderId: string } | undefined {
-    if (!this.tableExists(META)) return undefined;
-    return this.db.prepare(`SELECT dimension, embedder_id AS embedderId FROM ${META} WHERE id = 1`).get() as
-      | { dimension: number; embedderId: string }
-      | undefined;
-  }
-
-  private tableExists(name: string): boolean {
-    return this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
+    this.run(() => writeTransaction(this.db, () => this.table.create(dimension, embedderId, new Date().toISOString())), "create the vector index");
   }
 
   private run<T>(fn: () => T, what: string): T {
     return asIndexError(fn, what);
   }
-}
-
-// Both user and store are partition keys: a search scans only that user's
-// vectors of that store, not every vector of the user (measured by `npm run bench`).
-function createSql(dimension: number): string {
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS ${TABLE} USING vec0(
-    user_id TEXT PARTITION KEY,
-    store TEXT PARTITION KEY,
-    embedding FLOAT[${dimension}] DISTANCE_METRIC=cosine
-  );`;
 }
 
 function checkDimension(dimension: number): void {

@@ -1,6 +1,6 @@
 import type { TopicsStore } from "../store/topics.ts";
 import type { DeliveredHandler } from "./push.ts";
-import type { AfterDelivery } from "./outbox.ts";
+import type { AfterDelivery } from "../store/push-outbox.ts";
 import { recordProactive, type ProactiveDeps } from "./proactive.ts";
 
 /**

@@ -4,31 +4,21 @@ import type { Logger } from "../ports/logger.ts";
 import type { PushMessage, PushTarget, Transport } from "../ports/transport.ts";
 import { describeError } from "../errors.ts";
 import { inQuietHours, type QuietHours } from "./quiet-hours.ts";
-import { Outbox, type AfterDelivery, type OutboxRow } from "./outbox.ts";
+import { Outbox, type AfterDelivery, type OutboxRow } from "../store/push-outbox.ts";
+import { PushTargets } from "../store/push-targets.ts";
+import { PushLog, type PushLogEntry } from "../store/push-log.ts";
+
+export type { AfterDelivery } from "../store/push-outbox.ts";
+export type { PushLogEntry } from "../store/push-log.ts";
 
 /** "queued": written to the outbox for the running bot to deliver (this process has no chat connection). */
 export type PushOutcome = "sent" | "failed" | "not-opted-in" | "quiet-hours" | "no-transport" | "queued";
 
 /** The outcome of a push and, when delivered with `after.proactive`, the stored chat-log message. */
-export interface PushResult {
-  outcome: PushOutcome;
-  messageId?: number;
-}
+export type PushResult = { outcome: "sent"; messageId?: number } | { outcome: Exclude<PushOutcome, "sent"> };
 
 /** Runs the bookkeeping of a delivered push; returns the stored proactive message id, if any. */
 export type DeliveredHandler = (userId: string, text: string, after: AfterDelivery) => Promise<number | undefined>;
-
-export interface PushLogEntry {
-  id: number;
-  userId: string;
-  kind: string;
-  transport: string | null;
-  chatId: string | null;
-  text: string;
-  outcome: PushOutcome;
-  error: string | null;
-  createdAt: string;
-}
 
 /**
  * Messages Lilo sends on her own. Each user opts in from one chat; a push
@@ -40,17 +30,21 @@ export interface PushLogEntry {
 export class Push {
   private readonly transports = new Map<string, Transport>();
   private readonly outbox: Outbox;
+  private readonly targets: PushTargets;
+  private readonly pushLog: PushLog;
   private onDelivered: DeliveredHandler | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private tick: Promise<void> | undefined;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly quiet: { hours: QuietHours | undefined; timezone: string },
   ) {
     this.outbox = new Outbox(db);
+    this.targets = new PushTargets(db);
+    this.pushLog = new PushLog(db);
   }
 
   /** The bookkeeping after a delivery (chat log, topic done), wired by the composition root. */
@@ -69,25 +63,17 @@ export class Push {
 
   /** Pushes for `userId` go to this chat from now on. */
   optIn(userId: string, target: PushTarget): void {
-    const now = this.clock.now().toISOString();
-    this.db
-      .prepare(
-        `INSERT INTO push_targets (user_id, transport, chat_id, enabled, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)
-         ON CONFLICT (user_id) DO UPDATE SET transport = excluded.transport, chat_id = excluded.chat_id, enabled = 1, updated_at = excluded.updated_at`,
-      )
-      .run(userId, target.transport, target.chatId, now, now);
+    this.targets.optIn(userId, target, this.clock.now().toISOString());
   }
 
+  /** No pushes for `userId` until the next opt-in. */
   optOut(userId: string): void {
-    this.db.prepare(`UPDATE push_targets SET enabled = 0, updated_at = ? WHERE user_id = ?`).run(this.clock.now().toISOString(), userId);
+    this.targets.optOut(userId, this.clock.now().toISOString());
   }
 
   /** Where pushes for a user go, if they opted in. */
   target(userId: string): PushTarget | undefined {
-    const r = this.db.prepare(`SELECT transport, chat_id FROM push_targets WHERE user_id = ? AND enabled = 1`).get(userId) as
-      | { transport: string; chat_id: string }
-      | undefined;
-    return r && { transport: r.transport, chatId: r.chat_id };
+    return this.targets.get(userId);
   }
 
   /** Are pushes held back now (quiet hours)? Callers skip the model call for a push that would be dropped. */
@@ -168,7 +154,8 @@ export class Push {
     if (!row) return undefined;
     const outcome = await this.attempt(row);
     this.outbox.finish(id, outcome, this.clock.now().toISOString());
-    if (outcome !== "sent" || !row.after || !this.onDelivered) return { outcome };
+    if (outcome !== "sent") return { outcome };
+    if (!row.after || !this.onDelivered) return { outcome };
     try {
       const messageId = await this.onDelivered(row.userId, row.message.text, row.after);
       return messageId === undefined ? { outcome } : { outcome, messageId };
@@ -198,27 +185,11 @@ export class Push {
 
   /** Newest entries first. */
   history(userId?: string, limit = 50): PushLogEntry[] {
-    const rows = (userId
-      ? this.db.prepare(`SELECT * FROM push_log WHERE user_id = ? ORDER BY id DESC LIMIT ?`).all(userId, limit)
-      : this.db.prepare(`SELECT * FROM push_log ORDER BY id DESC LIMIT ?`).all(limit)) as {
-      id: number;
-      user_id: string;
-      kind: string;
-      transport: string | null;
-      chat_id: string | null;
-      text: string;
-      outcome: PushOutcome;
-      error: string | null;
-      created_at: string;
-    }[];
-    return rows.map((r) => ({ id: r.id, userId: r.user_id, kind: r.kind, transport: r.transport, chatId: r.chat_id, text: r.text, outcome: r.outcome, error: r.error, createdAt: r.created_at }));
+    return this.pushLog.list(userId, limit);
   }
 
   private log(userId: string, m: PushMessage, target: PushTarget | undefined, outcome: PushOutcome, error?: string): PushOutcome {
-    const now = this.clock.now().toISOString();
-    this.db
-      .prepare(`INSERT INTO push_log (user_id, kind, transport, chat_id, text, outcome, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(userId, m.kind, target?.transport ?? null, target?.chatId ?? null, m.text, outcome, error ?? null, now, now);
+    this.pushLog.add(userId, m, target, outcome, error, this.clock.now().toISOString());
     if (outcome !== "sent") this.logger.info(`push not delivered: ${outcome}`, { userId, kind: m.kind });
     return outcome;
   }

@@ -8,6 +8,7 @@
  * step with the vector backend.
  */
 import type { Db } from "../store/db.ts";
+import { MessageVectorsTable } from "../store/message-vectors.ts";
 import type { Embedder } from "../ports/embedder.ts";
 import { LiloError } from "../errors.ts";
 
@@ -35,30 +36,26 @@ export class MessageVectors {
   /** Users whose every message up to this id has a vector: later catch-ups look only at newer ids. */
   private readonly complete = new Map<string, number>();
 
+  private readonly table: MessageVectorsTable;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly embedder: Embedder,
-  ) {}
+  ) {
+    this.table = new MessageVectorsTable(db);
+  }
 
   /** Embeds up to CATCH_UP_BATCH of the user's newest messages that have no vector of this embedder yet. */
   async catchUp(userId: string): Promise<number> {
     const after = this.complete.get(userId);
-    if (after === undefined) this.db.prepare(`DELETE FROM message_vectors WHERE user_id = ? AND embedder <> ?`).run(userId, this.embedder.id);
+    if (after === undefined) this.table.dropOtherEmbedders(userId, this.embedder.id);
     // Once complete, only newer messages can lack a vector (an edited old message waits for the next start).
-    const missing = this.db
-      .prepare(
-        `SELECT m.id, m.text FROM messages m LEFT JOIN message_vectors v ON v.message_id = m.id
-         WHERE m.user_id = ? AND m.id > ? AND v.message_id IS NULL ORDER BY m.id DESC LIMIT ?`,
-      )
-      .all(userId, after ?? 0, CATCH_UP_BATCH) as { id: number; text: string }[];
-    if (missing.length < CATCH_UP_BATCH) this.complete.set(userId, Math.max(after ?? 0, missing[0]?.id ?? 0, this.newestId(userId)));
+    const missing = this.table.missing(userId, after ?? 0, CATCH_UP_BATCH);
+    if (missing.length < CATCH_UP_BATCH) this.complete.set(userId, Math.max(after ?? 0, missing[0]?.id ?? 0, this.table.newestMessageId(userId)));
     if (!missing.length) return 0;
     const vectors = await this.embedder.embed(missing.map((m) => m.text));
     if (vectors.length !== missing.length) throw new LiloError("embedder", `The embedder returned ${vectors.length} vectors for ${missing.length} messages`);
-    const insert = this.db.prepare(`INSERT OR REPLACE INTO message_vectors (message_id, user_id, embedder, vector) VALUES (?, ?, ?, ?)`);
-    this.db.transaction(() => {
-      missing.forEach((m, i) => insert.run(m.id, userId, this.embedder.id, Buffer.from(vectors[i]!.buffer, vectors[i]!.byteOffset, vectors[i]!.byteLength)));
-    })();
+    this.table.put(userId, this.embedder.id, missing.map((m, i) => ({ id: m.id, vector: vectors[i]! })));
     // The cache extends itself with newer ids; only an older id filled in (an old log catching up) needs a reload.
     const cachedUpTo = this.cache.get(userId)?.lastId ?? 0;
     if (missing.some((m) => m.id <= cachedUpTo)) this.cache.delete(userId);
@@ -70,10 +67,6 @@ export class MessageVectors {
     let total = 0;
     for (let n = await this.catchUp(userId); n > 0; n = await this.catchUp(userId)) total += n;
     return total;
-  }
-
-  private newestId(userId: string): number {
-    return (this.db.prepare(`SELECT max(id) AS id FROM messages WHERE user_id = ?`).get(userId) as { id: number | null }).id ?? 0;
   }
 
   /** The `k` messages closest in meaning, best first, passing `keep` (time filters, the running conversation). */
@@ -94,13 +87,7 @@ export class MessageVectors {
   /** The user's vectors, read once and then extended by newer rows only. */
   private load(userId: string): UserVectors {
     const u = this.cache.get(userId) ?? { ids: [], conversations: [], times: [], vectors: [], lastId: 0 };
-    const rows = this.db
-      .prepare(
-        `SELECT v.message_id AS id, m.conversation_id AS conv, m.created_at AS at, v.vector AS vector FROM message_vectors v
-         JOIN messages m ON m.id = v.message_id WHERE v.user_id = ? AND v.embedder = ? AND v.message_id > ? ORDER BY v.message_id`,
-      )
-      .all(userId, this.embedder.id, u.lastId) as { id: number; conv: number; at: string; vector: Buffer }[];
-    for (const r of rows) {
+    for (const r of this.table.since(userId, this.embedder.id, u.lastId)) {
       u.ids.push(r.id);
       u.conversations.push(r.conv);
       u.times.push(r.at);

@@ -6,6 +6,7 @@
  */
 import type { Db } from "../store/db.ts";
 import type { Role } from "../store/chat-log.ts";
+import { ChatSearchTable, type PassageRow } from "../store/chat-search.ts";
 import type { DayPart, TimeFilter } from "./time-words.ts";
 import { isRecallRequest } from "./recall-talk.ts";
 import { ftsQuery } from "./keyword-query.ts";
@@ -49,15 +50,6 @@ export const MIN_SCAN = 100;
 const HIT_CHARS = 1_500;
 const CONTEXT_CHARS = 400;
 
-interface Row {
-  id: number;
-  conversation_id: number;
-  role: Role;
-  text: string;
-  created_at: string;
-  recall_answer: number;
-}
-
 export { ftsQuery } from "./keyword-query.ts";
 
 /** Ranking knobs, tuned on the LoCoMo dev split with `npm run bench:recall`. */
@@ -83,13 +75,15 @@ export interface RankedMessage {
 /** Store 1 searched by words and time: the chat log as [RECALL:] and the cheat sheet see it. */
 export class ChatSearch {
   private readonly tuning: ChatSearchTuning;
+  private readonly table: ChatSearchTable;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly timeZone: string,
     tuning: Partial<ChatSearchTuning> = {},
   ) {
     this.tuning = { ...DEFAULT_CHAT_TUNING, ...tuning };
+    this.table = new ChatSearchTable(db);
   }
 
   /**
@@ -111,7 +105,7 @@ export class ChatSearch {
    */
   passages(ranked: RankedMessage[], limit: number, chronological: boolean): (RecallPassage & { score: number })[] {
     if (!ranked.length) return [];
-    const rows = new Map(this.rows(ranked.map((r) => r.id)).map((r) => [r.id, r]));
+    const rows = new Map(this.table.byIds(ranked.map((r) => r.id)).map((r) => [r.id, r]));
     const passages = ranked.flatMap((r) => {
       const row = rows.get(r.id);
       return row ? [{ ...this.passage(row), score: r.score }] : [];
@@ -156,34 +150,11 @@ export class ChatSearch {
 
   /** Matching rows in rank order (or newest first without words), the day part applied on the local hour. */
   private candidates(q: RecallQuery, match: string | undefined, range: { from: string; to: string } | undefined): RankedMessage[] {
-    const where = ["m.user_id = @userId"];
-    const params: Record<string, string | number> = { userId: q.userId };
-    if (q.excludeConversationId !== undefined) {
-      where.push("m.conversation_id <> @exclude");
-      params.exclude = q.excludeConversationId;
-    }
     const from = [q.filter.from, range?.from].filter((x): x is string => x !== undefined).sort().at(-1);
     const to = [q.filter.to, range?.to].filter((x): x is string => x !== undefined).sort().at(0);
-    if (from !== undefined) {
-      where.push("m.created_at >= @from");
-      params.from = from;
-    }
-    if (to !== undefined) {
-      where.push("m.created_at < @to");
-      params.to = to;
-    }
-    let sql: string;
-    if (match) {
-      params.match = match;
-      sql = `SELECT m.id, m.conversation_id, m.created_at, -bm25(messages_ctx_fts, 1.0, ${this.tuning.contextWeight}) AS score
-             FROM messages_ctx_fts JOIN messages m ON m.id = messages_ctx_fts.rowid
-             WHERE messages_ctx_fts MATCH @match AND ${where.join(" AND ")} ORDER BY score DESC, m.id DESC`;
-    } else {
-      sql = `SELECT m.id, m.conversation_id, m.created_at, 0 AS score FROM messages m WHERE ${where.join(" AND ")} ORDER BY m.created_at DESC, m.id DESC`;
-    }
+    const rows = this.table.candidates({ userId: q.userId, excludeConversationId: q.excludeConversationId, from, to, match, contextWeight: this.tuning.contextWeight });
     const out: RankedMessage[] = [];
-    type Hit = { id: number; conversation_id: number; created_at: string; score: number };
-    for (const row of this.db.prepare(sql).iterate(params) as IterableIterator<Hit>) {
+    for (const row of rows) {
       if (q.filter.dayPart && !this.inDayPart(row.created_at, q.filter.dayPart)) continue;
       out.push({ id: row.id, conversationId: row.conversation_id, createdAt: row.created_at, score: row.score, inDateRange: range !== undefined });
       if (out.length >= q.limit) break; // leaving the loop early closes the statement
@@ -193,13 +164,7 @@ export class ChatSearch {
 
   /** Message texts by id (pseudo-relevance feedback reads the top hits). */
   texts(ids: number[]): Map<number, string> {
-    return new Map(this.rows(ids).map((r) => [r.id, r.text]));
-  }
-
-  private rows(ids: number[]): Row[] {
-    return this.db
-      .prepare(`SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages WHERE id IN (${ids.map(() => "?").join(",")})`)
-      .all(...ids) as Row[];
+    return new Map(this.table.byIds(ids).map((r) => [r.id, r.text]));
   }
 
   /** Is this instant inside the filter's local day part (if any)? */
@@ -209,16 +174,9 @@ export class ChatSearch {
   }
 
   /** The hit with its neighbours; decides whether it is talk about remembering. */
-  private passage(row: Row): RecallPassage {
-    const near = (op: "<" | ">") =>
-      this.db
-        .prepare(
-          `SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages
-           WHERE conversation_id = ? AND id ${op} ? ORDER BY id ${op === "<" ? "DESC" : "ASC"} LIMIT 1`,
-        )
-        .get(row.conversation_id, row.id) as Row | undefined;
-    const before = near("<");
-    const after = near(">");
+  private passage(row: PassageRow): RecallPassage {
+    const before = this.table.neighbour(row.conversation_id, row.id, "<");
+    const after = this.table.neighbour(row.conversation_id, row.id, ">");
     const aboutRemembering =
       row.role === "user"
         ? isRecallRequest(row.text)
@@ -232,7 +190,7 @@ export class ChatSearch {
     };
   }
 
-  private message(r: Row, max: number): PassageMessage {
+  private message(r: PassageRow, max: number): PassageMessage {
     const text = r.text.length > max ? `${r.text.slice(0, max).trimEnd()} …` : r.text;
     return { id: r.id, role: r.role, text, createdAt: r.created_at, localTime: formatLocalShort(new Date(r.created_at), this.timeZone) };
   }

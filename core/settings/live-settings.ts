@@ -1,76 +1,54 @@
-import { Cron } from "croner";
-import { envSchema } from "../config-env.ts";
 import { loadConfig, type LiloConfig } from "../config.ts";
+import { LEAVES, setAt, showLeaf, type Leaf } from "../config/table.ts";
+import { cronProblem, isCronRule } from "../config/rules.ts";
 import { ConfigError } from "../errors.ts";
-import { parseQuietHours, type QuietHours } from "../push/quiet-hours.ts";
 import type { SettingsStore } from "../store/settings.ts";
 
 /** Where a setting's current value comes from. */
 export type SettingSource = "default" | "env" | "set";
 
-/** A setting that can be changed while Lilo runs (`lilo settings set`), with `.env` as its default. */
+/** A setting that can be changed while Lilo runs (`lilo settings set`), with `.env` as its default: a leaf of the table marked `live`. */
 interface LiveKey {
   key: string;
-  env: keyof typeof envSchema.shape;
+  env: string;
   /** The value as shown and stored, read from the configuration. */
   read(c: LiloConfig): string;
   /** Validates `raw` with the env variable's rule and writes it into the configuration. */
   apply(c: LiloConfig, raw: string): void;
 }
 
-const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
-const showQuiet = (q: QuietHours | undefined) => (q ? `${hhmm(q.startMinute)}-${hhmm(q.endMinute)}` : "none");
-
-/** Parses `raw` with the zod rule of the env variable, so a setting accepts exactly what `.env` accepts. */
-function parseAs<T>(env: keyof typeof envSchema.shape, raw: string): T {
-  const r = envSchema.shape[env].safeParse(raw);
-  if (!r.success) throw new ConfigError(`"${raw}" is not valid for ${env}: ${r.error.issues.map((i) => i.message).join("; ")}`);
-  return r.data as T;
+/** Parses `raw` with the table's rule for the variable, so a setting accepts exactly what `.env` accepts. */
+function parseAs(leaf: Leaf, raw: string): unknown {
+  const r = leaf.schema.safeParse(raw);
+  if (!r.success) throw new ConfigError(`"${raw}" is not valid for ${leaf.env}: ${r.error.issues.map((i) => i.message).join("; ")}`, { cause: r.error });
+  // A cron pattern is checked by croner itself, so the scheduler never meets one it refuses.
+  const problem = isCronRule(leaf.schema) ? cronProblem(String(r.data)) : undefined;
+  if (problem) throw new ConfigError(`"${raw}" is not valid for ${leaf.env}: ${problem}`);
+  return r.data;
 }
 
-/** A cron pattern checked by croner itself, so the scheduler never meets one it refuses. */
-function cronAs(env: keyof typeof envSchema.shape, raw: string): string {
-  const pattern = parseAs<string>(env, raw);
-  try {
-    new Cron(pattern, { paused: true }).stop();
-  } catch (err) {
-    throw new ConfigError(`"${raw}" is not valid for ${env}: not a cron pattern (${err instanceof Error ? err.message : String(err)})`, { cause: err });
-  }
-  return pattern;
-}
-
-const boolKey = (key: string, env: LiveKey["env"], get: (c: LiloConfig) => boolean, set: (c: LiloConfig, v: boolean) => void): LiveKey => ({
-  key,
-  env,
-  read: (c) => String(get(c)),
-  apply: (c, raw) => set(c, parseAs<boolean>(env, raw)),
+const liveKey = (leaf: Leaf & { live: string }): LiveKey => ({
+  key: leaf.live,
+  env: leaf.env,
+  read: (c) => showLeaf(leaf, c),
+  apply: (c, raw) => setAt(c as unknown as Record<string, unknown>, leaf.path, parseAs(leaf, raw)),
 });
 
-/** The settings SPEC §11 lists as changeable; everything else stays in `.env`. */
-export const LIVE_KEYS: readonly LiveKey[] = [
-  boolKey("diary.enabled", "LILO_DIARY_ENABLED", (c) => c.diary.enabled, (c, v) => (c.diary.enabled = v)),
-  { key: "diary.time", env: "LILO_DIARY_TIME", read: (c) => c.diary.time, apply: (c, raw) => (c.diary.time = parseAs<string>("LILO_DIARY_TIME", raw)) },
-  boolKey("diary.ping", "LILO_DIARY_PING", (c) => c.diary.ping, (c, v) => (c.diary.ping = v)),
-  boolKey("reflection.enabled", "LILO_REFLECTION_ENABLED", (c) => c.reflection.enabled, (c, v) => (c.reflection.enabled = v)),
-  { key: "reflection.cron", env: "LILO_REFLECTION_CRON", read: (c) => c.reflection.cron, apply: (c, raw) => (c.reflection.cron = cronAs("LILO_REFLECTION_CRON", raw)) },
-  boolKey("reflection.concern_ping", "LILO_CONCERN_PING", (c) => c.reflection.concernPing, (c, v) => (c.reflection.concernPing = v)),
-  boolKey("greeting.enabled", "LILO_GREETING_ENABLED", (c) => c.greeting.enabled, (c, v) => (c.greeting.enabled = v)),
-  { key: "greeting.cron", env: "LILO_GREETING_CRON", read: (c) => c.greeting.cron, apply: (c, raw) => (c.greeting.cron = cronAs("LILO_GREETING_CRON", raw)) },
-  {
-    key: "push.quiet_hours",
-    env: "LILO_QUIET_HOURS",
-    read: (c) => showQuiet(c.push.quietHours),
-    apply: (c, raw) => (c.push.quietHours = parseQuietHours("LILO_QUIET_HOURS", raw === "none" ? "" : parseAs<string>("LILO_QUIET_HOURS", raw))),
-  },
-];
+/** The settings SPEC §11 lists as changeable (the table's `live` leaves); everything else stays in `.env`. */
+export const LIVE_KEYS: readonly LiveKey[] = LEAVES.filter((l): l is Leaf & { live: string } => l.live !== undefined).map(liveKey);
 
 /**
  * A copy of `config` whose live sections are its own, so applying a setting never
  * changes a configuration object another Lilo (or a test) shares.
  */
 export function ownLiveSections(config: LiloConfig): LiloConfig {
-  return { ...config, diary: { ...config.diary }, reflection: { ...config.reflection }, greeting: { ...config.greeting }, push: { ...config.push } };
+  const copy = { ...config } as Record<string, unknown>;
+  for (const section of LIVE_SECTIONS) copy[section] = { ...(config[section] as object) };
+  return copy as LiloConfig;
 }
+
+/** The sections of the configuration that hold live leaves (diary, reflection, greeting, push). */
+const LIVE_SECTIONS = [...new Set(LEAVES.filter((l) => l.live !== undefined).map((l) => l.path[0] as keyof LiloConfig))];
 
 /** One row of `lilo settings`. */
 export interface LiveSettingView {

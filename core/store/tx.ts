@@ -11,3 +11,22 @@ import type { Db } from "./db.ts";
 export function writeTransaction<T>(db: Db, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
+
+/**
+ * Runs async `fn` between BEGIN IMMEDIATE and COMMIT, rolling back when it
+ * throws (the error is rethrown). For work that awaits inside the
+ * transaction, which better-sqlite3's `transaction()` cannot hold: an import
+ * writes its rows and, with sqlite-vec, their vectors all or nothing.
+ */
+export async function asyncWriteTransaction<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  db.exec("BEGIN IMMEDIATE");
+  let result: T;
+  try {
+    result = await fn();
+  } catch (err) {
+    db.exec("ROLLBACK");
+    throw err;
+  }
+  db.exec("COMMIT");
+  return result;
+}

@@ -1,8 +1,9 @@
 import type { Logger } from "../ports/logger.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Lookups } from "../web/lookups.ts";
-import { MARKER_KINDS, type MarkerName } from "../markers/parse.ts";
-import { CHAT_MARKERS } from "../markers/execute.ts";
+import type { MarkerName, MarkerRegistry } from "../markers/marker.ts";
+import { MARKERS } from "../markers/registry.ts";
+import { chatMarkers } from "../markers/execute.ts";
 import { describeError } from "../errors.ts";
 import type { ToolCalling } from "./tool-calling.ts";
 
@@ -12,8 +13,9 @@ import type { ToolCalling } from "./tool-calling.ts";
  * native tools, the fetch markers are left out (they are tools then) and
  * only the store markers remain.
  */
-export function chatMarkerNames(deps: { models: ModelRegistry; logger: Logger; lookups?: Lookups | undefined; tools?: ToolCalling | undefined }): MarkerName[] {
-  const all: MarkerName[] = [...CHAT_MARKERS, ...(deps.lookups?.markerNames() ?? [])];
+export function chatMarkerNames(deps: { models: ModelRegistry; logger: Logger; lookups?: Lookups | undefined; tools?: ToolCalling | undefined; markers?: MarkerRegistry | undefined }): MarkerName[] {
+  const registry = deps.markers ?? MARKERS;
+  const all: MarkerName[] = [...chatMarkers(registry), ...(deps.lookups?.markerNames() ?? [])];
   if (!deps.tools) return all;
   let native = false;
   try {
@@ -22,5 +24,5 @@ export function chatMarkerNames(deps: { models: ModelRegistry; logger: Logger; l
     // No chat model configured: the turn reports that itself; the prompt just keeps the markers.
     deps.logger.debug("no chat model to decide on native tools", { error: describeError(err) });
   }
-  return native ? all.filter((n) => MARKER_KINDS[n] !== "fetch") : all;
+  return native ? all.filter((n) => registry.get(n)?.kind !== "fetch") : all;
 }

@@ -6,8 +6,9 @@
  * calls; a turn without a tool call costs one, as with markers.
  */
 import type { ChatModel, ChatRequest, ChatResponse, ToolCall, ToolResult } from "../ports/chat-model.ts";
-import type { MarkerName } from "../markers/parse.ts";
-import { MARKER_KINDS, parseMarkers } from "../markers/parse.ts";
+import type { MarkerName } from "../markers/marker.ts";
+import { parseMarkers } from "../markers/parse.ts";
+import { MARKERS } from "../markers/registry.ts";
 import { executeFetchMarkers, type FetchDeps } from "../markers/fetch.ts";
 import { fetchOutcomeText } from "../prompts/recall.ts";
 import { markerInstructions } from "../prompts/markers.ts";
@@ -21,9 +22,6 @@ export interface ToolLoopDeps extends FetchDeps {
   tools?: ToolCalling | undefined;
   userName: string;
 }
-
-/** The lookup markers that are fetch markers with a tool. */
-const FETCH_MARKERS = (Object.keys(MARKER_KINDS) as MarkerName[]).filter((n) => MARKER_KINDS[n] === "fetch");
 
 /** Answers `request` with native tools when the model has them, else with one plain call. */
 export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest): Promise<ChatResponse & { toolsUsed: string[] }> {
@@ -49,14 +47,14 @@ async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationI
     } catch (err) {
       if (round > 0 || !tools.learnRefusal(model, err)) throw err;
       // This model has no tools after all: this turn and later ones use the fetch markers.
-      return model.complete({ ...request, system: `${request.system}\n\n${markerInstructions(deps.config.persona.language, fetchMarkers(deps))}` });
+      return model.complete({ ...request, system: `${request.system}\n\n${markerInstructions(deps.config.persona.language, fetchMarkers(deps), deps.markers)}` });
     }
     if (!res.toolCalls?.length) return withEarlier(res);
     if (last) {
       deps.logger.warn("tool calls after the last allowed round ignored", { userId: ctx.userId, calls: res.toolCalls.map((c) => c.name) });
       return withEarlier(res);
     }
-    earlier.push(...parseMarkers(res.text).markers.filter((m) => m.kind === "store").map((m) => `[${m.name}: ${m.payload}]`));
+    earlier.push(...parseMarkers(res.text, deps.markers).markers.filter((m) => m.kind === "store").map((m) => `[${m.name}: ${m.payload}]`));
     used.push(...res.toolCalls.map((c) => c.name));
     const results = await Promise.all(res.toolCalls.map((c) => runTool(deps, ctx, c)));
     deps.logger.info("native tool round", { userId: ctx.userId, round: round + 1, tools: res.toolCalls.map((c) => c.name) });
@@ -64,10 +62,10 @@ async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationI
   }
 }
 
-/** The fetch markers this setup answers: RECALL and DIARY always, the lookups when configured. */
-export function fetchMarkers(deps: Pick<FetchDeps, "lookups">): MarkerName[] {
+/** The fetch markers this setup answers: those of every chat (RECALL, DIARY) always, the lookups when configured. */
+export function fetchMarkers(deps: Pick<FetchDeps, "lookups" | "markers">): MarkerName[] {
   const lookups = deps.lookups?.markerNames() ?? [];
-  return FETCH_MARKERS.filter((n) => n === "RECALL" || n === "DIARY" || lookups.includes(n));
+  return (deps.markers ?? MARKERS).all.filter((d) => d.kind === "fetch" && (d.offer === "chat" || lookups.includes(d.name))).map((d) => d.name);
 }
 
 /** One tool call answered with the marker path's text; bad arguments and failures are told to the model. */

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { ToolSpec } from "../ports/chat-model.ts";
-import type { MarkerName } from "../markers/parse.ts";
+import type { MarkerName } from "../markers/marker.ts";
+import { MARKERS } from "../markers/registry.ts";
 
 const query = (description: string) => z.object({ query: z.string().trim().min(1).describe(description) }).strict();
 
@@ -48,7 +49,7 @@ export type ToolName = keyof typeof TOOLS;
 /** The tool specs to send for the tools this setup has (`lookups` = the lookup markers available). */
 export function toolSpecs(lookups: readonly MarkerName[]): ToolSpec[] {
   return (Object.entries(TOOLS) as [ToolName, (typeof TOOLS)[ToolName]][])
-    .filter(([, t]) => !t.marker || !["SEARCH", "FETCH", "KINEWS"].includes(t.marker) || lookups.includes(t.marker))
+    .filter(([, t]) => !t.marker || MARKERS.get(t.marker)?.offer !== "lookup" || lookups.includes(t.marker))
     .map(([name, t]) => {
       const { $schema: _ignored, ...parameters } = z.toJSONSchema(t.args) as Record<string, unknown>;
       return { name, description: t.description, parameters };

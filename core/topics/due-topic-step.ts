@@ -2,42 +2,53 @@ import type { LiloConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { TopicsStore } from "../store/topics.ts";
-import type { TurnStep } from "../turn/types.ts";
-import { userName } from "../persona/persona.ts";
+import type { Persona } from "../persona/persona.ts";
+import type { AfterReplyTask, TurnMiddleware } from "../turn/types.ts";
 import { dueTopicInstruction } from "../prompts/topics.ts";
 import { markIfAddressed } from "./mark-addressed.ts";
 
-/** What the due-topic step needs. */
-export interface DueTopicDeps {
-  config: LiloConfig;
+/** The collaborators of the due-topic middleware. */
+export interface DueTopicServices {
+  topics: TopicsStore;
+  persona: Persona;
   clock: Clock;
   logger: Logger;
-  topics: TopicsStore;
+}
+
+/**
+ * The addressed-check after the reply (SPEC §9), a durable job: the topic
+ * that was on the sheet is marked done when the answer took it up, or stays
+ * open for the next message. Its state is the topic id (null: none was due).
+ */
+export function addressedCheckTask(deps: DueTopicServices, config: { topics: Pick<LiloConfig["topics"], "addressedWords"> }): AfterReplyTask<number | null> {
+  return {
+    // The name stored with the jobs since turn steps had an `after`: jobs left by a crash still find it.
+    kind: "after:due-topic",
+    async run({ answer }, id) {
+      const topic = typeof id === "number" ? deps.topics.get(id) : undefined;
+      if (!topic || topic.status !== "open") return;
+      markIfAddressed({ ...deps, config }, topic, answer.text);
+    },
+  };
 }
 
 /**
  * Store 8 on the cheat sheet (SPEC §4, §9): at most one due open topic per
  * message — 🧠 concerns first, then normal follow-ups, each oldest due first
- * — with its instruction. After the reply, the addressed-check marks it done
- * or leaves it open for the next message.
+ * — with its instruction; the addressed-check runs after the reply.
  */
-export function dueTopicStep(deps: DueTopicDeps): TurnStep {
-  const name = "due-topic";
+export function dueTopic(deps: DueTopicServices, config: { topics: Pick<LiloConfig["topics"], "addressedWords"> }): TurnMiddleware {
+  const check = addressedCheckTask(deps, config);
   return {
-    name,
+    name: "due-topic",
     readOnly: true,
-    async before(ctx) {
+    tasks: [check],
+    async run(ctx, next) {
       const topic = deps.topics.due(ctx.userId, ctx.now.toISOString())[0];
-      if (!topic) return;
-      // Kept on the context (and stored with the after-reply job), so the check also runs after a restart.
-      (ctx.afterState ??= {})[name] = topic.id;
-      ctx.extras.push(dueTopicInstruction(deps.config.persona.language, topic, userName(deps.config, ctx.userId)));
-    },
-    async after(ctx, answer) {
-      const id = ctx.afterState?.[name];
-      const topic = typeof id === "number" ? deps.topics.get(id) : undefined;
-      if (!topic || topic.status !== "open") return;
-      markIfAddressed(deps, topic, answer.text);
+      // Recorded with the answer (a null state too), so the check also runs after a restart.
+      ctx.waitUntil(check, topic?.id ?? null);
+      if (topic) ctx.sheet.dueTopic = dueTopicInstruction(deps.persona.language, topic, deps.persona.userName(ctx.userId));
+      await next();
     },
   };
 }

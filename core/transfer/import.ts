@@ -3,6 +3,8 @@ import type { Embedder } from "../ports/embedder.ts";
 import type { VectorIndex, VectorRecord, VectorStore } from "../ports/vector-index.ts";
 import { VECTOR_STORES } from "../ports/vector-index.ts";
 import type { Memory } from "../memory/memory.ts";
+import { asyncWriteTransaction } from "../store/tx.ts";
+import { hasImportedText, insertImportedProfile, insertImportedRule, insertImportedTopic } from "../store/import-rows.ts";
 import { LiloError, describeError } from "../errors.ts";
 import { IMPORT_STORES, type ImportLine, type ImportStore, type RefusedLine } from "./import-lines.ts";
 
@@ -81,9 +83,7 @@ export async function planImport(deps: ImportDeps, lines: ImportLine[], refused:
 /** Is this line's text already stored for its user (live rows; profile per category)? */
 function exists(deps: ImportDeps, l: ImportLine): boolean {
   if (isVectorStore(l.store)) return deps.memory.rows[l.store].findExact(l.userId, l.text) !== undefined;
-  const extra = l.store === "profile" ? " AND category = ?" : "";
-  const args = l.store === "profile" ? [l.userId, l.text, l.category] : [l.userId, l.text];
-  return deps.db.prepare(`SELECT 1 FROM ${l.store} WHERE user_id = ? AND text = ?${extra} LIMIT 1`).get(...args) !== undefined;
+  return hasImportedText(deps.db, l.store, l.userId, l.text, l.store === "profile" ? l.category : undefined);
 }
 
 /**
@@ -95,17 +95,16 @@ function exists(deps: ImportDeps, l: ImportLine): boolean {
 export async function applyImport(deps: ImportDeps, plan: ImportPlan): Promise<number> {
   if (plan.refused.length) throw new LiloError("import", `${plan.refused.length} lines are invalid; nothing was imported`);
   const records: VectorRecord[] = [];
-  deps.db.exec("BEGIN IMMEDIATE");
   try {
-    for (const l of plan.add) {
-      const id = insertRow(deps, l);
-      const vector = plan.vectors.get(l.line);
-      if (vector && isVectorStore(l.store)) records.push({ store: l.store, rowId: id, userId: l.userId, vector });
-    }
-    for (let i = 0; i < records.length; i += UPSERT_BATCH) await deps.index.upsert(records.slice(i, i + UPSERT_BATCH));
-    deps.db.exec("COMMIT");
+    await asyncWriteTransaction(deps.db, async () => {
+      for (const l of plan.add) {
+        const id = insertRow(deps, l);
+        const vector = plan.vectors.get(l.line);
+        if (vector && isVectorStore(l.store)) records.push({ store: l.store, rowId: id, userId: l.userId, vector });
+      }
+      for (let i = 0; i < records.length; i += UPSERT_BATCH) await deps.index.upsert(records.slice(i, i + UPSERT_BATCH));
+    });
   } catch (err) {
-    deps.db.exec("ROLLBACK");
     await deps.index.delete(records).catch((cleanup: unknown) => {
       // Left-over vectors without rows are what `lilo doctor --apply` removes.
       throw new LiloError("import", `Import failed (${describeError(err)}) and its vectors could not be removed; run lilo doctor --apply`, { cause: cleanup });
@@ -127,18 +126,18 @@ function insertRow(deps: ImportDeps, l: ImportLine): number {
     case "diary":
       return deps.memory.rows.diary.insert(l.userId, l.text, at, { day: l.day });
     case "profile":
-      return run(deps, `INSERT INTO profile (user_id, category, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, l.userId, l.category, l.text, at, at);
+      return insertImportedProfile(deps.db, { userId: l.userId, category: l.category, text: l.text, at });
     case "rules":
-      return run(deps, `INSERT INTO rules (user_id, text, enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, l.userId, l.text, l.enabled === false ? 0 : 1, at, at);
+      return insertImportedRule(deps.db, { userId: l.userId, text: l.text, enabled: l.enabled !== false, at });
     case "topics":
-      return run(
-        deps,
-        `INSERT INTO topics (user_id, text, kind, status, due_at, done_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        l.userId, l.text, l.kind ?? "followup", l.status ?? "open", l.dueAt ? new Date(l.dueAt).toISOString() : at, l.doneAt ? new Date(l.doneAt).toISOString() : null, at, at,
-      );
+      return insertImportedTopic(deps.db, {
+        userId: l.userId,
+        text: l.text,
+        kind: l.kind ?? "followup",
+        status: l.status ?? "open",
+        dueAt: l.dueAt ? new Date(l.dueAt).toISOString() : at,
+        doneAt: l.doneAt ? new Date(l.doneAt).toISOString() : null,
+        at,
+      });
   }
-}
-
-function run(deps: ImportDeps, sql: string, ...args: (string | number | null)[]): number {
-  return Number(deps.db.prepare(sql).run(...args).lastInsertRowid);
 }

@@ -2,6 +2,7 @@ import type { ChatMessage, ChatRequest } from "../ports/chat-model.ts";
 import type { ProfileEntry } from "../store/profile.ts";
 import { CHEAT_SHEET_LABELS } from "../prompts/cheat-sheet.ts";
 import type { SheetPassage } from "./memory-blocks.ts";
+import type { SheetSlots } from "./types.ts";
 import { fitProfile, renderProfileLines } from "./profile-fit.ts";
 
 /** Everything that goes on the cheat sheet of one turn, already selected. */
@@ -23,8 +24,8 @@ export interface CheatSheetInput {
   /** Verbatim passages from earlier conversations, each with its local time and neighbouring turns. */
   passages: SheetPassage[];
   thoughts: { text: string }[];
-  /** Due topic with its instruction, correction hints: after the memories, before the turns. */
-  extras: string[];
+  /** Sections of earlier middleware (due topic, correction hints, ...): after the memories, before the turns. */
+  slots: SheetSlots;
   recent: ChatMessage[];
   message: string;
 }
@@ -45,8 +46,17 @@ export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
   if (input.notes.length) sections.push(`${L.notes(input.userName)}\n${bullets(input.notes.map((n) => n.text))}`);
   if (input.passages.length) sections.push(`${L.passages}\n${input.passages.map((p) => renderPassage(p, input.userName)).join("\n\n")}`);
   if (input.thoughts.length) sections.push(`${L.thoughts}\n${bullets(input.thoughts.map((t) => t.text))}`);
-  for (const extra of input.extras) if (extra.trim()) sections.push(extra.trim());
+  for (const extra of slotSections(input.slots)) if (extra.trim()) sections.push(extra.trim());
   return { system: sections.join("\n\n"), messages: alternate([...input.recent, { role: "user", content: input.message }]) };
+}
+
+/**
+ * The middleware's sections in SPEC §4 order: what became of an open
+ * question, the greeting context, the due topic, correction hints, the
+ * diary's answer, then the note on pictures the model cannot see.
+ */
+export function slotSections(s: SheetSlots): string[] {
+  return [s.questionOutcome, s.returnGreeting, s.dueTopic, ...s.corrections, s.diaryQuestion, s.unseenPhotos].filter((x): x is string => x !== undefined);
 }
 
 function bullets(items: string[]): string {

@@ -8,6 +8,7 @@
 import type { ChatModel, ChatRequest } from "../ports/chat-model.ts";
 import type { Marker, ParsedAnswer } from "../markers/parse.ts";
 import { parseMarkers } from "../markers/parse.ts";
+import { MARKERS } from "../markers/registry.ts";
 import { executeFetchMarkers, type FetchDeps } from "../markers/fetch.ts";
 import { fetchResultsMessage, RECALL_TEXTS } from "../prompts/recall.ts";
 import { describeError } from "../errors.ts";
@@ -42,7 +43,11 @@ export async function resolveFetchMarkers(
   const firstStore = first.markers.filter((m) => m.kind === "store");
   const fetches = first.markers.filter((m) => m.kind === "fetch");
   if (!fetches.length) return { text: first.text, storeMarkers: firstStore, recall: false };
-  const recall = fetches.some((m) => m.name === "RECALL");
+  const registry = deps.markers ?? MARKERS;
+  const recall = fetches.some((m) => {
+    const def = registry.get(m.name);
+    return def?.kind === "fetch" && def.quotesChatLog === true;
+  });
   const { config } = deps;
   const outcomes = await executeFetchMarkers(deps, ctx, fetches);
   const results = fetchResultsMessage({
@@ -64,7 +69,7 @@ export async function resolveFetchMarkers(
   });
   let second: ParsedAnswer;
   try {
-    second = parseMarkers((await model.complete({ ...request, messages })).text);
+    second = parseMarkers((await model.complete({ ...request, messages })).text, deps.markers);
   } catch (err) {
     deps.logger.error("follow-up call for fetch markers failed; delivering the first answer", { userId: ctx.userId, error: describeError(err) });
     return { text: first.text || RECALL_TEXTS[config.persona.language].lookupFailed, storeMarkers: firstStore, recall };

@@ -18,13 +18,13 @@ export interface ImagePlan {
  * the answer starts with a short note that Lilo cannot see pictures yet.
  * `images` undefined: the message had none.
  */
-export function imagePlan(config: LiloConfig, model: Pick<ChatModel, "provider" | "model">, ctx: TurnContext, images: ImageInput[] | undefined): ImagePlan {
+export function imagePlan(config: { media: LiloConfig["media"]; language: "de" | "en" }, model: Pick<ChatModel, "provider" | "model">, ctx: TurnContext, images: ImageInput[] | undefined): ImagePlan {
   const none: ImagePlan = { attach: (r) => r, annotate: (r) => r };
   if (!images) return none;
-  const t = MEDIA_TEXTS[config.persona.language];
+  const t = MEDIA_TEXTS[config.language];
   // An empty list: the adapter left the pictures out for a model without vision.
   if (!images.length || !acceptsImages(config.media, model)) {
-    ctx.extras.push(t.unseenPhotoHint);
+    ctx.sheet.unseenPhotos = t.unseenPhotoHint;
     return { attach: (r) => r, annotate: (r) => ({ ...r, text: `${t.cannotSee}\n\n${r.text}` }) };
   }
   return {

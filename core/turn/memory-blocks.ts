@@ -40,7 +40,7 @@ export interface MemoryBlocks {
 }
 
 export interface MemoryBlockDeps {
-  config: LiloConfig;
+  config: { memory: LiloConfig["memory"] };
   memory: Memory;
   profile: ProfileStore;
   chatRecall: ChatRecallDeps;

@@ -6,11 +6,13 @@ import type { InboxStore } from "../store/inbox.ts";
 import { writeTransaction } from "../store/tx.ts";
 import { LiloError } from "../errors.ts";
 import { normalizeText } from "../util/text.ts";
-import type { IncomingMessage } from "./types.ts";
+import type { ImageInput } from "../ports/chat-model.ts";
+import type { IncomingMessage, TurnMiddleware } from "./types.ts";
+import { budgetInput } from "./request-budget.ts";
 
 /** What storing an incoming message needs. */
 export interface ReceiveDeps {
-  config: LiloConfig;
+  config: { memory: Pick<LiloConfig["memory"], "conversationPauseMinutes"> };
   clock: Clock;
   db: Db;
   chatLog: ChatLog;
@@ -54,4 +56,61 @@ export function receiveMessage(deps: ReceiveDeps, msg: IncomingMessage, chatMode
     });
     return { message, replyState: "pending" as const, duplicate: false };
   });
+}
+
+/** The collaborators of the store-message middleware. */
+export interface StoreMessageServices extends Omit<ReceiveDeps, "config"> {
+  /** "provider:model" a new conversation starts with, or null when no chat model is usable. */
+  chatModel(): string | null;
+  /** Writes the short-term memory of the conversation that just ended. */
+  summarizePrevious(userId: string, conversationId: number): Promise<void>;
+}
+
+/**
+ * The first middleware (SPEC §4.1): stores a new message (a redelivered one
+ * whose turn finished or runs elsewhere ends the turn: stored once, answered
+ * once), summarises the previous conversation when this message opens a new
+ * one, and reads the message as the model will (an oversized one shortened).
+ * After the rest of the turn: a turn answered before the model (a yes/no, a
+ * diary question) marks the message as no longer waiting.
+ */
+export function storeMessage(s: StoreMessageServices, config: ReceiveDeps["config"] & { budget: LiloConfig["budget"]; language: "de" | "en" }): TurnMiddleware {
+  return {
+    name: "store-message",
+    async run(ctx, next) {
+      const { input } = ctx;
+      let message: ChatLogMessage;
+      let images: ImageInput[] | undefined;
+      if (input.kind === "new") {
+        const got = receiveMessage({ ...s, config }, input.message, s.chatModel());
+        if (got.duplicate && got.replyState !== "pending") {
+          ctx.result = { ok: true, duplicate: true, text: "", userMessageId: got.message.id, notesUsed: [] };
+          return;
+        }
+        message = got.message;
+        images = input.message.unseenImages ? [] : input.message.images;
+      } else {
+        message = input.message;
+        images = input.kind === "stored" ? input.images : undefined;
+      }
+      const opens = s.chatLog.opensConversation(message.conversationId, message.id);
+      // A retry keeps the summary it already has; a first answer (also the reply to a greeting Lilo pushed) writes it.
+      const previous = opens && input.kind !== "retry" ? s.inbox.previousConversation(message.userId, message.conversationId) : undefined;
+      if (previous !== undefined) await s.summarizePrevious(message.userId, previous);
+      // Stored whole, read shortened: an oversized message must not break this turn or the next ones.
+      const read = budgetInput(message.text, config.budget, config.language);
+      ctx.attach({
+        userMessage: message,
+        text: read.text,
+        notice: read.notice,
+        conversationId: message.conversationId,
+        isNewConversation: opens,
+        previousAnswer: s.chatLog.previousAssistant(message.conversationId, message.id),
+        now: s.clock.now(),
+        images,
+      });
+      await next();
+      if (ctx.result && !ctx.replyRecorded) s.inbox.setReplyState(message.id, ctx.result.ok ? "answered" : "failed", s.clock.now().toISOString());
+    },
+  };
 }

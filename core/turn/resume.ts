@@ -1,9 +1,24 @@
-import type { ChatLogMessage } from "../store/chat-log.ts";
+import type { LiloConfig } from "../config.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Db } from "../store/db.ts";
+import type { ChatLog, ChatLogMessage } from "../store/chat-log.ts";
+import type { InboxStore } from "../store/inbox.ts";
+import type { Persona } from "../persona/persona.ts";
 import { writeTransaction } from "../store/tx.ts";
 import { formatLocal } from "../util/time.ts";
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
-import { answerStored, type TurnDeps } from "./turn.ts";
 import type { TurnResult } from "./types.ts";
+
+/** What finishing a stored message uses. */
+export interface ResumeServices {
+  clock: Clock;
+  db: Db;
+  chatLog: ChatLog;
+  inbox: InboxStore;
+  persona: Persona;
+  /** Runs the turn for a stored message. */
+  answerStored(message: ChatLogMessage): Promise<TurnResult>;
+}
 
 /**
  * Finishes a stored message after a restart (or after it waited in a queue):
@@ -13,28 +28,28 @@ import type { TurnResult } from "./types.ts";
  * question answered as if it were new would confuse more than help.
  * Undefined when nothing is left to do (answered and delivered).
  */
-export async function finishStored(deps: TurnDeps, messageId: number): Promise<TurnResult | undefined> {
-  const message = deps.chatLog.get(messageId);
+export async function finishStored(s: ResumeServices, config: { inbox: Pick<LiloConfig["inbox"], "maxAgeMinutes">; timezone: string }, messageId: number): Promise<TurnResult | undefined> {
+  const message = s.chatLog.get(messageId);
   if (!message || message.role !== "user") return undefined;
-  const state = deps.inbox.replyState(messageId);
+  const state = s.inbox.replyState(messageId);
   if (state === "pending") {
-    const ageMs = deps.clock.now().getTime() - Date.parse(message.createdAt);
-    if (ageMs > deps.config.inbox.maxAgeMinutes * 60_000) return acknowledge(deps, message);
-    return answerStored(deps, message);
+    const ageMs = s.clock.now().getTime() - Date.parse(message.createdAt);
+    if (ageMs > config.inbox.maxAgeMinutes * 60_000) return acknowledge(s, config.timezone, message);
+    return s.answerStored(message);
   }
-  const answer = deps.inbox.answerTo(messageId);
+  const answer = s.inbox.answerTo(messageId);
   if (!answer || answer.delivery !== "pending") return undefined;
   return { ok: true, text: answer.text, userMessageId: messageId, answerMessageId: answer.id, ...(answer.model ? { model: answer.model } : {}), notesUsed: [] };
 }
 
 /** Stores and returns the short "I was offline" acknowledgement as the message's answer. */
-function acknowledge(deps: TurnDeps, message: ChatLogMessage): TurnResult {
-  const { persona, timezone } = deps.config;
-  const text = TURN_TEXTS[persona.language].offline(formatLocal(new Date(message.createdAt), timezone, persona.language));
-  const now = deps.clock.now().toISOString();
-  const stored = writeTransaction(deps.db, () => {
-    const a = deps.chatLog.append({ userId: message.userId, conversationId: message.conversationId, role: "assistant", text, createdAt: now, replyTo: message.id, delivery: "pending" });
-    deps.inbox.setReplyState(message.id, "acknowledged", now);
+function acknowledge(s: ResumeServices, timezone: string, message: ChatLogMessage): TurnResult {
+  const language = s.persona.language;
+  const text = TURN_TEXTS[language].offline(formatLocal(new Date(message.createdAt), timezone, language));
+  const now = s.clock.now().toISOString();
+  const stored = writeTransaction(s.db, () => {
+    const a = s.chatLog.append({ userId: message.userId, conversationId: message.conversationId, role: "assistant", text, createdAt: now, replyTo: message.id, delivery: "pending" });
+    s.inbox.setReplyState(message.id, "acknowledged", now);
     return a;
   });
   return { ok: true, text, userMessageId: message.id, answerMessageId: stored.id, notesUsed: [] };

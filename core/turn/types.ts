@@ -1,6 +1,7 @@
 import type { MemoryHit } from "../memory/memory.ts";
 import type { ChatLogMessage } from "../store/chat-log.ts";
 import type { ImageInput } from "../ports/chat-model.ts";
+import type { ErrorCode } from "../errors.ts";
 
 /** A message from a user, as an adapter hands it to the core. */
 export interface IncomingMessage {
@@ -38,38 +39,122 @@ export interface TurnResult {
   question?: Question;
   /** The notes that were on the cheat sheet. */
   notesUsed: MemoryHit[];
-  error?: { code: string; message: string; retryable: boolean };
+  error?: { code: ErrorCode; message: string; retryable: boolean };
   /** The message had been handled before (a redelivered update): nothing to send. */
   duplicate?: boolean;
 }
 
-/** State of one turn, shared by the steps that run before and after the model call. */
-export interface TurnContext {
-  userId: string;
-  text: string;
+/**
+ * Sections earlier middleware adds to the cheat sheet. The sheet renders
+ * them in SPEC §4 order (core/turn/cheat-sheet.ts), whatever order the
+ * middleware runs in.
+ */
+export interface SheetSlots {
+  /** What became of the open yes/no question this message answered or passed by. */
+  questionOutcome?: string;
+  /** The greeting on return: the pause in words and the last messages before it. */
+  returnGreeting?: string;
+  /** At most one due topic with its instruction. */
+  dueTopic?: string;
+  /** Corrected notes, profile entries offered for removal, the rule Lilo asks about. */
+  corrections: string[];
+  /** The diary's numbers and newest entries for a question about the diary. */
+  diaryQuestion?: string;
+  /** The message had pictures the model cannot see. */
+  unseenPhotos?: string;
+}
+
+/** Flags one middleware leaves for later ones in the same turn. */
+export interface TurnFlags {
+  /** The message answered an open yes/no question: the turn asks no new one. */
+  answeredQuestion: boolean;
+}
+
+/** The user's message with what the turn reads of it (set by the store-message middleware). */
+export interface StoredTurn {
   userMessage: ChatLogMessage;
+  /** The message text as the model reads it (an oversized one shortened). */
+  text: string;
+  /** Told to the user after the answer when the message was shortened. */
+  notice?: string | undefined;
   conversationId: number;
   isNewConversation: boolean;
   /** Lilo's answer just before this message in the same conversation. */
   previousAnswer: ChatLogMessage | undefined;
   now: Date;
-  /** Lines added to the cheat sheet (correction hints, a due topic). */
-  extras: string[];
-  /** A question to ask with the answer (at most one per turn). */
-  question?: Question;
-  /** JSON-safe state a step keeps for its `after` (stored with the after-reply job, keyed by step name). */
-  afterState?: Record<string, unknown>;
+  /** Pictures for a chat model that accepts them; an empty list stands for pictures it will not see. */
+  images?: ImageInput[] | undefined;
+}
+
+/** A user message and the answer written to it: what after-reply work is about. */
+export interface Exchange {
+  user: ChatLogMessage;
+  answer: ChatLogMessage;
 }
 
 /**
- * A pluggable part of the chat turn (pending yes/no, corrections, diary
- * questions, topics). `before` may answer the turn itself; `after` runs in
- * the background once the answer is out.
+ * Work after the reply (extraction, the due topic's addressed-check): a
+ * named job with JSON state, recorded in the same transaction as the answer
+ * and resumed after a crash, so its `kind` is a stored name that stays.
  */
-export interface TurnStep {
+export interface AfterReplyTask<S> {
+  readonly kind: string;
+  run(exchange: Exchange, state: S): Promise<void>;
+}
+
+/** One registered piece of after-reply work of a turn. */
+export interface ScheduledTask {
+  kind: string;
+  state: unknown;
+}
+
+/** What a turn starts from. */
+export type TurnInput =
+  /** A message from an adapter: stored first (or found stored, when redelivered). */
+  | { kind: "new"; message: IncomingMessage }
+  /** A stored message answered now (after a restart or a queue); a new conversation summarises the previous one. */
+  | { kind: "stored"; message: ChatLogMessage; images?: ImageInput[] | undefined }
+  /** The user's newest message answered again after a failure. */
+  | { kind: "retry"; message: ChatLogMessage }
+  /** `lilo preview`: a message that is not stored, for the read-only middleware. */
+  | { kind: "preview"; message: ChatLogMessage };
+
+/**
+ * The state of one chat turn, handed down the middleware (core/turn/pipeline.ts).
+ * Its message fields exist once the store-message middleware ran; typed
+ * sheet slots and flags replace untyped lines and state kept aside.
+ */
+export interface TurnContext extends Readonly<StoredTurn> {
+  readonly userId: string;
+  readonly input: TurnInput;
+  readonly sheet: SheetSlots;
+  readonly flags: TurnFlags;
+  /** A question to ask with the answer (at most one per turn). */
+  question?: Question;
+  /** The turn's outcome. A middleware that answers the turn itself sets it and does not call `next`. */
+  result?: TurnResult;
+  /** Registers after-reply work, stored with the answer (dropped when no model answer is stored). */
+  waitUntil<S>(task: AfterReplyTask<S>, state: S): void;
+  /** The after-reply work registered so far, in order. */
+  readonly scheduled: readonly ScheduledTask[];
+  /** Sets the message fields: the store-message middleware does, or the preview for a message it does not store. */
+  attach(stored: StoredTurn): void;
+  /** The message's reply state was written with the answer or its failure; otherwise the store-message middleware writes it. */
+  replyRecorded: boolean;
+}
+
+/** `next` of a middleware: runs the rest of the turn. */
+export type Next = () => Promise<void>;
+
+/**
+ * A part of the chat turn, grammY/Hono style: `(ctx, next)`; what runs after
+ * `await next()` sees the answer. `readOnly` middleware stores nothing and
+ * calls no model, so `lilo preview` runs it too; `tasks` are the after-reply
+ * jobs it may register with `ctx.waitUntil`.
+ */
+export interface TurnMiddleware {
   readonly name: string;
-  /** Its `before` stores nothing and calls no model, so `lilo preview` runs it too and shows its sheet lines. */
   readonly readOnly?: boolean;
-  before?(ctx: TurnContext): Promise<TurnResult | void>;
-  after?(ctx: TurnContext, answer: { text: string; messageId: number }): Promise<void>;
+  readonly tasks?: readonly AfterReplyTask<never>[];
+  run(ctx: TurnContext, next: Next): Promise<void>;
 }

@@ -5,11 +5,11 @@ import type { WebSearch } from "../ports/web-search.ts";
 import type { Db } from "../store/db.ts";
 import { SearxngSearch } from "../providers/searxng.ts";
 import { BraveSearch } from "../providers/brave-search.ts";
-import { FeedStore } from "../news/feed-store.ts";
+import { FeedStore } from "../store/feeds.ts";
 import { News } from "../news/news.ts";
 import { ToolCalling } from "../tools/tool-calling.ts";
 import { Lookups } from "./lookups.ts";
-import { SearchLog } from "./search-log.ts";
+import { SearchLog } from "../store/search-log.ts";
 
 /** The configured web search provider, if any. */
 export function createWebSearch(config: LiloConfig["lookup"]["search"]): WebSearch | undefined {

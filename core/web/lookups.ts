@@ -2,10 +2,10 @@ import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { SearchResult, WebSearch } from "../ports/web-search.ts";
 import type { LookupConfig } from "../lookup-config.ts";
-import type { MarkerName } from "../markers/parse.ts";
+import type { MarkerName } from "../markers/marker.ts";
 import type { News } from "../news/news.ts";
-import type { FeedItem } from "../news/feed-store.ts";
-import type { SearchLog } from "./search-log.ts";
+import type { FeedItem } from "../store/feeds.ts";
+import type { SearchLog } from "../store/search-log.ts";
 import { LookupError, describeError } from "../errors.ts";
 import type { ReadPage } from "./read-page.ts";
 

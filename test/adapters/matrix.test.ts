@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join as joinPath } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStorageProvider } from "matrix-bot-sdk";
-import { ANY_USER, consoleLogger, silentLogger, type Lilo, type TurnStep } from "../../core/index.ts";
+import { ANY_USER, consoleLogger, silentLogger, type Lilo, type TurnMiddleware } from "../../core/index.ts";
 import { ruleQuestionText } from "../../core/questions/rule-question.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { matrixStarter } from "../../adapters/matrix/starter.ts";
@@ -38,10 +38,11 @@ describe("Matrix adapter against a fake homeserver", () => {
   const logger = process.env.DEBUG_MATRIX ? consoleLogger("debug") : silentLogger;
 
   // Asks the learned-rule question when the user says "merk dir", as the correction step would.
-  const askStep = (get: () => Lilo): TurnStep => ({
+  const askStep = (get: () => Lilo): TurnMiddleware => ({
     name: "test-ask",
-    async before(ctx) {
+    async run(ctx, next) {
       if (ctx.text.includes("merk dir")) ctx.question = inside(get()).questions.ask(ctx.userId, "rule", { rule: RULE }, ruleQuestionText("de", RULE), 60 * 60_000);
+      await next();
     },
   });
 

@@ -1,4 +1,4 @@
-import { silentLogger, type Lilo, type Logger, type TurnStep } from "../../core/index.ts";
+import { silentLogger, type Lilo, type Logger, type TurnMiddleware } from "../../core/index.ts";
 import { startTelegram, type TelegramAdapter } from "../../adapters/telegram/bot.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeTelegram, type FakeTelegram, type SentCall } from "../fakes/fake-telegram.ts";
@@ -29,7 +29,7 @@ export interface TelegramHarness {
 export const lastUserText = (body: AnthropicRequestBody) => body.messages.at(-1)?.content ?? "";
 
 /** Starts fakes, a test Lilo and the Telegram adapter (long polling unless env sets a webhook). */
-export async function startTelegramHarness(opts: { env?: Record<string, string>; steps?: (lilo: () => Lilo) => TurnStep[]; logger?: Logger } = {}): Promise<TelegramHarness> {
+export async function startTelegramHarness(opts: { env?: Record<string, string>; steps?: (lilo: () => Lilo) => TurnMiddleware[]; logger?: Logger } = {}): Promise<TelegramHarness> {
   const anthropic = await startFakeAnthropic();
   const tg = await startFakeTelegram({ maxHoldMs: 500 });
   let lilo: Lilo | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ANY_USER, type TurnStep } from "../../core/index.ts";
+import { ANY_USER, type TurnMiddleware } from "../../core/index.ts";
 import { CHRIS, ANNA, STRANGER, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
 import { inside } from "../helpers/internals.ts";
 
@@ -9,13 +9,14 @@ const QUESTION = "Soll ich mir das merken? 📌 „Antworte kurz.“";
 describe("Telegram adapter: yes/no buttons", () => {
   let h: TelegramHarness;
   beforeEach(async () => {
-    // A turn step that asks the rule question through the core, like the correction flow does.
+    // A turn middleware that asks the rule question through the core, like the correction flow does.
     h = await startTelegramHarness({
-      steps: (lilo): TurnStep[] => [
+      steps: (lilo): TurnMiddleware[] => [
         {
           name: "ask-rule",
-          before: async (ctx) => {
+          run: async (ctx, next) => {
             if (ctx.text.includes("kurz")) ctx.question = inside(lilo()).questions.ask(ctx.userId, "rule", { rule: "Antworte kurz." }, QUESTION, 60 * 60_000);
+            await next();
           },
         },
       ],

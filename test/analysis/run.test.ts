@@ -7,6 +7,8 @@ import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } fro
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
 import { inside } from "../helpers/internals.ts";
+import { createPersona } from "../../core/persona/persona.ts";
+import { featureContext } from "../../core/util/feature-context.ts";
 
 const clock = fixedClock("2026-12-02T14:00:00Z");
 const lastContent = (b: AnthropicRequestBody) => b.messages.at(-1)!.content;
@@ -32,7 +34,12 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     seedAnalysisChats(t.lilo);
     waits = [];
     const l = t.lilo;
-    api = analysisApi({ config: l.config, clock, logger: silentLogger, db: inside(l).db, models: inside(l).models, settings: inside(l).stores.settings, sleep: async (ms) => void waits.push(ms) });
+    api = analysisApi(
+      { db: inside(l).db, models: inside(l).models, settings: inside(l).stores.settings, userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms) },
+      l.config.analysis,
+      createPersona(l.config.persona),
+      featureContext(l.config, { clock, logger: silentLogger, profile: inside(l).stores.profile }),
+    );
   });
   afterEach(async () => {
     await t.cleanup();

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic, type AnthropicRequestBody } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
+import { written } from "../helpers/outcomes.ts";
 import { fixedClock } from "../../core/index.ts";
 import { inside } from "../helpers/internals.ts";
 import { ANY_USER } from "../../core/index.ts";
@@ -42,9 +43,9 @@ describe("the diary (SPEC §8)", () => {
 
   it("writes no entry without a conversation in the last 24 hours: Lilo invents no day", async () => {
     const { lilo } = t;
-    expect(await lilo.diary.writeNow("chris")).toEqual({ written: false, reason: "no-conversation" });
+    expect(await lilo.diary.writeNow("chris")).toEqual({ kind: "skipped", reason: "no-conversation" });
     seedExchange(lilo, "chris", "Alte Nachricht", "Alte Antwort", new Date(Date.parse(NIGHT) - 25 * HOUR));
-    expect(await lilo.diary.run("chris")).toEqual({ written: false, reason: "no-conversation" });
+    expect(await lilo.diary.run("chris")).toEqual({ kind: "skipped", reason: "no-conversation" });
     expect(diaryCalls()).toHaveLength(0);
     expect(lilo.diary.list("chris")).toEqual([]);
   });
@@ -74,7 +75,7 @@ describe("the diary (SPEC §8)", () => {
     await lilo.memory.add({ text: "Allgemeine Notiz: Christian mag Kino", userId: "chris" });
 
     const r = await lilo.diary.writeNow("chris");
-    expect(r.written).toBe(true);
+    expect(r.kind).toBe("written");
     const [call] = diaryCalls() as [AnthropicRequestBody];
     expect(diaryCalls()).toHaveLength(1);
     const sheet = call.messages[0]!.content;
@@ -120,25 +121,26 @@ describe("the diary (SPEC §8)", () => {
   it("stores the entry twice (row with its day + vector), strips markers, and never deduplicates", async () => {
     const { lilo } = t;
     seedExchange(lilo, "chris", "Hallo Lilo", "Hallo Christian", new Date(Date.parse(NIGHT) - 2 * HOUR));
-    const first = await lilo.diary.writeNow("chris");
-    expect(first).toMatchObject({ written: true, text: ENTRY, day: "2026-12-02" });
-    const row = inside(lilo).stores.memory.rows.diary.get(first.entryId!)!;
+    const first = written(await lilo.diary.writeNow("chris")).entry;
+    expect(first).toMatchObject({ text: ENTRY, day: "2026-12-02" });
+    const row = inside(lilo).stores.memory.rows.diary.get(first.id)!;
     expect(row.text).toBe(ENTRY);
     expect(row.extra.day).toBe("2026-12-02");
 
     // The same text again (a second "write now"): both kept.
-    const second = await lilo.diary.writeNow("chris");
-    expect(second.written).toBe(true);
-    expect(second.entryId).not.toBe(first.entryId);
+    const second = written(await lilo.diary.writeNow("chris")).entry;
+    expect(second.id).not.toBe(first.id);
     const hits = await lilo.memory.search(ENTRY, { userId: "chris", store: "diary", k: 5 });
-    expect(hits.map((h) => h.id).sort()).toEqual([first.entryId, second.entryId].sort());
+    expect(hits.map((h) => h.id).sort()).toEqual([first.id, second.id].sort());
     expect(lilo.diary.list("chris").map((e) => e.text)).toEqual([ENTRY, ENTRY]);
 
     // The nightly run finds nothing new since the last entry and writes nothing.
-    expect(await lilo.diary.run("chris")).toEqual({ written: false, reason: "nothing-new" });
+    expect(await lilo.diary.run("chris")).toEqual({ kind: "skipped", reason: "nothing-new" });
     // Deleting goes through forget: row and vector.
-    await lilo.memory.forget(ANY_USER, "diary", first.entryId!);
-    expect((await lilo.memory.search(ENTRY, { userId: "chris", store: "diary", k: 5 })).map((h) => h.id)).toEqual([second.entryId]);
+    await lilo.memory.forget(ANY_USER, "diary", first.id);
+    expect((await lilo.memory.search(ENTRY, { userId: "chris", store: "diary", k: 5 })).map((h) => h.id)).toEqual([second.id]);
+    expect(lilo.diary.get(first.id)).toBeUndefined();
+    expect(lilo.diary.get(second.id)).toEqual({ ...second, userId: "chris" });
   });
 
   it("reports a failed model call as a result, not an exception", async () => {
@@ -146,8 +148,8 @@ describe("the diary (SPEC §8)", () => {
     seedExchange(lilo, "chris", "Hallo", "Hallo", new Date(Date.parse(NIGHT) - HOUR));
     fake.fail(500);
     const r = await lilo.diary.writeNow("chris");
-    expect(r).toMatchObject({ written: false, reason: "failed" });
-    expect(r.error).toBeTruthy();
+    expect(r).toMatchObject({ kind: "failed" });
+    expect(r.kind === "failed" && r.error).toBeTruthy();
     expect(lilo.diary.list("chris")).toEqual([]);
   });
 
@@ -157,12 +159,12 @@ describe("the diary (SPEC §8)", () => {
     lilo.push.registerTransport(transport);
     seedExchange(lilo, "chris", "Hallo", "Hallo", new Date(Date.parse(NIGHT) - HOUR));
 
-    const silent = await lilo.diary.writeNow("chris");
+    const silent = written(await lilo.diary.writeNow("chris"));
     expect(silent.ping).toBe("not-opted-in");
     expect(transport.sent).toHaveLength(0);
 
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
-    const pinged = await lilo.diary.writeNow("chris");
+    const pinged = written(await lilo.diary.writeNow("chris"));
     expect(pinged.ping).toBe("sent");
     expect(transport.sent).toEqual([{ target: { transport: "fake", chatId: "42" }, message: { kind: "diary", text: "📔 Ich habe eben in mein Tagebuch geschrieben." } }]);
     expect(lilo.push.history("chris").map((h) => [h.kind, h.outcome])).toEqual([
@@ -178,7 +180,7 @@ describe("the diary (SPEC §8)", () => {
     t.lilo.push.registerTransport(transport);
     t.lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
     seedExchange(t.lilo, "chris", "Hallo", "Hallo", new Date(Date.parse(NIGHT) - HOUR));
-    expect((await t.lilo.diary.writeNow("chris")).written).toBe(true);
+    expect((await t.lilo.diary.writeNow("chris")).kind).toBe("written");
     expect(transport.sent).toHaveLength(0);
   });
 

@@ -5,6 +5,7 @@ import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { ConfigError, fixedClock, silentLogger } from "../../core/index.ts";
 import { runGreetingJob } from "../../jobs/greeting-job.ts";
+import { sent } from "../helpers/outcomes.ts";
 import { startJobs, type RunningJobs } from "../../jobs/scheduler.ts";
 import { inside } from "../helpers/internals.ts";
 import { readDb } from "../helpers/read-db.ts";
@@ -95,19 +96,19 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     const { lilo } = t;
     seedMonday();
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
-    expect((await lilo.greeting.run("chris")).sent).toBe(true);
+    expect(sent(await lilo.greeting.run("chris"))).toBe(true);
     clock.advance(HOUR);
-    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "unanswered" });
+    expect(await lilo.greeting.run("chris")).toEqual({ kind: "skipped", reason: "unanswered" });
     clock.advance(24 * HOUR);
-    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "unanswered" });
+    expect(await lilo.greeting.run("chris")).toEqual({ kind: "skipped", reason: "unanswered" });
     expect(greetingCalls()).toHaveLength(1);
 
     await lilo.handleMessage({ userId: "chris", text: "Sorry, war unterwegs!" });
     await lilo.idle();
     clock.advance(19 * HOUR);
-    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "recent-chat" });
+    expect(await lilo.greeting.run("chris")).toEqual({ kind: "skipped", reason: "recent-chat" });
     clock.advance(2 * HOUR);
-    expect((await lilo.greeting.run("chris")).sent).toBe(true);
+    expect(sent(await lilo.greeting.run("chris"))).toBe(true);
     expect(proactiveRows()).toHaveLength(2);
   });
 
@@ -136,9 +137,9 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     t = make({ LILO_QUIET_HOURS: "08:00-10:00" });
     seedMonday();
     t.lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
-    expect(await t.lilo.greeting.run("chris")).toMatchObject({ sent: false, reason: "quiet-hours" });
+    expect(await t.lilo.greeting.run("chris")).toMatchObject({ kind: "skipped", reason: "quiet-hours" });
     // Forcing skips the timing rules, never quiet hours: the push would be dropped after the call.
-    expect(await t.lilo.greeting.sendNow("chris")).toMatchObject({ sent: false, reason: "quiet-hours" });
+    expect(await t.lilo.greeting.sendNow("chris")).toMatchObject({ kind: "skipped", reason: "quiet-hours" });
     expect(greetingCalls()).toHaveLength(0);
     expect(transport.sent).toEqual([]);
     expect(proactiveRows()).toEqual([]);
@@ -146,7 +147,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     t.lilo.push.unregisterTransport("fake");
     clock.advance(2 * HOUR);
     // Without the chat's connection the greeting waits in the outbox for the running bot; not stored before it is delivered.
-    expect(await t.lilo.greeting.run("chris")).toMatchObject({ sent: false, push: "queued" });
+    expect(await t.lilo.greeting.run("chris")).toMatchObject({ kind: "not-delivered", push: "queued" });
     expect(proactiveRows()).toEqual([]);
   });
 
@@ -157,7 +158,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     const id = inside(lilo).stores.topics.add("chris", "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.", "concern", new Date(NOW).toISOString(), new Date(NOW).toISOString());
     greeting = "Guten Morgen! Mir ist beim Nachdenken gekommen: Gibt dir das Projekt eigentlich Energie?";
     const r = await lilo.greeting.run("chris");
-    expect(r).toMatchObject({ sent: true, concern: { topicId: id, addressed: true } });
+    expect(r).toMatchObject({ kind: "sent", concern: { topicId: id, addressed: true } });
     expect(greetingCalls()[0]!.messages[0]!.content).toContain("Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.");
     expect(lilo.topics.list("chris", "done").map((x) => x.id)).toEqual([id]);
   });
@@ -170,19 +171,19 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
       if (isGreetingCall(body)) seedExchange(lilo, "chris", "Bin wieder da", "Hallo!", new Date(NOW));
       return GREETING;
     });
-    expect(await lilo.greeting.run("chris")).toMatchObject({ sent: false, reason: "user-returned" });
+    expect(await lilo.greeting.run("chris")).toMatchObject({ kind: "skipped", reason: "user-returned" });
     expect(transport.sent).toEqual([]);
   });
 
   it("sendNow ignores the time rules but not the opt-in; a failed call is reported, not thrown", async () => {
     const { lilo } = t;
     seedExchange(lilo, "chris", "Hallo", "Hallo Christian", new Date(Date.parse(NOW) - HOUR));
-    expect(await lilo.greeting.sendNow("chris")).toEqual({ sent: false, reason: "not-opted-in" });
+    expect(await lilo.greeting.sendNow("chris")).toEqual({ kind: "skipped", reason: "not-opted-in" });
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
-    expect(await lilo.greeting.run("chris")).toEqual({ sent: false, reason: "recent-chat" });
-    expect((await lilo.greeting.sendNow("chris")).sent).toBe(true);
+    expect(await lilo.greeting.run("chris")).toEqual({ kind: "skipped", reason: "recent-chat" });
+    expect(sent(await lilo.greeting.sendNow("chris"))).toBe(true);
     fake.fail(500);
-    expect(await lilo.greeting.sendNow("chris")).toMatchObject({ sent: false, reason: "failed" });
+    expect(await lilo.greeting.sendNow("chris")).toMatchObject({ kind: "failed" });
     expect(await runGreetingJob(lilo, silentLogger)).toEqual({ users: 1, done: 0, skipped: 1, failed: 0 });
   });
 

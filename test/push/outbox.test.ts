@@ -4,7 +4,8 @@ import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo, fakeAnthropic
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { Outbox } from "../../core/push/outbox.ts";
+import { concernOf, topicIdOf } from "../helpers/outcomes.ts";
+import { Outbox } from "../../core/store/push-outbox.ts";
 import { inside } from "../helpers/internals.ts";
 import { readDb } from "../helpers/read-db.ts";
 
@@ -54,11 +55,11 @@ describe("one outbox for every push (issue 12)", () => {
 
     const thought = await cli.reflection.thinkNow("chris");
     // The CLI has no chat connection: it does not claim a delivery.
-    expect(thought.concern).toMatchObject({ status: "open", push: "queued" });
+    expect(concernOf(thought)).toMatchObject({ status: "open", push: "queued" });
     expect(transport.sent).toEqual([]);
     expect(bot.push.history("chris")).toEqual([]);
     expect(bot.push.queued()).toBe(1);
-    const topicId = thought.concern!.topicId!;
+    const topicId = topicIdOf(concernOf(thought))!;
 
     await bot.push.deliverPending();
     expect(transport.sent).toEqual([{ target: { transport: "fake", chatId: "7" }, message: { kind: "concern", text: `🧠 ${CONCERN}` } }]);

@@ -4,6 +4,7 @@ import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo, fakeAnthropic
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { fixedClock } from "../../core/index.ts";
 import { thinkReply } from "../../adapters/telegram/on-demand.ts";
+import { concernOf } from "../helpers/outcomes.ts";
 import { TELEGRAM_TEXTS } from "../../adapters/telegram/texts.ts";
 import { readDb } from "../helpers/read-db.ts";
 
@@ -40,7 +41,7 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
     seedExchange(lilo, "chris", "Ich packe Kisten.", "Viel Erfolg!", new Date(clock.now().getTime() - HOUR));
 
     const thought = await lilo.reflection.thinkNow("chris");
-    expect(thought.concern).toMatchObject({ status: "open", push: "sent" });
+    expect(concernOf(thought)).toMatchObject({ status: "open", push: "sent" });
     expect(transport.sent).toHaveLength(1);
     // /think does not repeat a concern that was just pushed to the phone.
     expect(thinkReply(thought, TELEGRAM_TEXTS.de)).toBe("💭 Er plant viel.");
@@ -60,7 +61,7 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
     const { lilo } = t;
     seedExchange(lilo, "chris", "Ich packe Kisten.", "Viel Erfolg!", new Date(clock.now().getTime() - HOUR));
     const thought = await lilo.reflection.thinkNow("chris");
-    expect(thought.concern?.push).toBe("not-opted-in");
+    expect(concernOf(thought)).toMatchObject({ push: "not-opted-in" });
     const shown = thinkReply(thought, TELEGRAM_TEXTS.de);
     expect(shown).toBe(`💭 Er plant viel.\n\n🧠 Darauf möchte ich dich ansprechen: ${CONCERN}`);
     expect(readDb(lilo).get("SELECT count(*) AS n FROM messages WHERE proactive = 1")).toEqual({ n: 0 });

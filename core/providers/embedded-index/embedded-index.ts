@@ -3,7 +3,7 @@ import type { VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, 
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
 import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
-import { VectorTable, type Change, type TableMeta } from "./vector-table.ts";
+import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { importFromSqliteVec } from "./import-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
 

@@ -1,4 +1,4 @@
-import type { Db } from "../store/db.ts";
+import type { Db } from "./db.ts";
 
 /** A feed Lilo reads. */
 export interface Feed {

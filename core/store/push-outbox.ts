@@ -1,4 +1,4 @@
-import type { Db } from "../store/db.ts";
+import type { Db } from "./db.ts";
 import type { PushMessage } from "../ports/transport.ts";
 
 /** Bookkeeping that runs once a push was delivered: store it as Lilo's proactive message, mark a topic done. */

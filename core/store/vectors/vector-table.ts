@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { VECTOR_STORES, type VectorStore } from "../../ports/vector-index.ts";
 import { VectorIndexError } from "../../errors.ts";
-import type { Db } from "../../store/db.ts";
+import type { Db } from "../db.ts";
 
 /**
  * The SQLite side of the embedded index: the float vectors (the truth the RAM

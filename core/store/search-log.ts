@@ -1,4 +1,4 @@
-import type { Db } from "../store/db.ts";
+import type { Db } from "./db.ts";
 
 /** One logged web search (SPEC §3: every web search with its query). */
 export interface SearchLogEntry {

@@ -1,0 +1,16 @@
+import type { StoreMarkerDefinition } from "../markers/marker.ts";
+
+/** [FOLLOWUP:] — opens a follow-up topic (store 8), due after `followupDueDays` (SPEC §9). */
+export const FOLLOWUP_MARKER: StoreMarkerDefinition = {
+  name: "FOLLOWUP",
+  kind: "store",
+  offer: "chat",
+  instruction: {
+    de: "Willst du in ein bis drei Wochen nachfragen: [FOLLOWUP: Thema] – z. B. [FOLLOWUP: Wie ist das Vorstellungsgespräch gelaufen?]",
+    en: "When you want to check back in one to three weeks: [FOLLOWUP: topic] – e.g. [FOLLOWUP: How did the job interview go?]",
+  },
+  store(payload, turn, s) {
+    const due = new Date(turn.now.getTime() + s.followupDueDays * 86_400_000).toISOString();
+    return { storedId: s.topics.add(turn.userId, payload, "followup", due, turn.now.toISOString()) };
+  },
+};
