@@ -41,6 +41,7 @@ export type { DiaryApi } from "./diary/diary-api.ts";
 export type { DiaryEntry, DiaryResult, DiaryReason } from "./diary/write-diary.ts";
 export type { ReflectionApi, ThoughtEntry } from "./reflection/reflection-api.ts";
 export type { ReflectionResult, ReflectionReason } from "./reflection/reflect.ts";
+export type { ConcernOutcome } from "./reflection/concerns.ts";
 export type { GreetingApi, GreetingPreview } from "./greeting/greeting-api.ts";
 export type { GreetingResult, GreetingReason } from "./greeting/greet.ts";
 export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./analysis/analysis-api.ts";

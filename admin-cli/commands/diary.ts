@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { DiaryReason } from "../../core/index.ts";
+import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 
@@ -71,7 +72,7 @@ export function registerDiary(program: Command, open: LiloOpener, io: CliIO): vo
     .description("delete an entry (row and vector)")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.forget("diary", parseId(id));
+        await lilo.memory.forget(ANY_USER, "diary", parseId(id));
         io.out(`deleted diary entry #${id}`);
         return 0;
       }),

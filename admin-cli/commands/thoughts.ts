@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { ConcernOutcome, ReflectionReason, ThoughtEntry } from "../../core/index.ts";
+import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 import { localStamp, oneLine } from "./diary.ts";
@@ -52,7 +53,7 @@ export function registerThoughts(program: Command, open: LiloOpener, io: CliIO):
     .description("delete a thought (row and vector), e.g. a wrong assumption")
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
-        await lilo.memory.forget("thoughts", parseId(id));
+        await lilo.memory.forget(ANY_USER, "thoughts", parseId(id));
         io.out(`deleted thought #${id}`);
         return 0;
       }),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -10,12 +10,6 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const SCANNED_DIRS = ["core", "adapters", "jobs", "admin-cli"];
 const STORE_DIR = "core/store/";
-
-/**
- * TEMPORARY: files whose SQL other parts of issue 8 move at the same time
- * (push and analysis: part D; the CLI: parts A and B). Empty this at merge.
- */
-const TEMPORARY_ALLOWLIST: string[] = ["admin-cli/export-lines.ts", "admin-cli/db-file.ts"];
 
 const SQL_SHAPES: RegExp[] = [
   /\bSELECT\s[^;]{0,400}?\bFROM\s/,
@@ -63,22 +57,11 @@ const sources = (): string[] =>
     .map((p) => relative(ROOT, p).split("\\").join("/"))
     .filter((p) => !p.startsWith(STORE_DIR));
 
-const allowed = (path: string) => TEMPORARY_ALLOWLIST.some((a) => (a.endsWith("/") ? path.startsWith(a) : path === a));
-
 describe("no SQL outside core/store", () => {
-  it("finds SQL in no source file outside core/store (but the temporary allowlist)", () => {
+  it("finds SQL in no source file outside core/store", () => {
     const offenders = sources()
-      .filter((p) => !allowed(p))
       .flatMap((p) => findSql(readFileSync(join(ROOT, p), "utf8")).map((h) => `${p}:${h.line}: ${h.text}`));
     expect(offenders, `SQL outside core/store — move it into a store module:\n${offenders.join("\n")}`).toEqual([]);
-  });
-
-  it("keeps no stale entry in the temporary allowlist", () => {
-    const stale = TEMPORARY_ALLOWLIST.filter((a) => {
-      const files = sources().filter((p) => (a.endsWith("/") ? p.startsWith(a) : p === a));
-      return !files.some((p) => existsSync(join(ROOT, p)) && findSql(readFileSync(join(ROOT, p), "utf8")).length > 0);
-    });
-    expect(stale, `no SQL left here: remove from TEMPORARY_ALLOWLIST: ${stale.join(", ")}`).toEqual([]);
   });
 
   it("recognises SQL in the stores (the scanner works)", () => {
