@@ -6,7 +6,11 @@ import { analysisApi } from "../../core/analysis/analysis-api.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
-import { inside } from "../helpers/internals.ts";
+import { openDatabase, type Db } from "../../core/store/db.ts";
+import { SettingsStore } from "../../core/store/settings.ts";
+import { ProfileStore } from "../../core/store/profile.ts";
+import { ModelRegistry } from "../../core/models/registry.ts";
+import { createChatModel } from "../../core/providers/model-factory.ts";
 import { createPersona } from "../../core/persona/persona.ts";
 import { featureContext } from "../../core/util/feature-context.ts";
 
@@ -17,6 +21,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let waits: number[];
+  let sql: Db;
   let api: AnalysisApi;
 
   beforeEach(async () => {
@@ -34,14 +39,19 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     seedAnalysisChats(t.lilo);
     waits = [];
     const l = t.lilo;
+    // The analysis built on its own connection to Lilo's file, with a sleep that never waits.
+    sql = openDatabase(l.config.dbPath);
+    const settings = new SettingsStore(sql);
+    const models = new ModelRegistry(l.config, (spec) => createChatModel(spec, l.config), settings);
     api = analysisApi(
-      { db: inside(l).db, models: inside(l).models, settings: inside(l).stores.settings, userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms) },
+      { db: sql, models, settings, userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms) },
       l.config.analysis,
       createPersona(l.config.persona),
-      featureContext(l.config, { clock, logger: silentLogger, profile: inside(l).stores.profile }),
+      featureContext(l.config, { clock, logger: silentLogger, profile: new ProfileStore(sql) }),
     );
   });
   afterEach(async () => {
+    sql.close();
     await t.cleanup();
     await fake.close();
   });

@@ -1,6 +1,7 @@
 import type { Lilo } from "../../core/index.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
-import { inside } from "../helpers/internals.ts";
+import { seedDb } from "../helpers/seed-db.ts";
+import { ChatLog } from "../../core/store/chat-log.ts";
 
 /**
  * Five conversations across November 2026 for user "chris" (Christian):
@@ -14,13 +15,17 @@ export function seedAnalysisChats(lilo: Lilo): number[] {
       ["assistant", "Ich versuche immer ehrlich zu sein, Christian.", "2026-11-02T09:01:00Z"],
     ]),
   ];
-  const greeting = inside(lilo).db
-    .prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES ('chris', ?, ?, 'anthropic:claude-greet')`)
-    .run("2026-11-10T08:00:00Z", "2026-11-10T08:00:00Z");
-  const gid = Number(greeting.lastInsertRowid);
-  inside(lilo).stores.chatLog.append({ userId: "chris", conversationId: gid, role: "assistant", text: "Guten Morgen Christian, wie war der Arzttermin?", model: "anthropic:claude-greet", createdAt: "2026-11-10T08:00:00Z", proactive: true });
-  inside(lilo).stores.chatLog.append({ userId: "chris", conversationId: gid, role: "user", text: "Gut, danke der Nachfrage", createdAt: "2026-11-10T08:05:00Z" });
-  inside(lilo).stores.chatLog.append({ userId: "chris", conversationId: gid, role: "assistant", text: "Das freut mich sehr für dich.", model: "anthropic:claude-greet", createdAt: "2026-11-10T08:06:00Z" });
+  const gid = seedDb(lilo, (sql) => {
+    const greeting = sql
+      .prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES ('chris', ?, ?, 'anthropic:claude-greet')`)
+      .run("2026-11-10T08:00:00Z", "2026-11-10T08:00:00Z");
+    const id = Number(greeting.lastInsertRowid);
+    const chatLog = new ChatLog(sql);
+    chatLog.append({ userId: "chris", conversationId: id, role: "assistant", text: "Guten Morgen Christian, wie war der Arzttermin?", model: "anthropic:claude-greet", createdAt: "2026-11-10T08:00:00Z", proactive: true });
+    chatLog.append({ userId: "chris", conversationId: id, role: "user", text: "Gut, danke der Nachfrage", createdAt: "2026-11-10T08:05:00Z" });
+    chatLog.append({ userId: "chris", conversationId: id, role: "assistant", text: "Das freut mich sehr für dich.", model: "anthropic:claude-greet", createdAt: "2026-11-10T08:06:00Z" });
+    return id;
+  });
   ids.push(gid);
   ids.push(
     seedConversation(lilo, "chris", [

@@ -6,20 +6,27 @@ import { chunkTranscript } from "../../core/analysis/chunks.ts";
 import { extractQuotes, verifyQuotes } from "../../core/analysis/quotes.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
-import { inside } from "../helpers/internals.ts";
+import { openDatabase, type Db } from "../../core/store/db.ts";
+import { ChatLog } from "../../core/store/chat-log.ts";
 
 const TZ = "Europe/Berlin";
 
 describe("analysis: selection, transcript, chunks, quotes", () => {
   let t: TestLilo;
   let ids: number[];
+  /** The selection reads the chat log on its own connection to Lilo's file. */
+  let sql: Db;
   beforeEach(() => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock: fixedClock("2026-12-02T14:00:00Z") });
     ids = seedAnalysisChats(t.lilo);
+    sql = openDatabase(t.lilo.config.dbPath);
   });
-  afterEach(() => t.cleanup());
+  afterEach(() => {
+    sql.close();
+    return t.cleanup();
+  });
 
-  const select = (s: Parameters<typeof selectConversations>[1]) => selectConversations(inside(t.lilo).db, s, TZ).map((c) => c.id);
+  const select = (s: Parameters<typeof selectConversations>[1]) => selectConversations(sql, s, TZ).map((c) => c.id);
 
   it("selects by local date range (inclusive days), user, keywords and an even sample", () => {
     expect(select({})).toEqual(ids);
@@ -42,7 +49,7 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
 
   it("renders headers, local times and replaces a greeting's missing message", () => {
     const opts = { language: "de" as const, timeZone: TZ, liloName: "Lilo", userNames: { chris: "Christian" }, maxMessageChars: 4_000 };
-    const text = transcriptText(selectConversations(inside(t.lilo).db, { to: "2026-11-20" }, TZ).map((c) => renderConversation(c, opts)));
+    const text = transcriptText(selectConversations(sql, { to: "2026-11-20" }, TZ).map((c) => renderConversation(c, opts)));
     expect(text.split("\n\n")[0]).toBe(
       [
         "=== Gespräch: Ich frage mich, ob du ehrlich bist | Beginn: 2026-11-02 10:00 | Startmodell: anthropic:test ===",
@@ -61,7 +68,7 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
     // A title longer than 60 characters is the first user message, cut.
     expect(text).toContain("=== Gespräch: Was denkst du eigentlich über Bewusstsein und ob Maschinen s… | Beginn: 2026-11-20 19:00");
 
-    const [greeting] = selectConversations(inside(t.lilo).db, { keywords: ["Arzttermin"] }, TZ);
+    const [greeting] = selectConversations(sql, { keywords: ["Arzttermin"] }, TZ);
     const en = renderConversation(greeting!, { ...opts, language: "en" });
     expect(en.header).toBe("=== Conversation: Gut, danke der Nachfrage | Start: 2026-11-10 09:00 | Start model: anthropic:claude-greet ===");
     expect(en.lines[0]).toBe("[09:00] (Lilo speaks up on her own, without a prior message)");
@@ -69,9 +76,9 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
 
   it("cuts messages over 4,000 characters with a note and splits a long conversation at 150,000 characters", () => {
     seedLongConversation(t.lilo, "2026-11-15T10:00:00Z", 50, 3_990);
-    inside(t.lilo).stores.chatLog.append({ userId: "chris", conversationId: ids[3]!, role: "user", text: "y".repeat(5_000), createdAt: "2026-11-25T19:02:00Z" });
+    new ChatLog(sql).append({ userId: "chris", conversationId: ids[3]!, role: "user", text: "y".repeat(5_000), createdAt: "2026-11-25T19:02:00Z" });
     const opts = { language: "de" as const, timeZone: TZ, liloName: "Lilo", userNames: { chris: "Christian" }, maxMessageChars: 4_000 };
-    const rendered = selectConversations(inside(t.lilo).db, {}, TZ).map((c) => renderConversation(c, opts));
+    const rendered = selectConversations(sql, {}, TZ).map((c) => renderConversation(c, opts));
     const cut = rendered.flatMap((r) => r.lines).find((l) => l.includes("yyyy"))!;
     expect(cut).toBe(`[20:02] Christian: ${"y".repeat(4_000)} [… gekürzt: 1000 von 5000 Zeichen weggelassen]`);
 

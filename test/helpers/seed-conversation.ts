@@ -1,5 +1,6 @@
 import type { Lilo } from "../../core/index.ts";
-import { inside } from "./internals.ts";
+import { ChatLog } from "../../core/store/chat-log.ts";
+import { seedDb } from "./seed-db.ts";
 
 /** One message to seed: role, text, ISO time; `recall` marks an answer written with recall passages. */
 export type SeedMessage = [role: "user" | "assistant", text: string, at: string, recall?: boolean];
@@ -10,12 +11,15 @@ export type SeedMessage = [role: "user" | "assistant", text: string, at: string,
  */
 export function seedConversation(lilo: Lilo, userId: string, messages: SeedMessage[]): number {
   const start = messages[0]![2];
-  const info = inside(lilo).db
-    .prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES (?, ?, ?, NULL)`)
-    .run(userId, start, start);
-  const conversationId = Number(info.lastInsertRowid);
-  for (const [role, text, at, recall] of messages) {
-    inside(lilo).stores.chatLog.append({ userId, conversationId, role, text, createdAt: at, ...(role === "assistant" ? { model: "anthropic:test" } : {}), recallAnswer: !!recall });
-  }
-  return conversationId;
+  return seedDb(lilo, (sql) => {
+    const info = sql
+      .prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES (?, ?, ?, NULL)`)
+      .run(userId, start, start);
+    const conversationId = Number(info.lastInsertRowid);
+    const chatLog = new ChatLog(sql);
+    for (const [role, text, at, recall] of messages) {
+      chatLog.append({ userId, conversationId, role, text, createdAt: at, ...(role === "assistant" ? { model: "anthropic:test" } : {}), recallAnswer: !!recall });
+    }
+    return conversationId;
+  });
 }

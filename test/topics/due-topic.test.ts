@@ -3,7 +3,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { checkAddressed } from "../../core/topics/addressed.ts";
-import { inside } from "../helpers/internals.ts";
+import { atTime } from "../helpers/clock-at.ts";
 
 const DAY = 86_400_000;
 const NOW = "2026-12-02T08:00:00Z"; // Wednesday 09:00 in Berlin
@@ -18,7 +18,10 @@ describe("due topics on the cheat sheet and the addressed-check (SPEC §9)", () 
   let clock: ReturnType<typeof fixedClock>;
   let answer = "Schön, dass du da bist.";
   const iso = (offsetMs: number) => new Date(clock.now().getTime() + offsetMs).toISOString();
-  const add = (text: string, kind: "followup" | "concern", dueIn: number) => inside(t.lilo).stores.topics.add("chris", text, kind, iso(dueIn), iso(-30 * DAY));
+  const add = (text: string, kind: "followup" | "concern", dueIn: number) => {
+    const dueAt = iso(dueIn);
+    return atTime(clock, iso(-30 * DAY), () => t.lilo.topics.add("chris", text, kind, dueAt));
+  };
   const chatSystems = () => fake.requests.filter((r) => !isExtraction(r.system) && r.system?.startsWith("Du bist Lilo")).map((r) => r.system!);
   const status = (id: number) => t.lilo.topics.list("chris", "done").some((x) => x.id === id) ? "done" : "open";
   const say = async (text: string) => {
@@ -57,7 +60,7 @@ describe("due topics on the cheat sheet and the addressed-check (SPEC §9)", () 
     expect(sys).toContain("mitten in einem Problem, heb es dir auf");
     for (const other of ["Zahnarzttermin", "Gartenzaun", "Konzert"]) expect(sys).not.toContain(other);
 
-    inside(t.lilo).stores.topics.markDone(concern, iso(0));
+    t.lilo.topics.markDone(concern);
     await say("Was gibt's Neues?");
     sys = chatSystems().at(-1)!;
     expect(sys).toContain("Wie war der Zahnarzttermin?");

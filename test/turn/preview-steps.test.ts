@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../core/index.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
-import { inside } from "../helpers/internals.ts";
+import { atTime } from "../helpers/clock-at.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 /** `lilo preview` is the exact sheet: the steps that store nothing and call no model run there too (issue 12). */
@@ -21,7 +21,7 @@ describe("the preview runs the read-only turn steps", () => {
       ["user", "Morgen um 10 habe ich das Vorstellungsgespräch.", "2026-11-30T19:02:00Z"],
       ["assistant", "Du schaffst das!", "2026-11-30T19:03:00Z"],
     ]);
-    const topicId = inside(lilo).stores.topics.add("chris", "Wie lief der Umzug?", "followup", "2026-12-01T00:00:00Z", "2026-11-20T00:00:00Z");
+    const topicId = atTime(clock, "2026-11-20T00:00:00Z", () => lilo.topics.add("chris", "Wie lief der Umzug?", "followup", "2026-12-01T00:00:00Z"));
     const before = readDb(lilo).get("SELECT count(*) AS n FROM messages");
 
     const { request } = await lilo.preview({ userId: "chris", text: "Hallo! Wie viele Tagebucheinträge hast du schon geschrieben?" });
