@@ -7,7 +7,6 @@ import { ConfigError, fixedClock, silentLogger } from "../../core/index.ts";
 import { runGreetingJob } from "../../jobs/greeting-job.ts";
 import { sent } from "../helpers/outcomes.ts";
 import { startJobs, type RunningJobs } from "../../jobs/scheduler.ts";
-import { inside } from "../helpers/internals.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const HOUR = 3_600_000;
@@ -37,6 +36,14 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     readDb(t.lilo).all("SELECT role, text, model, proactive, conversation_id AS conv FROM messages WHERE user_id = ? AND proactive = 1", userId) as {
       role: string; text: string; model: string; proactive: number; conv: number;
     }[];
+  /** The user's newest message as stored (text, sent on Lilo's own initiative?). */
+  const lastMessage = (userId: string) => {
+    const r = readDb(t.lilo).get("SELECT text, proactive FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1", userId) as { text: string; proactive: number } | undefined;
+    return r && { text: r.text, proactive: r.proactive === 1 };
+  };
+  /** The newest conversation summary of the user. */
+  const latestSummary = (userId: string) =>
+    readDb(t.lilo).get("SELECT text FROM short_term WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1", userId) as { text: string } | undefined;
   /** Christian's Monday evening: two days before NOW. */
   const seedMonday = (userId = "chris") =>
     seedConversation(t.lilo, userId, [
@@ -77,7 +84,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     expect(lilo.push.history("chris")[0]).toMatchObject({ kind: "greeting", outcome: "sent", text: SHOWN });
     const rows = proactiveRows();
     expect(rows).toEqual([{ role: "assistant", text: SHOWN, model: "anthropic:claude-test", proactive: 1, conv: expect.any(Number) }]);
-    expect(inside(lilo).stores.chatLog.lastMessage("chris")).toMatchObject({ proactive: true, text: SHOWN });
+    expect(lastMessage("chris")).toMatchObject({ proactive: true, text: SHOWN });
 
     // The model got the pause, the date and the messages, computed by the program.
     const sent = greetingCalls()[0]!;
@@ -89,7 +96,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     expect(sent.system).toContain("Du bist Lilo");
     expect(sent.system).toContain("2–3 Sätze");
     // The greeting opened a new conversation, and the previous one was summarised for it.
-    expect(inside(lilo).stores.shortTerm.latest("chris")?.text).toBe("Christian hatte ein Vorstellungsgespräch vor sich.");
+    expect(latestSummary("chris")?.text).toBe("Christian hatte ein Vorstellungsgespräch vor sich.");
   });
 
   it("greets at most once per window: never twice into silence, not while the user is chatting", async () => {
@@ -155,7 +162,7 @@ describe("the proactive greeting push (SPEC §9, Beyond)", () => {
     const { lilo } = t;
     seedMonday();
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
-    const id = inside(lilo).stores.topics.add("chris", "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.", "concern", new Date(NOW).toISOString(), new Date(NOW).toISOString());
+    const id = lilo.topics.add("chris", "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt.", "concern", new Date(NOW).toISOString());
     greeting = "Guten Morgen! Mir ist beim Nachdenken gekommen: Gibt dir das Projekt eigentlich Energie?";
     const r = await lilo.greeting.run("chris");
     expect(r).toMatchObject({ kind: "sent", concern: { topicId: id, addressed: true } });

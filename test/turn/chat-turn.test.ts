@@ -3,7 +3,8 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
-import { inside } from "../helpers/internals.ts";
+import { seedDb } from "../helpers/seed-db.ts";
+import { ShortTermStore } from "../../core/store/short-term.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const DIM = 64;
@@ -32,7 +33,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     embedder.set(MSG, q);
     lilo.profile.add("chris", "work", "Christian ist Softwareentwickler");
     lilo.rules.add("chris", "Antworte ohne Aufzählungen.");
-    inside(lilo).stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
+    seedDb(lilo, (sql) => new ShortTermStore(sql).add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString()));
     const scores = [0.9, 0.8, 0.7, 0.6, 0.5, 0.31, 0.29];
     for (const [i, s] of scores.entries()) {
       const text = `Notiz ${i} mit Score ${s}`;
@@ -119,7 +120,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     const convs = readDb(lilo).all("SELECT DISTINCT conversation_id AS c FROM messages ORDER BY c");
     expect(convs).toHaveLength(2);
     // The finished conversation was summarised into the short-term memory and is on the new sheet.
-    expect(inside(lilo).stores.shortTerm.latest("chris")?.text).toBe("Gern, Christian!");
+    expect((readDb(lilo).get("SELECT text FROM short_term WHERE user_id = 'chris' ORDER BY created_at DESC, id DESC LIMIT 1") as { text: string } | undefined)?.text).toBe("Gern, Christian!");
     expect(last.system).toContain("Kurzzeitgedächtnis");
   });
 
@@ -198,7 +199,7 @@ describe("a chat turn against a fake Anthropic server", () => {
 
   it("puts the short-term memory on the retry of a conversation's first message", async () => {
     const { lilo } = t;
-    inside(lilo).stores.shortTerm.add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString());
+    seedDb(lilo, (sql) => new ShortTermStore(sql).add("chris", null, "Wir sprachen zuletzt über seinen Umzug.", clock.now().toISOString()));
     fake.fail(500, 1, {}, "overloaded");
     expect((await lilo.handleMessage({ userId: "chris", text: "Da bin ich" })).ok).toBe(false);
     expect((await lilo.retry("chris"))?.ok).toBe(true);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
-import { inside } from "../helpers/internals.ts";
+import { seedDb } from "../helpers/seed-db.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 describe("the durable inbox and after-reply jobs (core)", () => {
@@ -32,7 +32,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     // A redelivery (Telegram sends the update again after a crash) is neither stored nor answered again.
     const again = await lilo.handleMessage(msg("Hallo", "111:1"));
     expect(again).toMatchObject({ duplicate: true, text: "" });
-    expect(inside(lilo).stores.chatLog.count()).toBe(2);
+    expect((readDb(lilo).get("SELECT count(*) AS n FROM messages") as { n: number }).n).toBe(2);
     expect(fake.requests.filter((r) => !isExtraction(r.system))).toHaveLength(1);
   });
 
@@ -73,7 +73,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
       { kind: "after:due-topic", status: "done" },
     ]);
     // As if the process had died during the extraction call.
-    inside(lilo).db.prepare("UPDATE jobs SET status = 'pending', attempts = 1").run();
+    seedDb(lilo, (sql) => sql.prepare("UPDATE jobs SET status = 'pending', attempts = 1").run());
     expect(lilo.resumeJobs()).toBe(2);
     await lilo.idle();
     expect(readDb(lilo).all("SELECT status, attempts FROM jobs ORDER BY id")).toEqual([

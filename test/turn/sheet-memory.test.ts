@@ -9,7 +9,8 @@ import { fixedClock } from "../../core/index.ts";
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { startFakeQdrant } from "../fakes/fake-qdrant.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
+import { atTime } from "../helpers/clock-at.ts";
 
 const DIM = 64;
 const clock = fixedClock("2026-12-02T18:00:00Z");
@@ -87,7 +88,7 @@ describe("the memory part of the cheat sheet", () => {
     expect(texts[0]).toBe("Das Konzert war am Samstag.");
     expect(texts).not.toContain("Ich koche heute Linsensuppe."); // neither: below the floor
     // Messages of the running conversation never come back as passages.
-    const running = inside(t.lilo).stores.chatLog.latestConversation("chris")!;
+    const running = readDb(t.lilo).get("SELECT id FROM conversations WHERE user_id = 'chris' ORDER BY last_message_at DESC, id DESC LIMIT 1") as { id: number };
     expect(await t.lilo.recall.passages(msg, { userId: "chris", limit: 3, excludeConversationId: running.id })).not.toContainEqual(
       expect.objectContaining({ conversationId: running.id }),
     );
@@ -108,10 +109,10 @@ describe("the memory part of the cheat sheet", () => {
 
   it("keeps every profile category within the budget, the newest and most relevant entries first", async () => {
     t = makeTestLilo({ LILO_PROFILE_MAX_CHARS: "400" }, { clock });
-    const p = inside(t.lilo).stores.profile;
-    for (let i = 0; i < 90; i++) p.add("chris", "person", `Personenfakt Nummer ${i} über Christian`, `2026-01-01T00:${String(i % 60).padStart(2, "0")}:00Z`);
-    p.add("chris", "work", "arbeitet als Entwickler", "2026-01-02T00:00:00Z");
-    p.add("chris", "preferences", "mag Jazz", "2026-01-02T00:00:00Z");
+    const p = t.lilo.profile;
+    for (let i = 0; i < 90; i++) atTime(clock, `2026-01-01T00:${String(i % 60).padStart(2, "0")}:00Z`, () => p.add("chris", "person", `Personenfakt Nummer ${i} über Christian`));
+    atTime(clock, "2026-01-02T00:00:00Z", () => p.add("chris", "work", "arbeitet als Entwickler"));
+    atTime(clock, "2026-01-02T00:00:00Z", () => p.add("chris", "preferences", "mag Jazz"));
     const { system, blocks } = await sheet("Was macht die Arbeit?");
     expect(system).toContain("- work: arbeitet als Entwickler");
     expect(system).toContain("- preferences: mag Jazz");
