@@ -6,7 +6,8 @@ import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/cont
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { inside } from "../helpers/internals.ts";
+import { ProfileStore } from "../../core/store/profile.ts";
+import { TextRows } from "../../core/store/text-rows.ts";
 
 const DIM = 64;
 
@@ -15,6 +16,9 @@ describe("lilo memory / doctor / reindex", () => {
   let db: Db;
   // The CLI closes the Lilo it opens; each call gets a fresh one on the same file and embedder.
   const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
+
+  /** Live notes in the file, read on the test's own connection. */
+  const liveNotes = () => (db.prepare("SELECT count(*) AS n FROM notes WHERE superseded_at IS NULL").get() as { n: number }).n;
 
   beforeEach(() => {
     t = makeTestLilo();
@@ -50,13 +54,13 @@ describe("lilo memory / doctor / reindex", () => {
     expect(bad.err).toContain("line 6: not JSON");
     expect(bad.err).toContain("line 7: text");
     expect(bad.code).toBe(1);
-    expect(inside(t.lilo).stores.memory.rows.notes.countLive()).toBe(0);
+    expect(liveNotes()).toBe(0);
     writeFileSync(file, readFileSync(file, "utf8").split("\n").slice(0, 5).join("\n"));
     // A dry run first: what would be added and skipped, nothing written.
     const dry = await runCli(open, ["memory", "import", file]);
     expect(dry.out).toMatch(/notes\s+3\s+1\s+0/);
     expect(dry.out).toContain("dry run: nothing changed");
-    expect(inside(t.lilo).stores.memory.rows.notes.countLive()).toBe(0);
+    expect(liveNotes()).toBe(0);
     const imp = await runCli(open, ["memory", "import", file, "--apply"]);
     expect(imp.out).toContain("imported 3, skipped 1 duplicates");
     expect(imp.out).toMatch(/backup: .+\.db/);
@@ -115,7 +119,7 @@ describe("lilo memory / doctor / reindex", () => {
     if (!a.added || !b.added) throw new Error("setup");
     // Break consistency behind Lilo's back: a row loses its vector, a vector loses its row.
     db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
-    inside(t.lilo).stores.memory.rows.notes.insert("owner", "c", new Date().toISOString());
+    new TextRows(db, "notes").insert("owner", "c", new Date().toISOString());
     const dry = await runCli(open, ["doctor"]);
     expect(dry.out).toContain("half-added (rows without vectors, will be embedded): 1");
     expect(dry.out).toContain("vectors without rows (will be removed): 1");
@@ -175,7 +179,7 @@ describe("lilo memory / doctor / reindex", () => {
     expect(req.messages).toEqual([{ role: "user", content: "Kino?" }]);
     expect(db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
     // Without --json: every memory block with its scores, and what the budget left out.
-    for (let i = 0; i < 8; i++) inside(t.lilo).stores.profile.add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
+    for (let i = 0; i < 8; i++) new ProfileStore(db).add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
     const text = await runCli(open, ["preview", "Kino?"]);
     expect(text.out).toMatch(/── memory blocks/);
     expect(text.out).toMatch(/notes: 1 on the sheet\n {2}\+ #\d+ \[cos 1\.00, bm25 [\d.]+, fused [\d.]+\] Christian mag Kino/);

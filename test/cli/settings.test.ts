@@ -3,7 +3,7 @@ import { createLilo, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { inside } from "../helpers/internals.ts";
+import { SettingsStore } from "../../core/store/settings.ts";
 
 const SECRETS = {
   ANTHROPIC_API_KEY: "sk-ant-VERYSECRET-111",
@@ -27,7 +27,7 @@ describe("lilo settings", () => {
 
   it("shows run-time settings, configuration with its variables, and secrets only as set / not set", async () => {
     setup({ ...SECRETS, LILO_DIARY_TIME: "22:15", LILO_QUIET_HOURS: "22:30-07:00", MATRIX_HOMESERVER_URL: "http://127.0.0.1:1" });
-    inside(t.lilo).stores.settings.set("webhook_token", "VERYSECRET-555", "2025-01-01T00:00:00Z");
+    new SettingsStore(db).set("webhook_token", "VERYSECRET-555", "2025-01-01T00:00:00Z");
     const res = await runCli(open, ["settings"]);
     expect(res.code).toBe(0);
     expect(res.out).toContain("chat_model = anthropic:claude-sonnet-4-5");
@@ -56,9 +56,9 @@ describe("lilo settings", () => {
     const sw = await runCli(open, ["settings", "chat_model", "deepseek:deepseek-chat"]);
     expect(sw.code).toBe(0);
     expect(sw.out).toContain("chat_model = deepseek:deepseek-chat  (switched at run time");
-    expect(inside(t.lilo).stores.settings.get("chat_model")).toBe("deepseek:deepseek-chat");
+    expect(new SettingsStore(db).get("chat_model")).toBe("deepseek:deepseek-chat");
     expect((await runCli(open, ["settings", "chat_model", "default"])).out).toContain("chat_model = anthropic:claude-sonnet-4-5");
-    expect(inside(t.lilo).stores.settings.get("chat_model")).toBeUndefined();
+    expect(new SettingsStore(db).get("chat_model")).toBeUndefined();
 
     const ro = await runCli(open, ["settings", "set", "timezone", "Europe/Paris"]);
     expect(ro.code).toBe(1);
@@ -73,7 +73,7 @@ describe("lilo settings", () => {
     const set = await runCli(open, ["settings", "set", "diary.time", "21:30"]);
     expect(set).toMatchObject({ code: 0, err: "" });
     expect(set.out).toContain("diary.time = 21:30  (set;");
-    expect(inside(t.lilo).stores.settings.get("diary.time")).toBe("21:30");
+    expect(new SettingsStore(db).get("diary.time")).toBe("21:30");
     expect((await runCli(open, ["settings", "set", "LILO_QUIET_HOURS", "22:00-7:00"])).out).toContain("push.quiet_hours = 22:00-07:00");
     expect((await runCli(open, ["settings", "greeting.enabled", "on"])).out).toContain("greeting.enabled = true  (set;");
     await runCli(open, ["settings", "set", "reflection.cron", "0 * * * *"]);
@@ -92,7 +92,7 @@ describe("lilo settings", () => {
 
     // Unset goes back to .env (env source), then to the default when .env has nothing.
     expect((await runCli(open, ["settings", "unset", "diary.time"])).out).toContain("diary.time = 22:15  (env;");
-    expect(inside(t.lilo).stores.settings.get("diary.time")).toBeUndefined();
+    expect(new SettingsStore(db).get("diary.time")).toBeUndefined();
     expect((await runCli(open, ["settings", "unset", "push.quiet_hours"])).out).toContain("push.quiet_hours = none  (default;");
     // A freshly opened Lilo reads the stored values into its configuration.
     const fresh = open();
@@ -116,7 +116,7 @@ describe("lilo settings", () => {
       const res = await runCli(open, ["settings", "set", key, value]);
       expect(res.code, key).toBe(1);
       expect(res.err).toContain(message);
-      expect(inside(t.lilo).stores.settings.get(key)).toBeUndefined();
+      expect(new SettingsStore(db).get(key)).toBeUndefined();
     }
     expect((await runCli(open, ["settings", "set", "diary.time"])).err).toContain("usage: lilo settings set KEY VALUE");
     expect((await runCli(open, ["settings", "set", "nope", "1"])).err).toContain('unknown setting "nope"');
@@ -125,7 +125,7 @@ describe("lilo settings", () => {
 
   it("keeps a stored value that no longer passes its rule out of the configuration, logs it once, and lets unset remove it", async () => {
     setup();
-    inside(t.lilo).stores.settings.set("diary.time", "24:99", "2025-01-01T00:00:00Z");
+    new SettingsStore(db).set("diary.time", "24:99", "2025-01-01T00:00:00Z");
     const errors: string[] = [];
     const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => void errors.push(m) };
     const lilo = createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock, logger });
@@ -133,7 +133,7 @@ describe("lilo settings", () => {
     lilo.live.refresh();
     expect(errors).toEqual(["stored setting ignored: it does not pass its rule; `lilo settings unset` removes it"]);
     expect((await runCli(open, ["settings", "unset", "diary.time"])).code).toBe(0);
-    expect(inside(t.lilo).stores.settings.get("diary.time")).toBeUndefined();
+    expect(new SettingsStore(db).get("diary.time")).toBeUndefined();
   });
 
   it("says so when no chat model is configured", async () => {

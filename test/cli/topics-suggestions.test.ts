@@ -1,17 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLilo, type Lilo } from "../../core/index.ts";
+import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { inside } from "../helpers/internals.ts";
+import { atTime } from "../helpers/clock-at.ts";
 
 describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   let t: TestLilo;
   let db: Db;
+  let clock: ReturnType<typeof fixedClock>;
   const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
 
   beforeEach(() => {
-    t = makeTestLilo({ LILO_TIMEZONE: "Europe/Berlin" });
+    clock = fixedClock("2026-07-03T08:00:00Z");
+    t = makeTestLilo({ LILO_TIMEZONE: "Europe/Berlin" }, { clock });
     db = openDatabase(t.lilo.config.dbPath);
   });
   afterEach(async () => {
@@ -20,9 +22,11 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   });
 
   it("edits, finishes and deletes topics, and refuses unknown ids", async () => {
-    const topics = inside(t.lilo).stores.topics;
-    const a = topics.add("owner", "Wie war die Prüfung?", "followup", "2026-03-01T09:00:00Z", "2026-02-28T09:00:00Z");
-    const b = topics.add("owner", "Schläft er genug?", "concern", "2026-03-02T09:00:00Z", "2026-02-28T09:00:00Z", "queued");
+    const topics = t.lilo.topics;
+    const [a, b] = atTime(clock, "2026-02-28T09:00:00Z", () => [
+      topics.add("owner", "Wie war die Prüfung?", "followup", "2026-03-01T09:00:00Z"),
+      topics.add("owner", "Schläft er genug?", "concern", "2026-03-02T09:00:00Z", "queued"),
+    ]);
 
     expect((await runCli(open, ["topics", "edit", String(a), "  Wie lief die Prüfung?  "])).out).toBe(`topic #${a} updated`);
     expect(topics.get(a)?.text).toBe("Wie lief die Prüfung?");
@@ -46,9 +50,9 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   });
 
   it("lists suggestions as text and JSON in local time, and deletes them", async () => {
-    const s = inside(t.lilo).stores.suggestions;
-    const first = s.add("owner", "Ich könnte mir Geburtstage besser merken", "2026-07-01T22:30:00Z");
-    s.add("anna", "Kürzere Antworten am Morgen", "2026-07-02T05:00:00Z");
+    const s = t.lilo.suggestions;
+    const first = atTime(clock, "2026-07-01T22:30:00Z", () => s.add("owner", "Ich könnte mir Geburtstage besser merken"));
+    atTime(clock, "2026-07-02T05:00:00Z", () => s.add("anna", "Kürzere Antworten am Morgen"));
 
     const text = await runCli(open, ["suggestions"]);
     // 22:30 UTC is 00:30 the next day in Berlin (summer time).
@@ -66,7 +70,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   it("prints memory and rule times in the configured time zone", async () => {
     await t.lilo.memory.add({ text: "Christian mag Tee", store: "notes", userId: "owner", createdAt: "2026-01-05T23:15:00Z" });
     expect((await runCli(open, ["memory", "list"])).out).toMatch(/#\d+ {2}2026-01-06 00:15 {2}Christian mag Tee/);
-    inside(t.lilo).stores.rules.add("owner", "Keine Emojis", "2026-01-05T23:15:00Z");
+    atTime(clock, "2026-01-05T23:15:00Z", () => t.lilo.rules.add("owner", "Keine Emojis"));
     expect((await runCli(open, ["rules", "list"])).out).toContain("2026-01-06 00:15  Keine Emojis");
   });
 });
