@@ -30,6 +30,8 @@ export interface AddMemoryInput {
   userId: string;
   store?: VectorStore;
   createdAt?: string | Date;
+  /** Store-specific fields as `MemoryEntry.extra` shows them (a diary entry's day, a thought's origin): what an import of entries written elsewhere keeps. */
+  extra?: Record<string, unknown>;
   allowDuplicate?: boolean;
 }
 

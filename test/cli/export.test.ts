@@ -1,11 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLilo, type Lilo } from "../../core/index.ts";
+import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { inside } from "../helpers/internals.ts";
+import { SettingsStore } from "../../core/store/settings.ts";
+import { atTime } from "../helpers/clock-at.ts";
+
+/** Live entries of one memory store, read on the test's own connection. */
+const liveCount = (sql: Db, store: string) => (sql.prepare(`SELECT count(*) AS n FROM ${store} WHERE superseded_at IS NULL`).get() as { n: number }).n;
 
 const MEMORY = [
   { store: "notes", text: "Christian mag Kino", createdAt: "2025-03-01T10:00:00.000Z" },
@@ -18,20 +22,22 @@ const MEMORY = [
 describe("lilo export", () => {
   let t: TestLilo;
   let db: Db;
+  let clock: ReturnType<typeof fixedClock>;
   const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
 
   beforeEach(async () => {
-    t = makeTestLilo();
+    const now = "2025-03-05T08:00:00.000Z";
+    clock = fixedClock(now);
+    t = makeTestLilo({}, { clock });
     db = openDatabase(t.lilo.config.dbPath);
     for (const m of MEMORY) await t.lilo.memory.add({ ...m, userId: "owner" });
     await t.lilo.memory.add({ text: "Anna mag Jazz", userId: "anna" });
-    const now = "2025-03-05T08:00:00.000Z";
-    inside(t.lilo).stores.profile.add("owner", "work", "Christian ist Lehrer", now);
-    inside(t.lilo).stores.rules.add("owner", "Antworte kurz", now);
-    inside(t.lilo).stores.topics.add("owner", "Wie war der Zahnarzt?", "followup", "2025-03-10T08:00:00.000Z", now);
-    // Settings are never exported, whatever they hold.
-    inside(t.lilo).stores.settings.set("api_key", "sk-ant-SECRET-123", now);
-    inside(t.lilo).stores.settings.set("chat_model", "anthropic:claude-sonnet-4-5", now);
+    t.lilo.profile.add("owner", "work", "Christian ist Lehrer");
+    t.lilo.rules.add("owner", "Antworte kurz");
+    t.lilo.topics.add("owner", "Wie war der Zahnarzt?", "followup", "2025-03-10T08:00:00.000Z");
+    // Settings are never exported, whatever they hold (stored on the test's own connection: no use case stores a key).
+    new SettingsStore(db).set("api_key", "sk-ant-SECRET-123", now);
+    new SettingsStore(db).set("chat_model", "anthropic:claude-sonnet-4-5", now);
   });
   afterEach(async () => {
     db.close();
@@ -64,8 +70,7 @@ describe("lilo export", () => {
   });
 
   it("includes chat messages only with --messages", async () => {
-    const conv = inside(t.lilo).stores.chatLog.conversationAt("owner", new Date("2025-03-05T09:00:00Z"), 60, null);
-    inside(t.lilo).stores.chatLog.append({ userId: "owner", conversationId: conv.id, role: "user", text: "Hallo Lilo", createdAt: "2025-03-05T09:00:00.000Z" });
+    t.lilo.importChat([{ userId: "owner", role: "user", text: "Hallo Lilo", createdAt: "2025-03-05T09:00:00.000Z" }]);
     const without = await runCli(open, ["export", "--out", join(t.dir, "a.jsonl")]);
     const withMessages = await runCli(open, ["export", "--messages", "--out", join(t.dir, "b.jsonl")]);
     expect(without.out).not.toContain("messages");
@@ -75,18 +80,18 @@ describe("lilo export", () => {
   });
 
   it("round-trips every exported store through lilo import into an empty data dir, field for field", async () => {
-    const mem = inside(t.lilo).stores.memory;
+    const mem = t.lilo.memory;
     // What a plain add loses is here on purpose: a thought's origin and questions, the diary's day, the same diary text twice.
     await mem.add({ text: "Was beschäftigt ihn wirklich? Die Arbeit.", userId: "owner", store: "thoughts", createdAt: "2025-03-05T22:00:00.000Z", extra: { origin: "reflection", questions: "[\"Was beschäftigt ihn?\"]" } });
     await mem.add({ text: "Ein ruhiger Tag.", userId: "owner", store: "diary", createdAt: "2025-03-05T23:45:00.000Z", extra: { day: "2025-03-05" }, allowDuplicate: true });
     await mem.add({ text: "Ein ruhiger Tag.", userId: "owner", store: "diary", createdAt: "2025-03-06T23:45:00.000Z", extra: { day: "2025-03-06" }, allowDuplicate: true });
     await mem.add({ text: "Christian hat Geburtstag im Mai", userId: "owner", store: "important", extra: { weight: 3 }, createdAt: "2025-03-06T09:00:00.000Z" });
-    const now = "2025-03-06T08:00:00.000Z";
-    const rule = inside(t.lilo).stores.rules.add("owner", "Keine Emojis", now);
-    inside(t.lilo).stores.rules.setEnabled(rule, false, now);
-    const topic = inside(t.lilo).stores.topics.add("owner", "Wie lief die Prüfung?", "concern", "2025-03-07T08:00:00.000Z", now);
-    inside(t.lilo).stores.topics.markDone(topic, "2025-03-08T08:00:00.000Z");
-    inside(t.lilo).stores.profile.add("owner", "person", "Christian ist 41", now);
+    clock.set("2025-03-06T08:00:00.000Z");
+    const rule = t.lilo.rules.add("owner", "Keine Emojis");
+    t.lilo.rules.setEnabled(rule, false);
+    const topic = t.lilo.topics.add("owner", "Wie lief die Prüfung?", "concern", "2025-03-07T08:00:00.000Z");
+    atTime(clock, "2025-03-08T08:00:00.000Z", () => t.lilo.topics.markDone(topic));
+    t.lilo.profile.add("owner", "person", "Christian ist 41");
 
     const file = join(t.dir, "all.jsonl");
     expect((await runCli(open, ["export", "--out", file])).code).toBe(0);
@@ -101,7 +106,7 @@ describe("lilo export", () => {
       const dry = await runCli(openFresh, ["import", file]);
       expect(dry.code).toBe(0);
       expect(dry.out).toMatch(/diary\s+3\s+0\s+0/);
-      expect(inside(fresh.lilo).stores.memory.rows.notes.countLive()).toBe(0);
+      expect(liveCount(freshDb, "notes")).toBe(0);
       const imp = await runCli(openFresh, ["import", file, "--apply"]);
       expect(imp.err).toBe("");
       expect(imp.out).toContain(`imported ${before.length}, skipped 0 duplicates`);
@@ -135,7 +140,7 @@ describe("lilo export", () => {
       writeFileSync(wrong, lines.map((l) => l.replace('"text"', '"body"')).join("\n"));
       const b = await runCli(openFresh, ["import", wrong, "--apply"]);
       expect(b.code).toBe(1);
-      const counts = ["notes", "important", "thoughts", "diary"].map((s) => inside(fresh.lilo).stores.memory.rows[s as "notes"].countLive());
+      const counts = ["notes", "important", "thoughts", "diary"].map((s) => liveCount(freshDb, s));
       expect(counts).toEqual([0, 0, 0, 0]);
       expect(fresh.lilo.profile.list("owner")).toEqual([]);
     } finally {
