@@ -5,7 +5,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { makeTestLilo, type TestLilo, fakeAnthropicEnv } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { runCli } from "../helpers/cli.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 
 const NOW = "2026-12-02T08:00:00Z"; // Wednesday 09:00 in Berlin
 
@@ -52,7 +52,7 @@ describe("lilo greet", () => {
         "(a preview: nothing was sent or stored)",
       ].join("\n"),
     );
-    expect(inside(t.lilo).stores.chatLog.count("chris")).toBe(2);
+    expect((readDb(t.lilo).get("SELECT count(*) AS n FROM messages WHERE user_id = 'chris'") as { n: number }).n).toBe(2);
     expect(t.lilo.push.history("chris")).toEqual([]);
 
     t.lilo.push.optIn("chris", { transport: "telegram", chatId: "42" });

@@ -6,7 +6,7 @@ import { runCli } from "../helpers/cli.ts";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
 import { concernOf, topicIdOf } from "../helpers/outcomes.ts";
 import { Outbox } from "../../core/store/push-outbox.ts";
-import { inside } from "../helpers/internals.ts";
+import { seedDb } from "../helpers/seed-db.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const HOUR = 3_600_000;
@@ -115,14 +115,17 @@ describe("one outbox for every push (issue 12)", () => {
   });
 
   it("a push claimed by a delivery a crash interrupted is retried once on start, then given up", async () => {
-    const outbox = new Outbox(inside(t.lilo).db);
-    const now = clock.now().toISOString();
-    const once = outbox.add("chris", { kind: "diary", text: "einmal unterbrochen" }, false, undefined, now);
-    const twice = outbox.add("chris", { kind: "diary", text: "zweimal unterbrochen" }, false, undefined, now);
-    outbox.claim(once, now); // the crash: claimed, never finished
-    outbox.claim(twice, now);
-    outbox.recover(now); // an earlier start retried it ...
-    outbox.claim(twice, now); // ... and crashed again
+    // The queue as earlier, crashed runs of Lilo left it, written on its own connection.
+    seedDb(t.lilo, (sql) => {
+      const outbox = new Outbox(sql);
+      const now = clock.now().toISOString();
+      const once = outbox.add("chris", { kind: "diary", text: "einmal unterbrochen" }, false, undefined, now);
+      const twice = outbox.add("chris", { kind: "diary", text: "zweimal unterbrochen" }, false, undefined, now);
+      outbox.claim(once, now); // the crash: claimed, never finished
+      outbox.claim(twice, now);
+      outbox.recover(now); // an earlier start retried it ...
+      outbox.claim(twice, now); // ... and crashed again
+    });
 
     const transport = recordingTransport();
     t.lilo.push.registerTransport(transport);

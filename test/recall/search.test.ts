@@ -5,7 +5,7 @@ import { isRecallRequest } from "../../core/recall/recall-talk.ts";
 import { fixedClock } from "../../core/ports/clock.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
-import { inside } from "../helpers/internals.ts";
+import { openDatabase, type Db } from "../../core/store/db.ts";
 
 const TZ = "Europe/Berlin";
 const clock = fixedClock("2026-12-02T18:00:00Z"); // Wednesday 19:00 in Berlin
@@ -13,15 +13,19 @@ const clock = fixedClock("2026-12-02T18:00:00Z"); // Wednesday 19:00 in Berlin
 describe("ChatSearch (FTS5 recall over the chat log)", () => {
   let t: TestLilo;
   let search: ChatSearch;
+  /** The search runs on its own connection to Lilo's file. */
+  let sql: Db;
   const find = (terms: string[], extra: Partial<RecallQuery> = {}) =>
     search.search({ userId: "chris", terms, filter: {}, limit: 8, ...extra });
   const hits = (terms: string[], extra: Partial<RecallQuery> = {}) => find(terms, extra).map((p) => p.hit.text);
 
   beforeEach(() => {
     t = makeTestLilo({}, { clock });
-    search = new ChatSearch(inside(t.lilo).db, TZ);
+    sql = openDatabase(t.lilo.config.dbPath);
+    search = new ChatSearch(sql, TZ);
   });
   afterEach(async () => {
+    sql.close();
     await t.cleanup();
   });
 
@@ -80,7 +84,7 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
       ["assistant", "Disclosure Day Disclosure Day, yes.", "2026-11-25T19:01:00Z"], // answers a recall request
     ]);
     // bm25 alone prefers the denser talk about remembering ...
-    const raw = inside(t.lilo).db
+    const raw = sql
       .prepare("SELECT m.text FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY rank LIMIT 1")
       .get(ftsQuery(["Disclosure", "Day"])) as { text: string };
     expect(raw.text).not.toBe("Ich habe Disclosure Day gesehen, großartig.");
