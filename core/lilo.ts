@@ -192,7 +192,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       indexMessages: (userId) => messageVectors.catchUpAll(userId),
     },
     answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
-    questions: { pending: (userId) => questions.pending(userId), get: (id) => questions.get(id) },
+    questions: { pending: (userId) => questions.pending(userId), get: (id) => questions.get(id), ask: (userId, kind, payload, text, ttlMs) => questions.ask(userId, kind, payload, text, ttlMs) },
     corrections: {
       list: (opts) => correctionLog.list(opts),
       get: (id) => correctionLog.get(id),

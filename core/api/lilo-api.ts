@@ -42,8 +42,12 @@ export type PushApi = Pick<
   "registerTransport" | "unregisterTransport" | "optIn" | "optOut" | "target" | "quietNow" | "send" | "startDelivery" | "stopDelivery" | "deliverPending" | "queued" | "history"
 >;
 
-/** Open yes/no questions Lilo asked (answered with `answerQuestion`). */
-export type QuestionsApi = Pick<Questions, "pending" | "get">;
+/**
+ * Open yes/no questions Lilo asked (answered with `answerQuestion`). `ask`
+ * lets a turn step of one's own (`LiloPorts.steps`) ask a question of a
+ * registered kind ("rule") the way the correction step does.
+ */
+export type QuestionsApi = Pick<Questions, "pending" | "get" | "ask">;
 
 /** Web search log, news feeds and native-tool settings (SPEC §5). */
 export interface LookupsApi {

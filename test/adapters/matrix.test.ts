@@ -10,7 +10,8 @@ import { MATRIX_TEXTS } from "../../adapters/matrix/texts.ts";
 import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { inside } from "../helpers/internals.ts";
+import { seedDb } from "../helpers/seed-db.ts";
+import { TextRows } from "../../core/store/text-rows.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const BOT = "@lilo:fake.server";
@@ -41,7 +42,7 @@ describe("Matrix adapter against a fake homeserver", () => {
   const askStep = (get: () => Lilo): TurnMiddleware => ({
     name: "test-ask",
     async run(ctx, next) {
-      if (ctx.text.includes("merk dir")) ctx.question = inside(get()).questions.ask(ctx.userId, "rule", { rule: RULE }, ruleQuestionText("de", RULE), 60 * 60_000);
+      if (ctx.text.includes("merk dir")) ctx.question = get().questions.ask(ctx.userId, "rule", { rule: RULE }, ruleQuestionText("de", RULE), 60 * 60_000);
       await next();
     },
   });
@@ -287,9 +288,11 @@ describe("Matrix adapter against a fake homeserver", () => {
     await join();
     const old = await t.lilo.memory.add({ text: "Chris mag Tee", userId: "chris" });
     if (!old.added) throw new Error("setup failed");
-    await inside(t.lilo).stores.memory.supersede("notes", old.id);
+    // As a correction leaves it: the row kept, marked superseded.
+    const at = t.lilo.clock.now().toISOString();
+    seedDb(t.lilo, (sql) => new TextRows(sql, "notes").setSuperseded(old.id, at, at));
     expect((await say(`!forget ${old.id}`)).content.body).toBe(T.noSuchNote(old.id));
-    expect(inside(t.lilo).stores.memory.rows.notes.get(old.id)?.supersededAt).toBeTruthy();
+    expect((readDb(t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", old.id) as { superseded_at: string | null } | undefined)?.superseded_at).toBeTruthy();
   });
 
   it("writes the diary and thinks on demand", async () => {

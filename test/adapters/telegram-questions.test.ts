@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ANY_USER, type TurnMiddleware } from "../../core/index.ts";
 import { CHRIS, ANNA, STRANGER, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
-import { inside } from "../helpers/internals.ts";
 
 // Lilo talks in private chats only; another user pressing a forwarded button is still refused.
 const QUESTION = "Soll ich mir das merken? 📌 „Antworte kurz.“";
@@ -15,7 +14,7 @@ describe("Telegram adapter: yes/no buttons", () => {
         {
           name: "ask-rule",
           run: async (ctx, next) => {
-            if (ctx.text.includes("kurz")) ctx.question = inside(lilo()).questions.ask(ctx.userId, "rule", { rule: "Antworte kurz." }, QUESTION, 60 * 60_000);
+            if (ctx.text.includes("kurz")) ctx.question = lilo().questions.ask(ctx.userId, "rule", { rule: "Antworte kurz." }, QUESTION, 60 * 60_000);
             await next();
           },
         },

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { startScenario, say, USER, type Scenario } from "./scenario.ts";
-import { inside } from "../helpers/internals.ts";
+import { readDb } from "../helpers/read-db.ts";
 import { ANY_USER } from "../../core/index.ts";
 
 const DIM = 64;
@@ -81,7 +81,7 @@ describe("corrections judged by a model", () => {
     expect(liveNotes()).not.toContain("Christian wohnt in Berlin");
     expect(await search("Berlin")).toEqual([]);
     // Nothing is erased: the row is only superseded.
-    expect(inside(s.t.lilo).stores.memory.rows.notes.get(berlin)?.supersededAt).toBe("2026-12-02T18:00:00.000Z");
+    expect((readDb(s.t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", berlin) as { superseded_at: string | null } | undefined)?.superseded_at).toBe("2026-12-02T18:00:00.000Z");
     const [entry] = s.t.lilo.corrections.list({ userId: USER });
     expect(entry).toMatchObject({
       action: "delete",
@@ -151,7 +151,7 @@ describe("corrections judged by a model", () => {
 
     await s.t.lilo.corrections.undo(entry!.id);
     expect(liveNotes()).toEqual(["Christian schaut Die Geissens und Trödeltrupp"]);
-    expect(inside(s.t.lilo).stores.memory.rows.notes.get(fresh.id)).toBeUndefined();
+    expect(readDb(s.t.lilo).get("SELECT id FROM notes WHERE id = ?", fresh.id)).toBeUndefined();
     expect(await search("Geissens")).toEqual(["Christian schaut Die Geissens und Trödeltrupp"]);
     const report = await s.t.lilo.maintenance.check();
     expect(report.rowsWithoutVector).toEqual([]);

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ANY_USER, NotFoundError } from "../../../core/index.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
-import { inside } from "../../helpers/internals.ts";
+import { seedDb } from "../../helpers/seed-db.ts";
+import { readDb } from "../../helpers/read-db.ts";
+import { TextRows } from "../../../core/store/text-rows.ts";
 
 describe("memory API: one ownership rule for every caller", () => {
   let t: TestLilo;
@@ -18,7 +20,9 @@ describe("memory API: one ownership rule for every caller", () => {
     mine = await add("Chris mag Tee", "chris");
     hers = await add("Anna mag Kaffee", "anna");
     corrected = await add("Chris wohnt in Köln", "chris");
-    await inside(t.lilo).stores.memory.supersede("notes", corrected);
+    // As a correction leaves it: the row kept, marked superseded.
+    const at = t.lilo.clock.now().toISOString();
+    seedDb(t.lilo, (sql) => new TextRows(sql, "notes").setSuperseded(corrected, at, at));
   });
   afterEach(() => t.cleanup());
 
@@ -36,7 +40,7 @@ describe("memory API: one ownership rule for every caller", () => {
       expect(await t.lilo.memory.edit("chris", "notes", id, "anders")).toBeUndefined();
     }
     expect(t.lilo.memory.get(ANY_USER, "notes", hers)?.text).toBe("Anna mag Kaffee");
-    expect(inside(t.lilo).stores.memory.rows.notes.get(corrected)?.supersededAt).toBeTruthy();
+    expect((readDb(t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", corrected) as { superseded_at: string | null } | undefined)?.superseded_at).toBeTruthy();
   });
 
   it("forgets and edits the user's own entry; the operator may change anyone's", async () => {
