@@ -3,7 +3,6 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { isDiaryQuestion } from "../../core/diary/diary-question-step.ts";
-import { inside } from "../helpers/internals.ts";
 
 
 describe("isDiaryQuestion: a diary word plus a trigger, whole words, German and English", () => {
@@ -49,8 +48,8 @@ describe("the diary question step in a chat turn", () => {
   it("puts the count and the newest entries, straight from the database, on the cheat sheet", async () => {
     const { lilo } = t;
     const long = "Heute hat Christian mir von seinem Umzug erzählt. ".repeat(20).trim();
-    await inside(lilo).stores.memory.add({ text: "Der erste Eintrag.", userId: "chris", store: "diary", createdAt: "2026-11-30T22:45:00Z", allowDuplicate: true, extra: { day: "2026-11-30" } });
-    await inside(lilo).stores.memory.add({ text: long, userId: "chris", store: "diary", createdAt: "2026-12-01T22:45:00Z", allowDuplicate: true, extra: { day: "2026-12-01" } });
+    await lilo.memory.add({ text: "Der erste Eintrag.", userId: "chris", store: "diary", createdAt: "2026-11-30T22:45:00Z", allowDuplicate: true, extra: { day: "2026-11-30" } });
+    await lilo.memory.add({ text: long, userId: "chris", store: "diary", createdAt: "2026-12-01T22:45:00Z", allowDuplicate: true, extra: { day: "2026-12-01" } });
     await lilo.memory.add({ text: "Annas Eintrag", userId: "anna", store: "diary", allowDuplicate: true });
 
     await lilo.handleMessage({ userId: "chris", text: "Wie viele Tagebucheinträge hast du schon?" });

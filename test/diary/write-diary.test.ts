@@ -4,7 +4,6 @@ import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { written } from "../helpers/outcomes.ts";
 import { fixedClock } from "../../core/index.ts";
-import { inside } from "../helpers/internals.ts";
 import { ANY_USER } from "../../core/index.ts";
 
 const HOUR = 3_600_000;
@@ -66,10 +65,10 @@ describe("the diary (SPEC §8)", () => {
       ["Gedanke C im Gespräch", "chat", 5],
       ["Gedanke D aus dem Nachdenken", "reflection", 1.75],
     ];
-    for (const [text, origin, h] of thoughts) await inside(lilo).stores.memory.add({ text, userId: "chris", store: "thoughts", createdAt: at(h), extra: { origin } });
+    for (const [text, origin, h] of thoughts) await lilo.memory.add({ text, userId: "chris", store: "thoughts", createdAt: at(h), extra: { origin } });
     const days = ["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01"];
     for (const [i, h] of [96, 72, 48, 24.5].entries()) {
-      await inside(lilo).stores.memory.add({ text: `Eintrag ${i + 1}`, userId: "chris", store: "diary", createdAt: at(h), allowDuplicate: true, extra: { day: days[i] } });
+      await lilo.memory.add({ text: `Eintrag ${i + 1}`, userId: "chris", store: "diary", createdAt: at(h), allowDuplicate: true, extra: { day: days[i] } });
     }
     lilo.profile.add("chris", "work", "Christian baut Lilo");
     await lilo.memory.add({ text: "Allgemeine Notiz: Christian mag Kino", userId: "chris" });
@@ -123,7 +122,7 @@ describe("the diary (SPEC §8)", () => {
     seedExchange(lilo, "chris", "Hallo Lilo", "Hallo Christian", new Date(Date.parse(NIGHT) - 2 * HOUR));
     const first = written(await lilo.diary.writeNow("chris")).entry;
     expect(first).toMatchObject({ text: ENTRY, day: "2026-12-02" });
-    const row = inside(lilo).stores.memory.rows.diary.get(first.id)!;
+    const row = lilo.memory.get(ANY_USER, "diary", first.id)!;
     expect(row.text).toBe(ENTRY);
     expect(row.extra.day).toBe("2026-12-02");
 

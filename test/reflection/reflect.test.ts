@@ -3,12 +3,16 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo, fakeAnthropicEnv } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
-import { fixedClock } from "../../core/index.ts";
+import { ANY_USER, fixedClock, type Lilo } from "../../core/index.ts";
 import { reflectionQuestions } from "../../core/prompts/reflection.ts";
 import { concernOf, thoughtOf, topicIdOf } from "../helpers/outcomes.ts";
 import { LAST_SEEN_KEY } from "../../core/reflection/reflect.ts";
-import { inside } from "../helpers/internals.ts";
 import { readDb } from "../helpers/read-db.ts";
+
+/** The newest message the reflection saw, as `lilo settings` lists the stored state. */
+const lastSeen = (lilo: Lilo, userId: string) => lilo.settings.list().state.find((s) => s.key === LAST_SEEN_KEY && s.userId === userId)?.value;
+/** The id of the user's newest stored message. */
+const lastMessageId = (lilo: Lilo, userId: string) => (readDb(lilo).get("SELECT id FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1", userId) as { id: number }).id;
 
 const HOUR = 3_600_000;
 const NOW = "2026-12-02T21:00:00Z"; // 22:00 in Berlin
@@ -44,7 +48,7 @@ describe("reflection and concerns (SPEC §9)", () => {
     seedExchange(lilo, "chris", "Hallo Lilo", "Hallo Christian", ago(2));
     const first = await lilo.reflection.run("chris");
     expect(thoughtOf(first)?.text).toBe("Christian denkt in Systemen.");
-    expect(inside(lilo).stores.settings.get(LAST_SEEN_KEY, "chris")).toBe(String(inside(lilo).stores.chatLog.lastMessage("chris")!.id));
+    expect(lastSeen(lilo, "chris")).toBe(String(lastMessageId(lilo, "chris")));
 
     answer = "2. Ihn beschäftigt der Umzug.";
     expect(await lilo.reflection.run("chris")).toEqual({ kind: "skipped", reason: "no-new-chats" });
@@ -77,7 +81,7 @@ describe("reflection and concerns (SPEC §9)", () => {
       return embed(texts);
     };
     expect(await lilo.reflection.run("chris")).toMatchObject({ kind: "failed" });
-    expect(inside(lilo).stores.settings.get(LAST_SEEN_KEY, "chris")).toBeUndefined();
+    expect(lastSeen(lilo, "chris")).toBeUndefined();
     embedder.embed = embed;
     expect(thoughtOf(await lilo.reflection.run("chris"))?.text).toBe("Christian denkt in Systemen.");
   });
@@ -100,7 +104,7 @@ describe("reflection and concerns (SPEC §9)", () => {
     // Five earlier thoughts: T1 and T2 are near the query; T3..T5 are the latest three.
     for (const [i, s] of [0.85, 0.75, 0.1, 0.1, 0.1].entries()) {
       embedder.set(`Gedanke T${i + 1}`, vectorWithCosine(q, s, 10 + i));
-      await inside(lilo).stores.memory.add({ text: `Gedanke T${i + 1}`, userId: "chris", store: "thoughts", createdAt: ago(100 - i), extra: { origin: "reflection" } });
+      await lilo.memory.add({ text: `Gedanke T${i + 1}`, userId: "chris", store: "thoughts", createdAt: ago(100 - i), extra: { origin: "reflection" } });
     }
     lilo.profile.add("chris", "work", "Christian baut Lilo");
 
@@ -144,7 +148,7 @@ describe("reflection and concerns (SPEC §9)", () => {
     const r = await lilo.reflection.thinkNow("chris");
     const expected = "Christian denkt in Systemen.\n\nWir arbeiten enger zusammen.\nDas merke ich an den Fragen.";
     expect(thoughtOf(r)).toEqual({ id: expect.any(Number), text: expected, questions: [QUESTIONS[0], QUESTIONS[2]] });
-    const row = inside(lilo).stores.memory.rows.thoughts.get(thoughtOf(r)!.id)!;
+    const row = lilo.memory.get(ANY_USER, "thoughts", thoughtOf(r)!.id)!;
     expect(row.text).toBe(expected);
     expect(row.extra.origin).toBe("reflection");
     expect(JSON.parse(String(row.extra.questions))).toEqual([QUESTIONS[0], QUESTIONS[2]]);
