@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Memory } from "../../core/memory/memory.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
+import { TextRows } from "../../core/store/text-rows.ts";
 import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "../../core/providers/qdrant-index.ts";
 import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
@@ -46,6 +47,8 @@ describe.each(backends)("forget that cannot come back (%s)", (_name, makeIndex) 
   let db: Db;
   let index: VectorIndex & { dead: boolean };
   let memory: Memory;
+  /** The notes table on the test's own database, beside the memory service. */
+  const notes = () => new TextRows(db, "notes");
   let closeIndex: () => Promise<void>;
   const embedder = new HashEmbedder(64);
 
@@ -73,13 +76,13 @@ describe.each(backends)("forget that cannot come back (%s)", (_name, makeIndex) 
     index.dead = false;
     // Hidden at once: not found by meaning, not listed, not editable.
     expect((await memory.search("Geheimnis", { userId: "u" })).map((h) => h.id)).not.toContain(gone.id);
-    expect(memory.rows.notes.list("u").map((r) => r.id)).toEqual([kept.id]);
+    expect(notes().list("u").map((r) => r.id)).toEqual([kept.id]);
     const report = await checkConsistency(memory, index);
     expect(report.halfDeleted.map((k) => k.rowId)).toEqual([gone.id]);
     expect(report.rowsWithoutVector).toEqual([]);
     expect(report.vectorsWithoutRow).toEqual([]);
     await repairConsistency(memory, index, embedder, report);
-    expect(memory.rows.notes.get(gone.id)).toBeUndefined();
+    expect(notes().get(gone.id)).toBeUndefined();
     expect((await index.keys()).map((k) => k.rowId)).toEqual([kept.id]);
     const after = await checkConsistency(memory, index);
     expect([after.halfDeleted, after.rowsWithoutVector, after.vectorsWithoutRow]).toEqual([[], [], []]);
@@ -88,7 +91,7 @@ describe.each(backends)("forget that cannot come back (%s)", (_name, makeIndex) 
 
   it("a half-added row (vector never written) is embedded by doctor", async () => {
     await memory.init();
-    const id = memory.rows.notes.insert("u", "Christian spielt Schach", "2026-12-02T10:00:00Z");
+    const id = notes().insert("u", "Christian spielt Schach", "2026-12-02T10:00:00Z");
     const report = await checkConsistency(memory, index);
     expect(report.rowsWithoutVector.map((k) => k.rowId)).toEqual([id]);
     expect(report.halfDeleted).toEqual([]);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Memory } from "../../core/memory/memory.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
+import { TextRows } from "../../core/store/text-rows.ts";
 import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { fixedClock, LiloError, type Embedder, type VectorIndex } from "../../core/index.ts";
@@ -36,6 +37,8 @@ describe("Memory: row and vector change together", () => {
   let db: Db;
   let index: ReturnType<typeof flaky>;
   let memory: Memory;
+  /** The notes table on the test's own database, beside the memory service. */
+  const notes = () => new TextRows(db, "notes");
   const embedder = new ControlledEmbedder(16);
 
   beforeEach(() => {
@@ -61,7 +64,7 @@ describe("Memory: row and vector change together", () => {
     if (!r.added) throw new Error("setup");
     index.failNext = true;
     await expect(memory.edit("notes", r.id, "neu")).rejects.toThrow(/undone/);
-    expect(memory.rows.notes.get(r.id)?.text).toBe("alt");
+    expect(notes().get(r.id)?.text).toBe("alt");
   });
 
   it("supersedes and restores: hidden from search, kept in SQLite, back with its vector", async () => {
@@ -70,7 +73,7 @@ describe("Memory: row and vector change together", () => {
     if (!r.added) throw new Error("setup");
     await memory.supersede("notes", r.id);
     expect(await memory.search("Kino", { userId: "u" })).toEqual([]);
-    expect(memory.rows.notes.get(r.id)?.supersededAt).toBe("2026-12-02T10:00:00.000Z");
+    expect(notes().get(r.id)?.supersededAt).toBe("2026-12-02T10:00:00.000Z");
     expect(await index.keys()).toEqual([]);
     await memory.restore("notes", r.id);
     expect((await memory.search("Kino", { userId: "u" })).map((h) => h.id)).toEqual([r.id]);
@@ -103,10 +106,10 @@ describe("Memory: row and vector change together", () => {
     const r = await memory.add({ text: "Christian wohnt in Köln", userId: "u" });
     if (!r.added) throw new Error("setup");
     const hidden = await memory.supersede("notes", r.id);
-    const before = memory.rows.notes.get(r.id);
+    const before = notes().get(r.id);
     index.failNext = true;
     await expect(memory.restore("notes", r.id, "Christian wohnt in Bonn")).rejects.toThrow(/undone/);
-    expect(memory.rows.notes.get(r.id)).toEqual(before);
+    expect(notes().get(r.id)).toEqual(before);
     expect(before?.text).toBe(hidden.text);
     expect(await index.keys()).toEqual([]);
   });
@@ -115,7 +118,7 @@ describe("Memory: row and vector change together", () => {
     const r = await memory.add({ text: "x", userId: "u" });
     if (!r.added) throw new Error("setup");
     await expect(memory.edit("notes", r.id, "   ")).rejects.toMatchObject({ code: "invalid-input" });
-    expect(memory.rows.notes.get(r.id)?.text).toBe("x");
+    expect(notes().get(r.id)?.text).toBe("x");
     await expect(memory.add({ text: "y", userId: "u", createdAt: "gestern" })).rejects.toMatchObject({ code: "invalid-input" });
   });
 
@@ -138,11 +141,11 @@ describe("Memory: row and vector change together", () => {
   it("repair gives no vector to a row deleted since the check", async () => {
     const a = await memory.add({ text: "a", userId: "u" });
     if (!a.added) throw new Error("setup");
-    const orphanRow = memory.rows.notes.insert("u", "b", "2026-12-02T10:00:00Z");
+    const orphanRow = notes().insert("u", "b", "2026-12-02T10:00:00Z");
     await index.delete([{ store: "notes", rowId: a.id, userId: "u" }]);
     const report = await checkConsistency(memory, index);
     expect(report.rowsWithoutVector.map((k) => k.rowId).sort()).toEqual([a.id, orphanRow].sort());
-    memory.rows.notes.delete(orphanRow); // the bot forgot it meanwhile
+    notes().delete(orphanRow); // the bot forgot it meanwhile
     await repairConsistency(memory, index, embedder, report);
     expect(await checkConsistency(memory, index)).toMatchObject({ rows: 1, vectors: 1, rowsWithoutVector: [], vectorsWithoutRow: [] });
   });
