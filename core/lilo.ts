@@ -222,7 +222,6 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       if (!ports.db) db.close();
     },
   };
-  INTERNALS.set(lilo, { db, stores, questions, models });
   return lilo;
 }
 
@@ -238,37 +237,6 @@ function newsApi(news: News): LookupsApi["news"] {
     newest: (limit) => news.newest(limit),
     itemCount: () => news.store.count(),
   };
-}
-
-/** What a Lilo keeps inside: the open database and the stores. Not part of the public API (see `liloInternals`). */
-export interface LiloInternals {
-  db: Db;
-  stores: {
-    chatLog: ChatLog;
-    profile: ProfileStore;
-    shortTerm: ShortTermStore;
-    rules: RulesStore;
-    topics: TopicsStore;
-    suggestions: SuggestionsStore;
-    settings: SettingsStore;
-    problems: ModelProblems;
-    memory: Memory;
-  };
-  questions: Questions;
-  models: ModelRegistry;
-}
-
-const INTERNALS = new WeakMap<Lilo, LiloInternals>();
-
-/**
- * The database and stores behind a Lilo, for core tests that inspect state
- * no use case shows. Not exported from `core/index.ts`; adapters, jobs and
- * the CLI never use it (test/architecture/boundaries.test.ts).
- */
-export function liloInternals(lilo: Lilo): LiloInternals {
-  const inside = INTERNALS.get(lilo);
-  if (!inside) throw new Error("not a Lilo made by createLilo");
-  return inside;
 }
 
 function defaultIndex(config: LiloConfig, db: Db): VectorIndex {

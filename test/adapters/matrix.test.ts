@@ -11,7 +11,7 @@ import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedDb } from "../helpers/seed-db.ts";
-import { TextRows } from "../../core/store/text-rows.ts";
+import { memoryTable } from "../helpers/memory-table.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const BOT = "@lilo:fake.server";
@@ -290,7 +290,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     if (!old.added) throw new Error("setup failed");
     // As a correction leaves it: the row kept, marked superseded.
     const at = t.lilo.clock.now().toISOString();
-    seedDb(t.lilo, (sql) => new TextRows(sql, "notes").setSuperseded(old.id, at, at));
+    seedDb(t.lilo, (sql) => memoryTable(sql, "notes").supersede(old.id, at));
     expect((await say(`!forget ${old.id}`)).content.body).toBe(T.noSuchNote(old.id));
     expect((readDb(t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", old.id) as { superseded_at: string | null } | undefined)?.superseded_at).toBeTruthy();
   });

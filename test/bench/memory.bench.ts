@@ -18,7 +18,7 @@ import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
 import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
 import type { VectorIndex, VectorRecord } from "../../core/ports/vector-index.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
-import { TextRows } from "../../core/store/text-rows.ts";
+import { memoryTable } from "../helpers/memory-table.ts";
 
 const MILLION = process.argv.includes("--1m") || process.env.BENCH_1M === "1";
 const SIZES = (process.env.BENCH_SIZES ?? `10000,100000${MILLION ? ",1000000" : ""}`).split(",").map(Number);
@@ -120,13 +120,13 @@ async function measureSearch(index: VectorIndex, qv: Float32Array[], exact: { id
 async function fill(db: Db, embedder: Embedder, n: number, dim: number): Promise<{ flat: Float32Array; records: (start: number, end: number) => VectorRecord[]; fillMs: number }> {
   const index = new EmbeddedIndex(db, { graphMinSize: Number.POSITIVE_INFINITY, saveEvery: Number.POSITIVE_INFINITY });
   await index.init(dim, embedder.id);
-  const rows = new TextRows(db, "notes");
+  const notes = memoryTable(db, "notes");
   const flat = new Float32Array(n * dim);
   const t0 = performance.now();
   for (let start = 0; start < n; start += 2000) {
     const texts = Array.from({ length: Math.min(2000, n - start) }, (_, j) => sentence(start + j));
     const vectors = await embedder.embed(texts);
-    const ids = db.transaction(() => texts.map((t, j) => rows.insert(USER, t, new Date(Date.UTC(2026, 0, 1) + start + j).toISOString())))();
+    const ids = db.transaction(() => texts.map((t, j) => notes.insert(USER, t, new Date(Date.UTC(2026, 0, 1) + start + j).toISOString())))();
     ids.forEach((id, j) => flat.set(vectors[j]!, (id - 1) * dim));
     await index.upsert(ids.map((id, j) => ({ store: "notes" as const, rowId: id, userId: USER, vector: vectors[j]! })));
   }
@@ -135,7 +135,7 @@ async function fill(db: Db, embedder: Embedder, n: number, dim: number): Promise
   for (const store of ["important", "thoughts"] as const) {
     const texts = Array.from({ length: extra }, (_, j) => `${store} ${sentence(n + j)}`);
     const vectors = await embedder.embed(texts);
-    const r = new TextRows(db, store);
+    const r = memoryTable(db, store);
     const ids = db.transaction(() => texts.map((t) => r.insert(USER, t, new Date().toISOString())))();
     await index.upsert(ids.map((id, j) => ({ store, rowId: id, userId: USER, vector: vectors[j]! })));
   }

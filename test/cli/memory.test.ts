@@ -7,7 +7,7 @@ import { openDatabase, type Db } from "../../core/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 import { ProfileStore } from "../../core/store/profile.ts";
-import { TextRows } from "../../core/store/text-rows.ts";
+import { memoryTable } from "../helpers/memory-table.ts";
 
 const DIM = 64;
 
@@ -119,7 +119,7 @@ describe("lilo memory / doctor / reindex", () => {
     if (!a.added || !b.added) throw new Error("setup");
     // Break consistency behind Lilo's back: a row loses its vector, a vector loses its row.
     db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
-    new TextRows(db, "notes").insert("owner", "c", new Date().toISOString());
+    memoryTable(db, "notes").insert("owner", "c", new Date().toISOString());
     const dry = await runCli(open, ["doctor"]);
     expect(dry.out).toContain("half-added (rows without vectors, will be embedded): 1");
     expect(dry.out).toContain("vectors without rows (will be removed): 1");

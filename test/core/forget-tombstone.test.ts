@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Memory } from "../../core/memory/memory.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
-import { TextRows } from "../../core/store/text-rows.ts";
+import { memoryTable } from "../helpers/memory-table.ts";
 import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
 import { QdrantIndex } from "../../core/providers/qdrant-index.ts";
 import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
@@ -48,7 +48,7 @@ describe.each(backends)("forget that cannot come back (%s)", (_name, makeIndex) 
   let index: VectorIndex & { dead: boolean };
   let memory: Memory;
   /** The notes table on the test's own database, beside the memory service. */
-  const notes = () => new TextRows(db, "notes");
+  const notes = () => memoryTable(db, "notes");
   let closeIndex: () => Promise<void>;
   const embedder = new HashEmbedder(64);
 
@@ -76,7 +76,7 @@ describe.each(backends)("forget that cannot come back (%s)", (_name, makeIndex) 
     index.dead = false;
     // Hidden at once: not found by meaning, not listed, not editable.
     expect((await memory.search("Geheimnis", { userId: "u" })).map((h) => h.id)).not.toContain(gone.id);
-    expect(notes().list("u").map((r) => r.id)).toEqual([kept.id]);
+    expect(notes().liveIds("u")).toEqual([kept.id]);
     const report = await checkConsistency(memory, index);
     expect(report.halfDeleted.map((k) => k.rowId)).toEqual([gone.id]);
     expect(report.rowsWithoutVector).toEqual([]);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Memory } from "../../core/memory/memory.ts";
 import { openDatabase, type Db } from "../../core/store/db.ts";
-import { TextRows } from "../../core/store/text-rows.ts";
+import { memoryTable } from "../helpers/memory-table.ts";
 import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { fixedClock, LiloError, type Embedder, type VectorIndex } from "../../core/index.ts";
@@ -38,7 +38,7 @@ describe("Memory: row and vector change together", () => {
   let index: ReturnType<typeof flaky>;
   let memory: Memory;
   /** The notes table on the test's own database, beside the memory service. */
-  const notes = () => new TextRows(db, "notes");
+  const notes = () => memoryTable(db, "notes");
   const embedder = new ControlledEmbedder(16);
 
   beforeEach(() => {
@@ -73,7 +73,7 @@ describe("Memory: row and vector change together", () => {
     if (!r.added) throw new Error("setup");
     await memory.supersede("notes", r.id);
     expect(await memory.search("Kino", { userId: "u" })).toEqual([]);
-    expect(notes().get(r.id)?.supersededAt).toBe("2026-12-02T10:00:00.000Z");
+    expect(notes().get(r.id)?.superseded_at).toBe("2026-12-02T10:00:00.000Z");
     expect(await index.keys()).toEqual([]);
     await memory.restore("notes", r.id);
     expect((await memory.search("Kino", { userId: "u" })).map((h) => h.id)).toEqual([r.id]);

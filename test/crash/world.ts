@@ -135,10 +135,10 @@ export class CrashWorld {
 
   /** Stored user messages with a token, and for each the number of stored answers. */
   storedTokens(): Map<string, number> {
-    const rows = this.query<{ text: string; answers: number }>(
+    const stored = this.query<{ text: string; answers: number }>(
       `SELECT u.text, (SELECT count(*) FROM messages a WHERE a.reply_to = u.id AND a.role = 'assistant') AS answers FROM messages u WHERE u.role = 'user'`,
     );
-    return new Map(rows.flatMap((r) => (r.text.match(TOKEN) ?? []).map((t) => [t, r.answers] as [string, number])));
+    return new Map(stored.flatMap((r) => (r.text.match(TOKEN) ?? []).map((t) => [t, r.answers] as [string, number])));
   }
 
   /** How often each token was answered on either platform, as the users saw it. */

@@ -61,12 +61,12 @@ describe("embedded index after SIGKILL during a burst of adds and forgets", () =
     expect(after.rowsWithoutVector).toEqual([]);
 
     // Every live note is found by its own text, and only live notes are found.
-    const rows = db.prepare("SELECT id, user_id AS userId, text FROM notes").all() as { id: number; userId: string; text: string }[];
-    for (const r of rows.slice(-15)) {
+    const stored = db.prepare("SELECT id, user_id AS userId, text FROM notes").all() as { id: number; userId: string; text: string }[];
+    for (const r of stored.slice(-15)) {
       const [top] = await index.search({ vector: (await embedder.embed([r.text]))[0]!, store: "notes", userId: r.userId, k: 1 });
       expect(top?.rowId).toBe(r.id);
     }
-    const live = new Set(rows.map((r) => r.id));
+    const live = new Set(stored.map((r) => r.id));
     for (const user of ["anna", "ben"]) {
       const hits = await index.search({ vector: (await embedder.embed(["Notiz etwas über Thema"]))[0]!, store: "notes", userId: user, k: 500 });
       expect(hits.filter((h) => !live.has(h.rowId))).toEqual([]);

@@ -30,7 +30,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
   const open = (opts: EmbeddedIndexOptions = {}) => {
     const db = openDatabase(file);
     dbs.push(db);
-    return { db, index: new EmbeddedIndex(db, opts) };
+    return { sql: db, index: new EmbeddedIndex(db, opts) };
   };
 
   beforeEach(() => {
@@ -152,13 +152,13 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
 
   it("takes over the vectors of an older Lilo's sqlite-vec table without re-embedding", async () => {
     const old = open();
-    const vec = new SqliteVecIndex(old.db);
+    const vec = new SqliteVecIndex(old.sql);
     await vec.init(DIM, EMB);
     await vec.upsert([note(5), { ...note(6, "u2"), store: "diary" }]);
-    const emb = new EmbeddedIndex(old.db);
+    const emb = new EmbeddedIndex(old.sql);
     await emb.init(DIM, EMB);
     expect(sorted(await emb.keys())).toEqual(["diary/u2/6", "notes/u1/5"]);
-    const other = new EmbeddedIndex(open().db);
+    const other = new EmbeddedIndex(open().sql);
     await expect(other.init(DIM, "another-model")).rejects.toThrow(/lilo reindex/);
   });
 
@@ -167,7 +167,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     await a.index.init(DIM, EMB);
     await a.index.upsert([note(1)]);
     // Someone deletes a vector behind the log's back (not through the index).
-    a.db.exec("DELETE FROM memory_vectors");
+    a.sql.exec("DELETE FROM memory_vectors");
     expect(a.index.copyState().rebuildNeeded).toMatch(/RAM copy holds 1 vectors, SQLite 0/);
   });
 });

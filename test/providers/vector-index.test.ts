@@ -15,14 +15,14 @@ import { describeVectorIndex, vec, type VectorIndexHarness } from "./vector-inde
 let seq = 0;
 const uniqueCollection = () => `lilo_test_${process.pid}_${Date.now().toString(36)}_${seq++}`;
 
-async function sqliteHarness(make: (db: Db) => VectorIndex = (db) => new SqliteVecIndex(db)): Promise<VectorIndexHarness & { db(): Db }> {
+async function sqliteHarness(make: (db: Db) => VectorIndex = (db) => new SqliteVecIndex(db)): Promise<VectorIndexHarness & { sql(): Db }> {
   const dir = mkdtempSync(join(tmpdir(), "lilo-vec-"));
   const file = join(dir, "lilo.db");
   let db = openDatabase(file);
   let index = make(db);
   return {
     index,
-    db: () => db,
+    sql: () => db,
     async reopen() {
       await index.close();
       db.close();
@@ -102,7 +102,7 @@ describe("SqliteVecIndex specifics", () => {
     const h = await sqliteHarness();
     try {
       await h.index.init(4, "emb");
-      const row = h.db().prepare(`SELECT sql FROM sqlite_master WHERE name = 'vec_memory'`).get() as { sql: string };
+      const row = h.sql().prepare(`SELECT sql FROM sqlite_master WHERE name = 'vec_memory'`).get() as { sql: string };
       expect(row.sql).toMatch(/user_id TEXT PARTITION KEY/i);
       expect(row.sql).toMatch(/distance_metric=cosine/i);
       // 50 near-identical rows of another user must not push u1's only row out of a k=1 query.
@@ -121,7 +121,7 @@ describe("SqliteVecIndex specifics", () => {
     const h = await sqliteHarness();
     try {
       await h.index.init(4, "emb");
-      h.db().exec("DROP TABLE vec_memory_meta");
+      h.sql().exec("DROP TABLE vec_memory_meta");
       const again = await h.reopen();
       await expect(again.init(4, "emb")).rejects.toBeInstanceOf(VectorIndexError);
       await again.reset(4, "emb");

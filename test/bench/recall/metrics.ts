@@ -58,9 +58,9 @@ export function table(name: string, outcomes: Outcome[]): string[] {
   const f = (x: number) => x.toFixed(3).replace(/^0/, "");
   const line = (label: string, s: Scores) =>
     `| ${name} | ${label} | ${s.n} | ${f(s.r5)} | ${f(s.r10)} | ${f(s.all10)} | ${f(s.mrr)} | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} |`;
-  const rows = [line("overall", score(outcomes))];
-  for (const [c, label] of Object.entries(CATEGORIES)) rows.push(line(label, score(outcomes.filter((o) => o.category === Number(c)))));
-  return rows;
+  const lines = [line("overall", score(outcomes))];
+  for (const [c, label] of Object.entries(CATEGORIES)) lines.push(line(label, score(outcomes.filter((o) => o.category === Number(c)))));
+  return lines;
 }
 
 export const TABLE_HEAD = ["| path | category | n | R@5 | R@10 | all@10 | MRR | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|---|---|"];

@@ -3,7 +3,7 @@ import { ANY_USER, NotFoundError } from "../../../core/index.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { seedDb } from "../../helpers/seed-db.ts";
 import { readDb } from "../../helpers/read-db.ts";
-import { TextRows } from "../../../core/store/text-rows.ts";
+import { memoryTable } from "../../helpers/memory-table.ts";
 
 describe("memory API: one ownership rule for every caller", () => {
   let t: TestLilo;
@@ -22,7 +22,7 @@ describe("memory API: one ownership rule for every caller", () => {
     corrected = await add("Chris wohnt in Köln", "chris");
     // As a correction leaves it: the row kept, marked superseded.
     const at = t.lilo.clock.now().toISOString();
-    seedDb(t.lilo, (sql) => new TextRows(sql, "notes").setSuperseded(corrected, at, at));
+    seedDb(t.lilo, (sql) => memoryTable(sql, "notes").supersede(corrected, at));
   });
   afterEach(() => t.cleanup());
 
