@@ -1,15 +1,11 @@
 import type { Db } from "../../core/store/db.ts";
 import type { VectorStore } from "../../core/index.ts";
 
-/** One memory row as SQLite holds it. */
+/** One memory row as SQLite holds it (the columns tests look at; `SELECT *` brings the rest). */
 export interface MemoryRow {
   id: number;
-  user_id: string;
   text: string;
-  created_at: string;
-  updated_at: string;
   superseded_at: string | null;
-  forgotten_at: string | null;
 }
 
 /**
