@@ -6,6 +6,7 @@ export const DIARY_MARKER: FetchMarkerDefinition = {
   aliases: ["TAGEBUCH"],
   kind: "fetch",
   offer: "chat",
+  teachOrder: 20,
   instruction: {
     de: "Brauchst du etwas aus deinem Tagebuch: [DIARY: worum es ging] – z. B. [DIARY: Gespräch über den Umzug]",
     en: "When you need something from your diary: [DIARY: what it was about] – e.g. [DIARY: talk about the move]",
