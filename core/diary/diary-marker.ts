@@ -12,7 +12,7 @@ export const DIARY_MARKER: FetchMarkerDefinition = {
     en: "When you need something from your diary: [DIARY: what it was about] – e.g. [DIARY: talk about the move]",
   },
   async fetch(marker, ctx, deps) {
-    const entries = await deps.memory.search(marker.payload, { userId: ctx.userId, store: "diary", k: deps.config.recall.diaryTopK });
+    const entries = await deps.memory.search(marker.payload, { userId: ctx.userId, store: "diary", k: deps.limits.diaryTopK });
     return { marker, kind: "diary", status: entries.length ? "found" : "empty", entries };
   },
 };

@@ -77,7 +77,7 @@ async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report
   if (budgeted.dropped) s.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
   if (budgeted.overBy > 0) s.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
   const request = pictures.attach({ ...budgeted.request, maxTokens: config.maxTokens });
-  const lookups = { ...s.fetching, tools: s.tools, userName: s.persona.userName(ctx.userId) };
+  const lookups = { ...s.fetching, tools: s.tools, userName: s.persona.userName(ctx.userId), persona: s.persona };
   // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
   for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
     const reply = await completeWithTools(lookups, ctx, model, request);
@@ -111,7 +111,7 @@ function failed(s: AnswerServices, ctx: Turn, err: unknown, notes: MemoryHit[]):
  * is left to show: the caller asks again or reports it, nothing is stored.
  */
 async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[], recalled: boolean): Promise<TurnResult | undefined> {
-  const resolved = await resolveFetchMarkers({ ...s.fetching, userName: s.persona.userName(ctx.userId) }, ctx, model, request, parseMarkers(raw, s.fetching.markers));
+  const resolved = await resolveFetchMarkers({ ...s.fetching, userName: s.persona.userName(ctx.userId), persona: s.persona }, ctx, model, request, parseMarkers(raw, s.fetching.markers));
   const shown = resolved.text.trim();
   if (!shown) return undefined;
   const label = modelLabel(model);

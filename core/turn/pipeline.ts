@@ -119,10 +119,10 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
   const markers = s.markers ?? MARKERS;
   const sheet = createTurnSheet(
     { persona, memory: s.memory, profile: s.profile, chatRecall: s.chatRecall, shortTerm: s.shortTerm, rules: s.rules, chatLog: s.chatLog, markers, markerNames: () => chatMarkerNames({ ...s, markers }) },
-    config,
+    { memory: config.memory, timezone: config.timezone },
   );
   const replies = { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, jobs: s.jobs, durable: s.durable };
-  const fetching = { config, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers };
+  const fetching = { limits: { maxPassages: config.recall.maxPassages, diaryTopK: config.recall.diaryTopK, notesTopK: config.memory.notesTopK }, timeZone: config.timezone, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers };
   const middleware: TurnMiddleware[] = [
     storeMessage(
       { db: s.db, chatLog: s.chatLog, inbox: s.inbox, clock: s.clock, chatModel, summarizePrevious: (userId, id) => summarizePrevious(s, userId, id) },
@@ -140,8 +140,8 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
       { corrections: config.corrections, maxTokens: config.modelCall.maxTokens, questionTtlMinutes: config.questions.ttlMinutes, terminalUserId: config.terminal.userId },
     ),
     diaryQuestion(s.diary, { diary: config.diary, timezone: config.timezone, language }),
-    returnGreeting({ persona, chatLog: s.chatLog, history: s.history }, config),
-    dueTopic({ topics: s.topics, persona, clock: s.clock, logger: s.logger }, config),
+    returnGreeting({ persona, chatLog: s.chatLog, history: s.history }, { greeting: config.greeting, timezone: config.timezone }),
+    dueTopic({ topics: s.topics, persona, clock: s.clock, logger: s.logger }, { topics: config.topics }),
     ...(s.extra ?? []),
     answerWithModel(
       {
@@ -175,8 +175,8 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
       const last = s.inbox.retryable(userId);
       return last ? run({ kind: "retry", message: last }) : undefined;
     },
-    receive: (msg) => receiveMessage({ ...s, config }, msg, chatModel()),
-    finish: (messageId) => finishStored({ ...s, answerStored }, config, messageId),
+    receive: (msg) => receiveMessage({ ...s, config: { memory: config.memory } }, msg, chatModel()),
+    finish: (messageId) => finishStored({ ...s, answerStored }, { inbox: config.inbox, timezone: config.timezone }, messageId),
     async preview(msg) {
       const now = s.clock.now();
       const last = s.chatLog.latestConversation(msg.userId);
