@@ -44,6 +44,7 @@ import { extractAfterReply, extractionTask } from "../memory/extract-after-reply
 import { summarizePrevious } from "../memory/short-term-summary.ts";
 import { pendingAnswer } from "../correction/pending-answer-step.ts";
 import { correction } from "../correction/correction-step.ts";
+import { Corrections } from "../correction/corrections.ts";
 import { diaryQuestion } from "../diary/diary-question-step.ts";
 import { returnGreeting } from "../greeting/return-step.ts";
 import { dueTopic } from "../topics/due-topic-step.ts";
@@ -122,6 +123,10 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
     { memory: config.memory, timezone: config.timezone },
   );
   const replies = { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, jobs: s.jobs, durable: s.durable };
+  const corrections = new Corrections(
+    { memory: s.memory, profile: s.profile, rules: s.rules, models: s.models, problems: s.problems, log: s.correctionLog, logger: s.logger },
+    { corrections: config.corrections, maxTokens: config.modelCall.maxTokens },
+  );
   const fetching = { limits: { maxPassages: config.recall.maxPassages, diaryTopK: config.recall.diaryTopK, notesTopK: config.memory.notesTopK }, timeZone: config.timezone, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers };
   const middleware: TurnMiddleware[] = [
     storeMessage(
@@ -135,10 +140,7 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
       ),
     ),
     pendingAnswer({ questions: s.questions, chatLog: s.chatLog, clock: s.clock, logger: s.logger }, { answerWords: config.questions.answerWords, language }),
-    correction(
-      { persona, clock: s.clock, logger: s.logger, memory: s.memory, profile: s.profile, rules: s.rules, problems: s.problems, models: s.models, questions: s.questions, log: s.correctionLog },
-      { corrections: config.corrections, maxTokens: config.modelCall.maxTokens, questionTtlMinutes: config.questions.ttlMinutes, terminalUserId: config.terminal.userId },
-    ),
+    correction({ corrections, questions: s.questions, persona, clock: s.clock, logger: s.logger }, { questionTtlMinutes: config.questions.ttlMinutes, terminalUserId: config.terminal.userId }),
     diaryQuestion(s.diary, { diary: config.diary, timezone: config.timezone, language }),
     returnGreeting({ persona, chatLog: s.chatLog, history: s.history }, { greeting: config.greeting, timezone: config.timezone }),
     dueTopic({ topics: s.topics, persona, clock: s.clock, logger: s.logger }, { topics: config.topics }),
