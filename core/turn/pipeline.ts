@@ -36,6 +36,7 @@ import { compose } from "./compose.ts";
 import { receiveMessage, storeMessage, type Received } from "./receive.ts";
 import { registerAfterReplyTasks } from "./after-reply.ts";
 import { answerWithModel } from "./answer.ts";
+import { createAnswering } from "./answering.ts";
 import { createTurnSheet } from "./sheet.ts";
 import { finishStored } from "./resume.ts";
 import { applyBudget } from "./request-budget.ts";
@@ -128,6 +129,14 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
     { corrections: config.corrections, maxTokens: config.modelCall.maxTokens },
   );
   const fetching = { limits: { maxPassages: config.recall.maxPassages, diaryTopK: config.recall.diaryTopK, notesTopK: config.memory.notesTopK }, timeZone: config.timezone, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers };
+  const answering = createAnswering({
+    models: s.models,
+    fetching,
+    tools: s.tools,
+    storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays },
+    persona,
+    logger: s.logger,
+  });
   const middleware: TurnMiddleware[] = [
     storeMessage(
       { db: s.db, chatLog: s.chatLog, inbox: s.inbox, clock: s.clock, chatModel, summarizePrevious: (userId, id) => summarizePrevious(s, userId, id) },
@@ -146,16 +155,7 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
     dueTopic({ topics: s.topics, persona, clock: s.clock, logger: s.logger }, { topics: config.topics }),
     ...(s.extra ?? []),
     answerWithModel(
-      {
-        models: s.models,
-        sheet,
-        fetching,
-        tools: s.tools,
-        storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays },
-        replies,
-        persona,
-        logger: s.logger,
-      },
+      { sheet, answering, replies, persona, logger: s.logger },
       { budget: config.budget, media: config.media, maxTokens: config.modelCall.maxTokens },
     ),
   ];
