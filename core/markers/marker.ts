@@ -133,12 +133,12 @@ export class MarkerRegistry {
     return [...this.byKey.keys()];
   }
 
-  /** Canonical names in prompt order. */
+  /** Canonical names in teaching order. */
   names(): MarkerName[] {
     return this.all.map((d) => d.name);
   }
 
-  /** A registry with more markers after these (a feature of a test or a plugin). */
+  /** A registry with more markers (a feature of a test or a plugin), placed by their teachOrder, else after these. */
   with(...more: MarkerDefinition[]): MarkerRegistry {
     return new MarkerRegistry([...this.all, ...more]);
   }
