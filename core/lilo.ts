@@ -142,7 +142,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const messageVectors = new MessageVectors(db, embedder);
   const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
     minSimilarity: () => memory.thresholds.notesMinScore };
-  const looks = createLookups(config, db, clock, logger, ports.webSearch);
+  const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
@@ -152,7 +152,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
-  push.setDeliveredHandler(deliveredBookkeeping({ config, clock, logger, db, models, chatLog, shortTerm, topics }));
+  push.setDeliveredHandler(deliveredBookkeeping({ persona, conversationPauseMinutes: config.memory.conversationPauseMinutes, clock, logger, db, models, chatLog, shortTerm, topics }));
   const feature = featureContext(config, { clock, logger, profile });
   const concernsOf = concerns({ topics, settings, push, models }, config.reflection, feature);
   const news = config.lookup.reflectionNews.enabled ? { feed: looks.news, items: config.lookup.reflectionNews.items } : undefined;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { AnalysisError, NotFoundError } from "../errors.ts";
 
-const stateSchema = z.object({
+const stateBase = z.object({
   id: z.string(),
   createdAt: z.string(),
   analyst: z.string(),
@@ -21,12 +21,21 @@ const stateSchema = z.object({
   system: z.string(),
   chunks: z.array(z.string()),
   partials: z.array(z.string().nullable()),
-  status: z.enum(["running", "failed"]),
-  error: z.string().optional(),
 });
 
-/** Everything a run needs to continue after a restart. */
+// A failed run says why; a running one has nothing to say.
+const stateSchema = z.discriminatedUnion("status", [
+  stateBase.extend({ status: z.literal("running") }),
+  stateBase.extend({ status: z.literal("failed"), error: z.string() }),
+]);
+
+/** Everything a run needs to continue after a restart: running, or failed with the reason. */
 export type AnalysisState = z.infer<typeof stateSchema>;
+
+/** A state marked running again (a resume), without the earlier failure. */
+export function runningState(state: AnalysisState): Extract<AnalysisState, { status: "running" }> {
+  return { ...stateBase.parse(state), status: "running" };
+}
 
 /** One saved analysis in the list. */
 export interface AnalysisListEntry {
@@ -98,7 +107,7 @@ export class ReportStore {
           continue;
         }
         const done = s.partials.filter((p) => p !== null).length;
-        entries.push({ id, status: s.status, summary: `${s.analyst} | ${s.mode} | ${done}/${s.chunks.length} parts done${s.error ? ` | ${s.error}` : ""}` });
+        entries.push({ id, status: s.status, summary: `${s.analyst} | ${s.mode} | ${done}/${s.chunks.length} parts done${s.status === "failed" && s.error ? ` | ${s.error}` : ""}` });
       }
     }
     return entries.sort((a, b) => b.id.localeCompare(a.id));

@@ -15,7 +15,7 @@ import { chunkTask, mergeTask } from "../prompts/analysis.ts";
 import { callAnalyst, type AnalystCallOptions } from "./call.ts";
 import { verifyQuotes, type QuoteCheck } from "./quotes.ts";
 import { formatReport, sizeLabel } from "./report-format.ts";
-import type { AnalysisState, ReportStore } from "./report-store.ts";
+import { runningState, type AnalysisState, type ReportStore } from "./report-store.ts";
 
 /** A finished analysis. */
 export interface AnalysisResult {
@@ -42,8 +42,9 @@ export interface RunDeps {
 }
 
 /** Runs the unfinished parts of `state`, merges, checks quotes and saves the report. */
-export async function runAnalysis(deps: RunDeps, state: AnalysisState, model: ChatModel, onPart?: (done: number, total: number) => void): Promise<AnalysisResult> {
+export async function runAnalysis(deps: RunDeps, previous: AnalysisState, model: ChatModel, onPart?: (done: number, total: number) => void): Promise<AnalysisResult> {
   const { config, store } = deps;
+  const state = runningState(previous);
   const lang = deps.persona.language;
   const total = state.chunks.length;
   const call: AnalystCallOptions = { ...config, sleep: deps.sleep, logger: deps.logger };
@@ -56,18 +57,20 @@ export async function runAnalysis(deps: RunDeps, state: AnalysisState, model: Ch
       throw err;
     }
   };
-  state.status = "running";
-  delete state.error;
   store.saveState(state);
   let partsRun = 0;
+  const partials: string[] = [];
   for (let i = 0; i < total; i++) {
-    if (state.partials[i] !== null) continue;
-    state.partials[i] = await ask(chunkTask(lang, i + 1, total, state.chunks[i]!));
-    partsRun++;
-    store.saveState(state);
-    onPart?.(state.partials.filter((p) => p !== null).length, total);
+    let partial = state.partials[i] ?? null;
+    if (partial === null) {
+      partial = await ask(chunkTask(lang, i + 1, total, state.chunks[i]!));
+      state.partials[i] = partial;
+      partsRun++;
+      store.saveState(state);
+      onPart?.(state.partials.filter((p) => p !== null).length, total);
+    }
+    partials.push(partial);
   }
-  const partials = state.partials.map((p) => p ?? "");
   const analysis = total === 1 ? partials[0]! : await ask(mergeTask(lang, partials));
   const quotes = verifyQuotes(total === 1 ? [analysis] : [analysis, ...partials], state.chunks.join("\n"));
   const header = {

@@ -1,11 +1,5 @@
-import type { LiloConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
-import type { Memory } from "../memory/memory.ts";
-import type { ProfileStore } from "../store/profile.ts";
-import type { RulesStore } from "../store/rules.ts";
-import type { ModelProblems } from "../store/model-problems.ts";
-import type { ModelRegistry } from "../models/registry.ts";
 import type { Questions } from "../questions/questions.ts";
 import type { TurnContext, TurnMiddleware } from "../turn/types.ts";
 import type { Persona } from "../persona/persona.ts";
@@ -14,31 +8,21 @@ import { correctionHint, profileHint, ruleAskedHint } from "../prompts/correctio
 import { RULE_QUESTION, ruleQuestionText, type RuleQuestionPayload } from "../questions/rule-question.ts";
 import { describeError } from "../errors.ts";
 import { correctionTrigger } from "./prefilter.ts";
-import { findCandidates } from "./candidates.ts";
-import { judgeCandidates } from "./judge.ts";
-import { applyVerdicts } from "./apply-verdicts.ts";
-import { deriveRule } from "./rule-derivation.ts";
-import type { CorrectionLog } from "./correction-log.ts";
+import type { Corrections } from "./corrections.ts";
 
 /** The collaborators of the correction check. */
 export interface CorrectionServices {
+  /** Candidates, judge, verdicts, rules and the logs. */
+  corrections: Corrections;
+  /** The rule question waits here for the user's yes. */
+  questions: Questions;
   persona: Persona;
   clock: Clock;
   logger: Logger;
-  memory: Memory;
-  profile: ProfileStore;
-  rules: RulesStore;
-  problems: ModelProblems;
-  models: ModelRegistry;
-  questions: Questions;
-  log: CorrectionLog;
 }
 
-/** Its configuration slice. */
+/** Its configuration slice (the judge's lives with the Corrections service). */
 export interface CorrectionConfig {
-  corrections: LiloConfig["corrections"];
-  /** Output budget of the judge and rule calls. */
-  maxTokens: number;
   /** How long the rule question stays open. */
   questionTtlMinutes: number;
   /** The terminal's user needs no `--user` in the profile command Lilo mentions. */
@@ -75,7 +59,7 @@ async function check(deps: Deps, ctx: TurnContext): Promise<void> {
   deps.logger.debug("correction prefilter hit", { userId: ctx.userId, pattern: trigger });
   try {
     // A retry of a message whose notes were corrected already (the chat call failed after it): tell again, judge nothing twice.
-    const earlier = deps.log.forTrigger(ctx.userId, ctx.userMessage.id);
+    const earlier = deps.corrections.earlier(ctx.userId, ctx.userMessage.id);
     if (earlier.length) {
       const who = people(deps, ctx.userId);
       const live = earlier.filter((e) => !e.undoneAt).map((e) => ({ action: e.action, oldText: e.oldText, newText: e.newText ?? undefined }));
@@ -101,36 +85,26 @@ function people(deps: Deps, userId: string): CorrectionPeople {
  * was unusable (nothing changes, no rule either: we do not know what was meant).
  */
 async function correctNotes(deps: Deps, ctx: TurnContext): Promise<"corrected" | "no-change" | "failed"> {
-  const { config } = deps;
-  const candidates = await findCandidates(deps.memory, deps.profile, {
-    userId: ctx.userId,
-    message: ctx.text,
-    previousAnswer: ctx.previousAnswer?.text,
-    k: config.corrections.candidatesPerText,
-    minScore: config.corrections.candidateMinScore,
-  });
+  const { config, corrections } = deps;
+  const candidates = await corrections.candidates(ctx.userId, ctx.text, ctx.previousAnswer?.text);
   if (candidates.length === 0) return "no-change";
   const who = people(deps, ctx.userId);
   const now = deps.clock.now().toISOString();
-  const judged = await judgeCandidates(
-    deps.models.forRole("judge"),
-    {
-      ...who,
-      message: ctx.text,
-      previousAnswer: ctx.previousAnswer?.text,
-      candidates: candidates.map((c) => ({ id: c.key, text: c.text, date: c.createdAt.slice(0, 10), source: c.source })),
-    },
-    config.maxTokens,
-  );
+  const judged = await corrections.judge({
+    ...who,
+    message: ctx.text,
+    previousAnswer: ctx.previousAnswer?.text,
+    candidates: candidates.map((c) => ({ id: c.key, text: c.text, date: c.createdAt.slice(0, 10), source: c.source })),
+  });
   if (!judged.ok) {
-    deps.problems.record(ctx.userId, "judge", "dropped", judged.problem, now);
+    corrections.problem(ctx.userId, "judge", "dropped", judged.problem, now);
     deps.logger.warn("judge answer unusable; nothing corrected", { userId: ctx.userId, problem: judged.problem });
     return "failed";
   }
-  if (judged.repaired) deps.problems.record(ctx.userId, "judge", "repaired", "JSON cut out of surrounding text", now);
+  if (judged.repaired) corrections.problem(ctx.userId, "judge", "repaired", "JSON cut out of surrounding text", now);
   if (judged.unknownIds.length) deps.logger.warn("judge named candidates it was not shown; ignored", { userId: ctx.userId, ids: judged.unknownIds });
 
-  const applied = await applyVerdicts({ memory: deps.memory, log: deps.log, logger: deps.logger }, candidates, judged.verdicts, {
+  const applied = await corrections.apply(candidates, judged.verdicts, {
     userId: ctx.userId,
     triggerMessageId: ctx.userMessage.id,
     triggerText: ctx.text,
@@ -150,18 +124,17 @@ async function proposeRule(deps: Deps, ctx: TurnContext): Promise<void> {
   // and none right after the message answered the previous one.
   if (!ctx.previousAnswer || ctx.question || ctx.flags.answeredQuestion) return;
   const who = people(deps, ctx.userId);
-  const out = await deriveRule(deps.models.forRole("judge"), { ...who, message: ctx.text, previousAnswer: ctx.previousAnswer.text }, deps.config.maxTokens);
+  const out = await deps.corrections.deriveRule({ ...who, message: ctx.text, previousAnswer: ctx.previousAnswer.text });
   const now = deps.clock.now().toISOString();
   if (!out.ok) {
-    deps.problems.record(ctx.userId, "rule", "dropped", out.problem, now);
+    deps.corrections.problem(ctx.userId, "rule", "dropped", out.problem, now);
     deps.logger.warn("rule answer unusable; no rule proposed", { userId: ctx.userId, problem: out.problem });
     return;
   }
-  if (out.repaired) deps.problems.record(ctx.userId, "rule", "repaired", "JSON cut out of surrounding text", now);
+  if (out.repaired) deps.corrections.problem(ctx.userId, "rule", "repaired", "JSON cut out of surrounding text", now);
   const rule = out.rule;
   if (!rule) return;
-  const known = deps.rules.list(ctx.userId).some((r) => r.text.trim().toLowerCase() === rule.toLowerCase());
-  if (known) return;
+  if (deps.corrections.knowsRule(ctx.userId, rule)) return;
   const payload: RuleQuestionPayload = { rule, sourceMessageId: ctx.userMessage.id };
   ctx.question = deps.questions.ask(ctx.userId, RULE_QUESTION, payload, ruleQuestionText(who.language, rule), deps.config.questionTtlMinutes * 60_000);
   ctx.sheet.corrections.push(ruleAskedHint(who.language, who.userName, rule));

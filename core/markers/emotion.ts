@@ -104,6 +104,7 @@ export const EMOTION_MARKER: StoreMarkerDefinition = {
   aliases: ["STIMMUNG", "MOOD"],
   kind: "store",
   offer: "chat",
+  teachOrder: 90,
   instruction: {
     de: `Am Ende jeder Antwort genau eine deiner acht Stimmungen (${MOODS.join(", ")}): [EMOTION: stimmung] – z. B. [EMOTION: neugierig]`,
     en: `At the end of each answer, exactly one of your eight moods (${MOODS.join(", ")}): [EMOTION: mood] – e.g. [EMOTION: neugierig]`,

@@ -5,7 +5,6 @@
  */
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
-import type { LiloConfig } from "../config.ts";
 import type { Memory, MemoryHit } from "../memory/memory.ts";
 import type { ChatSearch, RecallPassage } from "../recall/search.ts";
 import type { Marker, MarkerRegistry } from "./marker.ts";
@@ -30,7 +29,10 @@ export type FetchOutcome =
 
 /** What fetching needs from Lilo. */
 export interface FetchDeps {
-  config: LiloConfig;
+  /** How much each lookup brings back: [RECALL:] passages, [DIARY:] entries, notes of the memory tool. */
+  limits: { maxPassages: number; diaryTopK: number; notesTopK: number };
+  /** The users' time zone, for the time words of [RECALL:]. */
+  timeZone: string;
   clock: Clock;
   logger: Logger;
   memory: Memory;

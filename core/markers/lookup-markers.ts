@@ -21,6 +21,7 @@ export const SEARCH_MARKER: FetchMarkerDefinition = {
   aliases: ["WEBSEARCH", "WEBSUCHE"],
   kind: "fetch",
   offer: "lookup",
+  teachOrder: 40,
   instruction: {
     de: "Brauchst du aktuelle Informationen aus dem Internet: [SEARCH: Suchanfrage] – z. B. [SEARCH: Wetter Berlin Wochenende]",
     en: "When you need current information from the web: [SEARCH: query] – e.g. [SEARCH: weather Berlin weekend]",
@@ -37,6 +38,7 @@ export const FETCH_MARKER: FetchMarkerDefinition = {
   aliases: ["FETCHURL", "READURL"],
   kind: "fetch",
   offer: "lookup",
+  teachOrder: 50,
   instruction: {
     de: "Willst du eine bestimmte Webseite lesen (z. B. einen Link deines Gegenübers): [FETCH: https://…] – z. B. [FETCH: https://example.org/artikel]",
     en: "When you want to read one web page (e.g. a link the user sent): [FETCH: https://…] – e.g. [FETCH: https://example.org/article]",
@@ -50,6 +52,7 @@ export const NEWS_MARKER: FetchMarkerDefinition = {
   aliases: ["NEWS", "NACHRICHTEN"],
   kind: "fetch",
   offer: "lookup",
+  teachOrder: 60,
   instruction: {
     de: "Geht es um aktuelle Nachrichten aus deinen Quellen: [NEWS: Stichwörter] – z. B. [NEWS: neue Sprachmodelle]",
     en: "For current news from your sources: [NEWS: keywords] – e.g. [NEWS: new language models]",
@@ -59,3 +62,6 @@ export const NEWS_MARKER: FetchMarkerDefinition = {
     return { marker, kind: "news", status: items.length ? "found" : "empty", items };
   }),
 };
+
+/** The lookup markers, gathered by the registry. */
+export const LOOKUP_MARKERS: readonly FetchMarkerDefinition[] = [SEARCH_MARKER, FETCH_MARKER, NEWS_MARKER];

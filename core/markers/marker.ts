@@ -57,6 +57,12 @@ interface MarkerBase {
    */
   readonly aliases?: readonly string[];
   readonly offer: MarkerOffer;
+  /**
+   * Its place in the prompt's teaching order (smaller first); the registry
+   * sorts by it, so a marker list may name markers in any order. Without
+   * one a marker is taught after all that have one.
+   */
+  readonly teachOrder?: number;
   /** When to use it and one example, written as the model should write it. */
   readonly instruction: Readonly<Record<"de" | "en", string>>;
   /** Written in double brackets ([[VORSCHLAG: x]]): one bracket missing or extra is accepted. */
@@ -86,12 +92,18 @@ export function nameKey(raw: string): string {
   return raw.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase().replace(/[-_]/g, "");
 }
 
-/** The markers Lilo understands, in prompt order, with name and alias lookup. */
+/** The markers Lilo understands, sorted into teaching order, with name and alias lookup. */
 export class MarkerRegistry {
   private readonly byKey = new Map<string, MarkerDefinition>();
   private readonly canonical = new Map<string, MarkerDefinition>();
 
-  constructor(readonly all: readonly MarkerDefinition[]) {
+  /** Every marker, in teaching order. */
+  readonly all: readonly MarkerDefinition[];
+
+  constructor(markers: readonly MarkerDefinition[]) {
+    // A stable sort: markers without an order keep the order they were given in, after the ordered ones.
+    const all = [...markers].sort((a, b) => (a.teachOrder ?? Number.MAX_SAFE_INTEGER) - (b.teachOrder ?? Number.MAX_SAFE_INTEGER));
+    this.all = all;
     for (const def of all) {
       if (this.canonical.has(def.name)) throw new Error(`marker ${def.name} is defined twice`);
       this.canonical.set(def.name, def);
@@ -121,12 +133,12 @@ export class MarkerRegistry {
     return [...this.byKey.keys()];
   }
 
-  /** Canonical names in prompt order. */
+  /** Canonical names in teaching order. */
   names(): MarkerName[] {
     return this.all.map((d) => d.name);
   }
 
-  /** A registry with more markers after these (a feature of a test or a plugin). */
+  /** A registry with more markers (a feature of a test or a plugin), placed by their teachOrder, else after these. */
   with(...more: MarkerDefinition[]): MarkerRegistry {
     return new MarkerRegistry([...this.all, ...more]);
   }

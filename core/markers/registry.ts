@@ -1,18 +1,20 @@
 /**
- * Every marker Lilo understands, in the order the prompt teaches them. A
- * marker is one object (core/markers/marker.ts) kept with its feature; a new
- * one is defined in its feature's file and listed here.
+ * Every marker Lilo understands. A marker is one object (core/markers/marker.ts)
+ * kept with its feature; each marker file exports its markers and this file
+ * gathers them. The order the prompt teaches them is each marker's own
+ * `teachOrder`, so the order of this list does not matter: a new store marker
+ * goes into core/markers/store-markers.ts (its object and its name in
+ * STORE_MARKERS) and touches nothing here.
  */
 import { MarkerRegistry } from "./marker.ts";
-import { FETCH_MARKER, NEWS_MARKER, SEARCH_MARKER } from "./lookup-markers.ts";
+import { LOOKUP_MARKERS } from "./lookup-markers.ts";
+import { STORE_MARKERS } from "./store-markers.ts";
+import { EMOTION_MARKER } from "./emotion.ts";
 import { RECALL_MARKER } from "../recall/recall-marker.ts";
 import { DIARY_MARKER } from "../diary/diary-marker.ts";
-import { CONCERN_MARKER, IMPORTANT_MARKER, SUGGESTION_MARKER, THOUGHT_MARKER } from "./store-markers.ts";
-import { EMOTION_MARKER } from "./emotion.ts";
 import { FOLLOWUP_MARKER } from "../topics/followup-marker.ts";
 
-/** The markers of this program. */
+/** The markers of this program, in teaching order. */
 export const MARKERS = new MarkerRegistry([
-  RECALL_MARKER, DIARY_MARKER, IMPORTANT_MARKER, SEARCH_MARKER, FETCH_MARKER, NEWS_MARKER,
-  THOUGHT_MARKER, FOLLOWUP_MARKER, EMOTION_MARKER, SUGGESTION_MARKER, CONCERN_MARKER,
+  ...STORE_MARKERS, ...LOOKUP_MARKERS, EMOTION_MARKER, RECALL_MARKER, DIARY_MARKER, FOLLOWUP_MARKER,
 ]);

@@ -11,6 +11,7 @@ export const IMPORTANT_MARKER: StoreMarkerDefinition = {
   aliases: ["WICHTIG"],
   kind: "store",
   offer: "chat",
+  teachOrder: 30,
   instruction: {
     de: "Ist etwas wirklich wichtig und soll auf Dauer bleiben: [IMPORTANT: was du dir merkst] – z. B. [IMPORTANT: Hat am 3. Mai Geburtstag]",
     en: "When something really matters and should stay for good: [IMPORTANT: what to keep] – e.g. [IMPORTANT: Birthday is on 3 May]",
@@ -27,6 +28,7 @@ export const THOUGHT_MARKER: StoreMarkerDefinition = {
   aliases: ["GEDANKE", "GEDANKEN"],
   kind: "store",
   offer: "chat",
+  teachOrder: 70,
   instruction: {
     de: "Hast du einen eigenen Gedanken, den du behalten willst (auch mehrere pro Antwort): [THOUGHT: dein Gedanke] – z. B. [THOUGHT: Er wirkt in letzter Zeit gestresster.]",
     en: "When you have a thought of your own worth keeping (several per answer are fine): [THOUGHT: your thought] – e.g. [THOUGHT: He seems more stressed lately.]",
@@ -43,6 +45,7 @@ export const SUGGESTION_MARKER: StoreMarkerDefinition = {
   aliases: ["SUGGESTION"],
   kind: "store",
   offer: "chat",
+  teachOrder: 100,
   doubleBracket: true,
   instruction: {
     de: "Hast du eine Idee, wie du oder die App besser werden könnt (doppelte Klammern): [[VORSCHLAG: Idee]] – z. B. [[VORSCHLAG: Erinnerungen nach Orten sortieren]]",
@@ -56,8 +59,15 @@ export const CONCERN_MARKER: StoreMarkerDefinition = {
   name: "ANSPRECHEN",
   kind: "store",
   offer: "elsewhere",
+  teachOrder: 110,
   instruction: {
     de: "Möchtest du im nächsten Gespräch etwas ansprechen: [ANSPRECHEN: ein Satz] – z. B. [ANSPRECHEN: Frag nach, wie es der Katze geht.]",
     en: "When you want to raise something in the next conversation: [ANSPRECHEN: one sentence] – e.g. [ANSPRECHEN: Ask how the cat is doing.]",
   },
 };
+
+/**
+ * The store markers of this file, gathered by the registry. A new store
+ * marker is one object above, with its `teachOrder`, and its name here.
+ */
+export const STORE_MARKERS: readonly StoreMarkerDefinition[] = [IMPORTANT_MARKER, THOUGHT_MARKER, SUGGESTION_MARKER, CONCERN_MARKER];

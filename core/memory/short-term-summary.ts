@@ -1,6 +1,6 @@
 import type { ChatLog } from "../store/chat-log.ts";
 import type { ModelRegistry } from "../models/registry.ts";
-import type { LiloConfig } from "../config.ts";
+import type { Persona } from "../persona/persona.ts";
 import { shortTermPrompt } from "../prompts/short-term.ts";
 import { parseMarkers } from "../markers/parse.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -13,7 +13,7 @@ const MAX_CHARS_PER_MESSAGE = 600;
 
 /** Summarises a finished conversation for the short-term memory; "" when there is nothing to say. */
 export async function summarizeConversation(
-  deps: { chatLog: ChatLog; models: ModelRegistry; config: LiloConfig },
+  deps: { chatLog: ChatLog; models: ModelRegistry; persona: Persona },
   userId: string,
   conversationId: number,
 ): Promise<string> {
@@ -21,8 +21,8 @@ export async function summarizeConversation(
   // A conversation of nothing but a greeting Lilo pushed on her own has nothing to remember,
   // and its summary would push the real "where we left off" out of the short-term memory.
   if (!messages.some((m) => m.role === "user")) return "";
-  const { name, language, userNames } = deps.config.persona;
-  const user = userNames[userId] ?? "User";
+  const { name, language } = deps.persona;
+  const user = deps.persona.userName(userId);
   const transcript = messages
     .map((m) => `${m.role === "user" ? user : name}: ${m.text.slice(0, MAX_CHARS_PER_MESSAGE)}`)
     .join("\n");
@@ -37,7 +37,7 @@ export async function summarizeConversation(
 }
 
 /** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */
-export async function summarizePrevious(deps: { config: LiloConfig; clock: Clock; logger: Logger; chatLog: ChatLog; models: ModelRegistry; shortTerm: ShortTermStore }, userId: string, conversationId: number): Promise<void> {
+export async function summarizePrevious(deps: { persona: Persona; clock: Clock; logger: Logger; chatLog: ChatLog; models: ModelRegistry; shortTerm: ShortTermStore }, userId: string, conversationId: number): Promise<void> {
   if (deps.shortTerm.hasSummary(conversationId)) return;
   try {
     const text = await summarizeConversation(deps, userId, conversationId);

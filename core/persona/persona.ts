@@ -29,8 +29,3 @@ export function createPersona(config: LiloConfig["persona"]): Persona {
     chatPrompt: (userId) => personaPrompt({ name: config.name, language: config.language, userName: userName(userId) }),
   };
 }
-
-/** The name Lilo calls a user by, straight from the configuration (for code that has no Persona yet). */
-export function userName(config: Pick<LiloConfig, "persona">, userId: string): string {
-  return config.persona.userNames[userId] ?? "User";
-}

@@ -1,4 +1,4 @@
-import type { LiloConfig } from "../config.ts";
+import type { Persona } from "../persona/persona.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ChatLog } from "../store/chat-log.ts";
@@ -10,7 +10,10 @@ import { summarizePrevious } from "../memory/short-term-summary.ts";
 
 /** What storing a message Lilo sent on her own needs. */
 export interface ProactiveDeps {
-  config: LiloConfig;
+  /** Names the people in the summary of the conversation a push ends. */
+  persona: Persona;
+  /** A push after this pause opens a new conversation. */
+  conversationPauseMinutes: number;
   clock: Clock;
   logger: Logger;
   chatLog: ChatLog;
@@ -30,7 +33,7 @@ export interface ProactiveDeps {
 export async function recordProactive(deps: ProactiveDeps, userId: string, text: string, model: string | null): Promise<number> {
   const at = deps.clock.now();
   const { message, conversation } = writeTransaction(deps.db, () => {
-    const conv = deps.chatLog.conversationAt(userId, at, deps.config.memory.conversationPauseMinutes, model);
+    const conv = deps.chatLog.conversationAt(userId, at, deps.conversationPauseMinutes, model);
     const stored = deps.chatLog.append({ userId, conversationId: conv.id, role: "assistant", text, model, createdAt: at.toISOString(), proactive: true });
     return { message: stored, conversation: conv };
   });

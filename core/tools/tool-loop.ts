@@ -15,12 +15,14 @@ import { markerInstructions } from "../prompts/markers.ts";
 import { memoryResultText } from "../prompts/lookups.ts";
 import { describeError } from "../errors.ts";
 import type { ToolCalling } from "./tool-calling.ts";
+import type { Persona } from "../persona/persona.ts";
 import { TOOLS, toolPayload, toolSpecs } from "./tool-specs.ts";
 
 /** What the loop needs: fetching (the marker path) and the tool settings. */
 export interface ToolLoopDeps extends FetchDeps {
   tools?: ToolCalling | undefined;
   userName: string;
+  persona: Persona;
 }
 
 /** Answers `request` with native tools when the model has them, else with one plain call. */
@@ -47,7 +49,7 @@ async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationI
     } catch (err) {
       if (round > 0 || !tools.learnRefusal(model, err)) throw err;
       // This model has no tools after all: this turn and later ones use the fetch markers.
-      return model.complete({ ...request, system: `${request.system}\n\n${markerInstructions(deps.config.persona.language, fetchMarkers(deps), deps.markers)}` });
+      return model.complete({ ...request, system: `${request.system}\n\n${markerInstructions(deps.persona.language, fetchMarkers(deps), deps.markers)}` });
     }
     if (!res.toolCalls?.length) return withEarlier(res);
     if (last) {
@@ -72,10 +74,10 @@ export function fetchMarkers(deps: Pick<FetchDeps, "lookups" | "markers">): Mark
 async function runTool(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, call: ToolCall): Promise<ToolResult> {
   const parsed = toolPayload(call.name, call.input);
   if (!parsed.ok) return { callId: call.id, content: parsed.error, isError: true };
-  const texts = { language: deps.config.persona.language, userName: deps.userName, assistantName: deps.config.persona.name, timeZone: deps.config.timezone };
+  const texts = { language: deps.persona.language, userName: deps.userName, assistantName: deps.persona.name, timeZone: deps.timeZone };
   try {
     if (parsed.tool === "memory_search") {
-      const k = deps.config.memory.notesTopK;
+      const k = deps.limits.notesTopK;
       const [notes, important] = await Promise.all([
         deps.memory.search(parsed.payload, { userId: ctx.userId, store: "notes", k }),
         deps.memory.search(parsed.payload, { userId: ctx.userId, store: "important", k }),

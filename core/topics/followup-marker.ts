@@ -5,6 +5,7 @@ export const FOLLOWUP_MARKER: StoreMarkerDefinition = {
   name: "FOLLOWUP",
   kind: "store",
   offer: "chat",
+  teachOrder: 80,
   instruction: {
     de: "Willst du in ein bis drei Wochen nachfragen: [FOLLOWUP: Thema] – z. B. [FOLLOWUP: Wie ist das Vorstellungsgespräch gelaufen?]",
     en: "When you want to check back in one to three weeks: [FOLLOWUP: topic] – e.g. [FOLLOWUP: How did the job interview go?]",

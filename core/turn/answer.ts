@@ -2,18 +2,12 @@ import type { LiloConfig } from "../config.ts";
 import type { Logger } from "../ports/logger.ts";
 import { modelLabel, type ChatModel, type ChatRequest } from "../ports/chat-model.ts";
 import type { MemoryHit } from "../memory/memory.ts";
-import type { ModelRegistry } from "../models/registry.ts";
 import type { Persona } from "../persona/persona.ts";
-import type { FetchDeps } from "../markers/fetch.ts";
-import type { Marker, StoreMarkerServices } from "../markers/marker.ts";
-import type { ToolCalling } from "../tools/tool-calling.ts";
+import type { Marker } from "../markers/marker.ts";
 import type { TurnSheet } from "./sheet.ts";
+import type { Answering } from "./answering.ts";
 import type { TurnContext as Turn, TurnMiddleware, TurnResult } from "./types.ts";
 import { recordAnswer, type ReplyRecorder } from "./after-reply.ts";
-import { parseMarkers } from "../markers/parse.ts";
-import { executeStoreMarkers } from "../markers/execute.ts";
-import { resolveFetchMarkers } from "./follow-up.ts";
-import { completeWithTools } from "../tools/tool-loop.ts";
 import { applyBudget } from "./request-budget.ts";
 import { imagePlan } from "./images.ts";
 import { normalizeText } from "../util/text.ts";
@@ -22,14 +16,10 @@ import { TURN_TEXTS } from "../prompts/turn-texts.ts";
 
 /** The collaborators of the model's answer. */
 export interface AnswerServices {
-  models: ModelRegistry;
+  /** The cheat sheet with the earlier middleware's sections. */
   sheet: TurnSheet;
-  /** What fetch markers and native tools look things up with. */
-  fetching: FetchDeps;
-  /** Which chat models get native tool calls. */
-  tools?: ToolCalling | undefined;
-  /** What store markers save into. */
-  storing: StoreMarkerServices;
+  /** The chat model with its tools and markers. */
+  answering: Answering;
   /** Stores the answer with its after-reply jobs. */
   replies: ReplyRecorder;
   persona: Persona;
@@ -70,17 +60,16 @@ export function answerWithModel(s: AnswerServices, config: AnswerConfig): TurnMi
 
 async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report: (notes: MemoryHit[]) => void): Promise<TurnResult> {
   const language = s.persona.language;
-  const model = s.models.forRole("chat");
+  const model = s.answering.model();
   const pictures = imagePlan({ media: config.media, language }, model, ctx, ctx.images);
   let notes: MemoryHit[] = [];
   const budgeted = applyBudget(await s.sheet.assemble(ctx, (b) => report((notes = b.notes.kept))), config.budget, language);
   if (budgeted.dropped) s.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
   if (budgeted.overBy > 0) s.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
   const request = pictures.attach({ ...budgeted.request, maxTokens: config.maxTokens });
-  const lookups = { ...s.fetching, tools: s.tools, userName: s.persona.userName(ctx.userId) };
   // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
   for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
-    const reply = await completeWithTools(lookups, ctx, model, request);
+    const reply = await s.answering.complete(ctx, model, request);
     // An answer written with chat-log passages (the recall tool or [RECALL:]) ranks below originals in later searches.
     const result = await finish(s, ctx, model, request, normalizeText(reply.text), notes, reply.toolsUsed.includes("recall"));
     if (result) return pictures.annotate(ctx.notice ? { ...result, text: `${result.text}\n\n${ctx.notice}` } : result);
@@ -111,7 +100,7 @@ function failed(s: AnswerServices, ctx: Turn, err: unknown, notes: MemoryHit[]):
  * is left to show: the caller asks again or reports it, nothing is stored.
  */
 async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[], recalled: boolean): Promise<TurnResult | undefined> {
-  const resolved = await resolveFetchMarkers({ ...s.fetching, userName: s.persona.userName(ctx.userId) }, ctx, model, request, parseMarkers(raw, s.fetching.markers));
+  const resolved = await s.answering.resolve(ctx, model, request, raw);
   const shown = resolved.text.trim();
   if (!shown) return undefined;
   const label = modelLabel(model);
@@ -138,7 +127,7 @@ async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: C
 async function storeMarkers(s: AnswerServices, ctx: Turn, markers: Marker[]): Promise<{ mood?: string | undefined }> {
   try {
     const turn = { userId: ctx.userId, userMessageId: ctx.userMessage.id, conversationId: ctx.conversationId, now: s.replies.clock.now() };
-    return await executeStoreMarkers({ ...s.storing, logger: s.logger }, turn, markers, s.fetching.markers);
+    return await s.answering.store(turn, markers);
   } catch (err) {
     s.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
     return {};

@@ -5,6 +5,7 @@
  * seed answered only the first marker and left markers visible when nothing
  * was found; here every marker is answered and every marker is stripped.
  */
+import type { Persona } from "../persona/persona.ts";
 import type { ChatModel, ChatRequest } from "../ports/chat-model.ts";
 import type { Marker, ParsedAnswer } from "../markers/parse.ts";
 import { parseMarkers } from "../markers/parse.ts";
@@ -26,6 +27,7 @@ export interface ResolvedAnswer {
 /** What the follow-up needs besides fetching. */
 export interface FollowUpDeps extends FetchDeps {
   userName: string;
+  persona: Persona;
 }
 
 /**
@@ -48,13 +50,13 @@ export async function resolveFetchMarkers(
     const def = registry.get(m.name);
     return def?.kind === "fetch" && def.quotesChatLog === true;
   });
-  const { config } = deps;
+  const { persona } = deps;
   const outcomes = await executeFetchMarkers(deps, ctx, fetches);
   const results = fetchResultsMessage({
-    language: config.persona.language,
+    language: persona.language,
     userName: deps.userName,
-    assistantName: config.persona.name,
-    timeZone: config.timezone,
+    assistantName: persona.name,
+    timeZone: deps.timeZone,
     outcomes,
   });
   const messages = [
@@ -72,7 +74,7 @@ export async function resolveFetchMarkers(
     second = parseMarkers((await model.complete({ ...request, messages })).text, deps.markers);
   } catch (err) {
     deps.logger.error("follow-up call for fetch markers failed; delivering the first answer", { userId: ctx.userId, error: describeError(err) });
-    return { text: first.text || RECALL_TEXTS[config.persona.language].lookupFailed, storeMarkers: firstStore, recall };
+    return { text: first.text || RECALL_TEXTS[persona.language].lookupFailed, storeMarkers: firstStore, recall };
   }
   const ignored = second.markers.filter((m) => m.kind === "fetch").map((m) => m.name);
   if (ignored.length) deps.logger.debug("fetch markers in the follow-up answer stripped without effect", { markers: ignored });

@@ -36,6 +36,7 @@ import { compose } from "./compose.ts";
 import { receiveMessage, storeMessage, type Received } from "./receive.ts";
 import { registerAfterReplyTasks } from "./after-reply.ts";
 import { answerWithModel } from "./answer.ts";
+import { createAnswering } from "./answering.ts";
 import { createTurnSheet } from "./sheet.ts";
 import { finishStored } from "./resume.ts";
 import { applyBudget } from "./request-budget.ts";
@@ -44,6 +45,7 @@ import { extractAfterReply, extractionTask } from "../memory/extract-after-reply
 import { summarizePrevious } from "../memory/short-term-summary.ts";
 import { pendingAnswer } from "../correction/pending-answer-step.ts";
 import { correction } from "../correction/correction-step.ts";
+import { Corrections } from "../correction/corrections.ts";
 import { diaryQuestion } from "../diary/diary-question-step.ts";
 import { returnGreeting } from "../greeting/return-step.ts";
 import { dueTopic } from "../topics/due-topic-step.ts";
@@ -119,10 +121,22 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
   const markers = s.markers ?? MARKERS;
   const sheet = createTurnSheet(
     { persona, memory: s.memory, profile: s.profile, chatRecall: s.chatRecall, shortTerm: s.shortTerm, rules: s.rules, chatLog: s.chatLog, markers, markerNames: () => chatMarkerNames({ ...s, markers }) },
-    config,
+    { memory: config.memory, timezone: config.timezone },
   );
   const replies = { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, jobs: s.jobs, durable: s.durable };
-  const fetching = { config, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers };
+  const corrections = new Corrections(
+    { memory: s.memory, profile: s.profile, rules: s.rules, models: s.models, problems: s.problems, log: s.correctionLog, logger: s.logger },
+    { corrections: config.corrections, maxTokens: config.modelCall.maxTokens },
+  );
+  const fetching = { limits: { maxPassages: config.recall.maxPassages, diaryTopK: config.recall.diaryTopK, notesTopK: config.memory.notesTopK }, timeZone: config.timezone, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers };
+  const answering = createAnswering({
+    models: s.models,
+    fetching,
+    tools: s.tools,
+    storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays },
+    persona,
+    logger: s.logger,
+  });
   const middleware: TurnMiddleware[] = [
     storeMessage(
       { db: s.db, chatLog: s.chatLog, inbox: s.inbox, clock: s.clock, chatModel, summarizePrevious: (userId, id) => summarizePrevious(s, userId, id) },
@@ -135,25 +149,13 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
       ),
     ),
     pendingAnswer({ questions: s.questions, chatLog: s.chatLog, clock: s.clock, logger: s.logger }, { answerWords: config.questions.answerWords, language }),
-    correction(
-      { persona, clock: s.clock, logger: s.logger, memory: s.memory, profile: s.profile, rules: s.rules, problems: s.problems, models: s.models, questions: s.questions, log: s.correctionLog },
-      { corrections: config.corrections, maxTokens: config.modelCall.maxTokens, questionTtlMinutes: config.questions.ttlMinutes, terminalUserId: config.terminal.userId },
-    ),
+    correction({ corrections, questions: s.questions, persona, clock: s.clock, logger: s.logger }, { questionTtlMinutes: config.questions.ttlMinutes, terminalUserId: config.terminal.userId }),
     diaryQuestion(s.diary, { diary: config.diary, timezone: config.timezone, language }),
-    returnGreeting({ persona, chatLog: s.chatLog, history: s.history }, config),
-    dueTopic({ topics: s.topics, persona, clock: s.clock, logger: s.logger }, config),
+    returnGreeting({ persona, chatLog: s.chatLog, history: s.history }, { greeting: config.greeting, timezone: config.timezone }),
+    dueTopic({ topics: s.topics, persona, clock: s.clock, logger: s.logger }, { topics: config.topics }),
     ...(s.extra ?? []),
     answerWithModel(
-      {
-        models: s.models,
-        sheet,
-        fetching,
-        tools: s.tools,
-        storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays },
-        replies,
-        persona,
-        logger: s.logger,
-      },
+      { sheet, answering, replies, persona, logger: s.logger },
       { budget: config.budget, media: config.media, maxTokens: config.modelCall.maxTokens },
     ),
   ];
@@ -175,8 +177,8 @@ export function createChatTurn(s: ChatTurnServices): ChatTurn {
       const last = s.inbox.retryable(userId);
       return last ? run({ kind: "retry", message: last }) : undefined;
     },
-    receive: (msg) => receiveMessage({ ...s, config }, msg, chatModel()),
-    finish: (messageId) => finishStored({ ...s, answerStored }, config, messageId),
+    receive: (msg) => receiveMessage({ ...s, config: { memory: config.memory } }, msg, chatModel()),
+    finish: (messageId) => finishStored({ ...s, answerStored }, { inbox: config.inbox, timezone: config.timezone }, messageId),
     async preview(msg) {
       const now = s.clock.now();
       const last = s.chatLog.latestConversation(msg.userId);

@@ -19,10 +19,10 @@ export function createWebSearch(config: LiloConfig["lookup"]["search"]): WebSear
 }
 
 /** Search log, news, lookups and tool settings, wired for createLilo. */
-export function createLookups(config: LiloConfig, db: Db, clock: Clock, logger: Logger, webSearch?: WebSearch) {
+export function createLookups(config: LiloConfig["lookup"], db: Db, clock: Clock, logger: Logger, webSearch?: WebSearch) {
   const searchLog = new SearchLog(db);
-  const news = new News(new FeedStore(db), config.lookup, clock, logger);
-  const lookups = new Lookups({ config: config.lookup, clock, logger, searchLog, news, webSearch: webSearch ?? createWebSearch(config.lookup.search) });
-  const tools = new ToolCalling(config.lookup.tools, logger);
+  const news = new News(new FeedStore(db), config, clock, logger);
+  const lookups = new Lookups({ config, clock, logger, searchLog, news, webSearch: webSearch ?? createWebSearch(config.search) });
+  const tools = new ToolCalling(config.tools, logger);
   return { searchLog, news, lookups, tools };
 }

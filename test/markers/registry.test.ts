@@ -53,6 +53,21 @@ describe("a marker is one object in the registry", () => {
   });
 });
 
+describe("teaching order is carried by the marker objects", () => {
+  it("keeps Lilo's order whatever order the feature lists are gathered in", () => {
+    expect(MARKERS.names()).toEqual([
+      "RECALL", "DIARY", "IMPORTANT", "SEARCH", "FETCH", "KINEWS", "THOUGHT", "FOLLOWUP", "EMOTION", "VORSCHLAG", "ANSPRECHEN",
+    ]);
+  });
+
+  it("places a new store marker by its teachOrder alone (one object, no registry edit)", () => {
+    const registry = MARKERS.with({ ...WISH, teachOrder: 35 });
+    expect(registry.names().slice(2, 5)).toEqual(["IMPORTANT", "WISH", "SEARCH"]);
+    const prompt = markerInstructions("en", ["IMPORTANT", "WISH", "SEARCH"], registry).split("\n");
+    expect(prompt.slice(1, 4).map((l) => l.slice(0, 12))).toEqual(["- When somet", "- When the u", "- When you n"]);
+  });
+});
+
 describe("a test-only marker in a real chat turn", () => {
   it("is taught on the sheet, executed from the model's answer and stripped", async () => {
     const fake = await startFakeAnthropic();
