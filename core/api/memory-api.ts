@@ -1,6 +1,6 @@
 import type { VectorStore } from "../ports/vector-index.ts";
 import { VECTOR_STORES } from "../ports/vector-index.ts";
-import type { Memory, AddResult, MemoryHit } from "../memory/memory.ts";
+import type { Memory, AddInput, AddResult, MemoryHit } from "../memory/memory.ts";
 import type { TextRow } from "../store/text-rows.ts";
 import { findDuplicates, type DedupeStore, type DuplicateGroup } from "../memory/duplicates.ts";
 
@@ -24,16 +24,8 @@ export interface MemoryEntry {
   extra: Record<string, unknown>;
 }
 
-/** Input of `memory.add`. */
-export interface AddMemoryInput {
-  text: string;
-  userId: string;
-  store?: VectorStore;
-  createdAt?: string | Date;
-  /** Store-specific fields as `MemoryEntry.extra` shows them (a diary entry's day, a thought's origin): what an import of entries written elsewhere keeps. */
-  extra?: Record<string, unknown>;
-  allowDuplicate?: boolean;
-}
+/** Input of `memory.add`: the same as the memory's own add (core/memory/memory.ts). */
+export type AddMemoryInput = AddInput;
 
 /** Options of `memory.search`. */
 export interface MemorySearchOptions {

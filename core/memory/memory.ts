@@ -45,6 +45,7 @@ export interface AddInput {
   store?: VectorStore;
   /** ISO time or Date; defaults to now (imports keep their original time). */
   createdAt?: string | Date;
+  /** Store-specific fields as `MemoryEntry.extra` shows them (a diary entry's day, a thought's origin): what an import of entries written elsewhere keeps. */
   extra?: Record<string, unknown>;
   /** Skip the exact and meaning duplicate checks (the diary is never deduplicated). */
   allowDuplicate?: boolean;
