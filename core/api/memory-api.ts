@@ -4,13 +4,9 @@ import type { Memory, AddInput, AddResult, MemoryHit } from "../memory/memory.ts
 import type { TextRow } from "../store/text-rows.ts";
 import { findDuplicates, type DedupeStore, type DuplicateGroup } from "../memory/duplicates.ts";
 
-/**
- * Who asks: a user id (a chat user may only see and change their own live
- * entries), or `ANY_USER` for the operator's `lilo` CLI, which may change
- * anyone's entry.
- */
-export const ANY_USER: unique symbol = Symbol("any user");
-export type MemoryOwner = string | typeof ANY_USER;
+import { ANY_USER, type MemoryOwner } from "./names.ts";
+
+export { ANY_USER, type MemoryOwner };
 
 /** A stored memory (note, important memory, thought, diary entry) as callers see it. */
 export interface MemoryEntry {

@@ -1,9 +1,8 @@
-import type { VectorStore } from "../ports/vector-index.ts";
 import type { Memory } from "./memory.ts";
 
-/** The stores `lilo dedupe` looks at. The diary is never deduplicated (SPEC §11): two nights may well read alike, and each is a day of its own. */
-export const DEDUPE_STORES = ["notes", "important", "thoughts"] as const satisfies readonly VectorStore[];
-export type DedupeStore = (typeof DEDUPE_STORES)[number];
+import type { DedupeStore } from "../api/names.ts";
+
+export { DEDUPE_STORES, type DedupeStore } from "../api/names.ts";
 
 /** One set of live entries with the same user, store and trimmed text: the oldest (`keep`) stays. */
 export interface DuplicateGroup {

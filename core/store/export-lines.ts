@@ -9,9 +9,9 @@ export interface ExportLine {
   [field: string]: unknown;
 }
 
-/** The stores `lilo export` writes, in this order; `messages` only on request. */
-export const EXPORT_STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics", "messages"] as const;
-export type ExportStore = (typeof EXPORT_STORES)[number];
+import type { ExportStore } from "../api/names.ts";
+
+export { EXPORT_STORES, type ExportStore } from "../api/names.ts";
 
 /**
  * Store-specific columns (SQL column → JSON field). The settings table is
