@@ -1,4 +1,4 @@
-import { MOOD_REACTIONS } from "../../core/markers/emotion.ts";
+import { MOOD_REACTIONS } from "../../core/conversation/markers/emotion.ts";
 import { describeError, type TurnResult } from "../../core/index.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { sendMarkdown, sendReaction } from "./send.ts";

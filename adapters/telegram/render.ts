@@ -1,7 +1,7 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
 import type { InlineKeyboardButton, InlineKeyboardMarkup, Message, ReactionTypeEmoji } from "grammy/types";
 import { describeError, normalizeText, type Logger, type Question } from "../../core/index.ts";
-import { MOOD_REACTIONS, normalizeMood } from "../../core/markers/emotion.ts";
+import { MOOD_REACTIONS, normalizeMood } from "../../core/conversation/markers/emotion.ts";
 import { renderChunks, type Chunk } from "../shared/format.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { writeFileSync } from "node:fs";
-import { PRIVATE_FILE_MODE, makePrivate } from "../../core/util/file-modes.ts";
+import { PRIVATE_FILE_MODE, makePrivate } from "../../core/foundation/util/file-modes.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { EXPORT_STORES, type ExportStore } from "../../core/api/names.ts";
 import { withLilo, userOption } from "./shared.ts";

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import type { Clock } from "../ports/clock.ts";
-import type { Db } from "../store/db.ts";
-import { LiloError } from "../errors.ts";
-import { ensurePrivateDir, makePrivate } from "../util/file-modes.ts";
-import { WriterLock } from "../store/writer-lock.ts";
-import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../store/db-file.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import type { Db } from "../foundation/store/db.ts";
+import { LiloError } from "../foundation/errors.ts";
+import { ensurePrivateDir, makePrivate } from "../foundation/util/file-modes.ts";
+import { WriterLock } from "../foundation/store/writer-lock.ts";
+import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../foundation/store/db-file.ts";
 
 /** Backups of the whole database and restoring one (`lilo backup`, `lilo restore`, the backup before every repair). */
 export interface BackupApi {

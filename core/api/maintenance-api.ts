@@ -1,7 +1,7 @@
-import type { Embedder } from "../ports/embedder.ts";
-import type { VectorIndex, VectorIndexState } from "../ports/vector-index.ts";
+import type { Embedder } from "../foundation/ports/embedder.ts";
+import type { VectorIndex, VectorIndexState } from "../foundation/ports/vector-index.ts";
 import type { Memory } from "../memory/memory.ts";
-import type { ModelProblems } from "../store/model-problems.ts";
+import type { ModelProblems } from "../foundation/store/model-problems.ts";
 import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "../memory/maintenance.ts";
 
 /** `lilo doctor` and `lilo reindex`: SQLite (the truth) against the derived vector index. */

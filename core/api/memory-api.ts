@@ -1,7 +1,7 @@
-import type { VectorStore } from "../ports/vector-index.ts";
-import { VECTOR_STORES } from "../ports/vector-index.ts";
+import type { VectorStore } from "../foundation/ports/vector-index.ts";
+import { VECTOR_STORES } from "../foundation/ports/vector-index.ts";
 import type { Memory, AddInput, AddResult, MemoryHit } from "../memory/memory.ts";
-import type { TextRow } from "../store/text-rows.ts";
+import type { TextRow } from "../foundation/store/text-rows.ts";
 import { findDuplicates, type DedupeStore, type DuplicateGroup } from "../memory/duplicates.ts";
 
 import { ANY_USER, type MemoryOwner } from "./names.ts";

@@ -1,4 +1,3 @@
-import type { VectorStore } from "../ports/vector-index.ts";
 
 /*
  * The few values the `lilo` CLI needs while it builds its commands. They live
@@ -15,10 +14,5 @@ import type { VectorStore } from "../ports/vector-index.ts";
 export const ANY_USER: unique symbol = Symbol("any user");
 export type MemoryOwner = string | typeof ANY_USER;
 
-/** The stores `lilo export` writes, in this order; `messages` only on request. */
-export const EXPORT_STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics", "messages"] as const;
-export type ExportStore = (typeof EXPORT_STORES)[number];
-
-/** The stores `lilo dedupe` looks at. The diary is never deduplicated (SPEC §11): two nights may well read alike, and each is a day of its own. */
-export const DEDUPE_STORES = ["notes", "important", "thoughts"] as const satisfies readonly VectorStore[];
-export type DedupeStore = (typeof DEDUPE_STORES)[number];
+export { EXPORT_STORES, type ExportStore } from "../foundation/store/export-lines.ts";
+export { DEDUPE_STORES, type DedupeStore } from "../memory/duplicates.ts";

@@ -1,5 +1,5 @@
-import type { Clock } from "../ports/clock.ts";
-import type { ProfileEntry, ProfileStore } from "../store/profile.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import type { ProfileEntry, ProfileStore } from "../foundation/store/profile.ts";
 
 /** The profile (store 2): short facts about a user by category, always on the cheat sheet. */
 export interface ProfileApi {

@@ -1,5 +1,5 @@
-import type { Clock } from "../ports/clock.ts";
-import type { Rule, RulesStore } from "../store/rules.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import type { Rule, RulesStore } from "../foundation/store/rules.ts";
 
 /** Learned behaviour rules (store 9): the yes/no flow adds them, the operator edits them. */
 export interface RulesApi {

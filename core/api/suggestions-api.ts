@@ -1,5 +1,5 @@
-import type { Clock } from "../ports/clock.ts";
-import type { SuggestionsStore } from "../store/suggestions.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import type { SuggestionsStore } from "../foundation/store/suggestions.ts";
 
 /** An idea Lilo had for improving herself (`[[VORSCHLAG:]]`). */
 export interface Suggestion {

@@ -1,5 +1,5 @@
-import type { Clock } from "../ports/clock.ts";
-import type { Topic, TopicsStore } from "../store/topics.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import type { Topic, TopicsStore } from "../foundation/store/topics.ts";
 
 /** Topics Lilo brings up later (follow-ups and concerns). */
 export interface TopicsApi {

@@ -1,8 +1,8 @@
-import type { Clock } from "../ports/clock.ts";
-import type { Db } from "../store/db.ts";
-import { exportStore, type ExportLine, type ExportStore } from "../store/export-lines.ts";
-import { parseImportText, type ImportLine, type ImportStore, type RefusedLine } from "../transfer/import-lines.ts";
-import { applyImport, planCounts, planImport, type ImportDeps, type ImportPlan } from "../transfer/import.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import type { Db } from "../foundation/store/db.ts";
+import { exportStore, type ExportLine, type ExportStore } from "../foundation/store/export-lines.ts";
+import { parseImportText, type ImportLine, type ImportStore, type RefusedLine } from "../memory/transfer/import-lines.ts";
+import { applyImport, planCounts, planImport, type ImportDeps, type ImportPlan } from "../memory/transfer/import.ts";
 
 /** `lilo export` and `lilo import`: JSON Lines out of the stores and back in, planned (dry run) and then applied all or nothing. */
 export interface TransferApi {

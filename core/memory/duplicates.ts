@@ -1,8 +1,10 @@
 import type { Memory } from "./memory.ts";
 
-import type { DedupeStore } from "../api/names.ts";
+import type { VectorStore } from "../foundation/ports/vector-index.ts";
 
-export { DEDUPE_STORES, type DedupeStore } from "../api/names.ts";
+/** The stores `lilo dedupe` looks at. The diary is never deduplicated (SPEC §11): two nights may well read alike, and each is a day of its own. */
+export const DEDUPE_STORES = ["notes", "important", "thoughts"] as const satisfies readonly VectorStore[];
+export type DedupeStore = (typeof DEDUPE_STORES)[number];
 
 /** One set of live entries with the same user, store and trimmed text: the oldest (`keep`) stays. */
 export interface DuplicateGroup {

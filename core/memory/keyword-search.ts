@@ -3,10 +3,10 @@
  * index (`notes_fts`, ...), one user, live rows only. It lives in SQLite
  * whatever the vector backend, so Qdrant and sqlite-vec rank the same.
  */
-import type { Db } from "../store/db.ts";
-import type { VectorStore } from "../ports/vector-index.ts";
-import { ftsQuery } from "../recall/keyword-query.ts";
-import { keywordRows } from "../store/keyword-index.ts";
+import type { Db } from "../foundation/store/db.ts";
+import type { VectorStore } from "../foundation/ports/vector-index.ts";
+import { ftsQuery } from "./recall/keyword-query.ts";
+import { keywordRows } from "../foundation/store/keyword-index.ts";
 
 /** Row ids of one store with their bm25 score (higher is better), best first. */
 export function keywordSearch(db: Db, store: VectorStore, userId: string, text: string, limit: number): { rowId: number; score: number }[] {

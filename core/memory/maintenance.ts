@@ -1,6 +1,6 @@
-import type { Embedder } from "../ports/embedder.ts";
-import type { VectorIndex, VectorKey } from "../ports/vector-index.ts";
-import { VECTOR_STORES } from "../ports/vector-index.ts";
+import type { Embedder } from "../foundation/ports/embedder.ts";
+import type { VectorIndex, VectorKey } from "../foundation/ports/vector-index.ts";
+import { VECTOR_STORES } from "../foundation/ports/vector-index.ts";
 import type { Memory } from "./memory.ts";
 
 /** What `lilo doctor` found. */

@@ -3,7 +3,7 @@ import { join as joinPath } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStorageProvider } from "matrix-bot-sdk";
 import { ANY_USER, consoleLogger, silentLogger, type Lilo, type TurnMiddleware } from "../../core/index.ts";
-import { ruleQuestionText } from "../../core/questions/rule-question.ts";
+import { ruleQuestionText } from "../../core/conversation/questions/rule-question.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { matrixStarter } from "../../adapters/matrix/starter.ts";
 import { MATRIX_TEXTS } from "../../adapters/matrix/texts.ts";

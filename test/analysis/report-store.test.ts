@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ReportStore } from "../../core/analysis/report-store.ts";
+import { ReportStore } from "../../core/background/analysis/report-store.ts";
 
 describe("analysis report store", () => {
   const dir = mkdtempSync(join(tmpdir(), "lilo-reports-"));

@@ -1,7 +1,7 @@
 import type { Lilo } from "../../core/index.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { seedDb } from "../helpers/seed-db.ts";
-import { ChatLog } from "../../core/store/chat-log.ts";
+import { ChatLog } from "../../core/foundation/store/chat-log.ts";
 
 /**
  * Five conversations across November 2026 for user "chris" (Christian):

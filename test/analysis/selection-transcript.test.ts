@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../core/index.ts";
-import { sampleEven, selectConversations } from "../../core/analysis/selection.ts";
-import { renderConversation, transcriptText } from "../../core/analysis/transcript.ts";
-import { chunkTranscript } from "../../core/analysis/chunks.ts";
-import { extractQuotes, verifyQuotes } from "../../core/analysis/quotes.ts";
+import { sampleEven, selectConversations } from "../../core/background/analysis/selection.ts";
+import { renderConversation, transcriptText } from "../../core/background/analysis/transcript.ts";
+import { chunkTranscript } from "../../core/background/analysis/chunks.ts";
+import { extractQuotes, verifyQuotes } from "../../core/background/analysis/quotes.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
-import { ChatLog } from "../../core/store/chat-log.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { ChatLog } from "../../core/foundation/store/chat-log.ts";
 
 const TZ = "Europe/Berlin";
 

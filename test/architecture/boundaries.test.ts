@@ -38,6 +38,6 @@ describe("architecture: adapters, jobs and the CLI see only Lilo's use-case API"
 
   // SQL itself: test/architecture/sql-in-store.test.ts scans these layers and core alike.
   it("never import the store layer, the composition root, the SQLite driver or the test helpers", () => {
-    expect(offences(/from\s+"[./]*core\/(store\/|lilo\.ts|memory\/memory\.ts)|test\/helpers\/|better-sqlite3/)).toEqual([]);
+    expect(offences(/from\s+"[./]*core\/(foundation\/store\/|api\/create-lilo\.ts|memory\/memory\.ts)|test\/helpers\/|better-sqlite3/)).toEqual([]);
   });
 });

@@ -3,13 +3,13 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * SQL lives in core/store only (issue 8): every other module talks to the
- * database through a store. This scans the sources outside core/store for SQL
+ * SQL lives in core/foundation/store only (issue 8): every other module talks to the
+ * database through a store. This scans the sources outside core/foundation/store for SQL
  * shapes — not English words: "select" or "update" in a sentence is fine.
  */
 const ROOT = join(import.meta.dirname, "..", "..");
 const SCANNED_DIRS = ["core", "adapters", "jobs", "admin-cli"];
-const STORE_DIR = "core/store/";
+const STORE_DIR = "core/foundation/store/";
 
 const SQL_SHAPES: RegExp[] = [
   /\bSELECT\s[^;]{0,400}?\bFROM\s/,
@@ -57,15 +57,15 @@ const sources = (): string[] =>
     .map((p) => relative(ROOT, p).split("\\").join("/"))
     .filter((p) => !p.startsWith(STORE_DIR));
 
-describe("no SQL outside core/store", () => {
-  it("finds SQL in no source file outside core/store", () => {
+describe("no SQL outside core/foundation/store", () => {
+  it("finds SQL in no source file outside core/foundation/store", () => {
     const offenders = sources()
       .flatMap((p) => findSql(readFileSync(join(ROOT, p), "utf8")).map((h) => `${p}:${h.line}: ${h.text}`));
-    expect(offenders, `SQL outside core/store — move it into a store module:\n${offenders.join("\n")}`).toEqual([]);
+    expect(offenders, `SQL outside core/foundation/store — move it into a store module:\n${offenders.join("\n")}`).toEqual([]);
   });
 
   it("recognises SQL in the stores (the scanner works)", () => {
-    const store = tsFiles(join(ROOT, "core/store")).filter((p) => findSql(readFileSync(p, "utf8")).length > 0);
+    const store = tsFiles(join(ROOT, "core/foundation/store")).filter((p) => findSql(readFileSync(p, "utf8")).length > 0);
     expect(store.length).toBeGreaterThan(10);
   });
 

@@ -12,12 +12,12 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLilo, loadConfig, type Embedder, type ChatModel } from "../../core/index.ts";
-import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
-import { TransformersEmbedder } from "../../core/providers/transformers-embedder.ts";
-import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
-import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
-import type { VectorIndex, VectorRecord } from "../../core/ports/vector-index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
+import { TransformersEmbedder } from "../../core/foundation/providers/transformers-embedder.ts";
+import { SqliteVecIndex } from "../../core/foundation/providers/sqlite-vec-index.ts";
+import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
+import type { VectorIndex, VectorRecord } from "../../core/foundation/ports/vector-index.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
 
 const MILLION = process.argv.includes("--1m") || process.env.BENCH_1M === "1";

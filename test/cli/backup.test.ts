@@ -3,8 +3,8 @@ import Database from "better-sqlite3";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
-import { MIGRATIONS } from "../../core/store/schema.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { MIGRATIONS } from "../../core/foundation/store/schema.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { localStamp } from "../../admin-cli/commands/diary.ts";
 import { runCli } from "../helpers/cli.ts";

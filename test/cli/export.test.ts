@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { SettingsStore } from "../../core/store/settings.ts";
+import { SettingsStore } from "../../core/foundation/store/settings.ts";
 import { atTime } from "../helpers/clock-at.ts";
 
 /** Live entries of one memory store, read on the test's own connection. */

@@ -3,10 +3,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
 import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/controlled-embedder.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { ProfileStore } from "../../core/store/profile.ts";
+import { ProfileStore } from "../../core/foundation/store/profile.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
 
 const DIM = 64;

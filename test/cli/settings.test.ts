@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { SettingsStore } from "../../core/store/settings.ts";
+import { SettingsStore } from "../../core/foundation/store/settings.ts";
 
 const SECRETS = {
   ANTHROPIC_API_KEY: "sk-ant-VERYSECRET-111",

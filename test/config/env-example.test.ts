@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderEnvExample } from "../../core/config/env-example.ts";
-import { LEAVES } from "../../core/config/table.ts";
+import { renderEnvExample } from "../../core/foundation/config/env-example.ts";
+import { LEAVES } from "../../core/foundation/config/table.ts";
 
 describe(".env.example", () => {
   const committed = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
 
-  it("is the file generated from the configuration table (run `npm run config:example` after changing core/config/schema.ts)", () => {
+  it("is the file generated from the configuration table (run `npm run config:example` after changing core/foundation/config/schema.ts)", () => {
     expect(committed).toBe(renderEnvExample());
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfigFromEnv } from "../../core/config/load.ts";
+import { loadConfigFromEnv } from "../../core/foundation/config/load.ts";
 
 describe("loadConfigFromEnv", () => {
   it("reads the .env file named by LILO_ENV_FILE; variables already set win", () => {

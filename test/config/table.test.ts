@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { OPENAI_COMPATIBLE_VENDORS, loadConfig } from "../../core/config.ts";
-import { formatModelSpec, splitModelSpec } from "../../core/config/model-spec.ts";
-import { envAt, getAt, LEAVES, leafOf } from "../../core/config/table.ts";
-import { LIVE_KEYS } from "../../core/settings/live-settings.ts";
+import { OPENAI_COMPATIBLE_VENDORS, loadConfig } from "../../core/foundation/config/config.ts";
+import { formatModelSpec, splitModelSpec } from "../../core/foundation/config/model-spec.ts";
+import { envAt, getAt, LEAVES, leafOf } from "../../core/foundation/config/table.ts";
+import { LIVE_KEYS } from "../../core/foundation/settings/live-settings.ts";
 
 describe("the configuration table", () => {
   it("reads each variable once, and every leaf has its variable at its path of the configuration", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeSystemPrompt, judgeUserPrompt, ruleUserPrompt } from "../../core/prompts/correction.ts";
+import { judgeSystemPrompt, judgeUserPrompt, ruleUserPrompt } from "../../core/conversation/prompts/correction.ts";
 
 const people = { userName: "Christian", assistantName: "Lilo", language: "de" as const };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CORRECTION_PATTERN_COUNT, correctionTrigger, looksLikeCorrection } from "../../core/correction/prefilter.ts";
+import { CORRECTION_PATTERN_COUNT, correctionTrigger, looksLikeCorrection } from "../../core/conversation/correction/prefilter.ts";
 
 describe("correction prefilter", () => {
   it("has about twenty patterns (the seed's, plus the common ones it missed)", () => {

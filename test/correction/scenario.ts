@@ -1,7 +1,7 @@
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
-import { JUDGE_PROMPT_MARK, RULE_PROMPT_MARK } from "../../core/prompts/correction.ts";
+import { JUDGE_PROMPT_MARK, RULE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
 
 /** Which call a request to the fake model is. */
 export type CallKind = "judge" | "rule" | "extraction" | "summary" | "chat";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readYesNo } from "../../core/correction/yes-no.ts";
+import { readYesNo } from "../../core/conversation/correction/yes-no.ts";
 
 describe("typed yes/no answers", () => {
   it.each([

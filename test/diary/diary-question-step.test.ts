@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
-import { isDiaryQuestion } from "../../core/diary/diary-question-step.ts";
+import { isDiaryQuestion } from "../../core/background/diary/diary-question-step.ts";
 
 
 describe("isDiaryQuestion: a diary word plus a trigger, whole words, German and English", () => {

@@ -1,4 +1,4 @@
-import type { Embedder } from "../../core/ports/embedder.ts";
+import type { Embedder } from "../../core/foundation/ports/embedder.ts";
 
 /**
  * An embedder whose vectors the test chooses, for exact similarity scores.
@@ -85,7 +85,7 @@ export function vectorWithCosine(base: number[], cos: number, direction = 0): nu
   return b.map((x, i) => cos * x + sin * w[i]!);
 }
 
-import { cosine } from "../../core/util/vector.ts";
+import { cosine } from "../../core/foundation/util/vector.ts";
 export { cosine };
 
 function normalize(v: number[]): number[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dayPart, pauseWords, relativeDay } from "../../core/greeting/pause.ts";
-import { returnContext } from "../../core/greeting/context.ts";
-import type { ChatLogMessage } from "../../core/store/chat-log.ts";
+import { dayPart, pauseWords, relativeDay } from "../../core/background/greeting/pause.ts";
+import { returnContext } from "../../core/background/greeting/context.ts";
+import type { ChatLogMessage } from "../../core/foundation/store/chat-log.ts";
 
 const TZ = "Europe/Berlin";
 const NOW = new Date("2026-12-02T08:00:00Z"); // Wednesday 09:00 in Berlin

@@ -4,9 +4,9 @@
  * "ops N" after each change so the parent knows when to kill.
  */
 import { createLilo, loadConfig } from "../../core/index.ts";
-import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
-import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
-import { openDatabase } from "../../core/store/db.ts";
+import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
+import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
+import { openDatabase } from "../../core/foundation/store/db.ts";
 import { ANY_USER } from "../../core/index.ts";
 
 const dir = process.argv[2]!;

@@ -1,4 +1,4 @@
-import type { Db } from "../../core/store/db.ts";
+import type { Db } from "../../core/foundation/store/db.ts";
 import type { VectorStore } from "../../core/index.ts";
 
 /** One memory row as SQLite holds it (the columns tests look at; `SELECT *` brings the rest). */

@@ -1,5 +1,5 @@
 import type { Lilo } from "../../core/index.ts";
-import { ChatLog } from "../../core/store/chat-log.ts";
+import { ChatLog } from "../../core/foundation/store/chat-log.ts";
 import { seedDb } from "./seed-db.ts";
 
 /** One message to seed: role, text, ISO time; `recall` marks an answer written with recall passages. */

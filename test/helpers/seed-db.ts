@@ -1,5 +1,5 @@
 import type { Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 
 /**
  * Runs `fn` on its own read-write connection to Lilo's SQLite file, for

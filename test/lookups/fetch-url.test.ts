@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeWeb, type FakeWeb } from "../fakes/fake-web.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestLilo } from "../helpers/test-lilo.ts";
-import { forbiddenReason } from "../../core/web/address-guard.ts";
-import { readPage } from "../../core/web/read-page.ts";
+import { forbiddenReason } from "../../core/lookups/web/address-guard.ts";
+import { readPage } from "../../core/lookups/web/read-page.ts";
 import { LookupError } from "../../core/index.ts";
 
 const caps = { maxBytes: 2_000_000, timeoutMs: 5_000, maxChars: 4_000 };

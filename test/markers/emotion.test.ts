@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReactionTypeEmoji } from "grammy/types";
-import { MOOD_REACTIONS, MOODS, normalizeMood, type Mood } from "../../core/markers/emotion.ts";
+import { MOOD_REACTIONS, MOODS, normalizeMood, type Mood } from "../../core/conversation/markers/emotion.ts";
 
 // Compile-time check: every reaction is one Telegram allows (tsc fails otherwise).
 const allowed: Record<Mood, ReactionTypeEmoji["emoji"]> = MOOD_REACTIONS;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MARKER_KINDS, parseMarkers } from "../../core/markers/parse.ts";
-import { markerInstructions } from "../../core/prompts/markers.ts";
+import { MARKER_KINDS, parseMarkers } from "../../core/conversation/markers/parse.ts";
+import { markerInstructions } from "../../core/conversation/prompts/markers.ts";
 
 const names = (answer: string) => parseMarkers(answer).markers.map((m) => `${m.name}:${m.payload}`);
 

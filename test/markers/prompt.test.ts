@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { markerInstructions } from "../../core/prompts/markers.ts";
-import { MOODS } from "../../core/markers/emotion.ts";
+import { markerInstructions } from "../../core/conversation/prompts/markers.ts";
+import { MOODS } from "../../core/conversation/markers/emotion.ts";
 
 describe("markerInstructions", () => {
   it("describes only the available markers, each with an example", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { StoreMarkerDefinition, StoreMarkerServices } from "../../core/markers/marker.ts";
-import { MARKERS } from "../../core/markers/registry.ts";
-import { parseMarkers } from "../../core/markers/parse.ts";
-import { markerInstructions } from "../../core/prompts/markers.ts";
-import { chatMarkers, executeStoreMarkers } from "../../core/markers/execute.ts";
+import type { StoreMarkerDefinition, StoreMarkerServices } from "../../core/conversation/markers/marker.ts";
+import { MARKERS } from "../../core/conversation/markers/registry.ts";
+import { parseMarkers } from "../../core/conversation/markers/parse.ts";
+import { markerInstructions } from "../../core/conversation/prompts/markers.ts";
+import { chatMarkers, executeStoreMarkers } from "../../core/conversation/markers/execute.ts";
 import { fixedClock, silentLogger } from "../../core/index.ts";
 import { startFakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TELEGRAM_TEXTS } from "../../adapters/telegram/texts.ts";
-import { BUDGET_TEXTS } from "../../core/prompts/budget.ts";
+import { BUDGET_TEXTS } from "../../core/conversation/prompts/budget.ts";
 import { CHRIS, STRANGER, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "../adapters/telegram-harness.ts";
 import { readDb } from "../helpers/read-db.ts";
 

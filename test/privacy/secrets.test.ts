@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { consoleLogger, silentLogger } from "../../core/index.ts";
 import { startFakeOpenAI } from "../fakes/fake-openai.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { redactSecrets } from "../../core/util/redact.ts";
-import { describeError } from "../../core/errors.ts";
+import { redactSecrets } from "../../core/foundation/util/redact.ts";
+import { describeError } from "../../core/foundation/errors.ts";
 import { runCli } from "../helpers/cli.ts";
 
 const PASSWORD = "hunter2-very-secret";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AnthropicModel, type AnthropicModelOptions } from "../../core/providers/anthropic-model.ts";
-import { ProviderError } from "../../core/errors.ts";
-import type { ProviderFailure } from "../../core/providers/retry.ts";
+import { AnthropicModel, type AnthropicModelOptions } from "../../core/foundation/providers/anthropic-model.ts";
+import { ProviderError } from "../../core/foundation/errors.ts";
+import type { ProviderFailure } from "../../core/foundation/providers/retry.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 
 const KEY = "sk-ant-test-SECRET-0123456789";

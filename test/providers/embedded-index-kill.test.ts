@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
-import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
-import { EmbeddedIndex } from "../../core/providers/embedded-index/embedded-index.ts";
-import { openDatabase } from "../../core/store/db.ts";
+import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
+import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
+import { openDatabase } from "../../core/foundation/store/db.ts";
 
 /** Starts the burst child and SIGKILLs it once it has done `ops` changes. */
 function burstAndKill(dir: string, ops: number): Promise<void> {

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../core/providers/embedded-index/embedded-index.ts";
-import { SqliteVecIndex } from "../../core/providers/sqlite-vec-index.ts";
-import type { VectorKey, VectorRecord } from "../../core/ports/vector-index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
+import { SqliteVecIndex } from "../../core/foundation/providers/sqlite-vec-index.ts";
+import type { VectorKey, VectorRecord } from "../../core/foundation/ports/vector-index.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 
 const EMB = "emb-test";
 const DIM = 8;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HashEmbedder } from "../../core/providers/hash-embedder.ts";
+import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { cosine } from "../fakes/controlled-embedder.ts";
 
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OpenAICompatibleModel } from "../../core/providers/openai-model.ts";
-import { AnthropicModel } from "../../core/providers/anthropic-model.ts";
-import { acceptsImages } from "../../core/media-config.ts";
-import { loadConfig } from "../../core/config.ts";
+import { OpenAICompatibleModel } from "../../core/foundation/providers/openai-model.ts";
+import { AnthropicModel } from "../../core/foundation/providers/anthropic-model.ts";
+import { acceptsImages } from "../../core/foundation/config/media.ts";
+import { loadConfig } from "../../core/foundation/config/config.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig, type LiloConfig } from "../../core/config.ts";
-import { ConfigError, ProviderError } from "../../core/errors.ts";
-import { modelLabel } from "../../core/ports/chat-model.ts";
-import { createChatModel } from "../../core/providers/model-factory.ts";
+import { loadConfig, type LiloConfig } from "../../core/foundation/config/config.ts";
+import { ConfigError, ProviderError } from "../../core/foundation/errors.ts";
+import { modelLabel } from "../../core/foundation/ports/chat-model.ts";
+import { createChatModel } from "../../core/foundation/providers/model-factory.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 

@@ -3,9 +3,9 @@ import {
   OpenAICompatibleModel,
   PLACEHOLDER_API_KEY,
   type OpenAICompatibleModelOptions,
-} from "../../core/providers/openai-model.ts";
-import { ProviderError } from "../../core/errors.ts";
-import type { ProviderFailure } from "../../core/providers/retry.ts";
+} from "../../core/foundation/providers/openai-model.ts";
+import { ProviderError } from "../../core/foundation/errors.ts";
+import type { ProviderFailure } from "../../core/foundation/providers/retry.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { sendJson, startFakeServer } from "../fakes/http-server.ts";
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ProviderError } from "../../core/errors.ts";
-import { AnthropicModel } from "../../core/providers/anthropic-model.ts";
-import { OpenAICompatibleModel } from "../../core/providers/openai-model.ts";
+import { ProviderError } from "../../core/foundation/errors.ts";
+import { AnthropicModel } from "../../core/foundation/providers/anthropic-model.ts";
+import { OpenAICompatibleModel } from "../../core/foundation/providers/openai-model.ts";
 import {
   backoffDelay,
   parseRetryAfter,
@@ -10,7 +10,7 @@ import {
   withRetry,
   type RetryInfo,
   type Sleep,
-} from "../../core/providers/retry.ts";
+} from "../../core/foundation/providers/retry.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { env, pipeline } from "@huggingface/transformers";
-import { EmbedderError } from "../../core/errors.ts";
-import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../../core/providers/transformers-embedder.ts";
+import { EmbedderError } from "../../core/foundation/errors.ts";
+import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../../core/foundation/providers/transformers-embedder.ts";
 import { cosine } from "../fakes/controlled-embedder.ts";
 import { createTinyModel } from "../fixtures/tiny-model.ts";
 

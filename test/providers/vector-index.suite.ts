@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { VectorIndexError } from "../../core/errors.ts";
-import type { VectorIndex, VectorKey, VectorRecord, VectorStore } from "../../core/ports/vector-index.ts";
+import { VectorIndexError } from "../../core/foundation/errors.ts";
+import type { VectorIndex, VectorKey, VectorRecord, VectorStore } from "../../core/foundation/ports/vector-index.ts";
 
 /** One backend under test: a fresh, empty index on fresh storage. */
 export interface VectorIndexHarness {
@@ -17,7 +17,7 @@ const ALICE = "telegram:100200300400";
 
 export const vec = (...xs: number[]): Float32Array => Float32Array.from(xs);
 
-import { cosine } from "../../core/util/vector.ts";
+import { cosine } from "../../core/foundation/util/vector.ts";
 export { cosine };
 
 const rec = (store: VectorStore, rowId: number, userId: string, vector: Float32Array): VectorRecord => ({ store, rowId, userId, vector });

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { VectorIndexError } from "../../core/errors.ts";
-import { QdrantIndex, qdrantPointId } from "../../core/providers/qdrant-index.ts";
-import { SqliteVecIndex, fromVecRowid, toVecRowid } from "../../core/providers/sqlite-vec-index.ts";
-import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../core/providers/embedded-index/embedded-index.ts";
-import type { VectorIndex } from "../../core/ports/vector-index.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { VectorIndexError } from "../../core/foundation/errors.ts";
+import { QdrantIndex, qdrantPointId } from "../../core/foundation/providers/qdrant-index.ts";
+import { SqliteVecIndex, fromVecRowid, toVecRowid } from "../../core/foundation/providers/sqlite-vec-index.ts";
+import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
+import type { VectorIndex } from "../../core/foundation/ports/vector-index.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { startFakeQdrant, type FakeQdrant } from "../fakes/fake-qdrant.ts";
 import { describeVectorIndex, vec, type VectorIndexHarness } from "./vector-index.suite.ts";
 

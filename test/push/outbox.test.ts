@@ -5,7 +5,7 @@ import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
 import { concernOf, topicIdOf } from "../helpers/outcomes.ts";
-import { Outbox } from "../../core/store/push-outbox.ts";
+import { Outbox } from "../../core/foundation/store/push-outbox.ts";
 import { seedDb } from "../helpers/seed-db.ts";
 import { readDb } from "../helpers/read-db.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../core/index.ts";
-import { parseExplicitDates } from "../../core/recall/explicit-dates.ts";
-import { parseRecall } from "../../core/recall/sheet-recall.ts";
-import { lightStem, ftsQuery } from "../../core/recall/keyword-query.ts";
+import { parseExplicitDates } from "../../core/memory/recall/explicit-dates.ts";
+import { parseRecall } from "../../core/memory/recall/sheet-recall.ts";
+import { lightStem, ftsQuery } from "../../core/memory/recall/keyword-query.ts";
 
 const clock = fixedClock("2026-12-02T18:00:00Z");
 const days = (text: string, tz = "UTC") => parseExplicitDates(text, clock, tz).map((r) => [r.from.slice(0, 10), r.to.slice(0, 10)]);

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Db } from "../../core/store/db.ts";
-import { ChatLog } from "../../core/store/chat-log.ts";
-import { importMessages } from "../../core/store/chat-import.ts";
-import { MessageVectors } from "../../core/recall/message-vectors.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { ChatLog } from "../../core/foundation/store/chat-log.ts";
+import { importMessages } from "../../core/foundation/store/chat-import.ts";
+import { MessageVectors } from "../../core/memory/recall/message-vectors.ts";
 import { ControlledEmbedder, basisVector } from "../fakes/controlled-embedder.ts";
 
 describe("message vectors (the meaning side of the chat-log search)", () => {

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ChatSearch, ftsQuery, type RecallQuery } from "../../core/recall/search.ts";
-import { parseTimeWords } from "../../core/recall/time-words.ts";
-import { isRecallRequest } from "../../core/recall/recall-talk.ts";
-import { fixedClock } from "../../core/ports/clock.ts";
+import { ChatSearch, ftsQuery, type RecallQuery } from "../../core/memory/recall/search.ts";
+import { parseTimeWords } from "../../core/memory/recall/time-words.ts";
+import { isRecallRequest } from "../../core/memory/recall/recall-talk.ts";
+import { fixedClock } from "../../core/foundation/ports/clock.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
-import { openDatabase, type Db } from "../../core/store/db.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 
 const TZ = "Europe/Berlin";
 const clock = fixedClock("2026-12-02T18:00:00Z"); // Wednesday 19:00 in Berlin

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseTimeWords } from "../../core/recall/time-words.ts";
-import { fixedClock } from "../../core/ports/clock.ts";
+import { parseTimeWords } from "../../core/memory/recall/time-words.ts";
+import { fixedClock } from "../../core/foundation/ports/clock.ts";
 
 const TZ = "Europe/Berlin";
 // Wednesday 2 December 2026, 19:00 in Berlin (UTC+1): local days start at 23:00 UTC the evening before.

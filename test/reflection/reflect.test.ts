@@ -4,9 +4,9 @@ import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo, fakeAnthropicEnv } from "../helpers/test-lilo.ts";
 import { recordingTransport, seedExchange } from "../helpers/seed-chat.ts";
 import { ANY_USER, fixedClock, type Lilo } from "../../core/index.ts";
-import { reflectionQuestions } from "../../core/prompts/reflection.ts";
+import { reflectionQuestions } from "../../core/background/prompts/reflection.ts";
 import { concernOf, thoughtOf, topicIdOf } from "../helpers/outcomes.ts";
-import { LAST_SEEN_KEY } from "../../core/reflection/reflect.ts";
+import { LAST_SEEN_KEY } from "../../core/background/reflection/reflect.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 /** The newest message the reflection saw, as `lilo settings` lists the stored state. */

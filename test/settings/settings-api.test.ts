@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../../core/errors.ts";
+import { ConfigError } from "../../core/foundation/errors.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 
 describe("lilo.settings", () => {

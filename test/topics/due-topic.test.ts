@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
-import { checkAddressed } from "../../core/topics/addressed.ts";
+import { checkAddressed } from "../../core/conversation/topics/addressed.ts";
 import { atTime } from "../helpers/clock-at.ts";
 
 const DAY = 86_400_000;

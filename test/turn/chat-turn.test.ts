@@ -4,7 +4,7 @@ import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/cont
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { fixedClock } from "../../core/index.ts";
 import { seedDb } from "../helpers/seed-db.ts";
-import { ShortTermStore } from "../../core/store/short-term.ts";
+import { ShortTermStore } from "../../core/foundation/store/short-term.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const DIM = 64;

@@ -4,7 +4,7 @@ import { basisVector } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { seedConversation } from "../helpers/seed-conversation.ts";
 import { fixedClock, type Logger } from "../../core/index.ts";
-import { RECALL_TEXTS } from "../../core/prompts/recall.ts";
+import { RECALL_TEXTS } from "../../core/conversation/prompts/recall.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const EMPTY_EXTRACTION = NO_EXTRACTION;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { compose } from "../../core/turn/compose.ts";
-import { Turn } from "../../core/turn/context.ts";
-import { buildCheatSheet, slotSections } from "../../core/turn/cheat-sheet.ts";
-import type { TurnMiddleware } from "../../core/turn/types.ts";
+import { compose } from "../../core/conversation/turn/compose.ts";
+import { Turn } from "../../core/conversation/turn/context.ts";
+import { buildCheatSheet, slotSections } from "../../core/conversation/turn/cheat-sheet.ts";
+import type { TurnMiddleware } from "../../core/conversation/turn/types.ts";
 import { fixedClock } from "../../core/index.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, fakeAnthropicEnv, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";

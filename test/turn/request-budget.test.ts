@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { BUDGET_TEXTS } from "../../core/prompts/budget.ts";
-import { fitRequest, requestTokens, shortenText, type RequestBudget } from "../../core/turn/request-budget.ts";
+import { BUDGET_TEXTS } from "../../core/conversation/prompts/budget.ts";
+import { fitRequest, requestTokens, shortenText, type RequestBudget } from "../../core/conversation/turn/request-budget.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const isExtraction = (messages: { role: string; content: string }[]) => messages[0]?.role === "system" && messages[0].content.includes("You extract memories");

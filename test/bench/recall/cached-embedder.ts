@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Embedder } from "../../../core/ports/embedder.ts";
+import type { Embedder } from "../../../core/foundation/ports/embedder.ts";
 
 /** Wraps `inner`; vectors live in `<dir>/<embedder id>.json` (text hash → base64 floats). */
 export class CachedEmbedder implements Embedder {

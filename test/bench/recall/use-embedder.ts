@@ -4,7 +4,7 @@
  * Used by the benchmark only (devDependency), never by the core: it drags
  * TF.js in and speaks no German.
  */
-import type { Embedder } from "../../../core/ports/embedder.ts";
+import type { Embedder } from "../../../core/foundation/ports/embedder.ts";
 
 /** USE lite through @energetic-ai; unit-length vectors as the port demands. */
 export class UseLiteEmbedder implements Embedder {

@@ -1,0 +1,256 @@
+import type { LiloConfig, ModelRole } from "../foundation/config/config.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import { systemClock } from "../foundation/ports/clock.ts";
+import type { Embedder } from "../foundation/ports/embedder.ts";
+import type { VectorIndex } from "../foundation/ports/vector-index.ts";
+import type { ChatModel } from "../foundation/ports/chat-model.ts";
+import type { Logger } from "../foundation/ports/logger.ts";
+import { silentLogger } from "../foundation/ports/logger.ts";
+import { registerSecrets, urlSecrets } from "../foundation/util/redact.ts";
+import { Contacts } from "../foundation/health/contacts.ts";
+import { recordingContact } from "../foundation/health/contact-model.ts";
+import { openDatabase, type Db } from "../foundation/store/db.ts";
+import { ChatLog } from "../foundation/store/chat-log.ts";
+import { ProfileStore } from "../foundation/store/profile.ts";
+import { ShortTermStore } from "../foundation/store/short-term.ts";
+import { RulesStore } from "../foundation/store/rules.ts";
+import { SettingsStore } from "../foundation/store/settings.ts";
+import { LiveSettings, ownLiveSections } from "../foundation/settings/live-settings.ts";
+import { createSettingsApi } from "../foundation/settings/settings-api.ts";
+import { describeError } from "../foundation/errors.ts";
+import { ModelProblems } from "../foundation/store/model-problems.ts";
+import { TopicsStore } from "../foundation/store/topics.ts";
+import { SuggestionsStore } from "../foundation/store/suggestions.ts";
+import { Memory, type HybridTuning } from "../memory/memory.ts";
+import { ModelRegistry, type ModelFactory } from "../foundation/models/registry.ts";
+import { BackgroundTasks } from "../foundation/util/background.ts";
+import { InboxStore } from "../foundation/store/inbox.ts";
+import { JobsStore } from "../foundation/store/jobs.ts";
+import { DurableJobs } from "../foundation/util/durable-jobs.ts";
+import { createTranscriber } from "../foundation/providers/openai-transcriber.ts";
+import type { Transcriber } from "../foundation/ports/transcriber.ts";
+import type { TurnMiddleware } from "../conversation/turn/types.ts";
+import { createChatTurn } from "./pipeline.ts";
+import type { MarkerRegistry } from "../conversation/markers/marker.ts";
+import { Questions } from "../conversation/questions/questions.ts";
+import { ruleQuestionHandler } from "../conversation/questions/rule-question.ts";
+import { CorrectionLog } from "../conversation/correction/correction-log.ts";
+import { Push } from "../background/push/push.ts";
+import { deliveredBookkeeping } from "../background/push/delivered.ts";
+import { ChatHistory } from "../foundation/store/chat-history.ts";
+import { ChatSearch, type ChatSearchTuning } from "../memory/recall/search.ts";
+import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "../memory/recall/sheet-recall.ts";
+import { MessageVectors } from "../memory/recall/message-vectors.ts";
+import { importMessages } from "../foundation/store/chat-import.ts";
+import { diaryApi } from "../background/diary/diary-api.ts";
+import { reflectionApi } from "../background/reflection/reflection-api.ts";
+import { greetingApi } from "../background/greeting/greeting-api.ts";
+import { analysisApi } from "../background/analysis/analysis-api.ts";
+import { concerns } from "../background/reflection/concerns.ts";
+import { featureContext } from "../background/feature-context.ts";
+import { createPersona } from "../conversation/persona/persona.ts";
+import { createChatModel } from "../foundation/providers/model-factory.ts";
+import { SqliteVecIndex } from "../foundation/providers/sqlite-vec-index.ts";
+import { lazyVectorIndex } from "../foundation/providers/lazy.ts";
+import { EmbeddedIndex } from "../foundation/providers/embedded-index/embedded-index.ts";
+import { TransformersEmbedder } from "../foundation/providers/transformers-embedder.ts";
+import { createLookups } from "../lookups/create-lookups.ts";
+import type { WebSearch } from "../foundation/ports/web-search.ts";
+import type { Lilo, LookupsApi } from "./lilo-api.ts";
+import type { News } from "../lookups/news.ts";
+import { memoryApi } from "./memory-api.ts";
+import { profileApi } from "./profile-api.ts";
+import { rulesApi } from "./rules-api.ts";
+import { topicsApi } from "./topics-api.ts";
+import { suggestionsApi } from "./suggestions-api.ts";
+import { backupApi } from "./backup-api.ts";
+import { transferApi } from "./transfer-api.ts";
+import { maintenanceApi } from "./maintenance-api.ts";
+
+/** Implementations that replace the configured ones; every port can be passed in. */
+export interface LiloPorts {
+  clock?: Clock;
+  embedder?: Embedder;
+  vectorIndex?: VectorIndex;
+  /** The chat model; other roles fall back to it unless configured or given in `models`. */
+  chatModel?: ChatModel;
+  models?: Partial<Record<ModelRole, ChatModel>>;
+  /** Builds models from "provider:model" specs (run-time switches); default: the real providers. */
+  modelFactory?: ModelFactory;
+  logger?: Logger;
+  /** An open database (otherwise `config.dbPath` is opened). */
+  db?: Db;
+  /** Extra turn middleware, run in order after the built-in checks, before the model call. */
+  steps?: TurnMiddleware[];
+  /** The markers understood in chat (default: all of Lilo's; `MARKERS.with(...)` adds one). */
+  markers?: MarkerRegistry;
+  /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
+  tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
+  /** Web search provider (otherwise the configured SearXNG or Brave). */
+  webSearch?: WebSearch;
+  /** Speech to text for voice notes (otherwise the configured LILO_TRANSCRIBE_BASE_URL endpoint, if any). */
+  transcriber?: Transcriber;
+}
+
+/**
+ * The composition root: opens the database, wires stores, memory, models and
+ * the chat turn. Nothing is loaded until used (the embedder loads on the
+ * first memory access), so creating Lilo is cheap.
+ */
+export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lilo {
+  registerSecrets(configSecrets(sharedConfig));
+  // Live settings write into this Lilo's own copy of the sections they change.
+  const config = ownLiveSections(sharedConfig);
+  const clock = ports.clock ?? systemClock;
+  const logger = ports.logger ?? silentLogger;
+  const db = ports.db ?? openDatabase(config.dbPath);
+  const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
+  const index = ports.vectorIndex ?? defaultIndex(config, db);
+  const memory = new Memory(db, embedder, index, clock, {
+    notesMinScore: config.memory.notesMinScore,
+    dedupMinScore: config.memory.dedupMinScore,
+    ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
+  });
+  const settings = new SettingsStore(db);
+  const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
+  if (ports.chatModel) overrides.chat = ports.chatModel;
+  const contacts = new Contacts(settings, clock);
+  const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config));
+  const models = new ModelRegistry(config, (spec) => recordingContact(makeModel(spec), contacts), settings, overrides);
+  const background = new BackgroundTasks(logger);
+  const stores = {
+    chatLog: new ChatLog(db),
+    profile: new ProfileStore(db),
+    shortTerm: new ShortTermStore(db),
+    rules: new RulesStore(db),
+    topics: new TopicsStore(db),
+    suggestions: new SuggestionsStore(db),
+    settings,
+    problems: new ModelProblems(db),
+    memory,
+  };
+  const questions = new Questions(db, clock, config.persona.language);
+  questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
+  const live = new LiveSettings(config, settings, () => clock.now().toISOString(), (key, err) =>
+    logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
+  );
+  // A getter, so quiet hours changed with `lilo settings set` apply to the next push.
+  const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
+  const correctionLog = new CorrectionLog(db, memory, clock);
+  const history = new ChatHistory(db);
+  const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
+  const messageVectors = new MessageVectors(db, embedder);
+  const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
+    minSimilarity: () => memory.thresholds.notesMinScore };
+  const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
+  const inbox = new InboxStore(db);
+  const jobs = new JobsStore(db);
+  const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
+  const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
+  const persona = createPersona(config.persona);
+  const turn = createChatTurn({ config, clock, logger, db, persona, models, memory, chatLog, history, profile, shortTerm, rules, problems, topics, suggestions,
+    diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
+  const importDeps = { db, memory, embedder, index };
+  const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
+  push.setDeliveredHandler(deliveredBookkeeping({ persona, conversationPauseMinutes: config.memory.conversationPauseMinutes, clock, logger, db, models, chatLog, shortTerm, topics }));
+  const feature = featureContext(config, { clock, logger, profile });
+  const concernsOf = concerns({ topics, settings, push, models }, config.reflection, feature);
+  const news = config.lookup.reflectionNews.enabled ? { feed: looks.news, items: config.lookup.reflectionNews.items } : undefined;
+
+  const lilo: Lilo = {
+    config,
+    live,
+    clock,
+    logger,
+    transcriber: ports.transcriber ?? createTranscriber(config.media),
+    handleMessage: (message) => turn.handle(message),
+    retry: (userId) => turn.retry(userId),
+    inbox: {
+      receive: (message) => {
+        const got = turn.receive(message);
+        return { messageId: got.message.id, duplicate: got.duplicate };
+      },
+      unfinished: (transport) => inbox.unfinished(transport),
+      finish: (messageId) => turn.finish(messageId),
+      delivered: deliveryState("delivered"),
+      deliveryFailed: deliveryState("failed"),
+    },
+    resumeJobs: () => durable.runPending(),
+    preview: (message) => turn.preview(message),
+    memory: memoryApi(memory),
+    profile: profileApi(stores.profile, clock),
+    rules: rulesApi(stores.rules, clock),
+    topics: topicsApi(stores.topics, clock),
+    suggestions: suggestionsApi(stores.suggestions, clock),
+    transfer: transferApi(db, importDeps, clock),
+    backup: backupApi(db, config, clock),
+    settings: createSettingsApi({ config, live, store: settings, models, now: () => clock.now().toISOString() }),
+    importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
+    recall: {
+      passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      rank: async (text, o) => rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      indexMessages: (userId) => messageVectors.catchUpAll(userId),
+    },
+    answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
+    questions: { pending: (userId) => questions.pending(userId), get: (id) => questions.get(id), ask: (userId, kind, payload, text, ttlMs) => questions.ask(userId, kind, payload, text, ttlMs) },
+    corrections: {
+      list: (opts) => correctionLog.list(opts),
+      get: (id) => correctionLog.get(id),
+      undo: (id) => correctionLog.undo(id),
+    },
+    push,
+    diary: diaryApi({ memory, history, models, push }, config.diary, persona, feature),
+    reflection: reflectionApi({ memory, history, models, settings, concerns: concernsOf, news, thoughtsMinScore: config.memory.thoughtsMinScore }, config.reflection, persona, feature),
+    greeting: greetingApi({ chatLog, history, models, push, topics, topicsConfig: config.topics }, config.greeting, persona, feature),
+    analysis: analysisApi({ db, models, settings, userNames: config.persona.userNames }, config.analysis, persona, feature),
+    knownUsers: () => history.users(),
+    models: {
+      chatSpec: () => models.chatSpec(),
+      switchChat: (value, now) => models.switchChat(value, now),
+      resetChat: () => models.resetChat(),
+      forRole: (role) => models.forRole(role),
+    },
+    lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
+    maintenance: maintenanceApi(memory, index, embedder, stores.problems),
+    contacts,
+    warmUp: () => memory.init(),
+    idle: () => background.idle(),
+    close: async () => {
+      await push.stopDelivery();
+      await background.idle();
+      await index.close();
+      if (!ports.db) db.close();
+    },
+  };
+  return lilo;
+}
+
+/** The news feeds as callers see them: the feed list, fetching, search, how many items are stored. */
+function newsApi(news: News): LookupsApi["news"] {
+  return {
+    available: () => news.available(),
+    list: () => news.list(),
+    add: (url) => news.add(url),
+    remove: (url) => news.remove(url),
+    fetchAll: () => news.fetchAll(),
+    search: (query, limit) => news.search(query, limit),
+    newest: (limit) => news.newest(limit),
+    itemCount: () => news.store.count(),
+  };
+}
+
+function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
+  if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
+    const options = { url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) };
+    const name = `qdrant (${options.url}, collection ${options.collection ?? "lilo"})`;
+    return lazyVectorIndex(name, async () => new (await import("../foundation/providers/qdrant-index.ts")).QdrantIndex(options));
+  }
+  if (config.vector.backend === "sqlite-vec") return new SqliteVecIndex(db);
+  return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize });
+}
+
+/** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */
+function configSecrets(config: LiloConfig): string[] {
+  const providers = Object.values(config.providers).flatMap((p) => [p.apiKey, ...urlSecrets(p.baseUrl)]);
+  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken, config.lookup.search.braveApiKey, config.media.transcribe.apiKey, ...urlSecrets(config.lookup.search.searxngUrl)].filter((s): s is string => !!s);
+}

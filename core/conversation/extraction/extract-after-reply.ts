@@ -1,0 +1,81 @@
+import type { Clock } from "../../foundation/ports/clock.ts";
+import type { Logger } from "../../foundation/ports/logger.ts";
+import type { ModelRegistry } from "../../foundation/models/registry.ts";
+import type { ModelProblems } from "../../foundation/store/model-problems.ts";
+import type { ProfileStore } from "../../foundation/store/profile.ts";
+import type { Persona } from "../persona/persona.ts";
+import type { AfterReplyTask, TurnMiddleware } from "../turn/types.ts";
+import type { Memory } from "../../memory/memory.ts";
+import { shortenText } from "../turn/request-budget.ts";
+import { formatLocal } from "../../foundation/util/time.ts";
+import { extractMemories } from "./extract.ts";
+import { rememberExtraction } from "./remember.ts";
+
+/** What the extraction after a reply uses. */
+export interface ExtractionServices {
+  models: ModelRegistry;
+  memory: Memory;
+  profile: ProfileStore;
+  /** Unusable and repaired model answers are counted here. */
+  problems: ModelProblems;
+  persona: Persona;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The configuration the extraction reads. */
+export interface ExtractionConfig {
+  timezone: string;
+  /** Texts are read shortened to this, as in the turn. */
+  maxInputChars: number;
+  maxTokens: number;
+}
+
+/**
+ * The one extraction call after the reply (SPEC §4.1), as a durable
+ * after-reply job; a malformed answer is counted, never fatal.
+ */
+export function extractionTask(s: ExtractionServices, config: ExtractionConfig): AfterReplyTask<void> {
+  return {
+    kind: "extraction",
+    async run({ user, answer }) {
+      const language = s.persona.language;
+      const now = s.clock.now().toISOString();
+      const out = await extractMemories(
+        s.models.forRole("extraction"),
+        {
+          userName: s.persona.userName(user.userId),
+          assistantName: s.persona.name,
+          language,
+          // Huge texts are read shortened, as in the turn: the extraction call must fit the model too.
+          userText: shortenText(user.text, config.maxInputChars, language),
+          assistantText: shortenText(answer.text, config.maxInputChars, language),
+          date: formatLocal(new Date(user.createdAt), config.timezone, language),
+          knownUserTexts: s.profile.list(user.userId).map((p) => p.text),
+        },
+        config.maxTokens,
+      );
+      if (!out.ok) {
+        s.problems.record(user.userId, "extraction", "dropped", out.problem, now);
+        s.logger.warn("extraction answer unusable after one retry", { userId: user.userId, problem: out.problem });
+        return;
+      }
+      if (out.retried) s.problems.record(user.userId, "extraction", "retried", "first answer unusable", now);
+      else if (out.repaired) s.problems.record(user.userId, "extraction", "repaired", "JSON cut out of surrounding text", now);
+      if (out.droppedFacts.length) s.logger.info("facts not taken from the user's words were dropped", { facts: out.droppedFacts });
+      await rememberExtraction(s, out.extraction, { userId: user.userId, sourceMessageId: answer.id, now });
+    },
+  };
+}
+
+/** Registers the extraction for after the reply; it is stored only when a model answer is. */
+export function extractAfterReply(task: AfterReplyTask<void>): TurnMiddleware {
+  return {
+    name: "extraction",
+    tasks: [task],
+    async run(ctx, next) {
+      ctx.waitUntil(task, undefined);
+      await next();
+    },
+  };
+}

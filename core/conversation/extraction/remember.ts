@@ -1,0 +1,39 @@
+import type { Memory } from "../../memory/memory.ts";
+import type { ProfileStore } from "../../foundation/store/profile.ts";
+import type { Extraction } from "./extract.ts";
+
+/** What one extraction changed, for logs and tests. */
+export interface RememberReport {
+  notesAdded: number[];
+  notesSkipped: { text: string; reason: string; duplicateOf: number }[];
+  profileAdded: number[];
+  importantAdded: number[];
+}
+
+/**
+ * Saves an extraction: facts and content as notes (deduplicated exactly and
+ * by meaning), profile facts into the profile, important items as important
+ * memories.
+ */
+export async function rememberExtraction(
+  deps: { memory: Memory; profile: ProfileStore },
+  ex: Extraction,
+  ctx: { userId: string; sourceMessageId: number; now: string },
+): Promise<RememberReport> {
+  const report: RememberReport = { notesAdded: [], notesSkipped: [], profileAdded: [], importantAdded: [] };
+  const notes = [...ex.facts.map((text) => ({ text, kind: "fact" })), ...ex.content.map((text) => ({ text, kind: "content" }))];
+  for (const n of notes) {
+    const r = await deps.memory.add({ text: n.text, userId: ctx.userId, store: "notes", extra: { kind: n.kind, source_message_id: ctx.sourceMessageId } });
+    if (r.added) report.notesAdded.push(r.id);
+    else report.notesSkipped.push({ text: n.text, reason: r.reason, duplicateOf: r.duplicateOf });
+  }
+  for (const p of ex.profile) {
+    const r = deps.profile.add(ctx.userId, p.category, p.text, ctx.now);
+    if (r.added) report.profileAdded.push(r.id);
+  }
+  for (const i of ex.important) {
+    const r = await deps.memory.add({ text: i.text, userId: ctx.userId, store: "important", extra: { weight: i.weight, source_message_id: ctx.sourceMessageId } });
+    if (r.added) report.importantAdded.push(r.id);
+  }
+  return report;
+}

@@ -1,0 +1,67 @@
+/**
+ * How web search results, a read page and news items are shown to the model
+ * in the follow-up (marker path) and as tool results (native path): the
+ * same text either way. Results are material for her own words, not links
+ * to paste (SPEC §9: "results used in her own words, no links").
+ */
+import type { FetchOutcome } from "../markers/fetch.ts";
+import { localDay } from "../../foundation/util/time.ts";
+
+const T = {
+  de: {
+    searchHead: (n: number) => `Websuche, ${n} Treffer (nutze sie in deinen eigenen Worten; keine Linkliste):`,
+    pageHead: (title: string, url: string, cut: boolean) => `Seite „${title || "ohne Titel"}“ (${url})${cut ? ", gekürzt" : ""}:`,
+    newsHead: "Passende Meldungen aus deinen Nachrichtenquellen, neueste zuerst:",
+    refused: (why: string) => `Das lese ich nicht: ${why}. Sag das kurz, statt etwas zu erfinden.`,
+  },
+  en: {
+    searchHead: (n: number) => `Web search, ${n} results (use them in your own words; no list of links):`,
+    pageHead: (title: string, url: string, cut: boolean) => `Page "${title || "untitled"}" (${url})${cut ? ", shortened" : ""}:`,
+    newsHead: "Matching items from your news sources, newest first:",
+    refused: (why: string) => `Not read: ${why}. Say so briefly instead of inventing something.`,
+  },
+} as const;
+
+const SNIPPET_CHARS = 400;
+
+/** The result text of a web search, page or news outcome; undefined for other kinds (recall.ts shows those). */
+export function lookupBody(o: FetchOutcome, language: "de" | "en", timeZone: string): string | undefined {
+  const t = T[language];
+  if (o.status === "refused") return t.refused(o.reason);
+  if (o.status !== "found" || !("kind" in o)) return undefined;
+  switch (o.kind) {
+    case "search":
+      return [
+        t.searchHead(o.results.length),
+        ...o.results.map((r, i) => `${i + 1}. ${r.title}${r.date ? ` (${r.date})` : ""} — ${r.url}\n   ${cut(r.snippet, SNIPPET_CHARS)}`),
+      ].join("\n");
+    case "page":
+      return `${t.pageHead(o.page.title, o.page.url, o.page.cut)}\n${o.page.text}`;
+    case "news":
+      return [
+        t.newsHead,
+        ...o.items.map((n) => {
+          const day = n.publishedAt ? `${localDay(new Date(n.publishedAt), timeZone)}, ` : "";
+          return `- ${day}${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.url ? ` (${n.url})` : ""}${n.summary ? `\n  ${cut(n.summary, SNIPPET_CHARS)}` : ""}`;
+        }),
+      ].join("\n");
+    default:
+      return undefined;
+  }
+}
+
+function cut(text: string, max: number): string {
+  const flat = text.replace(/\s*\n\s*/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max).trimEnd()} …` : flat;
+}
+
+const MEMORY = {
+  de: { head: "Deine Notizen und wichtigen Erinnerungen, die am besten passen:", empty: "Nichts gefunden. Sag ehrlich, dass du dazu nichts weißt, statt etwas zu erfinden." },
+  en: { head: "Your notes and important memories that fit best:", empty: "Nothing found. Say honestly that you know nothing about it instead of inventing something." },
+} as const;
+
+/** The memory_search tool's result (no marker has this path). */
+export function memoryResultText(hits: Array<{ text: string; createdAt: string; store: string }>, language: "de" | "en", timeZone: string): string {
+  if (!hits.length) return MEMORY[language].empty;
+  return [MEMORY[language].head, ...hits.map((h) => `- ${localDay(new Date(h.createdAt), timeZone)}${h.store === "important" ? " (!)" : ""}: ${cut(h.text, SNIPPET_CHARS)}`)].join("\n");
+}

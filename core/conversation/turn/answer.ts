@@ -1,0 +1,135 @@
+import type { LiloConfig } from "../../foundation/config/config.ts";
+import type { Logger } from "../../foundation/ports/logger.ts";
+import { modelLabel, type ChatModel, type ChatRequest } from "../../foundation/ports/chat-model.ts";
+import type { MemoryHit } from "../../memory/memory.ts";
+import type { Persona } from "../persona/persona.ts";
+import type { Marker } from "../markers/marker.ts";
+import type { TurnSheet } from "./sheet.ts";
+import type { Answering } from "./answering.ts";
+import type { TurnContext as Turn, TurnMiddleware, TurnResult } from "./types.ts";
+import { recordAnswer, type ReplyRecorder } from "./after-reply.ts";
+import { applyBudget } from "./request-budget.ts";
+import { imagePlan } from "./images.ts";
+import { normalizeText } from "../../foundation/util/text.ts";
+import { LiloError, ProviderError, describeError } from "../../foundation/errors.ts";
+import { TURN_TEXTS } from "../prompts/turn-texts.ts";
+
+/** The collaborators of the model's answer. */
+export interface AnswerServices {
+  /** The cheat sheet with the earlier middleware's sections. */
+  sheet: TurnSheet;
+  /** The chat model with its tools and markers. */
+  answering: Answering;
+  /** Stores the answer with its after-reply jobs. */
+  replies: ReplyRecorder;
+  persona: Persona;
+  logger: Logger;
+}
+
+/** Its configuration slice. */
+export interface AnswerConfig {
+  budget: LiloConfig["budget"];
+  media: LiloConfig["media"];
+  maxTokens: number;
+}
+
+/** How often the model is asked before an empty or markers-only answer is reported. */
+const EMPTY_ANSWER_TRIES = 2;
+
+/**
+ * The last middleware (SPEC §4 steps 3–6): the cheat sheet with the earlier
+ * middleware's sections, the model call (native tools where the provider has
+ * them), markers executed and stripped, the answer stored with the
+ * after-reply work. A failure is the turn's result, never thrown: the
+ * message stays retryable.
+ */
+export function answerWithModel(s: AnswerServices, config: AnswerConfig): TurnMiddleware {
+  return {
+    name: "answer",
+    async run(turn) {
+      let notes: MemoryHit[] = [];
+      try {
+        turn.result = await answer(s, config, turn, (n) => (notes = n));
+      } catch (err) {
+        turn.result = failed(s, turn, err, notes);
+      }
+      turn.replyRecorded = true;
+    },
+  };
+}
+
+async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report: (notes: MemoryHit[]) => void): Promise<TurnResult> {
+  const language = s.persona.language;
+  const model = s.answering.model();
+  const pictures = imagePlan({ media: config.media, language }, model, ctx, ctx.images);
+  let notes: MemoryHit[] = [];
+  const budgeted = applyBudget(await s.sheet.assemble(ctx, (b) => report((notes = b.notes.kept))), config.budget, language);
+  if (budgeted.dropped) s.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
+  if (budgeted.overBy > 0) s.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
+  const request = pictures.attach({ ...budgeted.request, maxTokens: config.maxTokens });
+  // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
+  for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
+    const reply = await s.answering.complete(ctx, model, request);
+    // An answer written with chat-log passages (the recall tool or [RECALL:]) ranks below originals in later searches.
+    const result = await finish(s, ctx, model, request, normalizeText(reply.text), notes, reply.toolsUsed.includes("recall"));
+    if (result) return pictures.annotate(ctx.notice ? { ...result, text: `${result.text}\n\n${ctx.notice}` } : result);
+  }
+  throw new LiloError("empty-answer", "the model answered with nothing to show");
+}
+
+/** The failed turn as its result: told to the user, the message marked failed (retryable when the error is). */
+function failed(s: AnswerServices, ctx: Turn, err: unknown, notes: MemoryHit[]): TurnResult {
+  s.logger.error("chat turn failed", { userId: ctx.userId, error: describeError(err) });
+  s.replies.inbox.setReplyState(ctx.userMessage.id, "failed", s.replies.clock.now().toISOString());
+  const empty = err instanceof LiloError && err.code === "empty-answer";
+  const retryable = empty || (err instanceof ProviderError ? err.retryable : false);
+  const code = err instanceof LiloError ? err.code : "internal";
+  const t = TURN_TEXTS[s.persona.language];
+  return {
+    ok: false,
+    text: empty ? t.emptyAnswer : t.failed(describeError(err), retryable),
+    userMessageId: ctx.userMessage.id,
+    notesUsed: notes,
+    error: { code, message: describeError(err), retryable },
+  };
+}
+
+/**
+ * Markers out (fetch markers answered by one follow-up call), then the answer
+ * stored with its after-reply jobs (see recordAnswer). Undefined when nothing
+ * is left to show: the caller asks again or reports it, nothing is stored.
+ */
+async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[], recalled: boolean): Promise<TurnResult | undefined> {
+  const resolved = await s.answering.resolve(ctx, model, request, raw);
+  const shown = resolved.text.trim();
+  if (!shown) return undefined;
+  const label = modelLabel(model);
+  const effects = await storeMarkers(s, ctx, resolved.storeMarkers);
+  const stored = recordAnswer(s.replies, ctx, { text: shown, model: label, mood: effects.mood ?? null, recallAnswer: resolved.recall || recalled });
+  return {
+    ok: true,
+    text: shown,
+    userMessageId: ctx.userMessage.id,
+    answerMessageId: stored.id,
+    model: label,
+    ...(effects.mood ? { mood: effects.mood } : {}),
+    ...(ctx.question ? { question: ctx.question } : {}),
+    notesUsed: notes,
+  };
+}
+
+/**
+ * Executes the store markers. The model has answered by now, so a failure
+ * here (embedder, vector index) is logged and the answer still goes out and
+ * is stored; otherwise the user would be told the model failed and a retry
+ * would store the markers that did succeed a second time.
+ */
+async function storeMarkers(s: AnswerServices, ctx: Turn, markers: Marker[]): Promise<{ mood?: string | undefined }> {
+  try {
+    const turn = { userId: ctx.userId, userMessageId: ctx.userMessage.id, conversationId: ctx.conversationId, now: s.replies.clock.now() };
+    return await s.answering.store(turn, markers);
+  } catch (err) {
+    s.logger.error("markers of the answer could not all be stored", { userId: ctx.userId, error: describeError(err) });
+    return {};
+  }
+}

@@ -1,0 +1,96 @@
+import type { ChatMessage, ChatRequest } from "../../foundation/ports/chat-model.ts";
+import type { ProfileEntry } from "../../foundation/store/profile.ts";
+import { CHEAT_SHEET_LABELS } from "../prompts/cheat-sheet.ts";
+import type { SheetPassage } from "./memory-blocks.ts";
+import type { SheetSlots } from "./types.ts";
+import { fitProfile, renderProfileLines } from "./profile-fit.ts";
+
+/** Everything that goes on the cheat sheet of one turn, already selected. */
+export interface CheatSheetInput {
+  language: "de" | "en";
+  userName: string;
+  timezone: string;
+  /** Persona and tool instructions, the model-independent system prompt. */
+  persona: string;
+  /** Local date and time, computed by the program (models reckon badly with dates). */
+  now: string;
+  rules: string[];
+  /** Already fitted to the budget (memory-blocks.ts). */
+  profile: { category: string; text: string }[];
+  shortTerm?: string | undefined;
+  /** Important memories (store 4): on every sheet while they fit. */
+  important: { text: string }[];
+  notes: { text: string; createdAt: string }[];
+  /** Verbatim passages from earlier conversations, each with its local time and neighbouring turns. */
+  passages: SheetPassage[];
+  thoughts: { text: string }[];
+  /** Sections of earlier middleware (due topic, correction hints, ...): after the memories, before the turns. */
+  slots: SheetSlots;
+  recent: ChatMessage[];
+  message: string;
+}
+
+/**
+ * Assembles the prompt in the documented order. What matters most sits at
+ * the start (persona, rules) and the end (recent turns, the message), since
+ * models overlook the middle of long prompts ("lost in the middle").
+ */
+export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
+  const L = CHEAT_SHEET_LABELS[input.language];
+  const sections: string[] = [input.persona.trim(), L.now(input.now, input.timezone)];
+  if (input.rules.length) sections.push(`${L.rules}\n${bullets(input.rules)}`);
+  const profile = renderProfileLines(input.profile.map((p, id) => ({ id, userId: "", createdAt: "", updatedAt: "", ...p })));
+  if (profile) sections.push(`${L.profile(input.userName)}\n${profile}`);
+  if (input.important.length) sections.push(`${L.important}\n${bullets(input.important.map((i) => i.text))}`);
+  if (input.shortTerm) sections.push(`${L.shortTerm}\n${input.shortTerm.trim()}`);
+  if (input.notes.length) sections.push(`${L.notes(input.userName)}\n${bullets(input.notes.map((n) => n.text))}`);
+  if (input.passages.length) sections.push(`${L.passages}\n${input.passages.map((p) => renderPassage(p, input.userName)).join("\n\n")}`);
+  if (input.thoughts.length) sections.push(`${L.thoughts}\n${bullets(input.thoughts.map((t) => t.text))}`);
+  for (const extra of slotSections(input.slots)) if (extra.trim()) sections.push(extra.trim());
+  return { system: sections.join("\n\n"), messages: alternate([...input.recent, { role: "user", content: input.message }]) };
+}
+
+/**
+ * The middleware's sections in SPEC §4 order: what became of an open
+ * question, the greeting context, the due topic, correction hints, the
+ * diary's answer, then the note on pictures the model cannot see.
+ */
+export function slotSections(s: SheetSlots): string[] {
+  return [s.questionOutcome, s.returnGreeting, s.dueTopic, ...s.corrections, s.diaryQuestion, s.unseenPhotos].filter((x): x is string => x !== undefined);
+}
+
+function bullets(items: string[]): string {
+  return items.map((i) => `- ${i.trim()}`).join("\n");
+}
+
+/**
+ * The profile, grouped by category, within a character budget (the seed's
+ * profile grew without bound), filled fairly across categories (profile-fit.ts).
+ */
+export function renderProfile(entries: ProfileEntry[], maxChars: number, message = ""): string {
+  return renderProfileLines(fitProfile(entries, maxChars, message).kept);
+}
+
+/** One passage: the neighbouring turns around the hit, each with its local time and speaker. */
+function renderPassage(p: SheetPassage, userName: string): string {
+  const who = (role: string) => (role === "user" ? userName : "Lilo");
+  return [p.before, p.hit, p.after]
+    .flatMap((m) => (m ? [`${m === p.hit ? "»" : " "} [${m.localTime}] ${who(m.role)}: ${m.text.replace(/\s+/g, " ").trim()}`] : []))
+    .join("\n");
+}
+
+/**
+ * Providers want user and assistant turns to alternate, starting with the
+ * user. Consecutive turns of one role (a retried message, a greeting Lilo
+ * sent on her own) are joined instead of dropped.
+ */
+export function alternate(messages: ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    const last = out[out.length - 1];
+    if (last && last.role === m.role) last.content = `${last.content}\n\n${m.content}`;
+    else out.push({ ...m });
+  }
+  while (out[0]?.role === "assistant") out.shift();
+  return out;
+}

@@ -1,0 +1,86 @@
+/**
+ * The follow-up call for fetch markers (SPEC §4 step 5, §5): every fetch
+ * marker of the first answer is executed, and ONE more call gets the
+ * conversation, the first answer (markers stripped) and all results. The
+ * seed answered only the first marker and left markers visible when nothing
+ * was found; here every marker is answered and every marker is stripped.
+ */
+import type { Persona } from "../persona/persona.ts";
+import type { ChatModel, ChatRequest } from "../../foundation/ports/chat-model.ts";
+import type { Marker, ParsedAnswer } from "../markers/parse.ts";
+import { parseMarkers } from "../markers/parse.ts";
+import { MARKERS } from "../markers/registry.ts";
+import { executeFetchMarkers, type FetchDeps } from "../markers/fetch.ts";
+import { fetchResultsMessage, RECALL_TEXTS } from "../prompts/recall.ts";
+import { describeError } from "../../foundation/errors.ts";
+
+/** The answer to show and the store markers to execute. */
+export interface ResolvedAnswer {
+  /** Final text without markers; may be empty (the turn shows its placeholder). */
+  text: string;
+  /** Store markers of the first answer, then new ones of the follow-up. */
+  storeMarkers: Marker[];
+  /** The answer was written with chat-log passages ([RECALL:]): later searches rank it below originals. */
+  recall: boolean;
+}
+
+/** What the follow-up needs besides fetching. */
+export interface FollowUpDeps extends FetchDeps {
+  userName: string;
+  persona: Persona;
+}
+
+/**
+ * Resolves the fetch markers of `first`, if any, with one follow-up call.
+ * If that call fails, the first answer (stripped) is delivered and the
+ * failure logged; fetch markers in the follow-up are stripped and ignored.
+ */
+export async function resolveFetchMarkers(
+  deps: FollowUpDeps,
+  ctx: { userId: string; conversationId: number },
+  model: ChatModel,
+  request: ChatRequest,
+  first: ParsedAnswer,
+): Promise<ResolvedAnswer> {
+  const firstStore = first.markers.filter((m) => m.kind === "store");
+  const fetches = first.markers.filter((m) => m.kind === "fetch");
+  if (!fetches.length) return { text: first.text, storeMarkers: firstStore, recall: false };
+  const registry = deps.markers ?? MARKERS;
+  const recall = fetches.some((m) => {
+    const def = registry.get(m.name);
+    return def?.kind === "fetch" && def.quotesChatLog === true;
+  });
+  const { persona } = deps;
+  const outcomes = await executeFetchMarkers(deps, ctx, fetches);
+  const results = fetchResultsMessage({
+    language: persona.language,
+    userName: deps.userName,
+    assistantName: persona.name,
+    timeZone: deps.timeZone,
+    outcomes,
+  });
+  const messages = [
+    ...request.messages,
+    // Providers reject an empty assistant message; the first answer may have been markers only.
+    { role: "assistant" as const, content: first.text || "…" },
+    { role: "user" as const, content: results },
+  ];
+  deps.logger.info("answering fetch markers in one follow-up call", {
+    userId: ctx.userId,
+    markers: outcomes.map((o) => `${o.marker.name}:${o.status}`),
+  });
+  let second: ParsedAnswer;
+  try {
+    second = parseMarkers((await model.complete({ ...request, messages })).text, deps.markers);
+  } catch (err) {
+    deps.logger.error("follow-up call for fetch markers failed; delivering the first answer", { userId: ctx.userId, error: describeError(err) });
+    return { text: first.text || RECALL_TEXTS[persona.language].lookupFailed, storeMarkers: firstStore, recall };
+  }
+  const ignored = second.markers.filter((m) => m.kind === "fetch").map((m) => m.name);
+  if (ignored.length) deps.logger.debug("fetch markers in the follow-up answer stripped without effect", { markers: ignored });
+  // The model often repeats a store marker it wrote in its first answer; keep it once.
+  const key = (m: Marker) => `${m.name}\u0000${m.payload.toLowerCase()}`;
+  const known = new Set(firstStore.map(key));
+  const fresh = second.markers.filter((m) => m.kind === "store" && !known.has(key(m)));
+  return { text: second.text || first.text, storeMarkers: [...firstStore, ...fresh], recall };
+}

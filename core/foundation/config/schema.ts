@@ -1,0 +1,366 @@
+import { z } from "zod";
+import type { QuietHours } from "../util/quiet-hours.ts";
+import {
+  bool,
+  cronPattern,
+  int,
+  isTimeZone,
+  num,
+  opt,
+  optionalScore,
+  positive,
+  positiveInt,
+  quietHours,
+  score,
+  setting as s,
+  url,
+} from "./rules.ts";
+
+/**
+ * The configuration table: one nested zod schema whose leaves carry their
+ * environment variable, default, description and flags (rules.ts). Its
+ * output, plus the values derived from it in config.ts, is `LiloConfig`;
+ * `.env.example` and `lilo settings` are generated from it. Every default
+ * number of the specification lives here and nowhere else.
+ */
+
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+
+/** Every variable Lilo reads, nested as in `LiloConfig`. */
+export const rawConfigSchema = z.object({
+  providers: z.object({
+    anthropic: z.object({
+      apiKey: s(opt(), { env: "ANTHROPIC_API_KEY", doc: "Claude", group: "model-keys", example: "sk-ant-...", secret: true }),
+      baseUrl: s(url(), { env: "ANTHROPIC_BASE_URL", doc: "a proxy or self-hosted gateway", group: "model-keys" }),
+    }),
+    openai: z.object({
+      apiKey: s(opt(), { env: "OPENAI_API_KEY", doc: "OpenAI", group: "model-keys", example: "sk-...", secret: true }),
+      baseUrl: s(url(), {
+        env: "OPENAI_BASE_URL",
+        doc: "with LILO_CHAT_MODEL=openai:llama3.1: any OpenAI-compatible server (Ollama, llama.cpp server, LM Studio, vLLM), no key needed",
+        group: "model-keys",
+        example: "http://127.0.0.1:11434/v1",
+      }),
+    }),
+    deepseek: z.object({
+      apiKey: s(opt(), { env: "DEEPSEEK_API_KEY", doc: "DeepSeek", group: "model-keys", example: "sk-...", secret: true }),
+      baseUrl: s(url(), { env: "DEEPSEEK_BASE_URL", doc: "default https://api.deepseek.com", group: "model-keys" }),
+    }),
+    openrouter: z.object({
+      apiKey: s(opt(), { env: "OPENROUTER_API_KEY", doc: "OpenRouter", group: "model-keys", example: "sk-or-...", secret: true }),
+      baseUrl: s(url(), { env: "OPENROUTER_BASE_URL", doc: "default https://openrouter.ai/api/v1", group: "model-keys" }),
+    }),
+    ollama: z.object({
+      apiKey: s(opt(), { env: "OLLAMA_API_KEY", doc: "only when the server asks for one", group: "model-keys", secret: true }),
+      baseUrl: s(url(), { env: "OLLAMA_BASE_URL", doc: "then LILO_CHAT_MODEL=ollama:llama3.1", group: "model-keys", example: "http://127.0.0.1:11434/v1" }),
+    }),
+  }),
+  models: z.object({
+    chat: s(opt(), { env: "LILO_CHAT_MODEL", doc: "default: the first configured provider's default model", group: "models", example: "anthropic:claude-sonnet-4-5" }),
+    extraction: s(opt(), { env: "LILO_EXTRACTION_MODEL", doc: "e.g. deepseek:deepseek-chat", group: "models" }),
+    judge: s(opt(), { env: "LILO_JUDGE_MODEL", doc: "corrections and learned rules", group: "models" }),
+    reflection: s(opt(), { env: "LILO_REFLECTION_MODEL", doc: "reflection and concerns", group: "models" }),
+    diary: s(opt(), { env: "LILO_DIARY_MODEL", doc: "the nightly diary", group: "models" }),
+    analysis: s(opt(), { env: "LILO_ANALYSIS_MODEL", doc: "`lilo analysis`", group: "models" }),
+  }),
+  modelCall: z.object({
+    timeoutMs: s(positiveInt(60_000), { env: "LILO_MODEL_TIMEOUT_MS", doc: "per model call", group: "models" }),
+    maxRetries: s(int(3), { env: "LILO_MODEL_MAX_RETRIES", doc: "on 429, 5xx, timeouts and connection errors, with backoff", group: "models" }),
+    maxTokens: s(positiveInt(2_048), { env: "LILO_MODEL_MAX_TOKENS", doc: "output limit of a chat answer", group: "models" }),
+  }),
+  persona: z.object({
+    name: s(z.string().trim().min(1).default("Lilo"), { env: "LILO_NAME", doc: "her name", group: "persona" }),
+    language: s(z.enum(["de", "en"]).default("de"), { env: "LILO_LANGUAGE", doc: "de or en", group: "persona" }),
+    userNames: s(z.string().default(""), {
+      env: "LILO_USER_NAMES",
+      doc: "Lilo user id = the name she calls you by",
+      group: "persona",
+      example: "owner=Christian,anna=Anna",
+    }),
+  }),
+  timezone: s(
+    z
+      .string()
+      .default("Europe/Berlin")
+      .refine((tz) => isTimeZone(tz), "not a known IANA time zone"),
+    { env: "LILO_TIMEZONE", doc: "IANA name; schedules and quiet hours are local time", group: "persona", listed: "timezone" },
+  ),
+  dataDir: s(z.string().default("data"), { env: "LILO_DATA_DIR", doc: "the database, models, analyses, backups", group: "data" }),
+  dbPath: s(opt(), { env: "LILO_DB_PATH", doc: "default: $LILO_DATA_DIR/lilo.db", group: "data", example: "data/lilo.db" }),
+  run: z.object({
+    logLevel: s(
+      z
+        .string()
+        .trim()
+        .default("info")
+        .pipe(z.enum(LOG_LEVELS, { error: (i) => `use one of ${LOG_LEVELS.join(", ")}, not "${String(i.input)}"` })),
+      { env: "LILO_LOG_LEVEL", doc: "debug, info, warn, error", group: "data" },
+    ),
+    envFile: s(z.string().default(".env"), { env: "LILO_ENV_FILE", doc: "read by npm start and lilo; set only in the real environment", group: "data" }),
+  }),
+  embedding: z.object({
+    model: s(opt(), {
+      env: "LILO_EMBEDDING_MODEL",
+      doc: "default follows LILO_LANGUAGE: de → Xenova/paraphrase-multilingual-MiniLM-L12-v2 (≈ 120 MB), en → Xenova/all-MiniLM-L6-v2 (≈ 25 MB); after a switch run `lilo reindex --apply`",
+      group: "embeddings",
+      listed: "embedding.model",
+    }),
+    localDir: s(opt(), { env: "LILO_EMBEDDING_MODEL_DIR", doc: "downloaded once on first start, then read from here; default $LILO_DATA_DIR/models", group: "embeddings", example: "data/models" }),
+    offline: s(bool(false), { env: "LILO_EMBEDDING_OFFLINE", doc: "true: never download; the model must be in the directory", group: "embeddings" }),
+  }),
+  vector: z.object({
+    backend: s(z.enum(["embedded", "sqlite-vec", "qdrant"]).optional(), {
+      env: "LILO_VECTOR_BACKEND",
+      doc: "embedded (default: vectors in the SQLite file + int8 RAM copy saved as lilo.db.vectors), sqlite-vec (slow above ~10k notes) or qdrant (needs QDRANT_URL; default when it is set)",
+      group: "embeddings",
+      example: "embedded",
+      listed: "vector.backend",
+    }),
+    graphMinSize: s(int(2_000_000), { env: "LILO_VECTOR_GRAPH_MIN_SIZE", doc: "embedded: a user's store with this many vectors is searched through an HNSW graph", group: "embeddings" }),
+    qdrantUrl: s(url(), { env: "QDRANT_URL", doc: "a Qdrant server", group: "embeddings", example: "http://127.0.0.1:6333" }),
+    qdrantApiKey: s(opt(), { env: "QDRANT_API_KEY", doc: "", group: "embeddings", secret: true }),
+    collection: s(z.string().trim().min(1).default("lilo"), { env: "QDRANT_COLLECTION", doc: "", group: "embeddings" }),
+  }),
+  memory: z.object({
+    notesTopK: s(int(5), { env: "LILO_NOTES_TOP_K", doc: "", group: "memory" }),
+    notesMinScore: s(optionalScore(), { env: "LILO_NOTES_MIN_SCORE", doc: "default from the embedder in use: 0.3 MiniLM, 0.4 multilingual, 0.3 unknown", group: "memory" }),
+    dedupMinScore: s(optionalScore(), { env: "LILO_DEDUP_MIN_SCORE", doc: "default from the embedder in use: 0.82 MiniLM, 0.88 multilingual; unknown: exact text only", group: "memory" }),
+    thoughtsTopK: s(int(3), { env: "LILO_THOUGHTS_TOP_K", doc: "", group: "memory" }),
+    thoughtsMinScore: s(score(0.3), { env: "LILO_THOUGHTS_MIN_SCORE", doc: "", group: "memory" }),
+    recentMessages: s(int(12), { env: "LILO_RECENT_MESSAGES", doc: "earlier messages of the running conversation on the sheet", group: "memory" }),
+    conversationPauseMinutes: s(positive(60), {
+      env: "LILO_CONVERSATION_PAUSE_MINUTES",
+      doc: "after this pause a message starts a new conversation (and gets the greeting context)",
+      group: "memory",
+      listed: "conversation.pause_minutes",
+    }),
+    profileMaxChars: s(int(4_000), { env: "LILO_PROFILE_MAX_CHARS", doc: "filled fairly across categories, most relevant and newest first", group: "memory" }),
+    // the whole memory part of the cheat sheet, estimated tokens (3 characters each, see request-budget.ts)
+    memoryBudgetTokens: s(int(2_000), { env: "LILO_MEMORY_BUDGET_TOKENS", doc: "the whole memory part of the sheet, estimated at 3 characters a token", group: "memory" }),
+    importantMaxChars: s(int(1_500), { env: "LILO_IMPORTANT_MAX_CHARS", doc: "important memories on every sheet; most relevant first when they do not all fit", group: "memory" }),
+    passagesTopK: s(int(3), { env: "LILO_PASSAGES_TOP_K", doc: "verbatim chat-log passages from earlier conversations on the sheet", group: "memory" }),
+    passagesMaxChars: s(int(1_800), { env: "LILO_PASSAGES_MAX_CHARS", doc: "", group: "memory" }),
+  }),
+  // nothing lost: a message stored while Lilo was down is answered on start unless older than this (then only acknowledged)
+  inbox: z.object({
+    maxAgeMinutes: s(positive(720), { env: "LILO_INBOX_MAX_AGE_MINUTES", doc: "messages stored while Lilo was down are answered on start unless older; older ones only get \"I was offline\"", group: "memory" }),
+    jobMaxAttempts: s(positiveInt(3), { env: "LILO_JOB_MAX_ATTEMPTS", doc: "tries of an after-reply job (extraction, addressed-check) before it is marked failed", group: "memory" }),
+  }),
+  topics: z.object({
+    followupDueDays: s(num(14), { env: "LILO_FOLLOWUP_DUE_DAYS", doc: "when a [FOLLOWUP:] topic becomes due", group: "memory" }),
+    // addressed-check (SPEC §9): meaningful words of a topic that must recur in Lilo's answer
+    addressedWords: z.object({
+      followup: s(positiveInt(1), { env: "LILO_FOLLOWUP_ADDRESSED_WORDS", doc: "meaningful words of a follow-up in her answer → done; whole words, no filler", group: "memory" }),
+      concern: s(positiveInt(2), { env: "LILO_CONCERN_ADDRESSED_WORDS", doc: "the same for a 🧠 concern: one word of a sentence recurs by chance too often", group: "memory" }),
+    }),
+  }),
+  questions: z.object({
+    ttlMinutes: s(num(60), { env: "LILO_QUESTION_TTL_MINUTES", doc: "how long a \"Soll ich mir das merken?\" question waits", group: "memory" }),
+    answerWords: s(int(4), { env: "LILO_ANSWER_WORDS", doc: "a typed yes/no is read from this many first words, whole words only", group: "memory" }),
+  }),
+  budget: z.object({
+    maxInputChars: s(z.coerce.number().int().min(500).default(12_000), { env: "LILO_MAX_INPUT_CHARS", doc: "a longer message is stored whole, read shortened with a note; the user is told", group: "budgets" }),
+    historyMessageChars: s(z.coerce.number().int().min(200).default(4_000), { env: "LILO_HISTORY_MESSAGE_CHARS", doc: "each earlier message replayed on the sheet is shortened to this", group: "budgets" }),
+    requestTokens: s(z.coerce.number().int().min(1_000).default(24_000), {
+      env: "LILO_REQUEST_BUDGET_TOKENS",
+      doc: "estimated tokens, 3 characters each, of the whole request; oldest turns go first",
+      group: "budgets",
+    }),
+  }),
+  recall: z.object({
+    maxPassages: s(positiveInt(8), { env: "LILO_RECALL_MAX_PASSAGES", doc: "[RECALL:] passages from the chat log, each with the message before and after", group: "recall" }),
+    diaryTopK: s(positiveInt(3), { env: "LILO_DIARY_RECALL_TOP_K", doc: "[DIARY:] entries found by meaning", group: "recall" }),
+  }),
+  corrections: z.object({
+    candidatesPerText: s(int(5), { env: "LILO_CORRECTION_CANDIDATES_K", doc: "notes and profile entries per text: the message and Lilo's previous answer", group: "corrections" }),
+    candidateMinScore: s(score(0.3), { env: "LILO_CORRECTION_MIN_SCORE", doc: "keep it low: real corrections and misses score alike", group: "corrections" }),
+  }),
+  live: z.object({
+    pollSeconds: s(positive(5), { env: "LILO_SETTINGS_POLL_SECONDS", doc: "how often the running bot picks up a change made with `lilo settings set`", group: "live" }),
+  }),
+  diary: z.object({
+    enabled: s(bool(true), { env: "LILO_DIARY_ENABLED", doc: "", group: "diary", live: "diary.enabled" }),
+    time: s(z.string().trim().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, "use HH:MM, e.g. 23:45").default("23:45"), {
+      env: "LILO_DIARY_TIME",
+      doc: "HH:MM, local time",
+      group: "diary",
+      live: "diary.time",
+    }),
+    ping: s(bool(true), { env: "LILO_DIARY_PING", doc: "a short push after each entry, only to users who opted in to pushes", group: "diary", live: "diary.ping" }),
+    windowHours: s(num(24), { env: "LILO_DIARY_WINDOW_HOURS", doc: "no conversation in this window → no entry", group: "diary" }),
+    maxExchanges: s(int(40), { env: "LILO_DIARY_MAX_EXCHANGES", doc: "", group: "diary" }),
+    userChars: s(int(400), { env: "LILO_DIARY_USER_CHARS", doc: "the user's messages are cut to this on the diary sheet", group: "diary" }),
+    liloChars: s(int(600), { env: "LILO_DIARY_LILO_CHARS", doc: "Lilo's answers are cut to this", group: "diary" }),
+    thoughts: s(int(3), { env: "LILO_DIARY_THOUGHTS", doc: "thoughts of the window, newest first", group: "diary" }),
+    lastEntries: s(int(3), { env: "LILO_DIARY_LAST_ENTRIES", doc: "earlier entries for continuity; also how many a diary question shows", group: "diary" }),
+  }),
+  reflection: z.object({
+    enabled: s(bool(true), { env: "LILO_REFLECTION_ENABLED", doc: "", group: "reflection", live: "reflection.enabled" }),
+    cron: s(cronPattern("0 22 * * *", "a cron pattern of 5 or 6 fields, e.g. 0 22 * * * (daily 22:00) or 0 * * * * (hourly)"), {
+      env: "LILO_REFLECTION_CRON",
+      doc: "daily 22:00 local time; hourly: 0 * * * *",
+      group: "reflection",
+      live: "reflection.cron",
+    }),
+    exchanges: s(int(12), { env: "LILO_REFLECTION_EXCHANGES", doc: "", group: "reflection" }),
+    userChars: s(int(200), { env: "LILO_REFLECTION_USER_CHARS", doc: "", group: "reflection" }),
+    liloChars: s(int(300), { env: "LILO_REFLECTION_LILO_CHARS", doc: "", group: "reflection" }),
+    notes: s(int(4), { env: "LILO_REFLECTION_NOTES", doc: "found with the user's last 5 messages", group: "reflection" }),
+    relatedThoughts: s(int(3), { env: "LILO_REFLECTION_RELATED_THOUGHTS", doc: "", group: "reflection" }),
+    lastThoughts: s(int(3), { env: "LILO_REFLECTION_LAST_THOUGHTS", doc: "", group: "reflection" }),
+    concernMinHours: s(num(20), { env: "LILO_CONCERN_MIN_HOURS", doc: "at most one new 🧠 concern per this many hours; more are queued", group: "reflection" }),
+    concernDuplicateShare: s(z.coerce.number().min(0).max(1).default(0.6), {
+      env: "LILO_CONCERN_DUPLICATE_SHARE",
+      doc: "share of meaningful words shared with an open topic → not created",
+      group: "reflection",
+    }),
+    concernPing: s(bool(true), { env: "LILO_CONCERN_PING", doc: "push a new concern to users who opted in to pushes", group: "reflection", live: "reflection.concern_ping" }),
+  }),
+  // greetings (SPEC §9): the pushed greeting is off by default (see README, "Follow-up topics and greetings")
+  greeting: z.object({
+    enabled: s(bool(false), { env: "LILO_GREETING_ENABLED", doc: "", group: "greeting", live: "greeting.enabled" }),
+    cron: s(cronPattern("0 9 * * *"), { env: "LILO_GREETING_CRON", doc: "daily 09:00 local time", group: "greeting", live: "greeting.cron" }),
+    minHours: s(positive(20), { env: "LILO_GREETING_MIN_HOURS", doc: "only users silent this long; never twice into silence", group: "greeting", listed: "greeting.min_hours" }),
+    messages: s(positiveInt(6), { env: "LILO_GREETING_MESSAGES", doc: "last messages the greeting is written from", group: "greeting" }),
+  }),
+  push: z.object({
+    quietHours: s(quietHours("LILO_QUIET_HOURS"), {
+      env: "LILO_QUIET_HOURS",
+      doc: "e.g. 22:30-07:00: no pushes then, local time",
+      group: "memory",
+      live: "push.quiet_hours",
+      show: (c: { push: { quietHours: QuietHours | undefined } }) => {
+        const q = c.push.quietHours;
+        return q ? `${hhmm(q.startMinute)}-${hhmm(q.endMinute)}` : "none";
+      },
+    }),
+    outboxPollMs: s(positiveInt(1500), { env: "LILO_PUSH_OUTBOX_POLL_MS", doc: "the running bot delivers pushes the CLI queued, checking this often", group: "memory" }),
+  }),
+  analysis: z.object({
+    chunkChars: s(positiveInt(150_000), { env: "LILO_ANALYSIS_CHUNK_CHARS", doc: "characters per part, ≈ 43,000 tokens", group: "analysis" }),
+    maxMessageChars: s(positiveInt(4_000), { env: "LILO_ANALYSIS_MAX_MESSAGE_CHARS", doc: "longer messages are cut with a note", group: "analysis" }),
+    maxTokens: s(positiveInt(16_000), { env: "LILO_ANALYSIS_MAX_TOKENS", doc: "output limit of each call", group: "analysis" }),
+    retryTokens: s(
+      z
+        .string()
+        .trim()
+        .regex(/^\d+(\s*,\s*\d+)*$/, "comma-separated token limits, e.g. 32000,64000")
+        .default("32000,64000")
+        .transform((t) => t.split(",").map((n) => Number(n.trim()))),
+      { env: "LILO_ANALYSIS_RETRY_TOKENS", doc: "larger limits after an empty answer, in order", group: "analysis" },
+    ),
+    maxRetries: s(int(4), { env: "LILO_ANALYSIS_MAX_RETRIES", doc: "waits and retries on overload or a broken connection", group: "analysis" }),
+    dir: s(opt(), { env: "LILO_ANALYSIS_DIR", doc: "saved reports; unfinished runs keep a .json state here; default $LILO_DATA_DIR/analyses", group: "analysis", example: "data/analyses" }),
+  }),
+  lookup: z.object({
+    search: z.object({
+      provider: s(z.enum(["searxng", "brave"]).optional(), {
+        env: "LILO_SEARCH_PROVIDER",
+        doc: "searxng or brave; default: SearXNG if set, else Brave if a key is set",
+        group: "lookup",
+        listed: "search.provider",
+      }),
+      searxngUrl: s(url(), { env: "SEARXNG_URL", doc: "self-hosted SearXNG; enable \"json\" in search.formats of its settings.yml", group: "lookup", example: "http://127.0.0.1:8888" }),
+      braveApiKey: s(opt(), { env: "BRAVE_SEARCH_API_KEY", doc: "hosted Brave Search API, free tier", group: "lookup", secret: true }),
+      braveUrl: s(url(), { env: "BRAVE_SEARCH_URL", doc: "only for a proxy or tests", group: "lookup", example: "https://api.search.brave.com" }),
+      results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_SEARCH_RESULTS", doc: "", group: "lookup" }),
+      timeoutMs: s(positiveInt(10_000), { env: "LILO_SEARCH_TIMEOUT_MS", doc: "", group: "lookup" }),
+    }),
+    fetch: z.object({
+      enabled: s(bool(true), {
+        env: "LILO_FETCH_URL_ENABLED",
+        doc: "reading one page ([FETCH: url] / fetch_url); private, loopback and metadata addresses are always refused",
+        group: "lookup",
+        listed: "fetch_url.enabled",
+      }),
+      maxBytes: s(positiveInt(2_000_000), { env: "LILO_FETCH_MAX_BYTES", doc: "", group: "lookup" }),
+      timeoutMs: s(positiveInt(10_000), { env: "LILO_FETCH_TIMEOUT_MS", doc: "", group: "lookup" }),
+      maxChars: s(z.coerce.number().int().min(200).default(4_000), { env: "LILO_FETCH_MAX_CHARS", doc: "characters of the page text the model gets", group: "lookup" }),
+      /** Test setting: lets fetch_url reach 127.0.0.1/::1 (the fake servers); never set it in production. */
+      allowLoopback: s(bool(false), { env: "LILO_FETCH_ALLOW_LOOPBACK", doc: "tests only: lets fetch_url reach 127.0.0.1; never set it in production", group: "lookup" }),
+    }),
+    feeds: z.object({
+      urls: s(z.string().default(""), {
+        env: "LILO_FEEDS",
+        doc: "news feeds for [NEWS: words]; also `lilo feeds add URL`",
+        group: "lookup",
+        example: "https://example.org/feed.xml,https://example.net/atom.xml",
+        listed: "feeds.count",
+        show: (c: { lookup: { feeds: { urls: string[] } } }) => String(c.lookup.feeds.urls.length),
+      }),
+      cron: s(cronPattern("*/30 * * * *"), { env: "LILO_FEEDS_CRON", doc: "when feeds are fetched, local time zone", group: "lookup", listed: "feeds.cron" }),
+      retentionDays: s(positive(30), { env: "LILO_FEEDS_RETENTION_DAYS", doc: "", group: "lookup" }),
+      results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_NEWS_RESULTS", doc: "", group: "lookup" }),
+    }),
+    reflectionNews: z.object({
+      enabled: s(bool(false), { env: "LILO_REFLECTION_NEWS", doc: "true: the newest items go on the reflection sheet", group: "lookup" }),
+      items: s(positiveInt(5), { env: "LILO_REFLECTION_NEWS_ITEMS", doc: "", group: "lookup" }),
+    }),
+    tools: z.object({
+      modes: s(z.string().default("auto"), {
+        env: "LILO_NATIVE_TOOLS",
+        doc: "native tool calls instead of lookup markers: auto, native or markers, optionally per provider (e.g. markers,anthropic=native)",
+        group: "lookup",
+        listed: "tools.native",
+        show: (c: { lookup: { tools: { default: string; modes: Record<string, string> } } }) =>
+          [c.lookup.tools.default, ...Object.entries(c.lookup.tools.modes).map(([p, m]) => `${p}=${m}`)].join(","),
+      }),
+      rounds: s(z.coerce.number().int().min(1).max(10).default(3), {
+        env: "LILO_TOOL_ROUNDS",
+        doc: "tool rounds per turn; the call after the last one forbids tools",
+        group: "lookup",
+        listed: "tools.rounds",
+      }),
+    }),
+  }),
+  media: z.object({
+    vision: s(z.string().default("anthropic,openai,openrouter"), { env: "LILO_VISION", doc: "chat models that get photos: providers or provider:model; \"none\" = caption only", group: "media" }),
+    maxImageBytes: s(positiveInt(5_000_000), { env: "LILO_MAX_IMAGE_BYTES", doc: "larger photos are not downloaded", group: "media" }),
+    maxAudioBytes: s(positiveInt(20_000_000), { env: "LILO_MAX_AUDIO_BYTES", doc: "larger voice notes are not downloaded", group: "media" }),
+    transcribe: z.object({
+      baseUrl: s(url(), {
+        env: "LILO_TRANSCRIBE_BASE_URL",
+        doc: "voice notes: an OpenAI-compatible /audio/transcriptions endpoint (OpenAI, Groq, local whisper); unset = a short reply instead",
+        group: "media",
+        example: "https://api.openai.com/v1",
+      }),
+      model: s(z.string().trim().min(1).default("whisper-1"), { env: "LILO_TRANSCRIBE_MODEL", doc: "", group: "media" }),
+      apiKey: s(opt(), { env: "LILO_TRANSCRIBE_API_KEY", doc: "", group: "media", secret: true }),
+      timeoutMs: s(positiveInt(60_000), { env: "LILO_TRANSCRIBE_TIMEOUT_MS", doc: "", group: "media" }),
+    }),
+  }),
+  terminal: z.object({
+    userId: s(z.string().trim().min(1).default("owner"), { env: "LILO_TERMINAL_USER", doc: "the Lilo user id of the terminal chat", group: "terminal" }),
+  }),
+  telegram: z.object({
+    token: s(opt(), { env: "TELEGRAM_BOT_TOKEN", doc: "from @BotFather", group: "telegram", example: "123456:ABC...", secret: true }),
+    allowedUsers: s(z.string().default(""), {
+      env: "TELEGRAM_ALLOWED_USERS",
+      doc: "Telegram user id = Lilo user id; without \"=...\" the id is telegram:<id>. Your numeric id: send the bot a message, a stranger's id is logged",
+      group: "telegram",
+      example: "123456789=owner",
+    }),
+    webhookUrl: s(url(), { env: "TELEGRAM_WEBHOOK_URL", doc: "empty: long polling; set: the public HTTPS URL Telegram posts updates to", group: "telegram" }),
+    webhookPort: s(int(8080), {
+      env: "TELEGRAM_WEBHOOK_PORT",
+      doc: "local port of the webhook listener behind your reverse proxy; a secret derived from the token guards it",
+      group: "telegram",
+    }),
+    apiRoot: s(url(), { env: "TELEGRAM_API_ROOT", doc: "self-hosted Bot API server, e.g. http://127.0.0.1:8081", group: "telegram" }),
+  }),
+  matrix: z.object({
+    homeserverUrl: s(url(), { env: "MATRIX_HOMESERVER_URL", doc: "", group: "matrix", example: "https://matrix.example.org" }),
+    accessToken: s(opt(), { env: "MATRIX_ACCESS_TOKEN", doc: "", group: "matrix", example: "syt_...", secret: true }),
+    allowedUsers: s(z.string().default(""), {
+      env: "MATRIX_ALLOWED_USERS",
+      doc: "Matrix user id = Lilo user id; without \"=...\" the id is matrix:<id>",
+      group: "matrix",
+      example: "@you:example.org=owner",
+    }),
+    maxMessageChars: s(z.coerce.number().int().min(100).max(60_000).default(16_000), { env: "MATRIX_MAX_MESSAGE_CHARS", doc: "longer answers are split into several messages", group: "matrix" }),
+  }),
+});
+
+/** The table's output before derived values (providers, model specs, allowlists, …) are added. */
+export type RawConfig = z.output<typeof rawConfigSchema>;

@@ -1,0 +1,106 @@
+import type { ChatModel } from "../ports/chat-model.ts";
+import type { LiloConfig, ModelRole, ModelSpec } from "../config/config.ts";
+import { requireModel } from "../config/config.ts";
+import { ConfigError, ModelSwitchError } from "../errors.ts";
+import type { SettingsStore } from "../store/settings.ts";
+import { formatModelSpec, splitModelSpec } from "../config/model-spec.ts";
+import { withBareProvider } from "../config/providers.ts";
+
+const CHAT_SETTING = "chat_model";
+
+/** Makes a ChatModel for a spec; the composition root passes the provider factory in. */
+export type ModelFactory = (spec: ModelSpec) => ChatModel;
+
+/**
+ * Which model answers for which role. The chat model can be switched at run
+ * time (kept in settings, so it survives a restart); memory is untouched by
+ * a switch because every model shares the same stores.
+ */
+export class ModelRegistry {
+  private readonly cache = new Map<string, ChatModel>();
+
+  constructor(
+    private readonly config: LiloConfig,
+    private readonly factory: ModelFactory,
+    private readonly settings: SettingsStore,
+    private readonly overrides: Partial<Record<ModelRole, ChatModel>> = {},
+  ) {}
+
+  /**
+   * The model for a role. A role without its own setting (LILO_DIARY_MODEL, …)
+   * follows the chat model in force, so a run-time switch moves extraction,
+   * judge, summary, diary and reflection too, never leaving memory writing on
+   * a dead provider.
+   */
+  forRole(role: ModelRole): ChatModel {
+    const override = this.overrides[role] ?? (role !== "chat" && !this.config.models[role] ? this.overrides.chat : undefined);
+    if (override) return override;
+    if (role === "chat") return this.get(this.chatSpec());
+    return this.get(this.config.models[role] ?? this.chatSpec());
+  }
+
+  /** The chat model's spec now in force (a run-time switch wins over configuration). */
+  chatSpec(): ModelSpec {
+    const saved = this.settings.get(CHAT_SETTING);
+    if (saved) {
+      const { provider, name } = withBareProvider(saved);
+      return { provider, model: name };
+    }
+    if (this.overrides.chat) return { provider: this.overrides.chat.provider, model: this.overrides.chat.model };
+    return requireModel(this.config, "chat");
+  }
+
+  /**
+   * Switches the chat model for everyone: "provider:model", or just "model"
+   * for the current provider. Model names may contain colons (Ollama tags such
+   * as "llama3.1:8b"); then the provider must be named first.
+   */
+  switchChat(value: string, now: string): ModelSpec {
+    const choices = Object.keys(this.config.providers);
+    if (!value.trim()) throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
+    const { provider, name } = splitModelSpec(value);
+    // A bare name is a model of the provider in force.
+    if (provider !== undefined && !this.config.providers[provider]) {
+      throw new ModelSwitchError(`Unknown provider "${provider}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`, "unknown-provider", provider, choices);
+    }
+    const spec: ModelSpec = { provider: provider ?? this.chatSpec().provider, model: name };
+    if (!spec.model) throw new ModelSwitchError(`Name the model after "${spec.provider}:"`, "no-model-named", spec.provider, choices);
+    try {
+      this.get(spec); // fails now, with a clear error, if the provider is not usable
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      throw new ModelSwitchError(err.message, "provider-unusable", spec.provider, choices, { cause: err });
+    }
+    this.settings.set(CHAT_SETTING, formatModelSpec(spec), now);
+    return spec;
+  }
+
+  /**
+   * The model for an explicit "provider:model" (e.g. the analyst named on the
+   * command line), built by the same factory; nothing is stored.
+   */
+  forSpec(value: string): ChatModel {
+    const { provider, name: model } = withBareProvider(value);
+    if (!this.config.providers[provider]) {
+      throw new ConfigError(`Unknown provider "${provider}" (use one of: ${Object.keys(this.config.providers).join(", ")}), e.g. anthropic:claude-sonnet-4-5`);
+    }
+    if (!model) throw new ConfigError(`Name the model after "${provider}:", e.g. ${provider}:<model name>`);
+    return this.get({ provider, model });
+  }
+
+  /** Goes back to the configured chat model. */
+  resetChat(): void {
+    this.settings.delete(CHAT_SETTING);
+  }
+
+  private get(spec: ModelSpec): ChatModel {
+    if (this.overrides.chat && spec.provider === this.overrides.chat.provider && spec.model === this.overrides.chat.model) return this.overrides.chat;
+    const key = formatModelSpec(spec);
+    let m = this.cache.get(key);
+    if (!m) {
+      m = this.factory(spec);
+      this.cache.set(key, m);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,75 @@
+import type { ChatModel } from "../ports/chat-model.ts";
+import { OPENAI_COMPATIBLE_VENDORS, type LiloConfig, type ModelSpec, type ProviderSettings } from "../config/config.ts";
+import { ConfigError } from "../errors.ts";
+import { lazyChatModel } from "./lazy.ts";
+import { RetryingModel, type RetryOptions } from "./retry.ts";
+
+/** Retry settings besides the count (which comes from config.modelCall.maxRetries). */
+export type ChatModelRetryOptions = Omit<RetryOptions, "maxRetries" | "signal">;
+
+/**
+ * The ChatModel for one role: the provider's client wrapped in RetryingModel,
+ * with timeout, retries and default max tokens from `config.modelCall`.
+ * Throws a ConfigError naming the variable to set when a key is missing.
+ */
+export function createChatModel(
+  spec: ModelSpec,
+  config: Pick<LiloConfig, "providers" | "modelCall">,
+  retry: ChatModelRetryOptions = {},
+): ChatModel {
+  const settings = config.providers[spec.provider];
+  if (!settings) {
+    throw new ConfigError(
+      `Unknown model provider "${spec.provider}" (use one of: ${Object.keys(config.providers).join(", ")})`,
+    );
+  }
+  const { timeoutMs, maxRetries, maxTokens } = config.modelCall;
+  const common = { provider: spec.provider, model: spec.model, baseUrl: settings.baseUrl, timeoutMs, maxTokens };
+  let model: ChatModel;
+  if (settings.kind === "anthropic") {
+    if (!settings.apiKey) throw missingKey(spec.provider, keyVarOf(spec.provider));
+    const options = { ...common, apiKey: settings.apiKey };
+    model = lazyChatModel(spec.provider, spec.model, async () => new (await import("./anthropic-model.ts")).AnthropicModel(options));
+  } else {
+    if (!settings.apiKey && !isLocalServer(spec.provider, settings)) {
+      throw missingKey(spec.provider, keyVarOf(spec.provider), urlVarOf(spec.provider));
+    }
+    const options = { ...common, apiKey: settings.apiKey };
+    model = lazyChatModel(spec.provider, spec.model, async () => new (await import("./openai-model.ts")).OpenAICompatibleModel(options));
+  }
+  return new RetryingModel(model, { ...retry, maxRetries });
+}
+
+/**
+ * A base URL the user chose (not the vendor's hosted default) and no key:
+ * a local or self-hosted server, which needs none.
+ */
+function isLocalServer(provider: string, settings: ProviderSettings): boolean {
+  if (!settings.baseUrl) return false;
+  const vendor = vendorOf(provider);
+  return settings.baseUrl !== vendor?.defaultUrl;
+}
+
+function vendorOf(provider: string): (typeof OPENAI_COMPATIBLE_VENDORS)[keyof typeof OPENAI_COMPATIBLE_VENDORS] | undefined {
+  return Object.hasOwn(OPENAI_COMPATIBLE_VENDORS, provider)
+    ? OPENAI_COMPATIBLE_VENDORS[provider as keyof typeof OPENAI_COMPATIBLE_VENDORS]
+    : undefined;
+}
+
+/** The variable holding the provider's key: the vendor table's, else `<PROVIDER>_API_KEY` (ANTHROPIC_API_KEY). */
+function keyVarOf(provider: string): string {
+  return vendorOf(provider)?.keyVar ?? `${envName(provider)}_API_KEY`;
+}
+
+function urlVarOf(provider: string): string {
+  return vendorOf(provider)?.urlVar ?? `${envName(provider)}_BASE_URL`;
+}
+
+function envName(provider: string): string {
+  return provider.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
+}
+
+function missingKey(provider: string, keyVar: string, urlVar?: string): ConfigError {
+  const local = urlVar ? ` (or, for a local server that needs no key, set ${urlVar} to its URL)` : "";
+  return new ConfigError(`The model provider "${provider}" needs an API key: set ${keyVar}${local}.`);
+}

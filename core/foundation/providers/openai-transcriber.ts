@@ -1,0 +1,51 @@
+import OpenAI, { toFile } from "openai";
+import type { AudioInput, Transcriber } from "../ports/transcriber.ts";
+import type { MediaConfig } from "../config/media.ts";
+import { PLACEHOLDER_API_KEY } from "./openai-model.ts";
+import { sdkFailure } from "./sdk-errors.ts";
+
+const PROVIDER = "transcribe";
+
+/**
+ * Voice notes through any OpenAI-compatible `/audio/transcriptions`
+ * endpoint (OpenAI, Groq, a local whisper server), one attempt per call:
+ * a failed transcription gets a short reply, the user can speak again.
+ */
+export class OpenAITranscriber implements Transcriber {
+  readonly label: string;
+  private readonly client: OpenAI;
+
+  constructor(private readonly settings: MediaConfig["transcribe"] & { baseUrl: string }) {
+    this.label = `${PROVIDER}:${settings.model}`;
+    // Explicit nulls keep the SDK from reading OPENAI_* variables and sending them to another vendor.
+    this.client = new OpenAI({
+      apiKey: settings.apiKey || PLACEHOLDER_API_KEY,
+      baseURL: settings.baseUrl,
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      timeout: settings.timeoutMs,
+      maxRetries: 0,
+    });
+  }
+
+  async transcribe(audio: AudioInput): Promise<string> {
+    try {
+      const file = await toFile(audio.data, audio.fileName, { type: audio.mediaType });
+      const result = await this.client.audio.transcriptions.create({ file, model: this.settings.model, response_format: "json" });
+      return result.text.trim();
+    } catch (err) {
+      throw sdkFailure(
+        err,
+        { provider: PROVIDER, baseUrl: this.client.baseURL, timeoutMs: this.settings.timeoutMs, secrets: [this.settings.apiKey] },
+        { abort: OpenAI.APIUserAbortError, timeout: OpenAI.APIConnectionTimeoutError, connection: OpenAI.APIConnectionError, api: OpenAI.APIError },
+      );
+    }
+  }
+}
+
+/** The configured transcriber, or undefined when LILO_TRANSCRIBE_BASE_URL is not set. */
+export function createTranscriber(media: MediaConfig): Transcriber | undefined {
+  const { baseUrl } = media.transcribe;
+  return baseUrl ? new OpenAITranscriber({ ...media.transcribe, baseUrl }) : undefined;
+}

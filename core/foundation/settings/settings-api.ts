@@ -1,0 +1,130 @@
+import { loadConfig, type LiloConfig } from "../config/config.ts";
+import { formatModelSpec } from "../config/model-spec.ts";
+import { getAt, LEAVES, showLeaf } from "../config/table.ts";
+import { ConfigError } from "../errors.ts";
+import type { ModelRegistry } from "../models/registry.ts";
+import { GLOBAL, type SettingsStore } from "../store/settings.ts";
+import type { LiveSettings, SettingSource } from "./live-settings.ts";
+
+/** The run-time chat model switch (`lilo model`), listed first among the live settings. */
+export const CHAT_MODEL = "chat_model";
+
+/** One row of `lilo settings`: a live setting, the chat model, configuration from `.env`, or a secret (only "set" / "not set"). */
+export interface SettingRow {
+  kind: "chat-model" | "live" | "config" | "secret";
+  key: string;
+  env: string;
+  value: string;
+  source: SettingSource;
+  /** Can change while Lilo runs (`lilo settings set`). */
+  live: boolean;
+}
+
+/** A value other parts of Lilo keep in the settings table (program state); values of secret-looking keys are hidden. */
+export interface StoredSetting {
+  key: string;
+  /** undefined: for everyone. */
+  userId: string | undefined;
+  value: string;
+}
+
+/** Everything `lilo settings` lists, in its sections. */
+export interface SettingsList {
+  live: SettingRow[];
+  state: StoredSetting[];
+  config: SettingRow[];
+  secrets: SettingRow[];
+}
+
+/** What `set` / `unset` did; an invalid value throws ConfigError and stores nothing. */
+export type SettingChange =
+  | { kind: "changed"; row: SettingRow }
+  /** Comes from the environment: set `env` in `.env` and restart. */
+  | { kind: "env-only"; key: string; env: string }
+  | { kind: "unknown"; key: string };
+
+/** The settings use cases: list, look up one, change a live one or the chat model. */
+export interface SettingsApi {
+  list(): SettingsList;
+  /** The row for a key or its variable; undefined when no setting has this name. */
+  get(key: string): SettingRow | undefined;
+  /** Sets a live setting (validated like `.env`) or switches the chat model ("default" goes back). */
+  set(key: string, value: string): SettingChange;
+  /** Goes back to `.env` (or the configured chat model). */
+  unset(key: string): SettingChange;
+}
+
+/** Setting keys that look like they could hold a secret are never shown, whatever they hold. */
+export const looksSecret = (key: string) => /key|token|secret|password/i.test(key);
+
+/** What the settings use cases need. */
+export interface SettingsApiDeps {
+  config: LiloConfig;
+  live: LiveSettings;
+  store: SettingsStore;
+  models: ModelRegistry;
+  now: () => string;
+}
+
+/** The settings use cases over the live settings, the chat model registry and the table's listed and secret leaves. */
+export function createSettingsApi({ config, live, store, models, now }: SettingsApiDeps): SettingsApi {
+  let defaults: LiloConfig | undefined;
+  const configRows = (): SettingRow[] => {
+    defaults ??= loadConfig({});
+    return LEAVES.filter((l) => l.listed !== undefined).map((l) => {
+      const value = showLeaf(l, config);
+      return { kind: "config", key: l.listed!, env: l.env, value, source: value === showLeaf(l, defaults!) ? "default" : "env", live: false };
+    });
+  };
+  const secretRows = (): SettingRow[] =>
+    LEAVES.filter((l) => l.secret).map((l) => {
+      const set = !!getAt(config, l.path);
+      return { kind: "secret", key: l.env, env: l.env, value: set ? "set" : "not set", source: set ? "env" : "default", live: false };
+    });
+  const chatRow = (): SettingRow => ({ kind: "chat-model", key: CHAT_MODEL, env: "LILO_CHAT_MODEL", value: chatSpec(models), source: store.get(CHAT_MODEL) ? "set" : "env", live: true });
+  const liveRows = (): SettingRow[] => live.list().map((r) => ({ kind: "live", ...r, live: true }));
+  const findLive = (key: string) => liveRows().find((r) => r.key === key || r.env === key);
+
+  const change = (key: string, value: string | undefined): SettingChange => {
+    if (key === CHAT_MODEL) {
+      if (value === undefined || value === "default") models.resetChat();
+      else models.switchChat(value, now());
+      return { kind: "changed", row: chatRow() };
+    }
+    if (live.has(key)) {
+      if (value === undefined) live.unset(key);
+      else live.set(key, value);
+      return { kind: "changed", row: findLive(key)! };
+    }
+    const env = configRows().find((r) => r.key === key || r.env === key)?.env ?? secretRows().find((r) => r.env === key)?.env;
+    return env ? { kind: "env-only", key, env } : { kind: "unknown", key };
+  };
+
+  return {
+    list() {
+      const live = [chatRow(), ...liveRows()];
+      const hidden = new Set(live.map((r) => r.key));
+      const state = store
+        .all()
+        .filter((s) => !(s.userId === GLOBAL && hidden.has(s.key)))
+        .map((s) => ({ key: s.key, userId: s.userId === GLOBAL ? undefined : s.userId, value: looksSecret(s.key) ? "(hidden)" : s.value }));
+      return { live, state, config: configRows(), secrets: secretRows() };
+    },
+    get(key) {
+      if (key === CHAT_MODEL) return chatRow();
+      return findLive(key) ?? configRows().find((r) => r.key === key || r.env === key) ?? secretRows().find((r) => r.env === key);
+    },
+    set: (key, value) => change(key, value),
+    unset: (key) => change(key, undefined),
+  };
+}
+
+/** The chat model in force, or "none configured" (a state to show, not a failure). */
+function chatSpec(models: ModelRegistry): string {
+  try {
+    return formatModelSpec(models.chatSpec());
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return "none configured";
+  }
+}

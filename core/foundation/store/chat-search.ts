@@ -1,0 +1,91 @@
+/**
+ * The chat log's SQL for [RECALL:] (core/memory/recall/search.ts ranks and builds
+ * passages): FTS5 over each message with its neighbours (`messages_ctx_fts`,
+ * bm25), time bounds, and the messages around a hit.
+ */
+import type { Db } from "./db.ts";
+import type { Role } from "./chat-log.ts";
+import { prepared } from "./prepared.ts";
+
+/** A chat message as a passage needs it. */
+export interface PassageRow {
+  id: number;
+  conversation_id: number;
+  role: Role;
+  text: string;
+  created_at: string;
+  recall_answer: number;
+}
+
+/** A candidate hit: the message, its conversation, time and keyword score. */
+export interface CandidateRow {
+  id: number;
+  conversation_id: number;
+  created_at: string;
+  score: number;
+}
+
+/** Which of one user's messages are candidates: ISO bounds (`to` exclusive), an FTS5 match or none. */
+export interface CandidateFilter {
+  userId: string;
+  excludeConversationId?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  /** An FTS5 query; without it, every message inside the bounds. */
+  match?: string | undefined;
+  /** bm25 weight of the neighbours' column against the message's own text. */
+  contextWeight: number;
+}
+
+export class ChatSearchTable {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Candidates ranked by bm25 (best first), or newest first without a match.
+   * An iterator, read only as far as needed: leaving the loop early closes
+   * the statement.
+   */
+  candidates(f: CandidateFilter): IterableIterator<CandidateRow> {
+    const where = ["m.user_id = @userId"];
+    const params: Record<string, string | number> = { userId: f.userId };
+    if (f.excludeConversationId !== undefined) {
+      where.push("m.conversation_id <> @exclude");
+      params.exclude = f.excludeConversationId;
+    }
+    if (f.from !== undefined) {
+      where.push("m.created_at >= @from");
+      params.from = f.from;
+    }
+    if (f.to !== undefined) {
+      where.push("m.created_at < @to");
+      params.to = f.to;
+    }
+    let sql: string;
+    if (f.match) {
+      params.match = f.match;
+      sql = `SELECT m.id, m.conversation_id, m.created_at, -bm25(messages_ctx_fts, 1.0, ${f.contextWeight}) AS score
+             FROM messages_ctx_fts JOIN messages m ON m.id = messages_ctx_fts.rowid
+             WHERE messages_ctx_fts MATCH @match AND ${where.join(" AND ")} ORDER BY score DESC, m.id DESC`;
+    } else {
+      sql = `SELECT m.id, m.conversation_id, m.created_at, 0 AS score FROM messages m WHERE ${where.join(" AND ")} ORDER BY m.created_at DESC, m.id DESC`;
+    }
+    // Prepared per call: an iterated statement cannot be shared (see prepared.ts).
+    return this.db.prepare(sql).iterate(params) as IterableIterator<CandidateRow>;
+  }
+
+  /** Messages by id, in no particular order. */
+  byIds(ids: number[]): PassageRow[] {
+    return this.db
+      .prepare(`SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages WHERE id IN (${ids.map(() => "?").join(",")})`)
+      .all(...ids) as PassageRow[];
+  }
+
+  /** The message just before (`<`) or after (`>`) one in the same conversation. */
+  neighbour(conversationId: number, id: number, op: "<" | ">"): PassageRow | undefined {
+    return prepared(
+      this.db,
+      `SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages
+           WHERE conversation_id = ? AND id ${op} ? ORDER BY id ${op === "<" ? "DESC" : "ASC"} LIMIT 1`,
+    ).get(conversationId, id) as PassageRow | undefined;
+  }
+}

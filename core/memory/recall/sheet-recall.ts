@@ -1,0 +1,140 @@
+/**
+ * One chat-log search for both the cheat sheet (automatic verbatim recall)
+ * and [RECALL:]: relative time words are hard filters (SPEC §5.1), explicit
+ * dates filter to their hits when they have any, and the remaining words are ranked by bm25
+ * over each message and its neighbouring turns, fused by weighted
+ * reciprocal rank with the messages closest in meaning.
+ */
+import type { Clock } from "../../foundation/ports/clock.ts";
+import type { ChatSearch, RankedMessage, RecallPassage, RecallQuery } from "./search.ts";
+import { MIN_SCAN, SCAN_FACTOR } from "./search.ts";
+import type { MessageVectors } from "./message-vectors.ts";
+import { parseTimeWords, foldWord } from "./time-words.ts";
+import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
+import { ftsQuery, searchWords } from "./keyword-query.ts";
+import { reciprocalRankFusion } from "../fusion.ts";
+
+/** A free-text recall request taken apart. */
+export interface ParsedRecall {
+  terms: string[];
+  query: Omit<RecallQuery, "userId" | "limit">;
+  timeWords: string[];
+  dates: DateRange[];
+}
+
+/** Splits free text into search words, relative-time filters and explicit dates. */
+export function parseRecall(text: string, clock: Clock, timeZone: string): ParsedRecall {
+  const dates = parseExplicitDates(text, clock, timeZone);
+  const dateWords = new Set(dates.flatMap((d) => d.text.split(/[\s.,]+/)).filter(Boolean));
+  const parsed = parseTimeWords(text, clock, timeZone);
+  const terms = parsed.terms.filter((t) => !dateWords.has(foldWord(t)));
+  return { terms, timeWords: parsed.timeWords, dates, query: { terms, filter: parsed.filter, dates: dates.map(({ from, to }) => ({ from, to })) } };
+}
+
+/** Weights of the chat-log fusion, tuned on the LoCoMo dev split (`npm run bench:recall`). */
+export interface ChatFusionTuning {
+  rrfK: number;
+  keywordWeight: number;
+  denseWeight: number;
+  /** Pseudo-relevance feedback: words shared by the top `prfDocs` hits search again (0 = off). */
+  prfDocs: number;
+  prfTerms: number;
+  prfWeight: number;
+  /** Keyword hits below this bm25 share only common words: noise unless meaning also finds them. */
+  minKeywordScore: number;
+}
+
+export const DEFAULT_CHAT_FUSION: ChatFusionTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, prfDocs: 0, prfTerms: 5, prfWeight: 1, minKeywordScore: 0 };
+
+/** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
+export interface ChatRecallDeps {
+  recall: ChatSearch;
+  clock: Clock;
+  timeZone: string;
+  vectors?: MessageVectors | undefined;
+  fusion?: Partial<ChatFusionTuning> | undefined;
+  /** Floor on the cosine of messages found by meaning alone (the embedder's notes floor). */
+  minSimilarity?: (() => number) | undefined;
+}
+
+/** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
+export interface ChatRecallOptions {
+  userId: string;
+  limit: number;
+  excludeConversationId?: number | undefined;
+  vector?: Float32Array | undefined;
+}
+
+/** Passages (hit with neighbours and local times) for free text, best first. */
+export async function recallPassages(deps: ChatRecallDeps, text: string, o: ChatRecallOptions): Promise<(RecallPassage & { score: number })[]> {
+  const p = parseRecall(text, deps.clock, deps.timeZone);
+  const ranked = await rankParsed(deps, p, { ...o, limit: Math.max(MIN_SCAN, o.limit * SCAN_FACTOR) });
+  return deps.recall.passages(ranked, o.limit, !(ftsQuery(p.terms) || p.dates.length));
+}
+
+/** The ranking behind `recallPassages`: single messages, best first (benchmarks score these). */
+export async function rankMessages(deps: ChatRecallDeps, text: string, o: ChatRecallOptions): Promise<RankedMessage[]> {
+  return (await rankParsed(deps, parseRecall(text, deps.clock, deps.timeZone), o)).slice(0, o.limit);
+}
+
+/** How deep each side looks before fusing. */
+const FUSION_DEPTH = 50;
+
+async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
+  const depth = Math.max(FUSION_DEPTH, o.limit);
+  const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
+  const keyword = deps.recall.rank({ ...p.query, userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+  // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
+  if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
+  const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
+  const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
+  const lists = [
+    { ids: keyword.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
+    { ids: dense.map((h) => h.id), weight: t.denseWeight },
+  ];
+  let fused = reciprocalRankFusion(lists, t.rrfK);
+  let feedback: RankedMessage[] = [];
+  if (t.prfDocs > 0) {
+    feedback = expandedSearch(deps, p, o, fused.slice(0, t.prfDocs).map((f) => f.id), t.prfTerms, depth);
+    fused = reciprocalRankFusion([...lists, { ids: feedback.map((h) => h.id), weight: t.prfWeight }], t.rrfK);
+  }
+  const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...dense, ...keyword].map((h) => [h.id, h]));
+  return onNamedDates(
+    fused
+      .map((x) => {
+        const m = meta.get(x.id)!;
+        return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
+      })
+      .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score),
+  );
+}
+
+/** Messages closest in meaning that pass the time filters and the floor, after embedding the newest ones. */
+async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
+  await vectors.catchUp(o.userId);
+  const f = p.query.filter;
+  const floor = deps.minSimilarity?.() ?? 0;
+  const keep = (h: { conversationId: number; createdAt: string }) =>
+    h.conversationId !== o.excludeConversationId &&
+    (f.from === undefined || h.createdAt >= f.from) &&
+    (f.to === undefined || h.createdAt < f.to) &&
+    (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart));
+  return vectors.search(o.userId, o.vector, depth, keep).filter((h) => h.score >= floor);
+}
+
+/** Searches again with the words the top hits share (pseudo-relevance feedback). */
+function expandedSearch(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, top: number[], terms: number, depth: number): RankedMessage[] {
+  const known = new Set(searchWords(p.terms));
+  const counts = new Map<string, number>();
+  for (const text of deps.recall.texts(top).values()) {
+    for (const w of new Set(searchWords([text]))) if (!known.has(w) && w.length >= 4) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const extra = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]).slice(0, terms).map(([w]) => w);
+  if (!extra.length) return [];
+  return deps.recall.rank({ ...p.query, terms: [...p.terms, ...extra], userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+}
+
+/** A named date with hits filters to them ("am 3. Mai" means that day); without any, the ranking stands. */
+function onNamedDates(ranked: RankedMessage[]): RankedMessage[] {
+  return ranked.some((r) => r.inDateRange) ? ranked.filter((r) => r.inDateRange) : ranked;
+}
