@@ -6,7 +6,7 @@ import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
-import { seedAnalysisChats } from "../analysis/seed-analysis.ts";
+import { seedAnalysisChats } from "../background/analysis/seed-analysis.ts";
 
 describe("lilo analysis", () => {
   let fake: FakeAnthropic;

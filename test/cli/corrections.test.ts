@@ -4,7 +4,7 @@ import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { localStamp } from "../../admin-cli/commands/diary.ts";
 import { runCli } from "../helpers/cli.ts";
-import { startScenario, say, USER, type Scenario } from "../correction/scenario.ts";
+import { startScenario, say, USER, type Scenario } from "../conversation/correction/scenario.ts";
 
 const DIM = 64;
 

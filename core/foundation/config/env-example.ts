@@ -3,7 +3,7 @@ import { defaultText, LEAVES, type Leaf } from "./table.ts";
 
 /**
  * `.env.example`, generated from the configuration table (`npm run
- * config:example`); test/config/env-example.test.ts fails when the committed
+ * config:example`); test/foundation/config/env-example.test.ts fails when the committed
  * file differs. The prose around the variables lives here, the variables,
  * defaults and descriptions in schema.ts.
  */

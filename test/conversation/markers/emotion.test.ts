@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import type { ReactionTypeEmoji } from "grammy/types";
+import { MOOD_REACTIONS, MOODS, normalizeMood, type Mood } from "../../../core/conversation/markers/emotion.ts";
+
+// Compile-time check: every reaction is one Telegram allows (tsc fails otherwise).
+const allowed: Record<Mood, ReactionTypeEmoji["emoji"]> = MOOD_REACTIONS;
+
+describe("moods", () => {
+  it("has the eight canonical ids in order", () => {
+    expect(MOODS).toEqual(["freude", "nachdenklich", "neutral", "traurig", "neugierig", "besorgt", "verspielt", "liebevoll"]);
+  });
+
+  it("maps canonical ids to themselves, case-insensitively", () => {
+    for (const m of MOODS) {
+      expect(normalizeMood(m)).toBe(m);
+      expect(normalizeMood(` ${m.toUpperCase()} `)).toBe(m);
+    }
+  });
+
+  it.each([
+    ["froh", "freude"], ["happy", "freude"], ["Glücklich", "freude"], ["gluecklich", "freude"],
+    ["fröhlich", "freude"], ["joy", "freude"],
+    ["thoughtful", "nachdenklich"], ["grübelnd", "nachdenklich"],
+    ["sad", "traurig"], ["curious", "neugierig"],
+    ["worried", "besorgt"], ["Sorge", "besorgt"],
+    ["playful", "verspielt"], ["albern", "verspielt"],
+    ["warm", "liebevoll"], ["zärtlich", "liebevoll"], ["loving", "liebevoll"], ["love", "liebevoll"],
+    ["calm", "neutral"], ["ruhig", "neutral"],
+    ["sehr froh 😊", "freude"], ["freude!", "freude"], ["„neugierig“", "neugierig"],
+  ] as const)("%s → %s", (raw, mood) => {
+    expect(normalizeMood(raw)).toBe(mood);
+  });
+
+  it("matches whole words only and returns undefined for unknown moods", () => {
+    expect(normalizeMood("sorgenfrei")).toBeUndefined();
+    expect(normalizeMood("unfroh")).toBeUndefined();
+    expect(normalizeMood("wütend")).toBeUndefined();
+    expect(normalizeMood("")).toBeUndefined();
+  });
+
+  it("has one allowed reaction emoji per mood", () => {
+    expect(Object.keys(allowed).sort()).toEqual([...MOODS].sort());
+    for (const m of MOODS) expect(MOOD_REACTIONS[m]).toMatch(/^\p{Extended_Pictographic}/u);
+  });
+});

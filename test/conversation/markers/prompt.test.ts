@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { markerInstructions } from "../../../core/conversation/prompts/markers.ts";
+import { MOODS } from "../../../core/conversation/markers/emotion.ts";
+
+describe("markerInstructions", () => {
+  it("describes only the available markers, each with an example", () => {
+    const de = markerInstructions("de", ["RECALL", "EMOTION"]);
+    expect(de).toContain("[RECALL: prägnante Suchbegriffe]");
+    expect(de).toContain("[EMOTION:");
+    expect(de).not.toContain("[SEARCH:");
+    for (const m of MOODS) expect(de).toContain(m);
+    const en = markerInstructions("en", ["VORSCHLAG"]);
+    expect(en).toContain("[[VORSCHLAG:");
+    expect(en).not.toContain("[RECALL:");
+  });
+
+  it("is empty when no marker is available", () => {
+    expect(markerInstructions("en", [])).toBe("");
+  });
+});

@@ -1,0 +1,173 @@
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
+import { SqliteVecIndex } from "../../../core/foundation/providers/sqlite-vec-index.ts";
+import type { VectorKey, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
+import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+
+const EMB = "emb-test";
+const DIM = 8;
+
+/** A deterministic pseudo-random unit-ish vector per id. */
+function vecOf(id: number, dim = DIM): Float32Array {
+  const v = new Float32Array(dim);
+  let x = id * 2654435761;
+  for (let i = 0; i < dim; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    v[i] = (x / 0x7fffffff) * 2 - 1;
+  }
+  return v;
+}
+const note = (rowId: number, userId = "u1"): VectorRecord => ({ store: "notes", rowId, userId, vector: vecOf(rowId) });
+const sorted = (keys: VectorKey[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
+
+describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
+  let dir: string;
+  let file: string;
+  const dbs: Db[] = [];
+  const open = (opts: EmbeddedIndexOptions = {}) => {
+    const db = openDatabase(file);
+    dbs.push(db);
+    return { sql: db, index: new EmbeddedIndex(db, opts) };
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "lilo-emb-"));
+    file = join(dir, "lilo.db");
+  });
+  afterEach(() => {
+    for (const db of dbs.splice(0)) if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("saves the RAM copy with the last change on close and loads it on start", async () => {
+    const a = open();
+    await a.index.init(DIM, EMB);
+    await a.index.upsert([note(1), note(2), note(3, "u2")]);
+    await a.index.delete([{ store: "notes", rowId: 2, userId: "u1" }]);
+    await a.index.close();
+    expect(existsSync(`${file}.vectors`)).toBe(true);
+    const b = open();
+    await b.index.init(DIM, EMB);
+    expect(sorted(await b.index.keys())).toEqual(["notes/u1/1", "notes/u2/3"]);
+    const s = b.index.copyState();
+    expect(s).toMatchObject({ entries: 2, vectorsInSqlite: 2, partitions: 2, rebuildNeeded: undefined });
+    expect(s.lastApplied).toBe(s.lastInSqlite);
+    expect(s.lastApplied).toBeGreaterThan(0);
+  });
+
+  it("after a crash (no close) catches up from the change log past the snapshot", async () => {
+    const a = open({ saveEvery: 3 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert([note(1), note(2)]);
+    await a.index.upsert([note(3)]); // third change: saved
+    await a.index.delete([{ store: "notes", rowId: 1, userId: "u1" }]);
+    await a.index.upsert([note(4)]);
+    // no close: the snapshot holds 1, 2, 3; SQLite also knows the deletion of 1 and note 4
+    const b = open();
+    await b.index.init(DIM, EMB);
+    expect(sorted(await b.index.keys())).toEqual(["notes/u1/2", "notes/u1/3", "notes/u1/4"]);
+    const hits = await b.index.search({ vector: vecOf(4), store: "notes", userId: "u1", k: 1 });
+    expect(hits[0]).toMatchObject({ rowId: 4, score: expect.closeTo(1, 5) });
+    expect(b.index.copyState().lastApplied).toBe(b.index.copyState().lastInSqlite);
+  });
+
+  it("notices another connection's writes (PRAGMA data_version) before answering", async () => {
+    const bot = open();
+    const cli = open();
+    await bot.index.init(DIM, EMB);
+    await cli.index.init(DIM, EMB);
+    await bot.index.upsert([note(1), note(2)]);
+    await cli.index.upsert([note(3)]);
+    await cli.index.delete([{ store: "notes", rowId: 1, userId: "u1" }]);
+    const found = await bot.index.search({ vector: vecOf(3), store: "notes", userId: "u1", k: 3 });
+    expect(found.map((h) => h.rowId).sort()).toEqual([2, 3]);
+    // the bot writes next: it first applies what the CLI did, then its own change
+    await bot.index.upsert([note(4)]);
+    expect(sorted(await bot.index.keys())).toEqual(["notes/u1/2", "notes/u1/3", "notes/u1/4"]);
+    expect(sorted(await cli.index.keys())).toEqual(sorted(await bot.index.keys()));
+  });
+
+  it("reloads from SQLite when another process reindexed or the log was pruned past it", async () => {
+    const bot = open();
+    const cli = open({ saveEvery: 1, keepLog: 0 });
+    await bot.index.init(DIM, EMB);
+    await cli.index.init(DIM, EMB);
+    await bot.index.upsert([note(1)]);
+    await cli.index.upsert([note(2), note(3)]); // saves and prunes the whole log
+    expect(sorted(await bot.index.keys())).toEqual(["notes/u1/1", "notes/u1/2", "notes/u1/3"]);
+    await cli.index.reset(DIM, EMB); // `lilo reindex` in the CLI
+    await cli.index.upsert([note(9)]);
+    expect(sorted(await bot.index.keys())).toEqual(["notes/u1/9"]);
+  });
+
+  it("rebuilds a damaged snapshot from SQLite", async () => {
+    const a = open();
+    await a.index.init(DIM, EMB);
+    await a.index.upsert([note(1), note(2)]);
+    await a.index.close();
+    writeFileSync(`${file}.vectors`, "garbage");
+    const b = open();
+    await b.index.init(DIM, EMB);
+    expect(sorted(await b.index.keys())).toEqual(["notes/u1/1", "notes/u1/2"]);
+  });
+
+  it("builds a graph in the background while searches scan exactly, also when rows change during the build", async () => {
+    const a = open({ graphMinSize: 20, graphChunk: 5 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 30 }, (_, i) => note(i + 1)));
+    expect(a.index.copyState().graphs).toBe(0); // started, not finished: nothing blocked
+    expect((await a.index.search({ vector: vecOf(30), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(30);
+    await new Promise((r) => setImmediate(r)); // one step: the cursor is past the first rows
+    await a.index.delete([{ store: "notes", rowId: 2, userId: "u1" }]); // the last row moves into a passed slot
+    await a.index.upsert([note(1), note(31)]); // an edit behind the cursor, an add at the end
+    await a.index.graphsBuilt();
+    expect(a.index.copyState().graphs).toBe(1);
+    for (const id of [1, 3, 30, 31]) expect((await a.index.search({ vector: vecOf(id), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(id);
+    expect((await a.index.search({ vector: vecOf(2), store: "notes", userId: "u1", k: 40 })).map((h) => h.rowId)).not.toContain(2);
+    expect((await a.index.search({ vector: vecOf(2), store: "notes", userId: "u1", k: 40 })).length).toBe(30);
+  });
+
+  it("builds a graph for a partition that reaches graphMinSize and drops it well below", async () => {
+    const a = open({ graphMinSize: 20, graphBuild: "inline" });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 19 }, (_, i) => note(i + 1)));
+    expect(a.index.copyState().graphs).toBe(0);
+    await a.index.upsert([note(20), note(21, "u2")]);
+    expect(a.index.copyState().graphs).toBe(1);
+    const hits = await a.index.search({ vector: vecOf(7), store: "notes", userId: "u1", k: 3 });
+    expect(hits[0]).toMatchObject({ rowId: 7, score: expect.closeTo(1, 5) });
+    await a.index.close();
+    const b = open({ graphMinSize: 20, graphBuild: "inline" });
+    await b.index.init(DIM, EMB);
+    expect(b.index.copyState().graphs).toBe(1); // loaded with the snapshot
+    for (const f of [`${file}.vectors`, `${file}.vectors.graph0`, `${file}.vectors.graph1`].filter(existsSync)) expect(statSync(f).mode & 0o077).toBe(0);
+    expect(existsSync(`${file}.vectors.graph0`) || existsSync(`${file}.vectors.graph1`)).toBe(true);
+    await b.index.delete(Array.from({ length: 11 }, (_, i) => ({ store: "notes" as const, rowId: i + 1, userId: "u1" })));
+    expect(b.index.copyState().graphs).toBe(0);
+    expect((await b.index.search({ vector: vecOf(15), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(15);
+  });
+
+  it("takes over the vectors of an older Lilo's sqlite-vec table without re-embedding", async () => {
+    const old = open();
+    const vec = new SqliteVecIndex(old.sql);
+    await vec.init(DIM, EMB);
+    await vec.upsert([note(5), { ...note(6, "u2"), store: "diary" }]);
+    const emb = new EmbeddedIndex(old.sql);
+    await emb.init(DIM, EMB);
+    expect(sorted(await emb.keys())).toEqual(["diary/u2/6", "notes/u1/5"]);
+    const other = new EmbeddedIndex(open().sql);
+    await expect(other.init(DIM, "another-model")).rejects.toThrow(/lilo reindex/);
+  });
+
+  it("reports a RAM copy that disagrees with SQLite as needing a rebuild", async () => {
+    const a = open();
+    await a.index.init(DIM, EMB);
+    await a.index.upsert([note(1)]);
+    // Someone deletes a vector behind the log's back (not through the index).
+    a.sql.exec("DELETE FROM memory_vectors");
+    expect(a.index.copyState().rebuildNeeded).toMatch(/RAM copy holds 1 vectors, SQLite 0/);
+  });
+});

@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError } from "../../../core/foundation/errors.ts";
+import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
+
+describe("lilo.settings", () => {
+  let t: TestLilo;
+  afterEach(async () => t.cleanup());
+
+  it("lists live settings, program state, configuration and secrets from the table", () => {
+    t = makeTestLilo({ ANTHROPIC_API_KEY: "sk-ant-x", LILO_DIARY_TIME: "22:15", LILO_FEEDS: "https://a.example/feed.xml" });
+    const { live, config, secrets, state } = t.lilo.settings.list();
+    expect(live[0]).toMatchObject({ kind: "chat-model", key: "chat_model", value: "anthropic:claude-sonnet-4-5", source: "env", live: true });
+    expect(live.find((r) => r.key === "diary.time")).toMatchObject({ env: "LILO_DIARY_TIME", value: "22:15", source: "env" });
+    expect(config.find((r) => r.key === "feeds.count")).toMatchObject({ env: "LILO_FEEDS", value: "1", source: "env" });
+    expect(config.find((r) => r.key === "tools.native")).toMatchObject({ value: "auto", source: "default" });
+    expect(secrets.find((r) => r.env === "ANTHROPIC_API_KEY")?.value).toBe("set");
+    expect(JSON.stringify(secrets)).not.toContain("sk-ant-x");
+    expect(state).toEqual([]);
+  });
+
+  it("sets and unsets a live setting, refuses a bad value and tells env-only and unknown keys apart", () => {
+    t = makeTestLilo();
+    expect(t.lilo.settings.set("diary.time", "21:30")).toMatchObject({ kind: "changed", row: { key: "diary.time", value: "21:30", source: "set" } });
+    expect(t.lilo.config.diary.time).toBe("21:30");
+    expect(t.lilo.settings.unset("LILO_DIARY_TIME")).toMatchObject({ kind: "changed", row: { value: "23:45", source: "default" } });
+    expect(() => t.lilo.settings.set("greeting.cron", "0 99 * * *")).toThrow(ConfigError);
+    expect(t.lilo.settings.set("timezone", "Europe/Paris")).toEqual({ kind: "env-only", key: "timezone", env: "LILO_TIMEZONE" });
+    expect(t.lilo.settings.set("nope", "1")).toEqual({ kind: "unknown", key: "nope" });
+    expect(t.lilo.settings.get("push.quiet_hours")).toMatchObject({ value: "none", source: "default" });
+  });
+});
