@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, requireModel } from "../../../core/index.ts";
 import { thresholdsFor } from "../../../core/memory/thresholds.ts";
+import { ADAPTER_SECTIONS } from "../../../adapters/config.ts";
 
 describe("configuration", () => {
   it("has the seed's numbers as defaults", () => {
@@ -41,7 +42,7 @@ describe("configuration", () => {
     expect(() => loadConfig({ LILO_CHAT_MODEL: "mistral:large" })).toThrow(/LILO_CHAT_MODEL: unknown provider "mistral"/);
     expect(() => loadConfig({ LILO_CHAT_MODEL: "ollama" })).toThrow(/LILO_CHAT_MODEL: name the model/);
     expect(() => loadConfig({ LILO_VECTOR_BACKEND: "qdrant" })).toThrow(/QDRANT_URL/);
-    expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" })).toThrow(ConfigError);
+    expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" }, ADAPTER_SECTIONS)).toThrow(ConfigError);
     // Zero would make every model call fail or every message a new conversation.
     expect(() => loadConfig({ LILO_MODEL_TIMEOUT_MS: "0" })).toThrow(/LILO_MODEL_TIMEOUT_MS/);
     expect(() => loadConfig({ LILO_MODEL_MAX_TOKENS: "0" })).toThrow(/LILO_MODEL_MAX_TOKENS/);
@@ -53,7 +54,7 @@ describe("configuration", () => {
   });
 
   it("maps allowlists to Lilo user ids", () => {
-    const c = loadConfig({ TELEGRAM_ALLOWED_USERS: "111=chris, 222", MATRIX_ALLOWED_USERS: "@chris:example.org=chris" });
+    const c = loadConfig({ TELEGRAM_ALLOWED_USERS: "111=chris, 222", MATRIX_ALLOWED_USERS: "@chris:example.org=chris" }, ADAPTER_SECTIONS);
     expect(c.telegram.allowedUsers).toEqual({ "111": "chris", "222": "telegram:222" });
     expect(c.matrix.allowedUsers).toEqual({ "@chris:example.org": "chris" });
   });
