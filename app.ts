@@ -3,6 +3,7 @@ import { WriterLock } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile } from "./adapters/terminal/log-file.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
+import { ADAPTER_SECTIONS } from "./adapters/config.ts";
 import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
 
 /**
@@ -14,7 +15,8 @@ import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
 export async function runApp(ports: LiloPorts = {}): Promise<number> {
   let config: LiloConfig;
   try {
-    config = loadConfigFromEnv(process.env);
+    // The core's variables and the adapters' sections, read and checked together.
+    config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { renderEnvExample } from "../core/foundation/config/env-example.ts";
+import { ADAPTER_SECTIONS } from "../adapters/config.ts";
 
-/** `npm run config:example`: writes `.env.example` from the configuration table (core/foundation/config/schema.ts). */
-writeFileSync(new URL("../.env.example", import.meta.url), renderEnvExample());
-process.stdout.write(".env.example written from core/foundation/config/schema.ts\n");
+/** `npm run config:example`: writes `.env.example` from the configuration table (core/foundation/config/schema.ts) and the adapters' sections. */
+writeFileSync(new URL("../.env.example", import.meta.url), renderEnvExample(ADAPTER_SECTIONS));
+process.stdout.write(".env.example written from core/foundation/config/schema.ts and adapters/*/config.ts\n");

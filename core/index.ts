@@ -45,3 +45,5 @@ export type { ConcernOutcome } from "./background/reflection/concerns.ts";
 export type { GreetingApi, GreetingPreview } from "./background/greeting/greeting-api.ts";
 export type { GreetingResult, GreetingReason } from "./background/greeting/greet.ts";
 export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./background/analysis/analysis-api.ts";
+export { MOODS, type Mood } from "./conversation/markers/emotion.ts";
+export { configSection, sectionOf, type ConfigSection, type SectionValues } from "./foundation/config/section.ts";

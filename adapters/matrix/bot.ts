@@ -11,6 +11,7 @@ import { RoomQueue } from "./queue.ts";
 import { BotState } from "./state.ts";
 import { MATRIX_TEXTS } from "./texts.ts";
 import { MatrixTransport } from "./transport.ts";
+import { matrixConfig } from "./config.ts";
 
 /**
  * The Matrix adapter (matrix-bot-sdk, access-token login). It joins rooms
@@ -34,7 +35,7 @@ export interface RunningMatrix extends RunningAdapter {
 
 /** Starts syncing; resolves once the client is logged in and the first sync is under way. */
 export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAdapterOptions = {}): Promise<RunningMatrix> {
-  const { homeserverUrl, accessToken, allowedUsers, maxMessageChars } = lilo.config.matrix;
+  const { homeserverUrl, accessToken, allowedUsers, maxMessageChars } = matrixConfig(lilo.config);
   if (!homeserverUrl || !accessToken) throw new ConfigError("Matrix needs MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN");
   if (Object.keys(allowedUsers).length === 0) logger.warn("MATRIX_ALLOWED_USERS is empty: the Matrix bot will ignore everyone");
   routeSdkLogs(logger);

@@ -1,8 +1,8 @@
-import { MOOD_REACTIONS } from "../../core/conversation/markers/emotion.ts";
 import { describeError, type TurnResult } from "../../core/index.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { sendMarkdown, sendReaction } from "./send.ts";
 import { sendQuestion } from "./questions.ts";
+import { MATRIX_MOOD_REACTIONS } from "./reactions.ts";
 
 /** Renders a core answer: the text, the mood as a reaction on the user's message, a yes/no question. */
 export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource, result: TurnResult): Promise<void> {
@@ -15,7 +15,7 @@ export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource,
     throw err;
   }
   if (result.answerMessageId !== undefined) ctx.lilo.inbox.delivered(result.answerMessageId);
-  const emoji = result.mood ? (MOOD_REACTIONS as Record<string, string>)[result.mood] : undefined;
+  const emoji = result.mood ? MATRIX_MOOD_REACTIONS[result.mood] : undefined;
   if (emoji) {
     await sendReaction(ctx.client, source.roomId, source.eventId, emoji).catch((err: unknown) =>
       ctx.logger.debug("matrix mood reaction failed", { roomId: source.roomId, error: describeError(err) }),

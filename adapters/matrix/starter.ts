@@ -1,4 +1,5 @@
 import type { AdapterStarter } from "../index.ts";
+import { matrixConfig } from "./config.ts";
 
 /**
  * Starter for adapters/index.ts: runs only when MATRIX_HOMESERVER_URL and
@@ -6,7 +7,7 @@ import type { AdapterStarter } from "../index.ts";
  * a second to import), so installations without Matrix never pay for it.
  */
 export const matrixStarter: AdapterStarter = async (lilo, logger) => {
-  const { homeserverUrl, accessToken } = lilo.config.matrix;
+  const { homeserverUrl, accessToken } = matrixConfig(lilo.config);
   if (!homeserverUrl || !accessToken) return undefined;
   const { startMatrix } = await import("./bot.ts");
   return startMatrix(lilo, logger);

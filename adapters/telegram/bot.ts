@@ -17,12 +17,13 @@ import { durableInbox, resumeTelegram, storeOnArrival, telegramMessageId } from 
 import { startWebhook, type WebhookServer } from "./webhook.ts";
 import { registerMedia } from "./media.ts";
 import { telegramFiles } from "./files.ts";
+import { telegramConfig } from "./config.ts";
 
 /** How long `stop` waits for running turns before it gives up on them. */
 const STOP_GRACE_MS = 10_000;
 const UPDATES = ["message", "callback_query"] as const;
 
-/** Options of one bot; `startTelegram` fills them from `config.telegram`. */
+/** Options of one bot; `startTelegram` fills them from Telegram's configuration section (config.ts). */
 export interface TelegramBotOptions {
   token: string;
   /** Bot API server (tests, self-hosted servers); default Telegram's. */
@@ -120,7 +121,7 @@ function replyOnError(text: string, logger: Logger): Middleware<LiloContext> {
  * or the webhook when TELEGRAM_WEBHOOK_URL is set. Undefined without a token.
  */
 export async function startTelegram(lilo: Lilo, logger: Logger): Promise<TelegramAdapter | undefined> {
-  const cfg = lilo.config.telegram;
+  const cfg = telegramConfig(lilo.config);
   if (!cfg.token) return undefined;
   if (Object.keys(cfg.allowedUsers).length === 0) logger.warn("TELEGRAM_ALLOWED_USERS is empty: the bot refuses everyone");
   const { bot, inflight } = createTelegramBot(lilo, logger, {

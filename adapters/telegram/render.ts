@@ -1,7 +1,7 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
 import type { InlineKeyboardButton, InlineKeyboardMarkup, Message, ReactionTypeEmoji } from "grammy/types";
-import { describeError, normalizeText, type Logger, type Question } from "../../core/index.ts";
-import { MOOD_REACTIONS, normalizeMood } from "../../core/conversation/markers/emotion.ts";
+import { describeError, normalizeText, type Logger, type Mood, type Question } from "../../core/index.ts";
+import { MOOD_REACTIONS } from "./reactions.ts";
 import { renderChunks, type Chunk } from "../shared/format.ts";
 
 /**
@@ -102,17 +102,16 @@ export async function setKeyboard(api: Api, chatId: ChatId, messageId: number, r
   }
 }
 
-/** The reaction emoji for a mood, if the mood is one of the eight. */
-export function moodReaction(mood: string | undefined): ReactionTypeEmoji["emoji"] | undefined {
-  const m = mood ? normalizeMood(mood) : undefined;
-  return m ? MOOD_REACTIONS[m] : undefined;
+/** The reaction emoji for a mood (the core already normalised it to one of the eight). */
+export function moodReaction(mood: Mood | undefined): ReactionTypeEmoji["emoji"] | undefined {
+  return mood ? MOOD_REACTIONS[mood] : undefined;
 }
 
 /**
  * Shows Lilo's mood as a reaction on the user's message. A chat that does
  * not allow reactions only loses the mood, so a refusal is logged, not thrown.
  */
-export async function react(api: Api, chatId: ChatId, messageId: number, mood: string | undefined, logger: Logger): Promise<void> {
+export async function react(api: Api, chatId: ChatId, messageId: number, mood: Mood | undefined, logger: Logger): Promise<void> {
   const emoji = moodReaction(mood);
   if (!emoji) return;
   try {

@@ -11,7 +11,7 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
     .option("--json", "print the list as JSON")
     .action((o: { json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const contacts = statusRows(lilo);
+        const contacts = await statusRows(lilo);
         if (o.json) {
           io.out(JSON.stringify(contacts));
           return 0;
@@ -28,11 +28,11 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
 }
 
 /** Every recorded contact, plus the configured adapters and chat model that have none yet. */
-function statusRows(lilo: Lilo): ContactStatus[] {
+async function statusRows(lilo: Lilo): Promise<ContactStatus[]> {
   const contacts = lilo.contacts.list();
-  const expected: string[] = [];
-  if (lilo.config.telegram.token) expected.push("telegram");
-  if (lilo.config.matrix.homeserverUrl) expected.push("matrix");
+  // Loaded here, not at the top: `lilo --help` must not pay for the configuration table.
+  const { configuredAdapters } = await import("../../adapters/config.ts");
+  const expected = configuredAdapters(lilo.config);
   try {
     const chat = lilo.models.chatSpec();
     expected.push(`model ${chat.provider}:${chat.model}`);

@@ -6,7 +6,8 @@ import type { VectorIndex } from "../foundation/ports/vector-index.ts";
 import type { ChatModel } from "../foundation/ports/chat-model.ts";
 import type { Logger } from "../foundation/ports/logger.ts";
 import { silentLogger } from "../foundation/ports/logger.ts";
-import { registerSecrets, urlSecrets } from "../foundation/util/redact.ts";
+import { registerSecrets } from "../foundation/util/redact.ts";
+import { configSecrets } from "../foundation/config/secrets.ts";
 import { Contacts } from "../foundation/health/contacts.ts";
 import { recordingContact } from "../foundation/health/contact-model.ts";
 import { openDatabase, type Db } from "../foundation/store/db.ts";
@@ -98,6 +99,7 @@ export interface LiloPorts {
  * first memory access), so creating Lilo is cheap.
  */
 export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lilo {
+  // Every secret of the table (the core's and the adapters' sections): masked in all logs and errors from now on.
   registerSecrets(configSecrets(sharedConfig));
   // Live settings write into this Lilo's own copy of the sections they change.
   const config = ownLiveSections(sharedConfig);
@@ -247,10 +249,4 @@ function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
   }
   if (config.vector.backend === "sqlite-vec") return new SqliteVecIndex(db);
   return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize });
-}
-
-/** Every secret value in the configuration: provider keys, passwords in base URLs, bot and access tokens. */
-function configSecrets(config: LiloConfig): string[] {
-  const providers = Object.values(config.providers).flatMap((p) => [p.apiKey, ...urlSecrets(p.baseUrl)]);
-  return [...providers, config.vector.qdrantApiKey, ...urlSecrets(config.vector.qdrantUrl), config.telegram.token, config.matrix.accessToken, config.lookup.search.braveApiKey, config.media.transcribe.apiKey, ...urlSecrets(config.lookup.search.searxngUrl)].filter((s): s is string => !!s);
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLilo, loadConfig, type Lilo, type LiloPorts } from "../../core/index.ts";
 import { ControlledEmbedder } from "../fakes/controlled-embedder.ts";
+import { ADAPTER_SECTIONS } from "../../adapters/config.ts";
 
 export interface TestLilo {
   lilo: Lilo;
@@ -13,12 +14,13 @@ export interface TestLilo {
 
 /**
  * A Lilo on a real SQLite file in a fresh temp dir, with an embedder whose
- * vectors the test controls and the embedded sqlite-vec index.
+ * vectors the test controls and the embedded sqlite-vec index. Its
+ * configuration has the adapters' sections, as with `npm start`.
  */
 export function makeTestLilo(env: Record<string, string> = {}, ports: LiloPorts = {}): TestLilo {
   const dir = mkdtempSync(join(tmpdir(), "lilo-test-"));
   const embedder = (ports.embedder as ControlledEmbedder | undefined) ?? new ControlledEmbedder(64);
-  const config = loadConfig({ LILO_DATA_DIR: dir, LILO_MODEL_MAX_RETRIES: "0", ...env });
+  const config = loadConfig({ LILO_DATA_DIR: dir, LILO_MODEL_MAX_RETRIES: "0", ...env }, ADAPTER_SECTIONS);
   const lilo = createLilo(config, { embedder, ...ports });
   return {
     lilo,

@@ -9,6 +9,7 @@ import { startFakeMatrix, type FakeMatrix } from "../fakes/fake-matrix.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { ControlledEmbedder } from "../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { ADAPTER_SECTIONS } from "../../adapters/config.ts";
 import { runCli } from "../helpers/cli.ts";
 
 type Line = { level: string; msg: string; data?: Record<string, unknown> };
@@ -58,7 +59,7 @@ describe("outages are visible: warned with their retry delay, last contact in `l
     expect(contacts.map((c) => c.name)).toEqual(["model anthropic:claude-test", "telegram"]);
     expect(contacts[1]!.lastOkAt! >= contacts[1]!.lastFailureAt!).toBe(true);
 
-    const open = () => createLilo(loadConfig({ LILO_DATA_DIR: t!.dir, ...env }), { embedder: new ControlledEmbedder(64) });
+    const open = () => createLilo(loadConfig({ LILO_DATA_DIR: t!.dir, ...env }, ADAPTER_SECTIONS), { embedder: new ControlledEmbedder(64) });
     const status = await runCli(open, ["status"]);
     expect(status.code).toBe(0);
     expect(status.out).toMatch(/^telegram\s+last contact \d{4}-\d\d-\d\dT\S+ \(\d+ s ago\); last failure .*\/bot\*\*\*\/sendMessage failed/m);

@@ -2,7 +2,8 @@ import type { StoreMarkerDefinition } from "./marker.ts";
 
 /**
  * Lilo's moods, as set by the `[EMOTION: mood]` marker at the end of an answer.
- * The German ids are canonical: they are stored and shown by adapters.
+ * The German ids are canonical: they are stored and shown by adapters
+ * (each adapter maps them to its platform's reactions, e.g. adapters/telegram/reactions.ts).
  */
 export const MOODS = [
   "freude",
@@ -80,23 +81,6 @@ export function normalizeMood(raw: string): Mood | undefined {
   }
   return undefined;
 }
-
-/**
- * One Telegram-reaction emoji per mood. Every value must be in Telegram's
- * allowed reaction set (grammY's `ReactionTypeEmoji["emoji"]`; the test
- * checks this at compile time). Neutral uses 👌 rather than 😐 because the
- * latter reads as displeasure when shown as a reaction.
- */
-export const MOOD_REACTIONS = {
-  freude: "😁",
-  nachdenklich: "🤔",
-  neutral: "👌",
-  traurig: "😢",
-  neugierig: "👀",
-  besorgt: "😨",
-  verspielt: "🤪",
-  liebevoll: "🥰",
-} as const satisfies Record<Mood, string>;
 
 /** [EMOTION:] — the mood of the answer; the last one of an answer wins. */
 export const EMOTION_MARKER: StoreMarkerDefinition = {

@@ -7,6 +7,7 @@ import type { DurableJobs } from "../../foundation/util/durable-jobs.ts";
 import { writeTransaction } from "../../foundation/store/tx.ts";
 import { NotFoundError } from "../../foundation/errors.ts";
 import type { AfterReplyTask, Exchange, ScheduledTask } from "./types.ts";
+import type { Mood } from "../markers/emotion.ts";
 
 /** Where answers and their after-reply jobs are written, and who runs the jobs. */
 export interface ReplyRecorder {
@@ -36,7 +37,7 @@ interface ExchangeJob {
 export function recordAnswer(
   deps: ReplyRecorder,
   ctx: { userId: string; conversationId: number; userMessage: { id: number }; scheduled: readonly ScheduledTask[] },
-  answer: { text: string; model: string; mood: string | null; recallAnswer: boolean },
+  answer: { text: string; model: string; mood: Mood | null; recallAnswer: boolean },
 ): ChatLogMessage {
   const now = deps.clock.now().toISOString();
   const stored = writeTransaction(deps.db, () => {

@@ -4,6 +4,7 @@ import { modelLabel, type ChatModel, type ChatRequest } from "../../foundation/p
 import type { MemoryHit } from "../../memory/memory.ts";
 import type { Persona } from "../persona/persona.ts";
 import type { Marker } from "../markers/marker.ts";
+import type { Mood } from "../markers/emotion.ts";
 import type { TurnSheet } from "./sheet.ts";
 import type { Answering } from "./answering.ts";
 import type { TurnContext as Turn, TurnMiddleware, TurnResult } from "./types.ts";
@@ -124,7 +125,7 @@ async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: C
  * is stored; otherwise the user would be told the model failed and a retry
  * would store the markers that did succeed a second time.
  */
-async function storeMarkers(s: AnswerServices, ctx: Turn, markers: Marker[]): Promise<{ mood?: string | undefined }> {
+async function storeMarkers(s: AnswerServices, ctx: Turn, markers: Marker[]): Promise<{ mood?: Mood | undefined }> {
   try {
     const turn = { userId: ctx.userId, userMessageId: ctx.userMessage.id, conversationId: ctx.conversationId, now: s.replies.clock.now() };
     return await s.answering.store(turn, markers);

@@ -2,6 +2,7 @@ import type { MemoryHit } from "../../memory/memory.ts";
 import type { ChatLogMessage } from "../../foundation/store/chat-log.ts";
 import type { ImageInput } from "../../foundation/ports/chat-model.ts";
 import type { ErrorCode } from "../../foundation/errors.ts";
+import type { Mood } from "../markers/emotion.ts";
 
 /** A message from a user, as an adapter hands it to the core. */
 export interface IncomingMessage {
@@ -35,7 +36,7 @@ export interface TurnResult {
   /** "provider:model" that wrote the answer. */
   model?: string;
   /** One of the eight moods, when the model set [EMOTION:]. */
-  mood?: string;
+  mood?: Mood;
   question?: Question;
   /** The notes that were on the cheat sheet. */
   notesUsed: MemoryHit[];

@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.ts";
-import { envAt, nestEnv } from "./table.ts";
+import { configTable, envAt, nestEnv, type ConfigTable } from "./table.ts";
+import type { AnySection, SectionValues } from "./section.ts";
 import { rawConfigSchema, type RawConfig } from "./schema.ts";
 import { defaultChatModel, modelSpecFrom, providerSettings } from "./providers.ts";
 import type { ModelSpec } from "./model-spec.ts";
@@ -13,8 +14,9 @@ export { OPENAI_COMPATIBLE_VENDORS, type OpenAICompatibleVendor, type ProviderSe
 /**
  * Lilo's whole configuration, parsed once from environment-style variables.
  * The table (config/schema.ts) holds every variable, default and description;
- * this file adds what is derived from several of them. The core never reads
- * process.env: callers pass the variables in (config/load.ts reads `.env`).
+ * this file adds what is derived from several of them. Layers outside the
+ * core add their own variables as sections (config/section.ts). The core never
+ * reads process.env: callers pass the variables in (config/load.ts reads `.env`).
  */
 
 export type Env = Record<string, string | undefined>;
@@ -35,23 +37,38 @@ export const DEFAULT_EMBEDDING_MODELS = {
 /**
  * The parsed configuration: the table's output (each section as in
  * config/schema.ts) with the derived values of `complete`: providers and
- * model specs, user-name and allowlist maps, paths defaulting into the data
- * folder, the vector backend, lookup and media details.
+ * model specs, the user-name map, paths defaulting into the data folder,
+ * the vector backend, lookup and media details; and `table`, the variables it
+ * was read with (the settings list and the secret redaction go through it).
+ * The sections of adapters sit next to these (`loadConfig`'s result type).
  */
-export type LiloConfig = ReturnType<typeof complete>;
+export type LiloConfig = ReturnType<typeof complete> & {
+  /** Every variable this configuration was read with: the core's and the registered sections'. */
+  readonly table: ConfigTable;
+};
 
 /**
- * Parses configuration from environment-style variables. Throws a
- * ConfigError that names every wrong variable.
+ * Parses configuration from environment-style variables: the core's table
+ * and each of `sections` (an adapter's variables, at `config[section.key]`).
+ * Throws a ConfigError that names every wrong variable.
  */
-export function loadConfig(env: Env = {}): LiloConfig {
+export function loadConfig<const S extends readonly AnySection[] = []>(env: Env = {}, sections: S = [] as unknown as S): LiloConfig & SectionValues<S> {
+  const table = configTable(sections);
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
-  const parsed = rawConfigSchema.safeParse(nestEnv(cleaned));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${envAt(i.path)}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, { cause: parsed.error });
+  const input = nestEnv(cleaned, table.leaves);
+  const core = rawConfigSchema.safeParse(input);
+  const parts = sections.map((s) => ({ s, parsed: s.schema.safeParse(input[s.key]) }));
+  const issues = [
+    ...(core.success ? [] : core.error.issues),
+    ...parts.flatMap(({ s, parsed }) => (parsed.success ? [] : parsed.error.issues.map((i) => ({ ...i, path: [s.key, ...i.path] })))),
+  ];
+  if (!core.success || issues.length > 0) {
+    const lines = issues.map((i) => `  ${envAt(i.path, table.leaves)}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, { cause: core.error ?? parts.find((p) => !p.parsed.success)?.parsed.error });
   }
-  return complete(parsed.data);
+  const config: Record<string, unknown> = { ...complete(core.data), table };
+  for (const { s, parsed } of parts) config[s.key] = s.derive(parsed.data, (path) => envAt([s.key, ...path], table.leaves));
+  return config as LiloConfig & SectionValues<S>;
 }
 
 /** The values derived from several variables, and the cross-variable rules. */
@@ -70,8 +87,6 @@ function complete(raw: RawConfig) {
     embedding: { ...raw.embedding, model: raw.embedding.model ?? DEFAULT_EMBEDDING_MODELS[raw.persona.language], localDir: raw.embedding.localDir ?? `${dataDir}/models` },
     vector: { ...raw.vector, backend: raw.vector.backend ?? (raw.vector.qdrantUrl ? "qdrant" : "embedded") },
     analysis: { ...raw.analysis, dir: raw.analysis.dir ?? `${dataDir}/analyses` },
-    telegram: { ...raw.telegram, allowedUsers: parseAllowList(envAt(["telegram", "allowedUsers"]), raw.telegram.allowedUsers, "telegram") },
-    matrix: { ...raw.matrix, allowedUsers: parseAllowList(envAt(["matrix", "allowedUsers"]), raw.matrix.allowedUsers, "matrix") },
     lookup: lookupConfig(raw.lookup),
     media: mediaConfig(raw.media),
   };
@@ -113,21 +128,6 @@ function parsePairs(variable: string, raw: string): Record<string, string> {
     const idx = part.lastIndexOf("=");
     if (idx <= 0 || idx === part.length - 1) throw new ConfigError(`${variable}: "${part}" is not key=value`);
     out[part.slice(0, idx).trim()] = part.slice(idx + 1).trim();
-  }
-  return out;
-}
-
-/**
- * "123,456=anna" → platform id → Lilo user id. Without "=user" the user id is
- * "<platform>:<id>"; with it, several platforms can share one memory.
- */
-function parseAllowList(variable: string, raw: string, platform: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
-    const idx = part.lastIndexOf("=");
-    if (idx === 0 || idx === part.length - 1) throw new ConfigError(`${variable}: "${part}" is not id or id=user`);
-    const id = idx > 0 ? part.slice(0, idx).trim() : part;
-    out[id] = idx > 0 ? part.slice(idx + 1).trim() : `${platform}:${id}`;
   }
   return out;
 }

@@ -1,21 +1,23 @@
 import type { Group } from "./rules.ts";
-import { defaultText, LEAVES, type Leaf } from "./table.ts";
+import type { AnySection, GroupText } from "./section.ts";
+import { configTable, defaultText, type Leaf } from "./table.ts";
 
 /**
  * `.env.example`, generated from the configuration table (`npm run
  * config:example`); test/foundation/config/env-example.test.ts fails when the committed
- * file differs. The prose around the variables lives here, the variables,
- * defaults and descriptions in schema.ts.
+ * file differs. The prose around the core's variables lives here, the
+ * variables, defaults and descriptions in schema.ts; a section (an adapter's
+ * variables, section.ts) brings its own groups, written after the core's.
  */
 
 const HEADER = [
   "# Lilo configuration. Copy to .env and fill in what you use.",
   "# Secrets (API keys, tokens) live only here or in the environment: Lilo never stores or logs them.",
-  "# Generated from core/foundation/config/schema.ts by `npm run config:example`: change the table, not this file.",
+  "# Generated from core/foundation/config/schema.ts and adapters/*/config.ts by `npm run config:example`: change those, not this file.",
 ];
 
-/** Each group's heading and the notes before (and after) its variables, in file order. */
-const GROUPS: Record<Group, { title: string; intro?: string[]; outro?: string[] }> = {
+/** Each core group's heading and the notes before (and after) its variables, in file order. */
+const GROUPS: Record<Group, GroupText> = {
   "model-keys": { title: "Model: set ONE of these (the first one found becomes the chat model)" },
   models: {
     title: 'Which model does what: "provider:model" (provider = anthropic, openai, deepseek, openrouter, ollama)',
@@ -59,26 +61,20 @@ const GROUPS: Record<Group, { title: string; intro?: string[]; outro?: string[] 
     intro: ["Web search needs one provider; without one Lilo is not told about [SEARCH:]."],
   },
   media: { title: "Photos and voice notes" },
-  terminal: { title: "Terminal chat (used when no Telegram or Matrix is configured)" },
-  telegram: { title: "Telegram" },
-  matrix: {
-    title: "Matrix",
-    outro: [
-      "The bot joins a room only when an allowed user invites it; the sync token and its room/question",
-      "state live in $LILO_DATA_DIR/matrix-bot.json. No end-to-end encryption: use an unencrypted room.",
-    ],
-  },
+  terminal: { title: "Terminal chat (used when no chat adapter is configured)" },
 };
 
 const WIDTH = 130;
 const DOC_COLUMN = 40;
 
-/** The whole `.env.example` text. */
-export function renderEnvExample(): string {
+/** The whole `.env.example` text: the core's groups, then those of each section (in the order given). */
+export function renderEnvExample(sections: readonly AnySection[] = []): string {
   const out = [...HEADER];
-  for (const [group, text] of Object.entries(GROUPS) as [Group, (typeof GROUPS)[Group]][]) {
+  const { leaves } = configTable(sections);
+  const groups = [GROUPS, ...sections.map((s) => s.groups)].flatMap((g) => Object.entries(g));
+  for (const [group, text] of groups) {
     out.push("", heading(text.title), ...comments(text.intro ?? []));
-    for (const leaf of LEAVES.filter((l) => l.group === group)) out.push(...variable(leaf));
+    for (const leaf of leaves.filter((l) => l.group === group)) out.push(...variable(leaf));
     out.push(...comments(text.outro ?? []));
   }
   return `${out.join("\n")}\n`;

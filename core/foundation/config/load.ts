@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import dotenv from "dotenv";
 import { loadConfig, type Env, type LiloConfig } from "./config.ts";
+import type { AnySection, SectionValues } from "./section.ts";
 import { ConfigError } from "../errors.ts";
 
 /** The `.env` file named by LILO_ENV_FILE (default `.env`). */
@@ -28,9 +29,10 @@ export function readEnvFile(env: Env): string {
 
 /**
  * The configuration of `npm start` and the `lilo` command: the `.env` file
- * read into `env`, then every variable parsed (ConfigError naming each wrong one).
+ * read into `env`, then every variable of the core and of `sections` parsed
+ * (ConfigError naming each wrong one).
  */
-export function loadConfigFromEnv(env: Env): LiloConfig {
+export function loadConfigFromEnv<const S extends readonly AnySection[] = []>(env: Env, sections: S = [] as unknown as S): LiloConfig & SectionValues<S> {
   readEnvFile(env);
-  return loadConfig(env);
+  return loadConfig(env, sections);
 }

@@ -8,7 +8,7 @@ import { parseQuietHours } from "../util/quiet-hours.ts";
  * registry that gives each leaf its variable, description and flags.
  */
 
-/** Groups of `.env.example`, in file order (titles and intros: env-example.ts). */
+/** The core's groups of `.env.example`, in file order (titles and intros: env-example.ts); sections bring their own. */
 export type Group =
   | "model-keys"
   | "models"
@@ -26,9 +26,7 @@ export type Group =
   | "analysis"
   | "lookup"
   | "media"
-  | "terminal"
-  | "telegram"
-  | "matrix";
+  | "terminal";
 
 /** What the table says about one leaf besides its zod rule. */
 export interface SettingMeta {
@@ -36,7 +34,8 @@ export interface SettingMeta {
   env: string;
   /** One line for `.env.example` (what it does, the unit, an example). */
   doc: string;
-  group: Group;
+  /** The `.env.example` group: one of the core's (`Group`) or one its section names (section.ts). */
+  group: string;
   /** Shown in `.env.example` instead of the default (e.g. `sk-ant-...`). */
   example?: string;
   /** Only whether it is set is ever printed. */

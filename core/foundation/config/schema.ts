@@ -21,7 +21,8 @@ import {
  * environment variable, default, description and flags (rules.ts). Its
  * output, plus the values derived from it in config.ts, is `LiloConfig`;
  * `.env.example` and `lilo settings` are generated from it. Every default
- * number of the specification lives here and nowhere else.
+ * number of the specification lives here and nowhere else; the chat
+ * adapters bring their own variables as sections (config/section.ts).
  */
 
 const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -333,34 +334,7 @@ export const rawConfigSchema = z.object({
   terminal: z.object({
     userId: s(z.string().trim().min(1).default("owner"), { env: "LILO_TERMINAL_USER", doc: "the Lilo user id of the terminal chat", group: "terminal" }),
   }),
-  telegram: z.object({
-    token: s(opt(), { env: "TELEGRAM_BOT_TOKEN", doc: "from @BotFather", group: "telegram", example: "123456:ABC...", secret: true }),
-    allowedUsers: s(z.string().default(""), {
-      env: "TELEGRAM_ALLOWED_USERS",
-      doc: "Telegram user id = Lilo user id; without \"=...\" the id is telegram:<id>. Your numeric id: send the bot a message, a stranger's id is logged",
-      group: "telegram",
-      example: "123456789=owner",
-    }),
-    webhookUrl: s(url(), { env: "TELEGRAM_WEBHOOK_URL", doc: "empty: long polling; set: the public HTTPS URL Telegram posts updates to", group: "telegram" }),
-    webhookPort: s(int(8080), {
-      env: "TELEGRAM_WEBHOOK_PORT",
-      doc: "local port of the webhook listener behind your reverse proxy; a secret derived from the token guards it",
-      group: "telegram",
-    }),
-    apiRoot: s(url(), { env: "TELEGRAM_API_ROOT", doc: "self-hosted Bot API server, e.g. http://127.0.0.1:8081", group: "telegram" }),
-  }),
-  matrix: z.object({
-    homeserverUrl: s(url(), { env: "MATRIX_HOMESERVER_URL", doc: "", group: "matrix", example: "https://matrix.example.org" }),
-    accessToken: s(opt(), { env: "MATRIX_ACCESS_TOKEN", doc: "", group: "matrix", example: "syt_...", secret: true }),
-    allowedUsers: s(z.string().default(""), {
-      env: "MATRIX_ALLOWED_USERS",
-      doc: "Matrix user id = Lilo user id; without \"=...\" the id is matrix:<id>",
-      group: "matrix",
-      example: "@you:example.org=owner",
-    }),
-    maxMessageChars: s(z.coerce.number().int().min(100).max(60_000).default(16_000), { env: "MATRIX_MAX_MESSAGE_CHARS", doc: "longer answers are split into several messages", group: "matrix" }),
-  }),
 });
 
-/** The table's output before derived values (providers, model specs, allowlists, …) are added. */
+/** The table's output before derived values (providers, model specs, user names, …) are added. */
 export type RawConfig = z.output<typeof rawConfigSchema>;

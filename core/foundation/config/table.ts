@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { settingMeta, type SettingMeta } from "./rules.ts";
 import { rawConfigSchema } from "./schema.ts";
+import type { AnySection } from "./section.ts";
 
 /** One leaf of the configuration table: where it sits, its zod rule, and what the table says about it. */
 export interface Leaf extends SettingMeta {
@@ -17,26 +18,49 @@ function walk(schema: z.ZodType, path: readonly string[]): Leaf[] {
   return [{ ...meta, path, schema }];
 }
 
-/** Every variable Lilo reads, in table order. */
+/** Every variable the core reads, in table order (the sections of adapters come on top: `configTable`). */
 export const LEAVES: readonly Leaf[] = walk(rawConfigSchema, []);
 
 const byEnv = new Map(LEAVES.map((l) => [l.env, l]));
 
-/** The leaf read from `env`, e.g. "LILO_DIARY_TIME". */
+/** The core's leaf read from `env`, e.g. "LILO_DIARY_TIME". */
 export function leafOf(env: string): Leaf | undefined {
   return byEnv.get(env);
 }
 
+/** The variables one configuration was read with: the core's table and the sections registered on top. */
+export interface ConfigTable {
+  /** Every leaf, the core's first, then each section's (their paths start with the section's key). */
+  readonly leaves: readonly Leaf[];
+  readonly sections: readonly AnySection[];
+}
+
+/** The core's table plus `sections`; a key or variable used twice is a mistake in the code, not in `.env`. */
+export function configTable(sections: readonly AnySection[] = []): ConfigTable {
+  const leaves = [...LEAVES, ...sections.flatMap((s) => walk(s.schema, [s.key]))];
+  const keys = new Set(LEAVES.map((l) => l.path[0]));
+  for (const s of sections) {
+    if (keys.has(s.key)) throw new Error(`configuration table: the section "${s.key}" is there twice`);
+    keys.add(s.key);
+  }
+  const envs = new Set<string>();
+  for (const l of leaves) {
+    if (envs.has(l.env)) throw new Error(`configuration table: ${l.env} is read twice`);
+    envs.add(l.env);
+  }
+  return { leaves, sections };
+}
+
 /** The variable behind a path of the configuration (an issue's path), or the path itself. */
-export function envAt(path: readonly PropertyKey[]): string {
+export function envAt(path: readonly PropertyKey[], leaves: readonly Leaf[] = LEAVES): string {
   const key = path.map(String).join(".");
-  return LEAVES.find((l) => key === l.path.join(".") || key.startsWith(`${l.path.join(".")}.`))?.env ?? key;
+  return leaves.find((l) => key === l.path.join(".") || key.startsWith(`${l.path.join(".")}.`))?.env ?? key;
 }
 
 /** The table's input: each variable put at its leaf's path (every section present, so defaults apply). */
-export function nestEnv(env: Record<string, string | undefined>): Record<string, unknown> {
+export function nestEnv(env: Record<string, string | undefined>, leaves: readonly Leaf[] = LEAVES): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const l of LEAVES) {
+  for (const l of leaves) {
     const v = env[l.env];
     if (v !== undefined) setAt(out, l.path, v);
     else if (l.path.length > 1) setAt(out, l.path.slice(0, -1), getAt(out, l.path.slice(0, -1)) ?? {});

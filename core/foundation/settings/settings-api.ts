@@ -1,6 +1,8 @@
 import { loadConfig, type LiloConfig } from "../config/config.ts";
 import { formatModelSpec } from "../config/model-spec.ts";
-import { getAt, LEAVES, showLeaf } from "../config/table.ts";
+import { showLeaf } from "../config/table.ts";
+import { isSecretSet } from "../config/secrets.ts";
+import { redactSecrets } from "../util/redact.ts";
 import { ConfigError } from "../errors.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import { GLOBAL, type SettingsStore } from "../store/settings.ts";
@@ -20,7 +22,11 @@ export interface SettingRow {
   live: boolean;
 }
 
-/** A value other parts of Lilo keep in the settings table (program state); values of secret-looking keys are hidden. */
+/**
+ * A value other parts of Lilo keep in the settings table (program state). No leaf of the table describes
+ * these, so values of secret-looking keys are hidden by the key's name, and every other value passes the
+ * redaction (the configured secrets by value, and their shapes).
+ */
 export interface StoredSetting {
   key: string;
   /** undefined: for everyone. */
@@ -66,19 +72,23 @@ export interface SettingsApiDeps {
   now: () => string;
 }
 
-/** The settings use cases over the live settings, the chat model registry and the table's listed and secret leaves. */
+/**
+ * The settings use cases over the live settings, the chat model registry and the listed and secret leaves of
+ * the table the configuration was read with (the core's and every registered section's).
+ */
 export function createSettingsApi({ config, live, store, models, now }: SettingsApiDeps): SettingsApi {
   let defaults: LiloConfig | undefined;
+  const { leaves, sections } = config.table;
   const configRows = (): SettingRow[] => {
-    defaults ??= loadConfig({});
-    return LEAVES.filter((l) => l.listed !== undefined).map((l) => {
+    defaults ??= loadConfig({}, sections);
+    return leaves.filter((l) => l.listed !== undefined).map((l) => {
       const value = showLeaf(l, config);
       return { kind: "config", key: l.listed!, env: l.env, value, source: value === showLeaf(l, defaults!) ? "default" : "env", live: false };
     });
   };
   const secretRows = (): SettingRow[] =>
-    LEAVES.filter((l) => l.secret).map((l) => {
-      const set = !!getAt(config, l.path);
+    leaves.filter((l) => l.secret).map((l) => {
+      const set = isSecretSet(l, config);
       return { kind: "secret", key: l.env, env: l.env, value: set ? "set" : "not set", source: set ? "env" : "default", live: false };
     });
   const chatRow = (): SettingRow => ({ kind: "chat-model", key: CHAT_MODEL, env: "LILO_CHAT_MODEL", value: chatSpec(models), source: store.get(CHAT_MODEL) ? "set" : "env", live: true });
@@ -107,7 +117,7 @@ export function createSettingsApi({ config, live, store, models, now }: Settings
       const state = store
         .all()
         .filter((s) => !(s.userId === GLOBAL && hidden.has(s.key)))
-        .map((s) => ({ key: s.key, userId: s.userId === GLOBAL ? undefined : s.userId, value: looksSecret(s.key) ? "(hidden)" : s.value }));
+        .map((s) => ({ key: s.key, userId: s.userId === GLOBAL ? undefined : s.userId, value: looksSecret(s.key) ? "(hidden)" : redactSecrets(s.value) }));
       return { live, state, config: configRows(), secrets: secretRows() };
     },
     get(key) {

@@ -47,13 +47,13 @@ export function redactSecrets(text: string, extra: ReadonlyArray<string | undefi
   return out;
 }
 
-/** The secrets inside a URL: its password and, when there is one, its user name. */
+/** Query parameters that carry a credential (`?key=…`, `?access_token=…`). */
+const SECRET_PARAM = /key|token|secret|password|passwd|sig/i;
+
+/** The secrets inside a URL: its password and, when there is one, its user name; values of key or token parameters. */
 export function urlSecrets(raw: string | undefined): string[] {
-  if (!raw) return [];
-  try {
-    const u = new URL(raw);
-    return [u.password, u.password && u.username].map((s) => (s ? decodeURIComponent(s) : "")).filter(Boolean);
-  } catch {
-    return [];
-  }
+  if (!raw || !URL.canParse(raw)) return [];
+  const u = new URL(raw);
+  const params = [...u.searchParams].filter(([name]) => SECRET_PARAM.test(name)).map(([, value]) => value);
+  return [u.password, u.password && u.username].map((s) => (s ? decodeURIComponent(s) : "")).concat(params).filter(Boolean);
 }

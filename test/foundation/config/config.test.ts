@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, requireModel } from "../../../core/index.ts";
 import { thresholdsFor } from "../../../core/memory/thresholds.ts";
+import { ADAPTER_SECTIONS } from "../../../adapters/config.ts";
+import { TELEGRAM_SECTION, telegramConfig } from "../../../adapters/telegram/config.ts";
+import { configTable } from "../../../core/foundation/config/table.ts";
 
 describe("configuration", () => {
   it("has the seed's numbers as defaults", () => {
@@ -41,7 +44,7 @@ describe("configuration", () => {
     expect(() => loadConfig({ LILO_CHAT_MODEL: "mistral:large" })).toThrow(/LILO_CHAT_MODEL: unknown provider "mistral"/);
     expect(() => loadConfig({ LILO_CHAT_MODEL: "ollama" })).toThrow(/LILO_CHAT_MODEL: name the model/);
     expect(() => loadConfig({ LILO_VECTOR_BACKEND: "qdrant" })).toThrow(/QDRANT_URL/);
-    expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" })).toThrow(ConfigError);
+    expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" }, ADAPTER_SECTIONS)).toThrow(ConfigError);
     // Zero would make every model call fail or every message a new conversation.
     expect(() => loadConfig({ LILO_MODEL_TIMEOUT_MS: "0" })).toThrow(/LILO_MODEL_TIMEOUT_MS/);
     expect(() => loadConfig({ LILO_MODEL_MAX_TOKENS: "0" })).toThrow(/LILO_MODEL_MAX_TOKENS/);
@@ -53,8 +56,22 @@ describe("configuration", () => {
   });
 
   it("maps allowlists to Lilo user ids", () => {
-    const c = loadConfig({ TELEGRAM_ALLOWED_USERS: "111=chris, 222", MATRIX_ALLOWED_USERS: "@chris:example.org=chris" });
+    const c = loadConfig({ TELEGRAM_ALLOWED_USERS: "111=chris, 222", MATRIX_ALLOWED_USERS: "@chris:example.org=chris" }, ADAPTER_SECTIONS);
     expect(c.telegram.allowedUsers).toEqual({ "111": "chris", "222": "telegram:222" });
     expect(c.matrix.allowedUsers).toEqual({ "@chris:example.org": "chris" });
+  });
+
+  it("reads the adapters' variables only through their sections, naming a wrong one like the core's", () => {
+    expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" }, ADAPTER_SECTIONS)).toThrow(/TELEGRAM_ALLOWED_USERS: "123=" is not id or id=user/);
+    expect(() => loadConfig({ MATRIX_ALLOWED_USERS: "=anna" }, ADAPTER_SECTIONS)).toThrow(/MATRIX_ALLOWED_USERS/);
+    // Issues of the core and of a section are reported together.
+    expect(() => loadConfig({ LILO_NOTES_TOP_K: "viele", TELEGRAM_WEBHOOK_URL: "no url", MATRIX_MAX_MESSAGE_CHARS: "5" }, ADAPTER_SECTIONS)).toThrow(
+      /LILO_NOTES_TOP_K[\s\S]*TELEGRAM_WEBHOOK_URL[\s\S]*MATRIX_MAX_MESSAGE_CHARS/,
+    );
+    const core = loadConfig({ TELEGRAM_BOT_TOKEN: "123456:abc" });
+    expect("telegram" in core).toBe(false);
+    expect(() => telegramConfig(core)).toThrow(/loaded without its "telegram" section/);
+    expect(telegramConfig(loadConfig({ TELEGRAM_BOT_TOKEN: "123456:abc" }, ADAPTER_SECTIONS))).toMatchObject({ token: "123456:abc", webhookPort: 8080 });
+    expect(() => configTable([TELEGRAM_SECTION, TELEGRAM_SECTION])).toThrow(/"telegram" is there twice/);
   });
 });

@@ -3,6 +3,8 @@ import { OPENAI_COMPATIBLE_VENDORS, loadConfig } from "../../../core/foundation/
 import { formatModelSpec, splitModelSpec } from "../../../core/foundation/config/model-spec.ts";
 import { envAt, getAt, LEAVES, leafOf } from "../../../core/foundation/config/table.ts";
 import { LIVE_KEYS } from "../../../core/foundation/settings/live-settings.ts";
+import { configTable } from "../../../core/foundation/config/table.ts";
+import { ADAPTER_SECTIONS } from "../../../adapters/config.ts";
 
 describe("the configuration table", () => {
   it("reads each variable once, and every leaf has its variable at its path of the configuration", () => {
@@ -33,7 +35,7 @@ describe("the configuration table", () => {
       "greeting.cron",
       "push.quiet_hours",
     ]);
-    expect(LEAVES.filter((l) => l.secret).map((l) => l.env)).toContain("TELEGRAM_BOT_TOKEN");
+    expect(configTable(ADAPTER_SECTIONS).leaves.filter((l) => l.secret).map((l) => l.env)).toContain("TELEGRAM_BOT_TOKEN");
   });
 
   it("parses provider:model in one place: first colon, Ollama tags kept", () => {
