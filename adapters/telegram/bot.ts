@@ -64,7 +64,8 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   const deps: TelegramDeps = { lilo, logger, texts, lastNotes: new Map<string, MemoryHit[]>(), questionMessages: new Map<string, number>() };
   const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
   // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
-  bot.api.config.use(outageRetry({ logger, onContact: () => lilo.contacts.ok("telegram"), onFailure: (e) => lilo.contacts.failed("telegram", e), sleep: opts.sleep, random: opts.random }));
+  const contact = { onContact: () => lilo.contacts.ok("telegram"), onFailure: (e: string) => lilo.contacts.failed("telegram", e) };
+  bot.api.config.use(outageRetry({ logger, ...contact, sleep: opts.sleep, random: opts.random }));
   bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 300, rethrowHttpErrors: true }));
   // Stores each message before the next getUpdates confirms it (the webhook path stores it in the handler).
   bot.api.config.use(durableInbox(lilo, opts.allowedUsers));

@@ -34,7 +34,7 @@ export async function callAnalyst(model: ChatModel, request: Omit<ChatRequest, "
       baseDelayMs: 2_000,
       maxDelayMs: 30_000,
       ...(o.sleep ? { sleep: o.sleep } : {}),
-      onRetry: (info) => o.logger.warn("analysis: provider failed, retrying", { attempt: info.attempt, delayMs: info.delayMs, error: describeError(info.error) }),
+      onRetry: ({ attempt, delayMs, error }) => o.logger.warn("analysis: provider failed, retrying", { attempt, delayMs, error: describeError(error) }),
     });
     if (res.text.trim()) return res;
     o.logger.warn("analysis: empty answer, retrying with a larger output limit", { maxTokens, stopReason: res.stopReason });
