@@ -30,6 +30,7 @@ export type { Answer } from "./conversation/questions/questions.ts";
 export type { CorrectionEntry } from "./conversation/correction/correction-log.ts";
 export { consoleLogger, silentLogger } from "./foundation/ports/logger.ts";
 export { redactSecrets } from "./foundation/util/redact.ts";
+export { withRetry, backoffDelay, type Sleep, type RetryOptions, type RetryInfo } from "./foundation/util/retry.ts";
 export { MEDIA_TEXTS, photoMessageText } from "./conversation/prompts/media-texts.ts";
 export { acceptsImages } from "./foundation/config/media.ts";
 export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts";

@@ -1,7 +1,7 @@
 import { Bot, type Middleware } from "grammy";
 import { run, sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { autoRetry } from "@grammyjs/auto-retry";
-import { describeError, type Lilo, type Logger, type MemoryHit } from "../../core/index.ts";
+import { describeError, type Lilo, type Logger, type MemoryHit, type Sleep } from "../../core/index.ts";
 import type { RunningAdapter } from "../index.ts";
 import { InFlight } from "../shared/inflight.ts";
 import { accessControl } from "./access.ts";
@@ -33,7 +33,9 @@ export interface TelegramBotOptions {
   /** Webhook mode: queue each update per chat and return at once instead of awaiting it. */
   detach?: boolean;
   /** How the outage retry waits (tests pass a fast one). */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
+  /** The outage retry's jitter source (tests pass a fixed one). */
+  random?: () => number;
 }
 
 /** A wired bot, not yet receiving updates. */
@@ -63,7 +65,8 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   const deps: TelegramDeps = { lilo, logger, texts, lastNotes: new Map<string, MemoryHit[]>(), questionMessages: new Map<string, number>() };
   const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
   // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
-  bot.api.config.use(outageRetry({ logger, onContact: () => lilo.contacts.ok("telegram"), onFailure: (e) => lilo.contacts.failed("telegram", e), ...(opts.sleep ? { sleep: opts.sleep } : {}) }));
+  const contact = { onContact: () => lilo.contacts.ok("telegram"), onFailure: (e: string) => lilo.contacts.failed("telegram", e) };
+  bot.api.config.use(outageRetry({ logger, ...contact, sleep: opts.sleep, random: opts.random }));
   bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 300, rethrowHttpErrors: true }));
   // Stores each message before the next getUpdates confirms it (the webhook path stores it in the handler).
   bot.api.config.use(durableInbox(lilo, opts.allowedUsers));

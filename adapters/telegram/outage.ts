@@ -1,51 +1,75 @@
 import { HttpError, type Transformer } from "grammy";
-import { describeError, type Logger } from "../../core/index.ts";
+import { describeError, withRetry, type Logger, type Sleep } from "../../core/index.ts";
 
-/** First wait after a network failure; doubled per failure up to MAX_DELAY_MS. */
+/** First wait after a network failure; doubled per failure up to MAX_DELAY_MS, each wait jittered. */
 const FIRST_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 60_000;
+/**
+ * Retries of any other call (a send, an edit, a download) before its error
+ * goes up: about 1.5 to 3 minutes of outage. The answer is then marked
+ * failed (/retry redoes it) instead of holding the chat's queue and `stop`
+ * for as long as Telegram is down.
+ */
+export const MAX_CALL_RETRIES = 8;
+/** Polling and start-up must outlast any outage: they retry until Telegram answers or the bot stops. */
+const ENDLESS = new Set(["getUpdates", "getMe", "deleteWebhook", "setWebhook"]);
 
+/** How the outage retry waits; tests pass fast ones. */
 export interface OutageOptions {
   logger: Logger;
   /** Telegram answered (any answer, even a refusal: the Bot API is reachable). */
   onContact: () => void;
   /** A call failed on the network; `error` is already described. */
   onFailure: (error: string) => void;
-  /** Waits `ms` (tests pass a fast one); rejects when `signal` aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Waits `ms`; rejects when `signal` aborts. */
+  sleep?: Sleep | undefined;
+  /** Random source in [0, 1) for the jitter. */
+  random?: (() => number) | undefined;
 }
 
 /**
  * A grammY API transformer for an unreachable Bot API (network down, DNS,
  * Telegram outage): every failed attempt is logged at warn level with the
- * wait before the next one, the call is retried with exponential backoff
- * (1 s doubling to 60 s) until it goes through or the bot stops, and the
+ * wait before the next one, the call is retried with the shared backoff
+ * (1 s doubling to a 60 s cap, jittered), polling and start-up until they go
+ * through or the bot stops, other calls MAX_CALL_RETRIES times; the
  * recovery is logged too. Each answer counts as the adapter's last contact.
  * grammY's auto-retry (installed after this one) still handles 429 and 5xx.
  */
 export function outageRetry(opts: OutageOptions): Transformer {
-  const sleep = opts.sleep ?? defaultSleep;
   let downSince: number | undefined;
+  const failed = (err: HttpError) => {
+    downSince ??= Date.now();
+    const error = describeError(err.error ?? err);
+    record(opts.logger, () => opts.onFailure(error));
+    return error;
+  };
   return async (prev, method, payload, signal) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = await prev(method, payload, signal);
-        if (downSince !== undefined) {
-          opts.logger.info("telegram reachable again", { method, downSeconds: Math.round((Date.now() - downSince) / 1000) });
-          downSince = undefined;
-        }
-        record(opts.logger, opts.onContact);
-        return result;
-      } catch (err) {
-        if (!(err instanceof HttpError) || signal?.aborted) throw err;
-        downSince ??= Date.now();
-        const delayMs = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (attempt - 1));
-        const error = describeError(err.error ?? err);
-        record(opts.logger, () => opts.onFailure(error));
-        opts.logger.warn("telegram unreachable, retrying", { method, attempt, retryInSeconds: delayMs / 1000, error });
-        await sleep(delayMs, signal as AbortSignal | undefined);
-      }
+    let result: Awaited<ReturnType<typeof prev>>;
+    try {
+      result = await withRetry(() => prev(method, payload, signal), {
+        maxRetries: ENDLESS.has(method) ? Infinity : MAX_CALL_RETRIES,
+        retryable: (err) => err instanceof HttpError,
+        baseDelayMs: FIRST_DELAY_MS,
+        maxDelayMs: MAX_DELAY_MS,
+        signal: signal as AbortSignal | undefined,
+        ...(opts.sleep ? { sleep: opts.sleep } : {}),
+        ...(opts.random ? { random: opts.random } : {}),
+        onRetry: ({ attempt, delayMs, error: err }) => {
+          const error = failed(err as HttpError);
+          opts.logger.warn("telegram unreachable, retrying", { method, attempt, retryInSeconds: Math.round(delayMs / 100) / 10, error });
+        },
+      });
+    } catch (err) {
+      if (err instanceof HttpError && !signal?.aborted) opts.logger.warn("telegram unreachable, giving up on the call", { method, error: failed(err) });
+      throw err;
     }
+    if (downSince !== undefined) {
+      opts.logger.info("telegram reachable again", { method, downSeconds: Math.round((Date.now() - downSince) / 1000) });
+      downSince = undefined;
+    }
+    record(opts.logger, opts.onContact);
+    return result;
   };
 }
 
@@ -56,20 +80,4 @@ function record(logger: Logger, fn: () => void): void {
   } catch (err) {
     logger.debug("telegram contact not recorded", { error: describeError(err) });
   }
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    }
-    signal?.addEventListener("abort", abort, { once: true });
-  });
 }

@@ -39,7 +39,7 @@ describe("outages are visible: warned with their retry delay, last contact in `l
     t = makeTestLilo(env);
     const lines: Line[] = [];
     const waits: number[] = [];
-    const { bot } = createTelegramBot(t.lilo, capturingLogger(lines), { token: tg.token, apiRoot: tg.url, allowedUsers: {}, sleep: async (ms) => void waits.push(ms) });
+    const { bot } = createTelegramBot(t.lilo, capturingLogger(lines), { token: tg.token, apiRoot: tg.url, allowedUsers: {}, sleep: async (ms) => void waits.push(ms), random: () => 0.999999 });
 
     tg.unreachable(3);
     await bot.api.sendMessage(111, "Hallo");

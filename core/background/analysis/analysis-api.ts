@@ -11,7 +11,7 @@ import { modelLabel, type ChatModel } from "../../foundation/ports/chat-model.ts
 import type { Db } from "../../foundation/store/db.ts";
 import type { SettingsStore } from "../../foundation/store/settings.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
-import type { Sleep } from "../../foundation/providers/retry.ts";
+import type { Sleep } from "../../foundation/util/retry.ts";
 import { analystInstruction, blueprintBlock, defaultQuestions } from "../prompts/analysis.ts";
 import { markerInstructions } from "../../conversation/prompts/markers.ts";
 import { CHAT_MARKERS } from "../../conversation/markers/execute.ts";

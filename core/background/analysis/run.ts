@@ -9,7 +9,7 @@ import type { LiloConfig } from "../../foundation/config/config.ts";
 import type { Persona } from "../../conversation/persona/persona.ts";
 import type { ChatModel } from "../../foundation/ports/chat-model.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
-import type { Sleep } from "../../foundation/providers/retry.ts";
+import type { Sleep } from "../../foundation/util/retry.ts";
 import { describeError } from "../../foundation/errors.ts";
 import { chunkTask, mergeTask } from "../prompts/analysis.ts";
 import { callAnalyst, type AnalystCallOptions } from "./call.ts";

@@ -15,7 +15,7 @@ export interface MediaConfig {
   /** Larger voice notes are not downloaded (the Bot API serves up to 20 MB). */
   maxAudioBytes: number;
   /** An OpenAI-compatible `/audio/transcriptions` endpoint; without a base URL voice notes get a short reply. */
-  transcribe: { baseUrl?: string | undefined; model: string; apiKey?: string | undefined; timeoutMs: number };
+  transcribe: { baseUrl?: string | undefined; model: string; apiKey?: string | undefined; timeoutMs: number; maxRetries: number };
 }
 
 /** Completes the table's `media` section: LILO_VISION becomes the list of models that see images. */

@@ -67,7 +67,7 @@ export const rawConfigSchema = z.object({
   }),
   modelCall: z.object({
     timeoutMs: s(positiveInt(60_000), { env: "LILO_MODEL_TIMEOUT_MS", doc: "per model call", group: "models" }),
-    maxRetries: s(int(3), { env: "LILO_MODEL_MAX_RETRIES", doc: "on 429, 5xx, timeouts and connection errors, with backoff", group: "models" }),
+    maxRetries: s(int(3), { env: "LILO_MODEL_MAX_RETRIES", doc: "by the provider's SDK on 429, 5xx, timeouts and connection errors", group: "models" }),
     maxTokens: s(positiveInt(2_048), { env: "LILO_MODEL_MAX_TOKENS", doc: "output limit of a chat answer", group: "models" }),
   }),
   persona: z.object({
@@ -329,6 +329,7 @@ export const rawConfigSchema = z.object({
       model: s(z.string().trim().min(1).default("whisper-1"), { env: "LILO_TRANSCRIBE_MODEL", doc: "", group: "media" }),
       apiKey: s(opt(), { env: "LILO_TRANSCRIBE_API_KEY", doc: "", group: "media", secret: true }),
       timeoutMs: s(positiveInt(60_000), { env: "LILO_TRANSCRIBE_TIMEOUT_MS", doc: "", group: "media" }),
+      maxRetries: s(int(2), { env: "LILO_TRANSCRIBE_MAX_RETRIES", doc: "by the SDK, as for model calls", group: "media" }),
     }),
   }),
   terminal: z.object({

@@ -52,6 +52,8 @@ export interface ChatRequest {
   /** Tools the model may call natively; "none" forbids calls while tool messages are in the history. */
   tools?: ToolSpec[];
   toolChoice?: "auto" | "none";
+  /** Retries of this call by the provider's SDK; default the configured count. 0 for a caller that retries on its own terms. */
+  maxRetries?: number;
   signal?: AbortSignal;
 }
 

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
-import { providerFailure, type ProviderFailure } from "./retry.ts";
-import { sdkFailure } from "./sdk-errors.ts";
+import { providerFailure, sdkFailure, type ProviderFailure } from "./sdk-errors.ts";
+import { sdkRetryOptions } from "./sdk-retry.ts";
 import { anthropicMessage, anthropicToolCalls, anthropicTools } from "./anthropic-tools.ts";
 
 export interface AnthropicModelOptions {
@@ -13,14 +13,15 @@ export interface AnthropicModelOptions {
   baseUrl?: string | undefined;
   /** Per HTTP attempt. */
   timeoutMs: number;
+  /** Retries by the SDK (429, 5xx, timeouts, broken connections; see sdk-retry.ts); a request may ask for fewer. */
+  maxRetries: number;
   /** max_tokens when the request names none. */
   maxTokens: number;
 }
 
 /**
- * Claude through `@anthropic-ai/sdk`. One HTTP attempt per call: wrap it in
- * RetryingModel (createChatModel does) for retries. `json: true` has no API
- * switch here; the prompt asks for JSON.
+ * Claude through `@anthropic-ai/sdk`, whose own retries (sdk-retry.ts) are
+ * the only ones. `json: true` has no API switch here; the prompt asks for JSON.
  */
 export class AnthropicModel implements ChatModel {
   readonly provider: string;
@@ -41,7 +42,7 @@ export class AnthropicModel implements ChatModel {
       // null, not undefined: undefined would make the SDK read ANTHROPIC_BASE_URL itself.
       baseURL: options.baseUrl ?? null,
       timeout: options.timeoutMs,
-      maxRetries: 0,
+      ...sdkRetryOptions(options.maxRetries),
     });
   }
 
@@ -57,7 +58,10 @@ export class AnthropicModel implements ChatModel {
           ...anthropicTools(request),
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         },
-        request.signal ? { signal: request.signal } : undefined,
+        {
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(request.maxRetries !== undefined ? { maxRetries: request.maxRetries } : {}),
+        },
       );
     } catch (err) {
       throw this.toProviderError(err);

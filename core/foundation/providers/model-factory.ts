@@ -2,20 +2,15 @@ import type { ChatModel } from "../ports/chat-model.ts";
 import { OPENAI_COMPATIBLE_VENDORS, type LiloConfig, type ModelSpec, type ProviderSettings } from "../config/config.ts";
 import { ConfigError } from "../errors.ts";
 import { lazyChatModel } from "./lazy.ts";
-import { RetryingModel, type RetryOptions } from "./retry.ts";
-
-/** Retry settings besides the count (which comes from config.modelCall.maxRetries). */
-export type ChatModelRetryOptions = Omit<RetryOptions, "maxRetries" | "signal">;
 
 /**
- * The ChatModel for one role: the provider's client wrapped in RetryingModel,
- * with timeout, retries and default max tokens from `config.modelCall`.
+ * The ChatModel for one role: the provider's client, loaded on first use,
+ * with timeout, SDK retries and default max tokens from `config.modelCall`.
  * Throws a ConfigError naming the variable to set when a key is missing.
  */
 export function createChatModel(
   spec: ModelSpec,
   config: Pick<LiloConfig, "providers" | "modelCall">,
-  retry: ChatModelRetryOptions = {},
 ): ChatModel {
   const settings = config.providers[spec.provider];
   if (!settings) {
@@ -24,20 +19,17 @@ export function createChatModel(
     );
   }
   const { timeoutMs, maxRetries, maxTokens } = config.modelCall;
-  const common = { provider: spec.provider, model: spec.model, baseUrl: settings.baseUrl, timeoutMs, maxTokens };
-  let model: ChatModel;
+  const common = { provider: spec.provider, model: spec.model, baseUrl: settings.baseUrl, timeoutMs, maxRetries, maxTokens };
   if (settings.kind === "anthropic") {
     if (!settings.apiKey) throw missingKey(spec.provider, keyVarOf(spec.provider));
     const options = { ...common, apiKey: settings.apiKey };
-    model = lazyChatModel(spec.provider, spec.model, async () => new (await import("./anthropic-model.ts")).AnthropicModel(options));
-  } else {
-    if (!settings.apiKey && !isLocalServer(spec.provider, settings)) {
-      throw missingKey(spec.provider, keyVarOf(spec.provider), urlVarOf(spec.provider));
-    }
-    const options = { ...common, apiKey: settings.apiKey };
-    model = lazyChatModel(spec.provider, spec.model, async () => new (await import("./openai-model.ts")).OpenAICompatibleModel(options));
+    return lazyChatModel(spec.provider, spec.model, async () => new (await import("./anthropic-model.ts")).AnthropicModel(options));
   }
-  return new RetryingModel(model, { ...retry, maxRetries });
+  if (!settings.apiKey && !isLocalServer(spec.provider, settings)) {
+    throw missingKey(spec.provider, keyVarOf(spec.provider), urlVarOf(spec.provider));
+  }
+  const options = { ...common, apiKey: settings.apiKey };
+  return lazyChatModel(spec.provider, spec.model, async () => new (await import("./openai-model.ts")).OpenAICompatibleModel(options));
 }
 
 /**

@@ -1,8 +1,8 @@
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
-import { providerFailure, type ProviderFailure } from "./retry.ts";
-import { sdkFailure } from "./sdk-errors.ts";
+import { providerFailure, sdkFailure, type ProviderFailure } from "./sdk-errors.ts";
+import { sdkRetryOptions } from "./sdk-retry.ts";
 import { openaiMessages, openaiToolCalls, openaiTools } from "./openai-tools.ts";
 
 /** Sent when no key is configured: local servers (Ollama, llama.cpp) ignore it, the SDK insists on one. */
@@ -18,14 +18,16 @@ export interface OpenAICompatibleModelOptions {
   baseUrl?: string | undefined;
   /** Per HTTP attempt. */
   timeoutMs: number;
+  /** Retries by the SDK (429, 5xx, timeouts, broken connections; see sdk-retry.ts); a request may ask for fewer. */
+  maxRetries: number;
   /** max_tokens when the request names none. */
   maxTokens: number;
 }
 
 /**
  * Any server that speaks OpenAI's Chat Completions API (OpenAI, DeepSeek,
- * OpenRouter, Ollama, llama.cpp server), through the `openai` SDK. One HTTP
- * attempt per call: wrap it in RetryingModel (createChatModel does) for retries.
+ * OpenRouter, Ollama, llama.cpp server), through the `openai` SDK, whose own
+ * retries (sdk-retry.ts) are the only ones.
  */
 export class OpenAICompatibleModel implements ChatModel {
   readonly provider: string;
@@ -49,7 +51,7 @@ export class OpenAICompatibleModel implements ChatModel {
       organization: null,
       project: null,
       timeout: options.timeoutMs,
-      maxRetries: 0,
+      ...sdkRetryOptions(options.maxRetries),
     });
   }
 
@@ -67,7 +69,10 @@ export class OpenAICompatibleModel implements ChatModel {
     };
     let completion: ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(body, request.signal ? { signal: request.signal } : undefined);
+      completion = await this.client.chat.completions.create(body, {
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(request.maxRetries !== undefined ? { maxRetries: request.maxRetries } : {}),
+      });
     } catch (err) {
       throw this.toProviderError(err);
     }

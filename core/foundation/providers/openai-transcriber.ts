@@ -3,13 +3,15 @@ import type { AudioInput, Transcriber } from "../ports/transcriber.ts";
 import type { MediaConfig } from "../config/media.ts";
 import { PLACEHOLDER_API_KEY } from "./openai-model.ts";
 import { sdkFailure } from "./sdk-errors.ts";
+import { sdkRetryOptions } from "./sdk-retry.ts";
 
 const PROVIDER = "transcribe";
 
 /**
  * Voice notes through any OpenAI-compatible `/audio/transcriptions`
- * endpoint (OpenAI, Groq, a local whisper server), one attempt per call:
- * a failed transcription gets a short reply, the user can speak again.
+ * endpoint (OpenAI, Groq, a local whisper server), with the SDK's retries
+ * (LILO_TRANSCRIBE_MAX_RETRIES): a transcription that still fails gets a
+ * short reply, the user can speak again.
  */
 export class OpenAITranscriber implements Transcriber {
   readonly label: string;
@@ -25,7 +27,7 @@ export class OpenAITranscriber implements Transcriber {
       organization: null,
       project: null,
       timeout: settings.timeoutMs,
-      maxRetries: 0,
+      ...sdkRetryOptions(settings.maxRetries),
     });
   }
 

@@ -33,6 +33,8 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
         LILO_CHAT_MODEL: "anthropic:claude-chat",
         LILO_ANALYSIS_MODEL: "anthropic:claude-analyst",
         LILO_USER_NAMES: "chris=Christian",
+        // The chat's SDK retries are on: the analysis must switch them off for its calls, or the retries multiply.
+        LILO_MODEL_MAX_RETRIES: "3",
       },
       { clock },
     );

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AnthropicModel, type AnthropicModelOptions } from "../../../core/foundation/providers/anthropic-model.ts";
 import { ProviderError } from "../../../core/foundation/errors.ts";
-import type { ProviderFailure } from "../../../core/foundation/providers/retry.ts";
+import type { ProviderFailure } from "../../../core/foundation/providers/sdk-errors.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 
 const KEY = "sk-ant-test-SECRET-0123456789";
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 function model(over: Partial<AnthropicModelOptions> = {}): AnthropicModel {
-  return new AnthropicModel({ model: "claude-test", apiKey: KEY, baseUrl: fake.baseURL, timeoutMs: 5_000, maxTokens: 321, ...over });
+  return new AnthropicModel({ model: "claude-test", apiKey: KEY, baseUrl: fake.baseURL, timeoutMs: 5_000, maxRetries: 0, maxTokens: 321, ...over });
 }
 
 async function failure(p: Promise<unknown>): Promise<ProviderFailure> {
@@ -81,7 +81,7 @@ describe("AnthropicModel", () => {
     expect(err.provider).toBe("anthropic");
     expect(err.retryAfterMs).toBe(3_000);
     expect(err.cause).toBeInstanceOf(Error);
-    expect(fake.requests).toHaveLength(1); // the SDK itself does not retry
+    expect(fake.requests).toHaveLength(1); // maxRetries 0: one attempt (retries: sdk-retry.test.ts)
   });
 
   it("maps 500 and 529 to retryable, 400 to not retryable", async () => {

@@ -7,7 +7,6 @@ import { startFakeAnthropic, type FakeAnthropic } from "../../fakes/fake-anthrop
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.ts";
 
 const hello = { system: "You are Lilo.", messages: [{ role: "user" as const, content: "Hallo!" }] };
-const noSleep = { sleep: async () => {} };
 
 function configError(fn: () => unknown): ConfigError {
   try {
@@ -88,25 +87,24 @@ describe("createChatModel: working models", () => {
       LILO_MODEL_MAX_RETRIES: "2",
       LILO_MODEL_TIMEOUT_MS: "150",
     });
-    const waits: number[] = [];
-    const m = createChatModel({ provider: "anthropic", model: "claude-test" }, config, { sleep: async (ms) => void waits.push(ms) });
+    const m = createChatModel({ provider: "anthropic", model: "claude-test" }, config);
     expect(modelLabel(m)).toBe("anthropic:claude-test");
 
-    anthropic.fail(500).hang().reply("Hallo!");
+    anthropic.fail(500, 1, { "retry-after-ms": "1" }).hang().reply("Hallo!");
     const res = await m.complete(hello);
     expect(res.text).toBe("Hallo!");
-    expect(waits).toHaveLength(2); // 500, then a 150 ms timeout, then success
+    expect(anthropic.requests).toHaveLength(3); // 500, then a 150 ms timeout, then success
     expect(anthropic.requests[2]!.max_tokens).toBe(777);
     expect(anthropic.requests[2]!.system).toBe("You are Lilo.");
 
-    anthropic.fail(500, 3);
+    anthropic.fail(500, 3, { "retry-after-ms": "1" });
     await expect(m.complete(hello)).rejects.toMatchObject({ status: 500 });
     expect(anthropic.requests).toHaveLength(6); // 1 + 2 retries
   });
 
   it("builds a keyless model for a local server (base URL set, no key)", async () => {
     const config = loadConfig({ OLLAMA_BASE_URL: openai.baseURL });
-    const m = createChatModel({ provider: "ollama", model: "llama3.1" }, config, noSleep);
+    const m = createChatModel({ provider: "ollama", model: "llama3.1" }, config);
     openai.reply("Servus");
     expect(await m.complete({ ...hello, json: true })).toMatchObject({ text: "Servus", model: "llama3.1" });
     expect(openai.requests[0]!.model).toBe("llama3.1");
@@ -116,7 +114,7 @@ describe("createChatModel: working models", () => {
 
   it("builds a hosted vendor's model with its key", async () => {
     const config = loadConfig({ DEEPSEEK_API_KEY: "sk-ds-SECRET-2", DEEPSEEK_BASE_URL: openai.baseURL });
-    const m = createChatModel({ provider: "deepseek", model: "deepseek-chat" }, config, noSleep);
+    const m = createChatModel({ provider: "deepseek", model: "deepseek-chat" }, config);
     await m.complete(hello);
     expect(openai.http[0]!.headers.authorization).toBe("Bearer sk-ds-SECRET-2");
     expect(openai.requests[0]!.max_tokens).toBe(config.modelCall.maxTokens);
@@ -125,7 +123,7 @@ describe("createChatModel: working models", () => {
   it("surfaces a provider failure as ProviderError", async () => {
     const config = loadConfig({ OPENAI_BASE_URL: openai.baseURL, LILO_MODEL_MAX_RETRIES: "0" });
     openai.fail(429);
-    const err = await createChatModel({ provider: "openai", model: "llama3.1" }, config, noSleep)
+    const err = await createChatModel({ provider: "openai", model: "llama3.1" }, config)
       .complete(hello)
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);

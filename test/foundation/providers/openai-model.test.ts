@@ -5,7 +5,7 @@ import {
   type OpenAICompatibleModelOptions,
 } from "../../../core/foundation/providers/openai-model.ts";
 import { ProviderError } from "../../../core/foundation/errors.ts";
-import type { ProviderFailure } from "../../../core/foundation/providers/retry.ts";
+import type { ProviderFailure } from "../../../core/foundation/providers/sdk-errors.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.ts";
 import { sendJson, startFakeServer } from "../../fakes/http-server.ts";
 
@@ -26,6 +26,7 @@ function model(over: Partial<OpenAICompatibleModelOptions> = {}): OpenAICompatib
     apiKey: KEY,
     baseUrl: fake.baseURL,
     timeoutMs: 5_000,
+    maxRetries: 0,
     maxTokens: 321,
     ...over,
   });
@@ -114,7 +115,7 @@ describe("OpenAICompatibleModel", () => {
     fake.fail(429, 1, { "retry-after-ms": "1500" });
     const err = await failure(model().complete(hello));
     expect([err.status, err.retryable, err.provider, err.retryAfterMs]).toEqual([429, true, "deepseek", 1_500]);
-    expect(fake.requests).toHaveLength(1); // the SDK itself does not retry
+    expect(fake.requests).toHaveLength(1); // maxRetries 0: one attempt (retries: sdk-retry.test.ts)
   });
 
   it("maps 500 to retryable and 400 to not retryable", async () => {
