@@ -56,12 +56,16 @@ export class OldVec0Tables {
   *chunks(dimension: number): Generator<VecRow[]> {
     this.checkLayout(dimension);
     const expected = (this.db.prepare(`SELECT COUNT(*) AS n FROM ${ROWIDS}`).get() as { n: number }).n;
-    const chunks = this.db.prepare(
+    // One chunk per statement run, no open iterator: the caller writes the vectors between two chunks.
+    const ids = this.db.prepare(`SELECT chunk_id FROM ${CHUNKS} ORDER BY chunk_id`).pluck().all() as number[];
+    const chunk = this.db.prepare(
       `SELECT c.chunk_id AS chunkId, c.size, c.validity, c.rowids, c.partition00 AS userId, v.vectors
-         FROM ${CHUNKS} c JOIN ${VECTOR_CHUNKS} v ON v.rowid = c.chunk_id ORDER BY c.chunk_id`,
+         FROM ${CHUNKS} c JOIN ${VECTOR_CHUNKS} v ON v.rowid = c.chunk_id WHERE c.chunk_id = ?`,
     );
     let seen = 0;
-    for (const c of chunks.iterate() as IterableIterator<{ chunkId: number; size: number; validity: Buffer; rowids: Buffer; userId: string; vectors: Buffer }>) {
+    for (const id of ids) {
+      const c = chunk.get(id) as { chunkId: number; size: number; validity: Buffer; rowids: Buffer; userId: string; vectors: Buffer } | undefined;
+      if (!c) throw new VectorIndexError(`${CHUNKS} chunk ${id} has no vectors in ${VECTOR_CHUNKS}`);
       const bytes = dimension * 4;
       if (c.vectors.byteLength !== c.size * bytes || c.rowids.byteLength !== c.size * 8 || c.validity.byteLength * 8 < c.size) {
         throw new VectorIndexError(`${CHUNKS} chunk ${c.chunkId} does not hold ${c.size} vectors of ${dimension} dimensions`);
