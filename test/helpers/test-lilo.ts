@@ -13,7 +13,7 @@ export interface TestLilo {
 
 /**
  * A Lilo on a real SQLite file in a fresh temp dir, with an embedder whose
- * vectors the test controls and the embedded sqlite-vec index.
+ * vectors the test controls and the embedded vector index.
  */
 export function makeTestLilo(env: Record<string, string> = {}, ports: LiloPorts = {}): TestLilo {
   const dir = mkdtempSync(join(tmpdir(), "lilo-test-"));
