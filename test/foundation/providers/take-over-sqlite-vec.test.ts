@@ -90,4 +90,13 @@ describe("EmbeddedIndex takes over the sqlite-vec backend's tables (read without
     expect(vec0Tables(db)).toEqual([]);
     await index.close();
   });
+
+  it("takes them over when the embedded index's tables exist but are empty (made by an earlier Lilo before it held anything)", async () => {
+    new VectorTable(db).reset(FIXTURE_DIM, EMB);
+    const index = new EmbeddedIndex(db, { snapshotPath: null });
+    await index.init(FIXTURE_DIM, EMB);
+    expect(await index.keys()).toHaveLength(6);
+    expect(vec0Tables(db)).toEqual([]);
+    await index.close();
+  });
 });

@@ -27,31 +27,37 @@ export function hasSqliteVecTables(db: Db): boolean {
  * record, no embedded tables yet) has its vectors copied over — same model, so
  * nothing is embedded again — and sqlite-vec's tables dropped in the same
  * transaction: a crash leaves either the old tables or the new ones, never a
- * half. When the embedded index already has its model record it has been the
- * truth since an earlier Lilo took the vectors over (and kept the old tables),
- * so leftover sqlite-vec tables are only dropped. A different model, or a vec0
- * table without its record, is refused: `lilo reindex` embeds everything again.
+ * half. When the embedded index already holds vectors it has been the truth
+ * since an earlier Lilo took them over (and kept the old tables), so leftover
+ * sqlite-vec tables are only dropped. A different model, or a vec0 table
+ * without its record, is refused: `lilo reindex` embeds everything again.
  * Returns the model record and how many vectors were taken over.
  */
 export function takeOverSqliteVec(db: Db, table: VectorTable, dimension: number, embedderId: string): { meta: TableMeta; taken: number } {
   const old = new OldVec0Tables(db);
-  let meta = table.meta();
-  if (meta) {
-    if (meta.dimension !== dimension || meta.embedderId !== embedderId) throw modelMismatch(meta, dimension, embedderId);
-    old.drop();
-    return { meta, taken: 0 };
+  const own = table.meta();
+  if (own && (own.dimension !== dimension || own.embedderId !== embedderId)) throw modelMismatch(own, dimension, embedderId);
+  const count = table.count();
+  if (!own && count > 0) throw new VectorIndexError("The vector table has vectors without its model record. Run `lilo reindex`.");
+  if (own && count > 0) {
+    old.drop(); // the embedded index is the truth
+    return { meta: own, taken: 0 };
   }
-  if (table.count() > 0) throw new VectorIndexError("The vector table has vectors without its model record. Run `lilo reindex`.");
-  if (!old.present()) return { meta: table.reset(dimension, embedderId), taken: 0 };
+  if (!old.present()) return { meta: own ?? table.reset(dimension, embedderId), taken: 0 };
   const oldMeta = old.meta();
-  if (!oldMeta) throw new VectorIndexError("The sqlite-vec tables of an older Lilo have no model record. Run `lilo reindex`.");
-  if (oldMeta.dimension !== dimension || oldMeta.embedderId !== embedderId) {
+  if (!oldMeta || oldMeta.dimension !== dimension || oldMeta.embedderId !== embedderId) {
+    if (own) {
+      old.drop(); // the (empty) embedded index already serves this model; vectors of another are of no use to it
+      return { meta: own, taken: 0 };
+    }
+    if (!oldMeta) throw new VectorIndexError("The sqlite-vec tables of an older Lilo have no model record. Run `lilo reindex`.");
     throw new VectorIndexError(
       `The sqlite-vec tables of an older Lilo hold ${oldMeta.dimension}-dimensional vectors of "${oldMeta.embedderId}", ` +
         `but the embedder is "${embedderId}" with ${dimension} dimensions. Run \`lilo reindex\`.`,
     );
   }
-  meta = table.reset(dimension, embedderId);
+  // No embedded vectors yet (new tables, or created empty by an earlier Lilo): the old ones are all there is.
+  const meta = own ?? table.reset(dimension, embedderId);
   let taken = 0;
   for (const rows of old.chunks(dimension)) {
     table.put(rows.map((r) => ({ ...fromVecRowid(r.rowid), userId: r.userId, vector: r.vector })));
