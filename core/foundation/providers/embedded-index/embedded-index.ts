@@ -81,10 +81,9 @@ export class EmbeddedIndex implements VectorIndex {
     const table = (this.table ??= this.run(() => new VectorTable(this.db), "create the vector tables"));
     const own = table.meta();
     // New tables, or an older Lilo's sqlite-vec tables still there: decided again inside the write lock.
-    const meta =
-      !own || this.run(() => hasSqliteVecTables(this.db), "look for sqlite-vec tables")
-        ? this.run(() => this.db.transaction(() => takeOverSqliteVec(this.db, table, dimension, embedderId)).immediate(), "take over the sqlite-vec vectors").meta
-        : own;
+    const takeOver = () => this.db.transaction(() => takeOverSqliteVec(this.db, table, dimension, embedderId).meta).immediate();
+    const leftovers = !own || this.run(() => hasSqliteVecTables(this.db), "look for sqlite-vec tables");
+    const meta = leftovers ? this.run(takeOver, "take over the sqlite-vec vectors") : own;
     if (meta.dimension !== dimension || meta.embedderId !== embedderId) throw modelMismatch(meta, dimension, embedderId);
     this.meta = meta;
     const applied = this.run(() => this.load(meta), "load the vector index");
