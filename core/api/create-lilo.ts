@@ -51,7 +51,6 @@ import { concerns } from "../background/reflection/concerns.ts";
 import { featureContext } from "../background/feature-context.ts";
 import { createPersona } from "../conversation/persona/persona.ts";
 import { createChatModel } from "../foundation/providers/model-factory.ts";
-import { SqliteVecIndex } from "../foundation/providers/sqlite-vec-index.ts";
 import { lazyVectorIndex } from "../foundation/providers/lazy.ts";
 import { EmbeddedIndex } from "../foundation/providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "../foundation/providers/transformers-embedder.ts";
@@ -107,7 +106,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
   const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
-  const index = ports.vectorIndex ?? defaultIndex(config, db);
+  const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
   const memory = new Memory(db, embedder, index, clock, {
     notesMinScore: config.memory.notesMinScore,
     dedupMinScore: config.memory.dedupMinScore,
@@ -241,12 +240,15 @@ function newsApi(news: News): LookupsApi["news"] {
   };
 }
 
-function defaultIndex(config: LiloConfig, db: Db): VectorIndex {
+function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
   if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
     const options = { url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) };
     const name = `qdrant (${options.url}, collection ${options.collection ?? "lilo"})`;
     return lazyVectorIndex(name, async () => new (await import("../foundation/providers/qdrant-index.ts")).QdrantIndex(options));
   }
-  if (config.vector.backend === "sqlite-vec") return new SqliteVecIndex(db);
+  // The sqlite-vec backend is gone; its tables are taken over by the embedded index on this start.
+  if (config.vector.backend === "sqlite-vec") {
+    logger.warn("LILO_VECTOR_BACKEND=sqlite-vec is no longer supported and is read as embedded; set LILO_VECTOR_BACKEND=embedded (or remove the line) in .env");
+  }
   return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize });
 }

@@ -1,7 +1,7 @@
 /**
  * The keyword side of memory search: bm25 over a vector store's own FTS5
  * index (`notes_fts`, ...), one user, live rows only. It lives in SQLite
- * whatever the vector backend, so Qdrant and sqlite-vec rank the same.
+ * whatever the vector backend, so Qdrant and the embedded index rank the same.
  */
 import type { Db } from "../foundation/store/db.ts";
 import type { VectorStore } from "../foundation/ports/vector-index.ts";

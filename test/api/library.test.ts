@@ -11,7 +11,7 @@ describe("Lilo as a library with the default wiring", () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), "lilo-lib-"));
     const model = await createTinyModel(join(dir, "models"), "test/tiny-bert");
-    // No ports passed: createLilo builds the transformers.js embedder and the sqlite-vec index from config.
+    // No ports passed: createLilo builds the transformers.js embedder and the embedded index from config.
     lilo = createLilo(
       loadConfig({ LILO_DATA_DIR: dir, LILO_EMBEDDING_MODEL: model.modelId, LILO_EMBEDDING_MODEL_DIR: join(dir, "models"), LILO_EMBEDDING_OFFLINE: "true" }),
     );

@@ -1,9 +1,9 @@
 /**
  * `npm run bench` (add `-- --1m` for a million notes): for each size, the
  * embedded index (int8 RAM copy + float rescoring from SQLite; exact scan and
- * the HNSW graph path) beside a brute-force float scan in JS and sqlite-vec in
- * the same run — bare search p50/p95 and recall@10 against exact, the memory
- * work of one turn (everything but the model call; embedding reported on its
+ * the HNSW graph path) beside a brute-force float scan in JS in the same run
+ * (the removed sqlite-vec backend's figures stay in the README as history) —
+ * bare search p50/p95 and recall@10 against exact, the memory work of one turn (everything but the model call; embedding reported on its
  * own), index build / load time and resident memory. Ratios are the figures
  * that count: absolute times on a shared machine are noisy.
  */
@@ -14,16 +14,13 @@ import { performance } from "node:perf_hooks";
 import { createLilo, loadConfig, type Embedder, type ChatModel } from "../../core/index.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../core/foundation/providers/transformers-embedder.ts";
-import { SqliteVecIndex } from "../../core/foundation/providers/sqlite-vec-index.ts";
 import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
-import type { VectorIndex, VectorRecord } from "../../core/foundation/ports/vector-index.ts";
+import type { VectorIndex } from "../../core/foundation/ports/vector-index.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
 
 const MILLION = process.argv.includes("--1m") || process.env.BENCH_1M === "1";
 const SIZES = (process.env.BENCH_SIZES ?? `10000,100000${MILLION ? ",1000000" : ""}`).split(",").map(Number);
-/** sqlite-vec (the previous default) is filled and measured up to this size. */
-const SQLITE_VEC_MAX = Number(process.env.BENCH_SQLITE_VEC_MAX ?? 100_000);
 /** The HNSW graph path is built and measured up to this size (its build is the slow part). */
 const GRAPH_MAX = Number(process.env.BENCH_GRAPH_MAX ?? 1_000_000);
 const USER = "bench";
@@ -117,7 +114,7 @@ async function measureSearch(index: VectorIndex, qv: Float32Array[], exact: { id
   return { times, recall: recall / qv.length };
 }
 
-async function fill(db: Db, embedder: Embedder, n: number, dim: number): Promise<{ flat: Float32Array; records: (start: number, end: number) => VectorRecord[]; fillMs: number }> {
+async function fill(db: Db, embedder: Embedder, n: number, dim: number): Promise<{ flat: Float32Array; fillMs: number }> {
   const index = new EmbeddedIndex(db, { graphMinSize: Number.POSITIVE_INFINITY, saveEvery: Number.POSITIVE_INFINITY });
   await index.init(dim, embedder.id);
   const notes = memoryTable(db, "notes");
@@ -140,8 +137,7 @@ async function fill(db: Db, embedder: Embedder, n: number, dim: number): Promise
     await index.upsert(ids.map((id, j) => ({ store, rowId: id, userId: USER, vector: vectors[j]! })));
   }
   await index.close(); // writes the snapshot
-  const records = (s: number, e: number) => Array.from({ length: e - s }, (_, j) => ({ store: "notes" as const, rowId: s + j + 1, userId: USER, vector: flat.subarray((s + j) * dim, (s + j + 1) * dim) }));
-  return { flat, records, fillMs: performance.now() - t0 };
+  return { flat, fillMs: performance.now() - t0 };
 }
 
 async function benchSize(n: number, base: Embedder): Promise<void> {
@@ -153,7 +149,7 @@ async function benchSize(n: number, base: Embedder): Promise<void> {
     const file = join(dir, "lilo.db");
     const dim = await base.dimension();
     const db = openDatabase(file);
-    const { flat, records, fillMs } = await fill(db, base, n, dim);
+    const { flat, fillMs } = await fill(db, base, n, dim);
     db.pragma("wal_checkpoint(TRUNCATE)"); // as a running bot's automatic checkpoints would have done
     const queryTexts = Array.from({ length: QUERIES }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}?`);
     const embedTimes = await time(QUERIES, (i) => base.embed([`${queryTexts[i]!} ${i}`]));
@@ -210,16 +206,6 @@ async function benchSize(n: number, base: Embedder): Promise<void> {
     row("dedup check of memory.add (k = 1)", dedup, "");
     out.push(`  start-up: snapshot load + catch-up ${loadMs.toFixed(0)} ms, rebuild from SQLite ${rebuildMs.toFixed(0)} ms${graphLine ? `;${graphLine}` : ""}`);
     out.push(`  memory: RSS +${mb(rssIndex)} for the loaded index (int8 ${mb(n * dim)}), brute-force float copy ${mb(flat.byteLength)}, process RSS ${mb(process.memoryUsage().rss)}`);
-    // sqlite-vec in a file of its own, so its 100k-row fill does not sit in the WAL the embedded index reads.
-    if (n <= SQLITE_VEC_MAX) {
-      const vdb = openDatabase(join(dir, "vec.db"));
-      const vec = new SqliteVecIndex(vdb);
-      await vec.init(dim, base.id);
-      for (let s = 0; s < n; s += 5000) await vec.upsert(records(s, Math.min(n, s + 5000)));
-      const v = await measureSearch(vec, qv, exact);
-      row("sqlite-vec float KNN (before)", v.times, `${v.recall.toFixed(3)}  the embedded exact path is ×${(pct(v.times, 95) / pct(flatRes.times, 95)).toFixed(1)} faster (p95)`);
-      vdb.close();
-    }
     await lilo.close();
     db.close();
   } finally {

@@ -51,7 +51,7 @@ describe("lilo backup / restore", () => {
     expect(res.out).toContain("backup of the current database:");
     expect(res.out).toContain("lilo doctor");
     expect(notes()).toEqual(["Christian mag Kino", "Christian trinkt Tee"]);
-    // The sqlite-vec index came back with the rows as well.
+    // The embedded index came back with the rows as well (its vectors live in the same file).
     const check = await t.lilo.maintenance.check();
     expect(check.rowsWithoutVector).toEqual([]);
     expect(check.vectorsWithoutRow).toEqual([]);

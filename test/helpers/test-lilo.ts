@@ -14,7 +14,7 @@ export interface TestLilo {
 
 /**
  * A Lilo on a real SQLite file in a fresh temp dir, with an embedder whose
- * vectors the test controls and the embedded sqlite-vec index. Its
+ * vectors the test controls and the embedded vector index. Its
  * configuration has the adapters' sections, as with `npm start`.
  */
 export function makeTestLilo(env: Record<string, string> = {}, ports: LiloPorts = {}): TestLilo {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Memory } from "../../core/memory/memory.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
-import { SqliteVecIndex } from "../../core/foundation/providers/sqlite-vec-index.ts";
+import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { QdrantIndex } from "../../core/foundation/providers/qdrant-index.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { fixedClock, type VectorIndex } from "../../core/index.ts";
@@ -32,7 +32,7 @@ function crashing(inner: VectorIndex): VectorIndex & { dead: boolean } {
 }
 
 const backends: [string, (db: Db) => Promise<{ index: VectorIndex; close(): Promise<void> }>][] = [
-  ["sqlite-vec", async (db) => ({ index: new SqliteVecIndex(db), close: async () => {} })],
+  ["embedded", async (db) => ({ index: new EmbeddedIndex(db), close: async () => {} })],
   [
     "qdrant",
     async () => {

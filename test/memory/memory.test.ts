@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Memory } from "../../core/memory/memory.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
-import { SqliteVecIndex } from "../../core/foundation/providers/sqlite-vec-index.ts";
+import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { fixedClock, LiloError, type Embedder, type VectorIndex } from "../../core/index.ts";
 import { checkConsistency, repairConsistency } from "../../core/memory/maintenance.ts";
@@ -44,7 +44,7 @@ describe("Memory: row and vector change together", () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "lilo-mem-"));
     db = openDatabase(join(dir, "lilo.db"));
-    index = flaky(new SqliteVecIndex(db));
+    index = flaky(new EmbeddedIndex(db));
     memory = new Memory(db, embedder, index, fixedClock("2026-12-02T10:00:00Z"), { dedupMinScore: 0.82 });
   });
   afterEach(() => {

@@ -113,7 +113,7 @@ export const rawConfigSchema = z.object({
   vector: z.object({
     backend: s(z.enum(["embedded", "sqlite-vec", "qdrant"]).optional(), {
       env: "LILO_VECTOR_BACKEND",
-      doc: "embedded (default: vectors in the SQLite file + int8 RAM copy saved as lilo.db.vectors), sqlite-vec (slow above ~10k notes) or qdrant (needs QDRANT_URL; default when it is set)",
+      doc: "embedded (default: vectors in the SQLite file + int8 RAM copy saved as lilo.db.vectors) or qdrant (needs QDRANT_URL; default when it is set); the removed sqlite-vec is read as embedded",
       group: "embeddings",
       example: "embedded",
       listed: "vector.backend",

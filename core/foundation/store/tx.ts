@@ -16,7 +16,7 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
  * Runs async `fn` between BEGIN IMMEDIATE and COMMIT, rolling back when it
  * throws (the error is rethrown). For work that awaits inside the
  * transaction, which better-sqlite3's `transaction()` cannot hold: an import
- * writes its rows and, with sqlite-vec, their vectors all or nothing.
+ * writes its rows and, with the embedded index, their vectors all or nothing.
  */
 export async function asyncWriteTransaction<T>(db: Db, fn: () => Promise<T>): Promise<T> {
   db.exec("BEGIN IMMEDIATE");

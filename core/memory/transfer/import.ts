@@ -87,7 +87,7 @@ function exists(deps: ImportDeps, l: ImportLine): boolean {
 }
 
 /**
- * Writes a plan all or nothing: every row, and with sqlite-vec every vector
+ * Writes a plan all or nothing: every row, and with the embedded index every vector
  * (same file), in one IMMEDIATE transaction. With an external index the
  * vectors written before a failure are deleted again. A plan with refused
  * lines is not applied at all.

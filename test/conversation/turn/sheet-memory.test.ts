@@ -150,7 +150,7 @@ describe("duplicates belong to the embedder in use", () => {
 });
 
 describe("hybrid search on both vector backends", () => {
-  it("gives the same results with sqlite-vec and Qdrant: the keyword side stays in SQLite", async () => {
+  it("gives the same results with the embedded index and Qdrant: the keyword side stays in SQLite", async () => {
     const fake = await startFakeQdrant();
     const notes = [
       "Jorinde klettert in Tromsø.",
@@ -161,7 +161,7 @@ describe("hybrid search on both vector backends", () => {
     ];
     const results: string[][] = [];
     try {
-      for (const backend of ["sqlite-vec", "qdrant"] as const) {
+      for (const backend of ["embedded", "qdrant"] as const) {
         const embedder = new ControlledEmbedder(DIM);
         const q = basisVector(DIM, 0);
         embedder.set("Kino mit Anna?", q);

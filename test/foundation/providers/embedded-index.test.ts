@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
-import { SqliteVecIndex } from "../../../core/foundation/providers/sqlite-vec-index.ts";
 import type { VectorKey, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
 import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
 
@@ -148,18 +147,6 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     await b.index.delete(Array.from({ length: 11 }, (_, i) => ({ store: "notes" as const, rowId: i + 1, userId: "u1" })));
     expect(b.index.copyState().graphs).toBe(0);
     expect((await b.index.search({ vector: vecOf(15), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(15);
-  });
-
-  it("takes over the vectors of an older Lilo's sqlite-vec table without re-embedding", async () => {
-    const old = open();
-    const vec = new SqliteVecIndex(old.sql);
-    await vec.init(DIM, EMB);
-    await vec.upsert([note(5), { ...note(6, "u2"), store: "diary" }]);
-    const emb = new EmbeddedIndex(old.sql);
-    await emb.init(DIM, EMB);
-    expect(sorted(await emb.keys())).toEqual(["diary/u2/6", "notes/u1/5"]);
-    const other = new EmbeddedIndex(open().sql);
-    await expect(other.init(DIM, "another-model")).rejects.toThrow(/lilo reindex/);
   });
 
   it("reports a RAM copy that disagrees with SQLite as needing a rebuild", async () => {

@@ -12,7 +12,7 @@ export interface VectorIndexHarness {
 }
 
 const EMB = "test-embedder-a";
-/** A realistic, long user id (vec0 stores text longer than 12 bytes out of line). */
+/** A realistic, long user id (sqlite-vec stored text longer than 12 bytes out of line; every backend must keep it whole). */
 const ALICE = "telegram:100200300400";
 
 export const vec = (...xs: number[]): Float32Array => Float32Array.from(xs);

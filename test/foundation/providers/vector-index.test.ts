@@ -5,7 +5,7 @@ import { QdrantClient } from "@qdrant/js-client-rest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { VectorIndexError } from "../../../core/foundation/errors.ts";
 import { QdrantIndex, qdrantPointId } from "../../../core/foundation/providers/qdrant-index.ts";
-import { SqliteVecIndex, fromVecRowid, toVecRowid } from "../../../core/foundation/providers/sqlite-vec-index.ts";
+import { fromVecRowid } from "../../../core/foundation/providers/embedded-index/take-over-sqlite-vec.ts";
 import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import type { VectorIndex } from "../../../core/foundation/ports/vector-index.ts";
 import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
@@ -15,7 +15,7 @@ import { describeVectorIndex, vec, type VectorIndexHarness } from "./vector-inde
 let seq = 0;
 const uniqueCollection = () => `lilo_test_${process.pid}_${Date.now().toString(36)}_${seq++}`;
 
-async function sqliteHarness(make: (db: Db) => VectorIndex = (db) => new SqliteVecIndex(db)): Promise<VectorIndexHarness & { sql(): Db }> {
+async function sqliteHarness(make: (db: Db) => VectorIndex = (db) => new EmbeddedIndex(db)): Promise<VectorIndexHarness & { sql(): Db }> {
   const dir = mkdtempSync(join(tmpdir(), "lilo-vec-"));
   const file = join(dir, "lilo.db");
   let db = openDatabase(file);
@@ -59,7 +59,6 @@ async function qdrantHarness(url: string, apiKey: string | undefined, onCleanup:
   };
 }
 
-describeVectorIndex("sqlite-vec", () => sqliteHarness());
 describeVectorIndex("embedded (exact int8 scan)", () => sqliteHarness((db) => new EmbeddedIndex(db)));
 // Every partition through the HNSW graph: the approximate path must keep the same contract.
 const graphAlways: EmbeddedIndexOptions = { graphMinSize: 1, graphBuild: "inline" };
@@ -84,31 +83,29 @@ describe.skipIf(!realUrl)("real Qdrant at QDRANT_URL", () => {
   });
 });
 
-describe("SqliteVecIndex specifics", () => {
-  it("maps (store, rowId) to unique, reversible BigInt rowids", () => {
-    const seen = new Set<bigint>();
-    for (const store of ["notes", "important", "thoughts", "diary"] as const) {
+describe("the embedded index in the SQLite file: specifics", () => {
+  it("decodes the removed sqlite-vec backend's rowids (rowId * 16 + store slot) for the take-over", () => {
+    const seen = new Set<string>();
+    ["notes", "important", "thoughts", "diary"].forEach((store, slot) => {
       for (const rowId of [0, 1, 2, 15, 16, 123456, Number.MAX_SAFE_INTEGER]) {
-        const id = toVecRowid(store, rowId);
-        expect(typeof id).toBe("bigint");
-        expect(seen.has(id)).toBe(false);
-        seen.add(id);
+        const id = BigInt(rowId) * 16n + BigInt(slot);
+        expect(seen.has(String(id))).toBe(false);
+        seen.add(String(id));
         expect(fromVecRowid(id)).toEqual({ store, rowId });
       }
-    }
+    });
+    expect(() => fromVecRowid(16n + 9n)).toThrow(VectorIndexError);
   });
 
-  it("filters by user and store inside vec0 (partition key + metadata column)", async () => {
+  it("filters by user and store: another user's near-identical rows do not push a user's only row out", async () => {
     const h = await sqliteHarness();
     try {
       await h.index.init(4, "emb");
-      const row = h.sql().prepare(`SELECT sql FROM sqlite_master WHERE name = 'vec_memory'`).get() as { sql: string };
-      expect(row.sql).toMatch(/user_id TEXT PARTITION KEY/i);
-      expect(row.sql).toMatch(/distance_metric=cosine/i);
       // 50 near-identical rows of another user must not push u1's only row out of a k=1 query.
       await h.index.upsert([
         ...Array.from({ length: 50 }, (_, i) => ({ store: "notes" as const, rowId: i + 1, userId: "u2", vector: vec(1, 0, 0, 0) })),
         { store: "notes", rowId: 100, userId: "u1", vector: vec(0, 1, 0, 0) },
+        { store: "thoughts", rowId: 101, userId: "u1", vector: vec(1, 0, 0, 0) },
       ]);
       const hits = await h.index.search({ vector: vec(1, 0, 0, 0), store: "notes", userId: "u1", k: 1 });
       expect(hits.map((x) => x.rowId)).toEqual([100]);
@@ -121,7 +118,9 @@ describe("SqliteVecIndex specifics", () => {
     const h = await sqliteHarness();
     try {
       await h.index.init(4, "emb");
-      h.sql().exec("DROP TABLE vec_memory_meta");
+      await h.index.upsert([{ store: "notes", rowId: 1, userId: "u1", vector: vec(1, 0, 0, 0) }]);
+      await h.index.close();
+      h.sql().exec("DELETE FROM memory_vector_meta");
       const again = await h.reopen();
       await expect(again.init(4, "emb")).rejects.toBeInstanceOf(VectorIndexError);
       await again.reset(4, "emb");

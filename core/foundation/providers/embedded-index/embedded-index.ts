@@ -4,7 +4,7 @@ import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
 import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
-import { importFromSqliteVec } from "./import-sqlite-vec.ts";
+import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
 
 export interface EmbeddedIndexOptions {
@@ -79,17 +79,12 @@ export class EmbeddedIndex implements VectorIndex {
   async init(dimension: number, embedderId: string): Promise<void> {
     checkDimension(dimension);
     const table = (this.table ??= this.run(() => new VectorTable(this.db), "create the vector tables"));
-    let meta = table.meta();
-    if (!meta) {
-      if (table.count() > 0) throw new VectorIndexError("The vector table has vectors without its model record. Run `lilo reindex`.");
-      meta = table.reset(dimension, embedderId);
-      this.run(() => importFromSqliteVec(this.db, table, dimension, embedderId), "import the sqlite-vec vectors");
-    } else if (meta.dimension !== dimension || meta.embedderId !== embedderId) {
-      throw new VectorIndexError(
-        `The vector index holds ${meta.dimension}-dimensional vectors of "${meta.embedderId}", ` +
-          `but the embedder is "${embedderId}" with ${dimension} dimensions. Run \`lilo reindex\`.`,
-      );
-    }
+    const own = table.meta();
+    // New tables, or an older Lilo's sqlite-vec tables still there: decided again inside the write lock.
+    const takeOver = () => this.db.transaction(() => takeOverSqliteVec(this.db, table, dimension, embedderId).meta).immediate();
+    const leftovers = !own || this.run(() => hasSqliteVecTables(this.db), "look for sqlite-vec tables");
+    const meta = leftovers ? this.run(takeOver, "take over the sqlite-vec vectors") : own;
+    if (meta.dimension !== dimension || meta.embedderId !== embedderId) throw modelMismatch(meta, dimension, embedderId);
     this.meta = meta;
     const applied = this.run(() => this.load(meta), "load the vector index");
     if (applied > 0) this.save();
@@ -99,7 +94,14 @@ export class EmbeddedIndex implements VectorIndex {
     checkDimension(dimension);
     const table = (this.table ??= new VectorTable(this.db));
     const old = this.parts.size;
-    this.meta = this.run(() => table.reset(dimension, embedderId), "reset the vector index");
+    this.meta = this.run(
+      () =>
+        this.db.transaction(() => {
+          dropSqliteVec(this.db);
+          return table.reset(dimension, embedderId);
+        }).immediate(),
+      "reset the vector index",
+    );
     this.parts = new Map();
     this.lastSeq = table.lastSeq();
     this.dataVersion = table.dataVersion();

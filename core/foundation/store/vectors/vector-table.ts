@@ -11,7 +11,7 @@ import type { Db } from "../db.ts";
  * that knows the last sequence number it applied can catch up exactly —
  * after a crash, or after another process (the CLI) wrote.
  *
- * The tables belong to the index (like sqlite-vec's vec0 table did) and are
+ * The tables belong to the index (as the removed sqlite-vec backend's vec0 table did) and are
  * created by it, not by a schema migration: they are derived data that
  * `lilo reindex` drops and refills.
  */
