@@ -54,6 +54,7 @@ export function createTurnSheet(s: SheetSources, config: { memory: LiloConfig["m
       return buildCheatSheet({
         language,
         userName: s.persona.userName(ctx.userId),
+        assistantName: s.persona.name,
         timezone: config.timezone,
         persona,
         now: formatLocal(ctx.now, config.timezone, language),
