@@ -3,7 +3,7 @@ import type { StoreMarkerDefinition, StoreMarkerServices } from "../../../core/c
 import { MARKERS } from "../../../core/conversation/markers/registry.ts";
 import { parseMarkers } from "../../../core/conversation/markers/parse.ts";
 import { markerInstructions } from "../../../core/conversation/prompts/markers.ts";
-import { chatMarkers, executeStoreMarkers } from "../../../core/conversation/markers/execute.ts";
+import { executeStoreMarkers } from "../../../core/conversation/markers/execute.ts";
 import { fixedClock, silentLogger } from "../../../core/index.ts";
 import { startFakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, fakeAnthropicEnv, NO_EXTRACTION } from "../../helpers/test-lilo.ts";
@@ -33,7 +33,7 @@ describe("a marker is one object in the registry", () => {
     ]);
     expect(parsed.text).toBe("Gern! `[WISH: Beispiel]`");
     expect(markerInstructions("de", ["WISH"], registry)).toContain("[WISH: der Wunsch]");
-    expect(chatMarkers(registry)).toContain("WISH");
+    expect(registry.chatNames()).toContain("WISH");
     const effects = await executeStoreMarkers(
       { logger: silentLogger, followupDueDays: 7 } as unknown as StoreMarkerServices & { logger: typeof silentLogger },
       { userId: "chris", userMessageId: 1, conversationId: 1, now: new Date() },
@@ -45,7 +45,7 @@ describe("a marker is one object in the registry", () => {
   });
 
   it("is unknown to Lilo's own registry: stripped like any unknown marker, never executed", () => {
-    expect(parseMarkers("Gern! [WISH: ein Fahrrad]")).toEqual({ text: "Gern!", markers: [] });
+    expect(parseMarkers("Gern! [WISH: ein Fahrrad]", MARKERS)).toEqual({ text: "Gern!", markers: [] });
   });
 
   it("refuses a second definition of one name", () => {
