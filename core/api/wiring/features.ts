@@ -33,7 +33,10 @@ export function backgroundFeatures(s: Services): BackgroundFeatures {
   return {
     diary: diaryApi({ memory: s.memory, history: s.history, models: s.models, push: s.push, markers: s.markers }, config.diary, persona, feature),
     reflection: reflectionApi(
-      { memory: s.memory, history: s.history, models: s.models, settings: s.settings, concerns: concernsOf, news, thoughtsMinScore: config.memory.thoughtsMinScore, markers: s.markers },
+      {
+        memory: s.memory, history: s.history, models: s.models, settings: s.settings, concerns: concernsOf, news,
+        thoughtsMinScore: config.memory.thoughtsMinScore, markers: s.markers,
+      },
       config.reflection,
       persona,
       feature,
@@ -44,7 +47,12 @@ export function backgroundFeatures(s: Services): BackgroundFeatures {
       persona,
       feature,
     ),
-    analysis: analysisApi({ db: s.db, models: s.models, settings: s.settings, userNames: config.persona.userNames, markers: s.markers }, config.analysis, persona, feature),
+    analysis: analysisApi(
+      { db: s.db, models: s.models, settings: s.settings, userNames: config.persona.userNames, markers: s.markers },
+      config.analysis,
+      persona,
+      feature,
+    ),
     delivered: deliveredBookkeeping({
       persona, conversationPauseMinutes: config.memory.conversationPauseMinutes, clock: s.clock, logger: s.logger, db: s.db, models: s.models,
       chatLog: s.chatLog, shortTerm: s.shortTerm, topics: s.topics, markers: s.markers,

@@ -35,7 +35,10 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
     steps: {
       storeMessage: storeMessageStep(s),
       extraction: extractionStep(s),
-      pendingAnswer: pendingAnswer({ questions: s.questions, chatLog: s.chatLog, clock: s.clock, logger: s.logger }, { answerWords: config.questions.answerWords, language }),
+      pendingAnswer: pendingAnswer(
+        { questions: s.questions, chatLog: s.chatLog, clock: s.clock, logger: s.logger },
+        { answerWords: config.questions.answerWords, language },
+      ),
       correction: correctionStep(s),
       diaryQuestion: diaryQuestion(s.memory.rows.diary, { diary: config.diary, timezone: config.timezone, language }),
       returnGreeting: returnGreeting({ persona: s.persona, chatLog: s.chatLog, history: s.history }, { greeting: config.greeting, timezone: config.timezone }),
@@ -46,17 +49,27 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
     registerTasks: (tasks) => registerAfterReplyTasks({ durable: s.durable, chatLog: s.chatLog }, tasks),
     receive: (msg) => receiveMessage({ config: { memory: config.memory }, clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox }, msg, chatLabel(s)),
     finish: (messageId, answerStored) =>
-      finishStored({ clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, persona: s.persona, answerStored }, { inbox: config.inbox, timezone: config.timezone }, messageId),
+      finishStored(
+        { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, persona: s.persona, answerStored },
+        { inbox: config.inbox, timezone: config.timezone },
+        messageId,
+      ),
     retryable: (userId) => s.inbox.retryable(userId),
-    preview: { sheet, chatLog: s.chatLog, clock: s.clock, language, config: { conversationPauseMinutes: config.memory.conversationPauseMinutes, budget: config.budget } },
+    preview: {
+      sheet, chatLog: s.chatLog, clock: s.clock, language,
+      config: { conversationPauseMinutes: config.memory.conversationPauseMinutes, budget: config.budget },
+    },
   };
 }
 
 /** The first middleware: stores the message and summarises the conversation a new one ends. */
 function storeMessageStep(s: Services): TurnMiddleware {
-  const summaryDeps = { persona: s.persona, clock: s.clock, logger: s.logger, chatLog: s.chatLog, models: s.models, shortTerm: s.shortTerm, markers: s.markers };
+  const summary = { persona: s.persona, clock: s.clock, logger: s.logger, chatLog: s.chatLog, models: s.models, shortTerm: s.shortTerm, markers: s.markers };
   return storeMessage(
-    { db: s.db, chatLog: s.chatLog, inbox: s.inbox, clock: s.clock, chatModel: () => chatLabel(s), summarizePrevious: (userId, id) => summarizePrevious(summaryDeps, userId, id) },
+    {
+      db: s.db, chatLog: s.chatLog, inbox: s.inbox, clock: s.clock,
+      chatModel: () => chatLabel(s), summarizePrevious: (userId, id) => summarizePrevious(summary, userId, id),
+    },
     { memory: s.config.memory, budget: s.config.budget, language: s.persona.language },
   );
 }
@@ -111,7 +124,8 @@ function answering(s: Services): Answering {
   const { config } = s;
   const fetching: FetchDeps = {
     limits: { maxPassages: config.recall.maxPassages, diaryTopK: config.recall.diaryTopK, notesTopK: config.memory.notesTopK },
-    timeZone: config.timezone, clock: s.clock, logger: s.logger, memory: s.memory, recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers: s.markers,
+    timeZone: config.timezone, clock: s.clock, logger: s.logger, memory: s.memory,
+    recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers: s.markers,
   };
   return createAnswering({
     models: s.models,

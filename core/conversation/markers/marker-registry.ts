@@ -24,6 +24,8 @@ export class MarkerRegistry<N extends string = string> {
     this.all = all;
     for (const def of all) {
       if (this.canonical.has(def.name)) throw new Error(`marker ${def.name} is defined twice`);
+      // Without its lookup a lookup marker would silently never be offered.
+      if (def.offer === "lookup" && (def.kind !== "fetch" || !def.lookup)) throw new Error(`lookup marker ${def.name} names no lookup`);
       this.canonical.set(def.name, def);
     }
     // Canonical names win over aliases of other markers.

@@ -2,6 +2,7 @@ import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Lookups } from "../../lookups/lookups.ts";
 import type { MarkerRegistry } from "../markers/marker-registry.ts";
+import { answeredFetchMarkers } from "../markers/available.ts";
 import { describeError } from "../../foundation/errors.ts";
 import type { ToolCalling } from "../../lookups/tool-calling.ts";
 
@@ -11,11 +12,16 @@ import type { ToolCalling } from "../../lookups/tool-calling.ts";
  * model gets native tools, the fetch markers are left out (they are tools
  * then) and only the store markers remain.
  */
-export function chatMarkerNames(deps: { models: ModelRegistry; logger: Logger; lookups?: Lookups | undefined; tools?: ToolCalling | undefined; markers: MarkerRegistry }): string[] {
+export function chatMarkerNames(deps: {
+  models: ModelRegistry;
+  logger: Logger;
+  lookups?: Lookups | undefined;
+  tools?: ToolCalling | undefined;
+  markers: MarkerRegistry;
+}): string[] {
   const registry = deps.markers;
-  const offered = deps.lookups?.offered() ?? [];
-  const lookups = registry.all.filter((d) => d.kind === "fetch" && d.lookup !== undefined && offered.includes(d.lookup)).map((d) => d.name);
-  const all = [...registry.chatNames(), ...lookups];
+  const answered = answeredFetchMarkers(registry, deps.lookups?.offered() ?? []).map((d) => d.name);
+  const all = [...new Set([...registry.chatNames(), ...answered])];
   if (!deps.tools) return all;
   let native = false;
   try {

@@ -42,7 +42,10 @@ export function toolPayload(registry: MarkerRegistry, name: string, input: unkno
   const found = all.find((t) => t.tool.name === name);
   if (!found) return { ok: false, error: `unknown tool ${name}` };
   const parsed = found.tool.args.safeParse(input);
-  if (!parsed.success) return { ok: false, error: `invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"} ${i.message}`).join("; ")}` };
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"} ${i.message}`).join("; ");
+    return { ok: false, error: `invalid arguments for ${name}: ${issues}` };
+  }
   const data = parsed.data as { query?: string; url?: string };
   const payload = data.query ?? data.url;
   if (payload === undefined) return { ok: false, error: `the tool ${name} takes a query or a url` };

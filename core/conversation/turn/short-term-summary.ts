@@ -38,7 +38,11 @@ export async function summarizeConversation(
 }
 
 /** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */
-export async function summarizePrevious(deps: { persona: Persona; clock: Clock; logger: Logger; chatLog: ChatLog; models: ModelRegistry; shortTerm: ShortTermStore; markers: MarkerRegistry }, userId: string, conversationId: number): Promise<void> {
+export async function summarizePrevious(
+  deps: { persona: Persona; clock: Clock; logger: Logger; chatLog: ChatLog; models: ModelRegistry; shortTerm: ShortTermStore; markers: MarkerRegistry },
+  userId: string,
+  conversationId: number,
+): Promise<void> {
   if (deps.shortTerm.hasSummary(conversationId)) return;
   try {
     const text = await summarizeConversation(deps, userId, conversationId);

@@ -132,6 +132,11 @@ describe("a fetch marker carries its native tool", () => {
     expect(toolPayload(registry, "memory_search", { query: "Katze" })).toEqual({ ok: true, marker: undefined, payload: "Katze" });
   });
 
+  it("refuses a lookup marker that names no lookup (it would never be offered)", () => {
+    expect(() => MARKERS.with({ ...PLANTS, offer: "lookup" })).toThrow(/PLANTS names no lookup/);
+    expect(MARKERS.with({ ...PLANTS, offer: "lookup", lookup: "search" }).get("PLANTS")?.offer).toBe("lookup");
+  });
+
   it("keeps the built-in names as one union type, widened by a plugin's registry", () => {
     expectTypeOf<MarkerName>().toEqualTypeOf<
       "RECALL" | "DIARY" | "IMPORTANT" | "SEARCH" | "FETCH" | "KINEWS" | "THOUGHT" | "FOLLOWUP" | "EMOTION" | "VORSCHLAG" | "ANSPRECHEN"
