@@ -32,23 +32,20 @@ import { createTranscriber } from "../foundation/providers/openai-transcriber.ts
 import type { Transcriber } from "../foundation/ports/transcriber.ts";
 import type { TurnMiddleware } from "../conversation/turn/types.ts";
 import { createChatTurn } from "./pipeline.ts";
-import type { MarkerRegistry } from "../conversation/markers/marker.ts";
+import type { MarkerRegistry } from "../conversation/markers/marker-registry.ts";
+import { MARKERS } from "../conversation/markers/registry.ts";
+import type { Services } from "./wiring/services.ts";
+import { chatTurnParts } from "./wiring/turn.ts";
+import { backgroundFeatures } from "./wiring/features.ts";
 import { Questions } from "../conversation/questions/questions.ts";
 import { ruleQuestionHandler } from "../conversation/questions/rule-question.ts";
 import { CorrectionLog } from "../conversation/correction/correction-log.ts";
 import { Push } from "../background/push/push.ts";
-import { deliveredBookkeeping } from "../background/push/delivered.ts";
 import { ChatHistory } from "../foundation/store/chat-history.ts";
 import { ChatSearch, type ChatSearchTuning } from "../memory/recall/search.ts";
 import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "../memory/recall/sheet-recall.ts";
 import { MessageVectors } from "../memory/recall/message-vectors.ts";
 import { importMessages } from "../foundation/store/chat-import.ts";
-import { diaryApi } from "../background/diary/diary-api.ts";
-import { reflectionApi } from "../background/reflection/reflection-api.ts";
-import { greetingApi } from "../background/greeting/greeting-api.ts";
-import { analysisApi } from "../background/analysis/analysis-api.ts";
-import { concerns } from "../background/reflection/concerns.ts";
-import { featureContext } from "../background/feature-context.ts";
 import { createPersona } from "../conversation/persona/persona.ts";
 import { createChatModel } from "../foundation/providers/model-factory.ts";
 import { lazyVectorIndex } from "../foundation/providers/lazy.ts";
@@ -82,7 +79,7 @@ export interface LiloPorts {
   db?: Db;
   /** Extra turn middleware, run in order after the built-in checks, before the model call. */
   steps?: TurnMiddleware[];
-  /** The markers understood in chat (default: all of Lilo's; `MARKERS.with(...)` adds one). */
+  /** The markers understood everywhere (chat, tools, greeting, diary, reflection; default: all of Lilo's; `MARKERS.with(...)` adds one). */
   markers?: MarkerRegistry;
   /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
   tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
@@ -93,9 +90,10 @@ export interface LiloPorts {
 }
 
 /**
- * The composition root: opens the database, wires stores, memory, models and
- * the chat turn. Nothing is loaded until used (the embedder loads on the
- * first memory access), so creating Lilo is cheap.
+ * The composition root: opens the database and builds every service once
+ * (the `Services` record); core/api/wiring/ builds the chat turn's middleware
+ * and the background features from it. Nothing is loaded until used (the
+ * embedder loads on the first memory access), so creating Lilo is cheap.
  */
 export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lilo {
   // Every secret of the table (the core's and the adapters' sections): masked in all logs and errors from now on.
@@ -147,16 +145,21 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
   const durable = new DurableJobs(jobs, background, clock, logger, config.inbox.jobMaxAttempts);
-  const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
   const persona = createPersona(config.persona);
-  const turn = createChatTurn({ config, clock, logger, db, persona, models, memory, chatLog, history, profile, shortTerm, rules, problems, topics, suggestions,
-    diary: memory.rows.diary, questions, correctionLog, chatSearch, chatRecall, lookups: looks.lookups, tools: looks.tools, inbox, jobs, durable, extra: ports.steps, markers: ports.markers });
+  // Resolved once: every part that reads markers is handed this registry, so a marker added through the ports is honoured everywhere.
+  const markers = ports.markers ?? MARKERS;
+  const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
+  const services: Services = {
+    config, live, clock, logger, db, embedder, index, memory, models, contacts, background,
+    chatLog, history, profile, shortTerm, rules, topics, suggestions, settings, problems, questions, correctionLog, push,
+    chatSearch, messageVectors, chatRecall, lookups: looks.lookups, tools: looks.tools, news: looks.news, searchLog: looks.searchLog,
+    inbox, jobs, durable, persona, markers,
+  };
+  const turn = createChatTurn(chatTurnParts(services, ports.steps));
+  const features = backgroundFeatures(services);
   const importDeps = { db, memory, embedder, index };
   const deliveryState = (state: "delivered" | "failed") => (answerId: number) => inbox.setDelivery(answerId, state, clock.now().toISOString());
-  push.setDeliveredHandler(deliveredBookkeeping({ persona, conversationPauseMinutes: config.memory.conversationPauseMinutes, clock, logger, db, models, chatLog, shortTerm, topics }));
-  const feature = featureContext(config, { clock, logger, profile });
-  const concernsOf = concerns({ topics, settings, push, models }, config.reflection, feature);
-  const news = config.lookup.reflectionNews.enabled ? { feed: looks.news, items: config.lookup.reflectionNews.items } : undefined;
+  push.setDeliveredHandler(features.delivered);
 
   const lilo: Lilo = {
     config,
@@ -200,10 +203,10 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       undo: (id) => correctionLog.undo(id),
     },
     push,
-    diary: diaryApi({ memory, history, models, push }, config.diary, persona, feature),
-    reflection: reflectionApi({ memory, history, models, settings, concerns: concernsOf, news, thoughtsMinScore: config.memory.thoughtsMinScore }, config.reflection, persona, feature),
-    greeting: greetingApi({ chatLog, history, models, push, topics, topicsConfig: config.topics }, config.greeting, persona, feature),
-    analysis: analysisApi({ db, models, settings, userNames: config.persona.userNames }, config.analysis, persona, feature),
+    diary: features.diary,
+    reflection: features.reflection,
+    greeting: features.greeting,
+    analysis: features.analysis,
     knownUsers: () => history.users(),
     models: {
       chatSpec: () => models.chatSpec(),

@@ -8,6 +8,9 @@ import type { SearchLog } from "../foundation/store/search-log.ts";
 import { LookupError, describeError } from "../foundation/errors.ts";
 import type { ReadPage } from "./web/read-page.ts";
 
+/** One kind of lookup: web search, reading one page (fetch_url), searching the news feeds. */
+export type LookupName = "search" | "fetch" | "news";
+
 /**
  * Looking things up outside Lilo's memory: web search (logged), reading one
  * page, searching the news feeds. Markers and native tools both end here,
@@ -18,12 +21,12 @@ export class Lookups {
     private readonly deps: { config: LookupConfig; clock: Clock; logger: Logger; searchLog: SearchLog; news: News; webSearch: WebSearch | undefined },
   ) {}
 
-  /** Which lookup markers this setup can answer (the others are not advertised). */
-  markerNames(): string[] {
+  /** Which lookups this setup can answer; the markers and tools of the others are not advertised. */
+  offered(): LookupName[] {
     return [
-      ...(this.deps.webSearch ? (["SEARCH"] as const) : []),
-      ...(this.deps.config.fetch.enabled ? (["FETCH"] as const) : []),
-      ...(this.deps.news.available() ? (["KINEWS"] as const) : []),
+      ...(this.deps.webSearch ? (["search"] as const) : []),
+      ...(this.deps.config.fetch.enabled ? (["fetch"] as const) : []),
+      ...(this.deps.news.available() ? (["news"] as const) : []),
     ];
   }
 

@@ -14,7 +14,7 @@ import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Sleep } from "../../foundation/util/retry.ts";
 import { analystInstruction, blueprintBlock, defaultQuestions } from "../prompts/analysis.ts";
 import { markerInstructions } from "../../conversation/prompts/markers.ts";
-import { CHAT_MARKERS } from "../../conversation/markers/execute.ts";
+import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import { formatLocalShort, localParts } from "../../foundation/util/time.ts";
 import { selectConversations, type AnalysisSelection } from "./selection.ts";
 import { renderConversation, transcriptText } from "./transcript.ts";
@@ -79,6 +79,8 @@ export interface AnalysisDeps {
   userNames: Record<string, string>;
   /** Injectable so tests never wait between retries. */
   sleep?: Sleep | undefined;
+  /** The markers the chat teaches, for the blueprint (the registry resolved in createLilo). */
+  markers: MarkerRegistry;
 }
 
 /** The analysis's configuration slice (`config.analysis`). */
@@ -106,7 +108,7 @@ export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona:
     if (o.blueprint) {
       // The instruction exactly as the chat turn sends it: persona, then the marker instructions.
       // Without a user (the selection spans several) the persona speaks to "User", as for an unnamed user.
-      const lilo = [persona.chatPrompt(userId ?? ""), markerInstructions(lang, [...CHAT_MARKERS])].join("\n\n");
+      const lilo = [persona.chatPrompt(userId ?? ""), markerInstructions(lang, deps.markers.chatNames(), deps.markers)].join("\n\n");
       parts.push(blueprintBlock(lang, name, lilo));
     }
     return parts.join("\n\n");

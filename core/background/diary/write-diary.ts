@@ -9,6 +9,7 @@ import type { Persona } from "../../conversation/persona/persona.ts";
 import type { FeatureContext } from "../feature-context.ts";
 import { LiloError } from "../../foundation/errors.ts";
 import { parseMarkers } from "../../conversation/markers/parse.ts";
+import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import { formatLocal, localDay } from "../../foundation/util/time.ts";
 import { newestExchanges, renderExchanges, shortLocalTime } from "../../foundation/util/exchanges.ts";
 import { DIARY_PING, DIARY_SELF_LABEL, diaryPrompt } from "../prompts/diary.ts";
@@ -21,6 +22,8 @@ export interface DiaryDeps {
   models: ModelRegistry;
   /** Sends the opt-in diary ping. */
   push: Push;
+  /** The markers understood, to strip them from the model's text (the registry resolved in createLilo). */
+  markers: MarkerRegistry;
 }
 
 /** The diary's configuration slice (`config.diary`); `ping` may change while Lilo runs. */
@@ -86,7 +89,7 @@ export async function writeDiary(d: Diary, userId: string, opts: { force?: boole
     temperature: 0.8,
   });
   // Markers have no effect in the diary; they must not land in it either.
-  const text = parseMarkers(reply.text).text.trim();
+  const text = parseMarkers(reply.text, deps.markers).text.trim();
   if (!text) return { kind: "skipped", reason: "empty-answer" };
   const day = localDay(now, ctx.timeZone);
   // Two quiet days may read alike, and neither may vanish: the diary is never deduplicated.

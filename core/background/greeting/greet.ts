@@ -8,6 +8,7 @@ import type { Push, PushOutcome } from "../push/push.ts";
 import type { Persona } from "../../conversation/persona/persona.ts";
 import type { FeatureContext } from "../feature-context.ts";
 import { parseMarkers } from "../../conversation/markers/parse.ts";
+import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import { GREETING_SELF_LABEL, greetingPrompt } from "../prompts/greeting.ts";
 import { markIfAddressed } from "../../conversation/topics/mark-addressed.ts";
 import { returnContext, type ReturnContext } from "./context.ts";
@@ -22,6 +23,8 @@ export interface GreetingDeps {
   topics: TopicsStore;
   /** The topics slice (`config.topics`): how many meaningful words mark the concern as addressed. */
   topicsConfig: LiloConfig["topics"];
+  /** The markers understood, to strip them from the model's text (the registry resolved in createLilo). */
+  markers: MarkerRegistry;
 }
 
 /** The greeting's configuration slice (`config.greeting`). */
@@ -115,7 +118,7 @@ export async function draftGreeting({ deps, config, persona, ctx }: Greeting, us
   const model = deps.models.forRole("chat");
   const reply = await model.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: ctx.maxTokens, temperature: 0.8 });
   // Markers have no effect in a greeting; the user must never see one.
-  const text = parseMarkers(reply.text).text.trim();
+  const text = parseMarkers(reply.text, deps.markers).text.trim();
   return { text, model, context, after, ...(concern ? { concern } : {}) };
 }
 

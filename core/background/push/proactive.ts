@@ -6,6 +6,7 @@ import type { ShortTermStore } from "../../foundation/store/short-term.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Db } from "../../foundation/store/db.ts";
 import { writeTransaction } from "../../foundation/store/tx.ts";
+import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import { summarizePrevious } from "../../conversation/turn/short-term-summary.ts";
 
 /** What storing a message Lilo sent on her own needs. */
@@ -20,6 +21,8 @@ export interface ProactiveDeps {
   shortTerm: ShortTermStore;
   models: ModelRegistry;
   db: Db;
+  /** The markers understood, stripped from the summary (the registry resolved in createLilo). */
+  markers: MarkerRegistry;
 }
 
 /**

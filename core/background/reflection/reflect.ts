@@ -5,6 +5,7 @@ import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Persona } from "../../conversation/persona/persona.ts";
 import type { FeatureContext } from "../feature-context.ts";
 import { parseMarkers } from "../../conversation/markers/parse.ts";
+import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import { formatLocal } from "../../foundation/util/time.ts";
 import { newestExchanges, renderExchanges, shortLocalTime } from "../../foundation/util/exchanges.ts";
 import { REFLECTION_SELF_LABEL, reflectionPrompt, reflectionQuestions } from "../prompts/reflection.ts";
@@ -25,6 +26,8 @@ export interface ReflectionDeps {
   news?: { feed: News; items: number } | undefined;
   /** Similarity floor of related thoughts (`memory.thoughtsMinScore`). */
   thoughtsMinScore: number;
+  /** The markers understood, to strip them from the model's text (the registry resolved in createLilo). */
+  markers: MarkerRegistry;
 }
 
 /** Everything a reflection uses: collaborators, slice, persona, shared context. */
@@ -97,7 +100,7 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
     maxTokens: ctx.maxTokens,
     temperature: 0.7,
   });
-  const parsed = parseMarkers(reply.text);
+  const parsed = parseMarkers(reply.text, deps.markers);
   const concerns = parsed.markers.filter((m) => m.name === "ANSPRECHEN");
   if (concerns.length > 1) ctx.logger.info("a reflection set several concerns; only the last one counts", { userId, count: concerns.length });
   const answers = splitAnswers(parsed.text, questions);

@@ -1,5 +1,3 @@
-import type { StoreMarkerDefinition } from "./marker.ts";
-
 /**
  * Lilo's moods, as set by the `[EMOTION: mood]` marker at the end of an answer.
  * The German ids are canonical: they are stored and shown by adapters
@@ -81,20 +79,3 @@ export function normalizeMood(raw: string): Mood | undefined {
   }
   return undefined;
 }
-
-/** [EMOTION:] — the mood of the answer; the last one of an answer wins. */
-export const EMOTION_MARKER: StoreMarkerDefinition = {
-  name: "EMOTION",
-  aliases: ["STIMMUNG", "MOOD"],
-  kind: "store",
-  offer: "chat",
-  teachOrder: 90,
-  instruction: {
-    de: `Am Ende jeder Antwort genau eine deiner acht Stimmungen (${MOODS.join(", ")}): [EMOTION: stimmung] – z. B. [EMOTION: neugierig]`,
-    en: `At the end of each answer, exactly one of your eight moods (${MOODS.join(", ")}): [EMOTION: mood] – e.g. [EMOTION: neugierig]`,
-  },
-  store(payload) {
-    const mood = normalizeMood(payload);
-    return mood ? { mood } : undefined;
-  },
-};

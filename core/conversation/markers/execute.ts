@@ -1,25 +1,13 @@
 import type { Logger } from "../../foundation/ports/logger.ts";
-import type { Marker, MarkerName, MarkerRegistry, MarkerTurn, StoreMarkerServices } from "./marker.ts";
+import type { Marker, MarkerTurn, StoreMarkerServices } from "./marker.ts";
+import type { MarkerRegistry } from "./marker-registry.ts";
 import type { Mood } from "./emotion.ts";
-import { MARKERS } from "./registry.ts";
-
-/**
- * Markers Lilo is told about in chat: those offered in every chat. The fetch
- * markers RECALL and DIARY are answered by one follow-up call
- * (core/conversation/turn/follow-up.ts); the lookup markers are added when this setup has them.
- */
-export function chatMarkers(registry: MarkerRegistry = MARKERS): MarkerName[] {
-  return registry.all.filter((d) => d.offer === "chat").map((d) => d.name);
-}
-
-/** The chat markers of Lilo's registry. */
-export const CHAT_MARKERS: readonly MarkerName[] = chatMarkers();
 
 /** What the store markers of one answer did. */
 export interface MarkerEffects {
   mood?: Mood;
   /** Ids of what was stored, per marker name. */
-  stored: Record<MarkerName, number[]>;
+  stored: Record<string, number[]>;
   /** Markers that were stripped but not executed here. */
   ignored: string[];
 }
@@ -33,7 +21,7 @@ export async function executeStoreMarkers(
   services: StoreMarkerServices & { logger: Logger },
   turn: MarkerTurn,
   markers: Marker[],
-  registry: MarkerRegistry = MARKERS,
+  registry: MarkerRegistry,
 ): Promise<MarkerEffects> {
   const out: MarkerEffects = { stored: {}, ignored: [] };
   for (const m of markers) {

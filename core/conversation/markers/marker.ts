@@ -1,17 +1,26 @@
 /**
  * A marker is ONE object (SPEC §5): its name and variant spellings, its kind,
- * the line that teaches it to the model in each language, and what it does.
- * Parsing, the prompt, execution, the fetch follow-up and the native tools
- * all read the registry, so a new marker is one definition in one file.
+ * the line that teaches it to the model in each language, what it does and,
+ * for a fetch marker, the native tool it also is. Parsing, the prompt,
+ * execution, the fetch follow-up and the native tools all read the registry
+ * (marker-registry.ts), so a new marker is one definition in one file.
+ *
+ * This file holds types only (and the two helpers that infer a definition's
+ * literal name), so every marker file can import it without an import circle.
  */
-import type { Memory } from "../../memory/memory.ts";
+import type { z } from "zod";
+import type { Clock } from "../../foundation/ports/clock.ts";
+import type { Logger } from "../../foundation/ports/logger.ts";
+import type { Memory, MemoryHit } from "../../memory/memory.ts";
+import type { ChatSearch, RecallPassage } from "../../memory/recall/search.ts";
+import type { ChatRecallDeps } from "../../memory/recall/sheet-recall.ts";
 import type { TopicsStore } from "../../foundation/store/topics.ts";
 import type { SuggestionsStore } from "../../foundation/store/suggestions.ts";
+import type { SearchResult } from "../../foundation/ports/web-search.ts";
+import type { FeedItem } from "../../foundation/store/feeds.ts";
+import type { LookupName, Lookups } from "../../lookups/lookups.ts";
+import type { ReadPage } from "../../lookups/web/read-page.ts";
 import type { Mood } from "./emotion.ts";
-import type { FetchDeps, FetchOutcome } from "./fetch.ts";
-
-/** A known marker name (canonical upper-case spelling). */
-export type MarkerName = string;
 
 /** "fetch" markers need a follow-up model call with results; "store" ones only save. */
 export type MarkerKind = "fetch" | "store";
@@ -22,9 +31,9 @@ export type MarkerKind = "fetch" | "store";
  */
 export type MarkerOffer = "chat" | "lookup" | "elsewhere";
 
-/** One marker found in an answer; payload is trimmed and never empty. */
-export interface Marker {
-  name: MarkerName;
+/** One marker found in an answer; payload is trimmed and never empty. `N` is the registry's name type. */
+export interface Marker<N extends string = string> {
+  name: N;
   payload: string;
   kind: MarkerKind;
 }
@@ -49,8 +58,47 @@ export interface StoreMarkerServices {
 /** What a store marker did: a mood for the answer, or the id of what it stored. */
 export type StoreEffect = { mood: Mood } | { storedId: number } | undefined;
 
-interface MarkerBase {
-  readonly name: MarkerName;
+/** What one fetch marker brought back. */
+export type FetchOutcome =
+  | { marker: Marker; status: "found" | "empty"; kind: "recall"; passages: RecallPassage[]; terms: string[]; timeWords: string[] }
+  | { marker: Marker; status: "found" | "empty"; kind: "diary"; entries: MemoryHit[] }
+  | { marker: Marker; status: "found" | "empty"; kind: "search"; results: SearchResult[] }
+  | { marker: Marker; status: "found"; kind: "page"; page: ReadPage }
+  | { marker: Marker; status: "found" | "empty"; kind: "news"; items: FeedItem[] }
+  | { marker: Marker; status: "refused"; reason: string }
+  | { marker: Marker; status: "unavailable" }
+  | { marker: Marker; status: "failed"; error: string };
+
+/** What a fetch marker's handler needs from Lilo (executing them also needs the registry: fetch.ts). */
+export interface FetchServices {
+  /** How much each lookup brings back: [RECALL:] passages, [DIARY:] entries, notes of the memory tool. */
+  limits: { maxPassages: number; diaryTopK: number; notesTopK: number };
+  /** The users' time zone, for the time words of [RECALL:]. */
+  timeZone: string;
+  clock: Clock;
+  logger: Logger;
+  memory: Memory;
+  recall: ChatSearch;
+  /** The chat-log search with its meaning side; without it [RECALL:] ranks by words alone. */
+  chatRecall?: ChatRecallDeps;
+  /** Web search, fetch_url and news ([SEARCH:], [FETCH:], [NEWS:]); without it they are unavailable. */
+  lookups?: Lookups | undefined;
+}
+
+/**
+ * A fetch marker as a native tool (SPEC §5): the tool's name, when the model
+ * should use it, and the zod schema that validates its arguments and gives
+ * the JSON schema sent. The one string argument (`query` or `url`) is the
+ * marker's payload, so both paths give the same text.
+ */
+export interface MarkerTool {
+  readonly name: string;
+  readonly description: string;
+  readonly args: z.ZodObject;
+}
+
+interface MarkerBase<N extends string> {
+  readonly name: N;
   /**
    * Variant spellings, compared after folding case, diacritics, "-" and "_"
    * (so FOLLOW-UP and KI-NEWS need no entry). Only unambiguous ones.
@@ -70,76 +118,33 @@ interface MarkerBase {
 }
 
 /** A marker whose effect is saving something; runs once the answer is final. */
-export interface StoreMarkerDefinition extends MarkerBase {
+export interface StoreMarkerDefinition<N extends string = string> extends MarkerBase<N> {
   readonly kind: "store";
   /** Without a handler the marker is stripped and only read elsewhere (e.g. the reflection's [ANSPRECHEN:]). */
   store?(payload: string, turn: MarkerTurn, services: StoreMarkerServices): Promise<StoreEffect> | StoreEffect;
 }
 
 /** A marker that looks something up; all of one answer are answered in one follow-up call. */
-export interface FetchMarkerDefinition extends MarkerBase {
+export interface FetchMarkerDefinition<N extends string = string> extends MarkerBase<N> {
   readonly kind: "fetch";
   /** Its results are the chat log's own words: an answer written with them ranks below originals in later searches. */
   readonly quotesChatLog?: boolean;
-  fetch(marker: Marker, turn: { userId: string; conversationId: number }, deps: FetchDeps): Promise<FetchOutcome>;
+  /** The lookup that answers it (offer "lookup"): taught, sent as a tool and executed only when this setup's lookups offer it. */
+  readonly lookup?: LookupName;
+  /** The native tool this marker also is (models with tool calls get it instead of the marker's line). */
+  readonly tool?: MarkerTool;
+  fetch(marker: Marker, turn: { userId: string; conversationId: number }, deps: FetchServices): Promise<FetchOutcome>;
 }
 
 /** Any marker definition. */
-export type MarkerDefinition = StoreMarkerDefinition | FetchMarkerDefinition;
+export type MarkerDefinition<N extends string = string> = StoreMarkerDefinition<N> | FetchMarkerDefinition<N>;
 
-/** Folds a raw name for comparison: no diacritics, upper case, no "-" or "_". */
-export function nameKey(raw: string): string {
-  return raw.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase().replace(/[-_]/g, "");
+/** A store marker, its literal name kept in the type (so the registry's name union is derived, never written twice). */
+export function storeMarker<const N extends string>(def: StoreMarkerDefinition<N>): StoreMarkerDefinition<N> {
+  return def;
 }
 
-/** The markers Lilo understands, sorted into teaching order, with name and alias lookup. */
-export class MarkerRegistry {
-  private readonly byKey = new Map<string, MarkerDefinition>();
-  private readonly canonical = new Map<string, MarkerDefinition>();
-
-  /** Every marker, in teaching order. */
-  readonly all: readonly MarkerDefinition[];
-
-  constructor(markers: readonly MarkerDefinition[]) {
-    // A stable sort: markers without an order keep the order they were given in, after the ordered ones.
-    const all = [...markers].sort((a, b) => (a.teachOrder ?? Number.MAX_SAFE_INTEGER) - (b.teachOrder ?? Number.MAX_SAFE_INTEGER));
-    this.all = all;
-    for (const def of all) {
-      if (this.canonical.has(def.name)) throw new Error(`marker ${def.name} is defined twice`);
-      this.canonical.set(def.name, def);
-    }
-    // Canonical names win over aliases of other markers.
-    for (const def of all) for (const a of def.aliases ?? []) if (!this.byKey.has(nameKey(a))) this.byKey.set(nameKey(a), def);
-    for (const def of all) this.byKey.set(def.name, def);
-  }
-
-  /** The definition of a canonical name. */
-  get(name: MarkerName): MarkerDefinition | undefined {
-    return this.canonical.get(name);
-  }
-
-  /** The definition a raw name stands for (canonical or alias), if any. */
-  resolve(raw: string): MarkerDefinition | undefined {
-    return this.byKey.get(nameKey(raw));
-  }
-
-  /** Only canonical names count (a forgotten colon is accepted for those alone). */
-  isCanonical(raw: string): boolean {
-    return this.canonical.has(nameKey(raw));
-  }
-
-  /** Every folded spelling (names and aliases): a truncated head is stripped when it starts one. */
-  spellings(): string[] {
-    return [...this.byKey.keys()];
-  }
-
-  /** Canonical names in teaching order. */
-  names(): MarkerName[] {
-    return this.all.map((d) => d.name);
-  }
-
-  /** A registry with more markers (a feature of a test or a plugin), placed by their teachOrder, else after these. */
-  with(...more: MarkerDefinition[]): MarkerRegistry {
-    return new MarkerRegistry([...this.all, ...more]);
-  }
+/** A fetch marker, its literal name kept in the type. */
+export function fetchMarker<const N extends string>(def: FetchMarkerDefinition<N>): FetchMarkerDefinition<N> {
+  return def;
 }

@@ -5,21 +5,13 @@
  * and markers executed while Lilo merely explains them (code, quotes).
  */
 
-import { MARKERS } from "./registry.ts";
-import { nameKey, type Marker, type MarkerKind, type MarkerName, type MarkerRegistry } from "./marker.ts";
+import type { Marker } from "./marker.ts";
+import { nameKey, type MarkerRegistry } from "./marker-registry.ts";
 
-export type { Marker, MarkerKind, MarkerName } from "./marker.ts";
-
-/** All marker names the program understands, in prompt order. */
-export const MARKER_NAMES: readonly MarkerName[] = MARKERS.names();
-
-/** Kind of every marker. */
-export const MARKER_KINDS: Readonly<Record<MarkerName, MarkerKind>> = Object.fromEntries(MARKERS.all.map((d) => [d.name, d.kind]));
-
-/** The answer without markers, plus the markers in order of appearance. */
-export interface ParsedAnswer {
+/** The answer without markers, plus the markers in order of appearance (names typed by the registry's). */
+export interface ParsedAnswer<N extends string = string> {
   text: string;
-  markers: Marker[];
+  markers: Marker<N>[];
 }
 
 /** An unknown name that still "looks like a marker": at least two capitals, no lower case. */
@@ -106,7 +98,7 @@ function findClose(text: string, from: number, open: string, close: string): num
 }
 
 /** A marker-like bracket at `pos`: where it ends and, if executable, the marker. */
-function matchMarker(text: string, pos: number, registry: MarkerRegistry): { end: number; marker?: Marker } | undefined {
+function matchMarker<N extends string>(text: string, pos: number, registry: MarkerRegistry<N>): { end: number; marker?: Marker<N> } | undefined {
   HEAD.lastIndex = pos;
   const head = HEAD.exec(text) ?? withoutColon(text, pos, registry);
   if (!head) {
@@ -173,15 +165,16 @@ function tidy(text: string): string {
  * without them. Tolerates case, extra spaces, round brackets, one missing or
  * extra bracket on VORSCHLAG, a forgotten colon after a canonical name
  * ("[Emotion froh]"), emphasis around a marker ("**[EMOTION: x]**") and a
- * few German/English name variants. `registry` defaults to Lilo's markers.
+ * few German/English name variants, all as `registry` (the one resolved in
+ * the composition root) defines them.
  * Markers inside code (fenced or inline), `>` quote lines or quotation marks
  * on one line are examples, not commands: neither returned nor stripped.
  * Unknown ALL-CAPS markers, empty payloads and truncated markers are stripped
  * but not returned.
  */
-export function parseMarkers(answer: string, registry: MarkerRegistry = MARKERS): ParsedAnswer {
+export function parseMarkers<N extends string>(answer: string, registry: MarkerRegistry<N>): ParsedAnswer<N> {
   const source = answer.replaceAll(GAP, "");
-  const markers: Marker[] = [];
+  const markers: Marker<N>[] = [];
   let out = "";
   let removed = false;
   for (let pos = 0; pos < source.length; ) {

@@ -3,10 +3,10 @@
  * [THOUGHT:] and [[VORSCHLAG:]], and the reflection's [ANSPRECHEN:] (parsed
  * everywhere, acted on only by the reflection, core/background/reflection/reflect.ts).
  */
-import type { StoreMarkerDefinition } from "./marker.ts";
+import { storeMarker } from "./marker.ts";
 
 /** [IMPORTANT:] — an important memory (store 4), on every sheet while it fits. */
-export const IMPORTANT_MARKER: StoreMarkerDefinition = {
+export const IMPORTANT_MARKER = storeMarker({
   name: "IMPORTANT",
   aliases: ["WICHTIG"],
   kind: "store",
@@ -20,10 +20,10 @@ export const IMPORTANT_MARKER: StoreMarkerDefinition = {
     const r = await s.memory.add({ text: payload, userId: turn.userId, store: "important", extra: { weight: 2, source_message_id: turn.userMessageId } });
     return r.added ? { storedId: r.id } : undefined;
   },
-};
+});
 
 /** [THOUGHT:] — a thought of Lilo's own; several per answer are all saved. */
-export const THOUGHT_MARKER: StoreMarkerDefinition = {
+export const THOUGHT_MARKER = storeMarker({
   name: "THOUGHT",
   aliases: ["GEDANKE", "GEDANKEN"],
   kind: "store",
@@ -37,10 +37,10 @@ export const THOUGHT_MARKER: StoreMarkerDefinition = {
     const r = await s.memory.add({ text: payload, userId: turn.userId, store: "thoughts", extra: { origin: "chat" } });
     return r.added ? { storedId: r.id } : undefined;
   },
-};
+});
 
 /** [[VORSCHLAG:]] — an idea to improve Lilo, the one double-bracket marker. */
-export const SUGGESTION_MARKER: StoreMarkerDefinition = {
+export const SUGGESTION_MARKER = storeMarker({
   name: "VORSCHLAG",
   aliases: ["SUGGESTION"],
   kind: "store",
@@ -52,10 +52,10 @@ export const SUGGESTION_MARKER: StoreMarkerDefinition = {
     en: "When you have an idea how you or the app could improve (double brackets): [[VORSCHLAG: idea]] – e.g. [[VORSCHLAG: sort memories by place]]",
   },
   store: (payload, turn, s) => ({ storedId: s.suggestions.add(turn.userId, payload, turn.now.toISOString()) }),
-};
+});
 
 /** [ANSPRECHEN:] — a concern for the next conversation, written only by the reflection. */
-export const CONCERN_MARKER: StoreMarkerDefinition = {
+export const CONCERN_MARKER = storeMarker({
   name: "ANSPRECHEN",
   kind: "store",
   offer: "elsewhere",
@@ -64,10 +64,10 @@ export const CONCERN_MARKER: StoreMarkerDefinition = {
     de: "Möchtest du im nächsten Gespräch etwas ansprechen: [ANSPRECHEN: ein Satz] – z. B. [ANSPRECHEN: Frag nach, wie es der Katze geht.]",
     en: "When you want to raise something in the next conversation: [ANSPRECHEN: one sentence] – e.g. [ANSPRECHEN: Ask how the cat is doing.]",
   },
-};
+});
 
 /**
  * The store markers of this file, gathered by the registry. A new store
  * marker is one object above, with its `teachOrder`, and its name here.
  */
-export const STORE_MARKERS: readonly StoreMarkerDefinition[] = [IMPORTANT_MARKER, THOUGHT_MARKER, SUGGESTION_MARKER, CONCERN_MARKER];
+export const STORE_MARKERS = [IMPORTANT_MARKER, THOUGHT_MARKER, SUGGESTION_MARKER, CONCERN_MARKER] as const;

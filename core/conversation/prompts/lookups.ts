@@ -4,7 +4,7 @@
  * same text either way. Results are material for her own words, not links
  * to paste (SPEC §9: "results used in her own words, no links").
  */
-import type { FetchOutcome } from "../markers/fetch.ts";
+import type { FetchOutcome } from "../markers/marker.ts";
 import { localDay } from "../../foundation/util/time.ts";
 
 const T = {

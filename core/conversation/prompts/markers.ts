@@ -1,5 +1,4 @@
-import { MARKERS } from "../markers/registry.ts";
-import type { MarkerName, MarkerRegistry } from "../markers/marker.ts";
+import type { MarkerRegistry } from "../markers/marker-registry.ts";
 
 // Each marker's own line (when to use it, one example) lives in its definition (core/conversation/markers/marker.ts).
 const INTRO = {
@@ -15,11 +14,11 @@ const OUTRO = {
 
 /**
  * The marker block of the system prompt: one line with an example for each
- * available marker, in canonical order. Only the markers passed in are
- * described, so the prompt does not grow with tools this setup lacks.
+ * available marker, in the registry's teaching order. Only the markers passed
+ * in are described, so the prompt does not grow with tools this setup lacks.
  * Returns "" when none are available.
  */
-export function markerInstructions(language: "de" | "en", available: readonly MarkerName[], registry: MarkerRegistry = MARKERS): string {
+export function markerInstructions(language: "de" | "en", available: readonly string[], registry: MarkerRegistry): string {
   const wanted = new Set(available);
   const lines = registry.all.filter((d) => wanted.has(d.name)).map((d) => `- ${d.instruction[language]}`);
   if (lines.length === 0) return "";

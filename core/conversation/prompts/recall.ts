@@ -4,7 +4,7 @@
  * ("Beantworte jetzt … basierend auf diesen Original-Passagen"). Nothing
  * found is said plainly, so the model does not invent a memory.
  */
-import type { FetchOutcome } from "../markers/fetch.ts";
+import type { FetchOutcome } from "../markers/marker.ts";
 import type { PassageMessage, RecallPassage } from "../../memory/recall/search.ts";
 import { localDay } from "../../foundation/util/time.ts";
 import { lookupBody } from "./lookups.ts";

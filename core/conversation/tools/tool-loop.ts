@@ -6,17 +6,16 @@
  * calls; a turn without a tool call costs one, as with markers.
  */
 import type { ChatModel, ChatRequest, ChatResponse, ToolCall, ToolResult } from "../../foundation/ports/chat-model.ts";
-import type { MarkerName } from "../markers/marker.ts";
 import { parseMarkers } from "../markers/parse.ts";
-import { MARKERS } from "../markers/registry.ts";
+import { answeredFetchMarkers } from "../markers/available.ts";
 import { executeFetchMarkers, type FetchDeps } from "../markers/fetch.ts";
 import { fetchOutcomeText } from "../prompts/recall.ts";
 import { markerInstructions } from "../prompts/markers.ts";
-import { memoryResultText } from "../prompts/lookups.ts";
 import { describeError } from "../../foundation/errors.ts";
 import type { ToolCalling } from "../../lookups/tool-calling.ts";
 import type { Persona } from "../persona/persona.ts";
-import { TOOLS, toolPayload, toolSpecs } from "./tool-specs.ts";
+import { toolPayload, toolSpecs } from "./tool-specs.ts";
+import { memorySearch } from "./memory-tool.ts";
 
 /** What the loop needs: fetching (the marker path) and the tool settings. */
 export interface ToolLoopDeps extends FetchDeps {
@@ -36,7 +35,7 @@ export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: strin
 async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest, used: string[]): Promise<ChatResponse> {
   const tools = deps.tools;
   if (!tools?.isNative(model)) return model.complete(request);
-  const specs = toolSpecs(deps.lookups?.markerNames() ?? []);
+  const specs = toolSpecs(deps.markers, deps.lookups?.offered() ?? []);
   const messages = [...request.messages];
   // Store markers the model wrote next to its tool calls ([EMOTION:], [THOUGHT:]) still count.
   const earlier: string[] = [];
@@ -65,27 +64,21 @@ async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationI
 }
 
 /** The fetch markers this setup answers: those of every chat (RECALL, DIARY) always, the lookups when configured. */
-export function fetchMarkers(deps: Pick<FetchDeps, "lookups" | "markers">): MarkerName[] {
-  const lookups = deps.lookups?.markerNames() ?? [];
-  return (deps.markers ?? MARKERS).all.filter((d) => d.kind === "fetch" && (d.offer === "chat" || lookups.includes(d.name))).map((d) => d.name);
+export function fetchMarkers(deps: Pick<FetchDeps, "lookups" | "markers">): string[] {
+  return answeredFetchMarkers(deps.markers, deps.lookups?.offered() ?? []).map((d) => d.name);
 }
 
 /** One tool call answered with the marker path's text; bad arguments and failures are told to the model. */
 async function runTool(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, call: ToolCall): Promise<ToolResult> {
-  const parsed = toolPayload(call.name, call.input);
+  const parsed = toolPayload(deps.markers, call.name, call.input);
   if (!parsed.ok) return { callId: call.id, content: parsed.error, isError: true };
   const texts = { language: deps.persona.language, userName: deps.userName, assistantName: deps.persona.name, timeZone: deps.timeZone };
   try {
-    if (parsed.tool === "memory_search") {
-      const k = deps.limits.notesTopK;
-      const [notes, important] = await Promise.all([
-        deps.memory.search(parsed.payload, { userId: ctx.userId, store: "notes", k }),
-        deps.memory.search(parsed.payload, { userId: ctx.userId, store: "important", k }),
-      ]);
-      return { callId: call.id, content: memoryResultText([...important, ...notes], texts.language, texts.timeZone) };
+    if (!parsed.marker) {
+      const content = await memorySearch({ memory: deps.memory, k: deps.limits.notesTopK, language: texts.language, timeZone: texts.timeZone }, ctx.userId, parsed.payload);
+      return { callId: call.id, content };
     }
-    const name = TOOLS[parsed.tool].marker!;
-    const [outcome] = await executeFetchMarkers(deps, ctx, [{ name, payload: parsed.payload, kind: "fetch" }]);
+    const [outcome] = await executeFetchMarkers(deps, ctx, [{ name: parsed.marker.name, payload: parsed.payload, kind: "fetch" }]);
     return { callId: call.id, content: fetchOutcomeText(texts, outcome!), ...(outcome!.status === "failed" || outcome!.status === "refused" ? { isError: true } : {}) };
   } catch (err) {
     deps.logger.error("tool call failed", { userId: ctx.userId, tool: call.name, error: describeError(err) });

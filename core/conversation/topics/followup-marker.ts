@@ -1,7 +1,7 @@
-import type { StoreMarkerDefinition } from "../markers/marker.ts";
+import { storeMarker } from "../markers/marker.ts";
 
 /** [FOLLOWUP:] — opens a follow-up topic (store 8), due after `followupDueDays` (SPEC §9). */
-export const FOLLOWUP_MARKER: StoreMarkerDefinition = {
+export const FOLLOWUP_MARKER = storeMarker({
   name: "FOLLOWUP",
   kind: "store",
   offer: "chat",
@@ -14,4 +14,4 @@ export const FOLLOWUP_MARKER: StoreMarkerDefinition = {
     const due = new Date(turn.now.getTime() + s.followupDueDays * 86_400_000).toISOString();
     return { storedId: s.topics.add(turn.userId, payload, "followup", due, turn.now.toISOString()) };
   },
-};
+});

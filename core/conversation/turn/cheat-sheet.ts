@@ -9,6 +9,8 @@ import { fitProfile, renderProfileLines } from "./profile-fit.ts";
 export interface CheatSheetInput {
   language: "de" | "en";
   userName: string;
+  /** The persona's name (LILO_NAME): the speaker of her own turns in recalled passages. */
+  assistantName: string;
   timezone: string;
   /** Persona and tool instructions, the model-independent system prompt. */
   persona: string;
@@ -44,7 +46,7 @@ export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
   if (input.important.length) sections.push(`${L.important}\n${bullets(input.important.map((i) => i.text))}`);
   if (input.shortTerm) sections.push(`${L.shortTerm}\n${input.shortTerm.trim()}`);
   if (input.notes.length) sections.push(`${L.notes(input.userName)}\n${bullets(input.notes.map((n) => n.text))}`);
-  if (input.passages.length) sections.push(`${L.passages}\n${input.passages.map((p) => renderPassage(p, input.userName)).join("\n\n")}`);
+  if (input.passages.length) sections.push(`${L.passages}\n${input.passages.map((p) => renderPassage(p, input.userName, input.assistantName)).join("\n\n")}`);
   if (input.thoughts.length) sections.push(`${L.thoughts}\n${bullets(input.thoughts.map((t) => t.text))}`);
   for (const extra of slotSections(input.slots)) if (extra.trim()) sections.push(extra.trim());
   return { system: sections.join("\n\n"), messages: alternate([...input.recent, { role: "user", content: input.message }]) };
@@ -72,8 +74,8 @@ export function renderProfile(entries: ProfileEntry[], maxChars: number, message
 }
 
 /** One passage: the neighbouring turns around the hit, each with its local time and speaker. */
-function renderPassage(p: SheetPassage, userName: string): string {
-  const who = (role: string) => (role === "user" ? userName : "Lilo");
+function renderPassage(p: SheetPassage, userName: string, assistantName: string): string {
+  const who = (role: string) => (role === "user" ? userName : assistantName);
   return [p.before, p.hit, p.after]
     .flatMap((m) => (m ? [`${m === p.hit ? "»" : " "} [${m.localTime}] ${who(m.role)}: ${m.text.replace(/\s+/g, " ").trim()}`] : []))
     .join("\n");

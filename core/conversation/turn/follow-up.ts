@@ -7,9 +7,8 @@
  */
 import type { Persona } from "../persona/persona.ts";
 import type { ChatModel, ChatRequest } from "../../foundation/ports/chat-model.ts";
-import type { Marker, ParsedAnswer } from "../markers/parse.ts";
-import { parseMarkers } from "../markers/parse.ts";
-import { MARKERS } from "../markers/registry.ts";
+import type { Marker } from "../markers/marker.ts";
+import { parseMarkers, type ParsedAnswer } from "../markers/parse.ts";
 import { executeFetchMarkers, type FetchDeps } from "../markers/fetch.ts";
 import { fetchResultsMessage, RECALL_TEXTS } from "../prompts/recall.ts";
 import { describeError } from "../../foundation/errors.ts";
@@ -45,9 +44,8 @@ export async function resolveFetchMarkers(
   const firstStore = first.markers.filter((m) => m.kind === "store");
   const fetches = first.markers.filter((m) => m.kind === "fetch");
   if (!fetches.length) return { text: first.text, storeMarkers: firstStore, recall: false };
-  const registry = deps.markers ?? MARKERS;
   const recall = fetches.some((m) => {
-    const def = registry.get(m.name);
+    const def = deps.markers.get(m.name);
     return def?.kind === "fetch" && def.quotesChatLog === true;
   });
   const { persona } = deps;

@@ -82,7 +82,7 @@ export function storeMessage(s: StoreMessageServices, config: ReceiveDeps["confi
       let message: ChatLogMessage;
       let images: ImageInput[] | undefined;
       if (input.kind === "new") {
-        const got = receiveMessage({ ...s, config }, input.message, s.chatModel());
+        const got = receiveMessage({ config, clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox }, input.message, s.chatModel());
         if (got.duplicate && got.replyState !== "pending") {
           ctx.result = { ok: true, duplicate: true, text: "", userMessageId: got.message.id, notesUsed: [] };
           return;

@@ -7,7 +7,7 @@ import type { ShortTermStore } from "../../foundation/store/short-term.ts";
 import type { RulesStore } from "../../foundation/store/rules.ts";
 import type { ChatRecallDeps } from "../../memory/recall/sheet-recall.ts";
 import type { Persona } from "../persona/persona.ts";
-import type { MarkerName, MarkerRegistry } from "../markers/marker.ts";
+import type { MarkerRegistry } from "../markers/marker-registry.ts";
 import type { TurnContext } from "./types.ts";
 import { buildCheatSheet } from "./cheat-sheet.ts";
 import { selectMemoryBlocks, type MemoryBlocks } from "./memory-blocks.ts";
@@ -27,7 +27,7 @@ export interface SheetSources {
   rules: RulesStore;
   chatLog: ChatLog;
   /** The markers the prompt teaches now (native tools leave the fetch markers out). */
-  markerNames: () => MarkerName[];
+  markerNames: () => string[];
   markers: MarkerRegistry;
 }
 
@@ -54,6 +54,7 @@ export function createTurnSheet(s: SheetSources, config: { memory: LiloConfig["m
       return buildCheatSheet({
         language,
         userName: s.persona.userName(ctx.userId),
+        assistantName: s.persona.name,
         timezone: config.timezone,
         persona,
         now: formatLocal(ctx.now, config.timezone, language),

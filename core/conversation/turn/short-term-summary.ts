@@ -3,6 +3,7 @@ import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Persona } from "../persona/persona.ts";
 import { shortTermPrompt } from "../prompts/short-term.ts";
 import { parseMarkers } from "../markers/parse.ts";
+import type { MarkerRegistry } from "../markers/marker-registry.ts";
 import type { Clock } from "../../foundation/ports/clock.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ShortTermStore } from "../../foundation/store/short-term.ts";
@@ -13,7 +14,7 @@ const MAX_CHARS_PER_MESSAGE = 600;
 
 /** Summarises a finished conversation for the short-term memory; "" when there is nothing to say. */
 export async function summarizeConversation(
-  deps: { chatLog: ChatLog; models: ModelRegistry; persona: Persona },
+  deps: { chatLog: ChatLog; models: ModelRegistry; persona: Persona; markers: MarkerRegistry },
   userId: string,
   conversationId: number,
 ): Promise<string> {
@@ -33,11 +34,15 @@ export async function summarizeConversation(
     temperature: 0.3,
   });
   // Models sometimes add markers out of habit; they must not land in memory.
-  return parseMarkers(reply.text).text;
+  return parseMarkers(reply.text, deps.markers).text;
 }
 
 /** Writes the short-term memory of the conversation that just ended, once (also used when a pushed greeting starts a new one). */
-export async function summarizePrevious(deps: { persona: Persona; clock: Clock; logger: Logger; chatLog: ChatLog; models: ModelRegistry; shortTerm: ShortTermStore }, userId: string, conversationId: number): Promise<void> {
+export async function summarizePrevious(
+  deps: { persona: Persona; clock: Clock; logger: Logger; chatLog: ChatLog; models: ModelRegistry; shortTerm: ShortTermStore; markers: MarkerRegistry },
+  userId: string,
+  conversationId: number,
+): Promise<void> {
   if (deps.shortTerm.hasSummary(conversationId)) return;
   try {
     const text = await summarizeConversation(deps, userId, conversationId);

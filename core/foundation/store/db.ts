@@ -4,8 +4,10 @@ import { LiloError } from "../errors.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { ensurePrivateDir, makeDatabasePrivate } from "../util/file-modes.ts";
 import { writeTransaction } from "./tx.ts";
+import type { Db } from "./db-type.ts";
 
-export type Db = Database.Database;
+/** An open SQLite connection (the type lives in db-type.ts, so tx.ts needs no import of this file). */
+export type { Db } from "./db-type.ts";
 
 /**
  * Opens (and creates) Lilo's SQLite database, private to its owner (directory

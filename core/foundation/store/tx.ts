@@ -1,4 +1,4 @@
-import type { Db } from "./db.ts";
+import type { Db } from "./db-type.ts";
 
 /**
  * Runs `fn` in a write transaction that takes SQLite's write lock at BEGIN

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock, ProviderError, silentLogger, type AnalysisApi } from "../../../core/index.ts";
+import { MARKERS } from "../../../core/conversation/markers/registry.ts";
 import { analysisApi } from "../../../core/background/analysis/analysis-api.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
@@ -46,7 +47,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     const settings = new SettingsStore(sql);
     const models = new ModelRegistry(l.config, (spec) => createChatModel(spec, l.config), settings);
     api = analysisApi(
-      { db: sql, models, settings, userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms) },
+      { db: sql, models, settings, userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms), markers: MARKERS },
       l.config.analysis,
       createPersona(l.config.persona),
       featureContext(l.config, { clock, logger: silentLogger, profile: new ProfileStore(sql) }),

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { MARKER_KINDS, parseMarkers } from "../../../core/conversation/markers/parse.ts";
+import { parseMarkers as parseWith } from "../../../core/conversation/markers/parse.ts";
 import { markerInstructions } from "../../../core/conversation/prompts/markers.ts";
+import { MARKERS } from "../../../core/conversation/markers/registry.ts";
+
+/** Every test here parses with Lilo's own registry. */
+const parseMarkers = (answer: string) => parseWith(answer, MARKERS);
+/** Kind of every built-in marker. */
+const MARKER_KINDS: Record<string, "fetch" | "store"> = Object.fromEntries(MARKERS.all.map((d) => [d.name, d.kind]));
 
 const names = (answer: string) => parseMarkers(answer).markers.map((m) => `${m.name}:${m.payload}`);
 
@@ -67,7 +73,7 @@ describe("parseMarkers – finding", () => {
 
   it("reads every marker the prompt teaches", () => {
     const all = Object.keys(MARKER_KINDS) as (keyof typeof MARKER_KINDS)[];
-    const prompt = markerInstructions("de", all).split("\n").filter((l) => l.startsWith("- ")).join("\n");
+    const prompt = markerInstructions("de", all, MARKERS).split("\n").filter((l) => l.startsWith("- ")).join("\n");
     expect(new Set(parseMarkers(prompt).markers.map((m) => m.name))).toEqual(new Set(all));
   });
 });

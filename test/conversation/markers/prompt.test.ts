@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { markerInstructions } from "../../../core/conversation/prompts/markers.ts";
+import { markerInstructions as instructions } from "../../../core/conversation/prompts/markers.ts";
+import { MARKERS } from "../../../core/conversation/markers/registry.ts";
 import { MOODS } from "../../../core/conversation/markers/emotion.ts";
+
+/** The prompt block as Lilo's own registry teaches it. */
+const markerInstructions = (language: "de" | "en", available: readonly string[]) => instructions(language, available, MARKERS);
 
 describe("markerInstructions", () => {
   it("describes only the available markers, each with an example", () => {

@@ -1,12 +1,15 @@
-import { describe, expect, it } from "vitest";
-import type { StoreMarkerDefinition, StoreMarkerServices } from "../../../core/conversation/markers/marker.ts";
-import { MARKERS } from "../../../core/conversation/markers/registry.ts";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { fetchMarker, type StoreMarkerDefinition, type StoreMarkerServices } from "../../../core/conversation/markers/marker.ts";
+import { MARKERS, type MarkerName } from "../../../core/conversation/markers/registry.ts";
+import { toolPayload, toolSpecs } from "../../../core/conversation/tools/tool-specs.ts";
 import { parseMarkers } from "../../../core/conversation/markers/parse.ts";
 import { markerInstructions } from "../../../core/conversation/prompts/markers.ts";
-import { chatMarkers, executeStoreMarkers } from "../../../core/conversation/markers/execute.ts";
+import { executeStoreMarkers } from "../../../core/conversation/markers/execute.ts";
 import { fixedClock, silentLogger } from "../../../core/index.ts";
 import { startFakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, fakeAnthropicEnv, NO_EXTRACTION } from "../../helpers/test-lilo.ts";
+import { seedExchange } from "../../helpers/seed-chat.ts";
 
 /** A test-only store marker: adding a marker is this one object, nothing else. */
 const saved: string[] = [];
@@ -33,7 +36,7 @@ describe("a marker is one object in the registry", () => {
     ]);
     expect(parsed.text).toBe("Gern! `[WISH: Beispiel]`");
     expect(markerInstructions("de", ["WISH"], registry)).toContain("[WISH: der Wunsch]");
-    expect(chatMarkers(registry)).toContain("WISH");
+    expect(registry.chatNames()).toContain("WISH");
     const effects = await executeStoreMarkers(
       { logger: silentLogger, followupDueDays: 7 } as unknown as StoreMarkerServices & { logger: typeof silentLogger },
       { userId: "chris", userMessageId: 1, conversationId: 1, now: new Date() },
@@ -45,7 +48,7 @@ describe("a marker is one object in the registry", () => {
   });
 
   it("is unknown to Lilo's own registry: stripped like any unknown marker, never executed", () => {
-    expect(parseMarkers("Gern! [WISH: ein Fahrrad]")).toEqual({ text: "Gern!", markers: [] });
+    expect(parseMarkers("Gern! [WISH: ein Fahrrad]", MARKERS)).toEqual({ text: "Gern!", markers: [] });
   });
 
   it("refuses a second definition of one name", () => {
@@ -85,5 +88,59 @@ describe("a test-only marker in a real chat turn", () => {
       await t.cleanup();
       await fake.close();
     }
+  });
+});
+
+describe("a marker added through LiloPorts.markers is honoured everywhere, not only in the chat turn", () => {
+  it("strips it by its alias from a pushed greeting and a diary entry; Lilo's own registry leaves that alias as prose", async () => {
+    const fake = await startFakeAnthropic();
+    fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Schön, dich zu sehen. [wunsch: Ruhe]"));
+    const clock = fixedClock("2026-12-02T18:00:00Z");
+    const plugin = makeTestLilo(fakeAnthropicEnv(fake), { clock, markers: MARKERS.with(WISH) });
+    const plain = makeTestLilo(fakeAnthropicEnv(fake), { clock });
+    try {
+      for (const { lilo } of [plugin, plain]) seedExchange(lilo, "chris", "Ich hätte gern Ruhe.", "Verstehe ich.", "2026-12-02T16:00:00Z");
+      expect(await plugin.lilo.greeting.preview("chris")).toMatchObject({ kind: "draft", text: "Schön, dich zu sehen." });
+      expect(await plain.lilo.greeting.preview("chris")).toMatchObject({ kind: "draft", text: "Schön, dich zu sehen. [wunsch: Ruhe]" });
+      expect(await plugin.lilo.diary.writeNow("chris")).toMatchObject({ kind: "written" });
+      expect(plugin.lilo.diary.list("chris").map((e) => e.text)).toEqual(["Schön, dich zu sehen."]);
+    } finally {
+      await plugin.cleanup();
+      await plain.cleanup();
+      await fake.close();
+    }
+  });
+});
+
+describe("a fetch marker carries its native tool", () => {
+  const PLANTS = fetchMarker({
+    name: "PLANTS",
+    kind: "fetch",
+    offer: "chat",
+    instruction: { de: "Pflanzen: [PLANTS: Name]", en: "Plants: [PLANTS: name]" },
+    tool: { name: "plant_search", description: "Look a plant up.", args: z.object({ query: z.string().min(1) }).strict() },
+    fetch: async (marker) => ({ marker, status: "unavailable" }),
+  });
+
+  it("is sent as a tool and a call to it is read as the marker, from the one definition", () => {
+    const registry = MARKERS.with(PLANTS);
+    expect(toolSpecs(registry, []).map((t) => t.name)).toEqual(["memory_search", "recall", "diary_search", "plant_search"]);
+    expect(toolSpecs(MARKERS, ["search", "news"]).map((t) => t.name)).toEqual(["memory_search", "recall", "diary_search", "web_search", "news_search"]);
+    const call = toolPayload(registry, "plant_search", { query: "Monstera" });
+    expect(call.ok && { marker: call.marker?.name, payload: call.payload }).toEqual({ marker: "PLANTS", payload: "Monstera" });
+    expect(toolPayload(MARKERS, "plant_search", { query: "Monstera" })).toEqual({ ok: false, error: "unknown tool plant_search" });
+    expect(toolPayload(registry, "memory_search", { query: "Katze" })).toEqual({ ok: true, marker: undefined, payload: "Katze" });
+  });
+
+  it("refuses a lookup marker that names no lookup (it would never be offered)", () => {
+    expect(() => MARKERS.with({ ...PLANTS, offer: "lookup" })).toThrow(/PLANTS names no lookup/);
+    expect(MARKERS.with({ ...PLANTS, offer: "lookup", lookup: "search" }).get("PLANTS")?.offer).toBe("lookup");
+  });
+
+  it("keeps the built-in names as one union type, widened by a plugin's registry", () => {
+    expectTypeOf<MarkerName>().toEqualTypeOf<
+      "RECALL" | "DIARY" | "IMPORTANT" | "SEARCH" | "FETCH" | "KINEWS" | "THOUGHT" | "FOLLOWUP" | "EMOTION" | "VORSCHLAG" | "ANSPRECHEN"
+    >();
+    expectTypeOf(MARKERS.with(PLANTS).names()).toEqualTypeOf<(MarkerName | "PLANTS")[]>();
   });
 });

@@ -65,7 +65,7 @@ describe("the sheet's sections come from typed slots in SPEC §4 order, whatever
     ctx.sheet.questionOutcome = "Q";
     expect(slotSections(ctx.sheet)).toEqual(["Q", "G", "T", "C1", "C2", "D", "P"]);
     const sheet = buildCheatSheet({
-      language: "de", userName: "Chris", timezone: "Europe/Berlin", persona: "Du bist Lilo.", now: "jetzt", rules: [], profile: [],
+      language: "de", userName: "Chris", assistantName: "Lilo", timezone: "Europe/Berlin", persona: "Du bist Lilo.", now: "jetzt", rules: [], profile: [],
       important: [], notes: [], passages: [], thoughts: [], slots: ctx.sheet, recent: [], message: "Hallo",
     });
     expect(sheet.system.endsWith("Q\n\nG\n\nT\n\nC1\n\nC2\n\nD\n\nP")).toBe(true);

@@ -71,6 +71,19 @@ describe("the memory part of the cheat sheet", () => {
     expect((await t.lilo.recall.rank("3. Mai Büro", { userId: "chris", limit: 2 })).every((m) => m.createdAt.startsWith("2026-05-03"))).toBe(true);
   });
 
+  it("labels the persona's own turns in a passage with her name (LILO_NAME), not with \"Lilo\"", async () => {
+    t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian", LILO_NAME: "Mira" }, { clock });
+    t.lilo.importChat([
+      { userId: "chris", role: "user", text: "Heute war ein langer Tag im Büro.", createdAt: "2026-05-03T10:00:00Z" },
+      { userId: "chris", role: "assistant", text: "Erzähl, was war los?", createdAt: "2026-05-03T10:01:00Z" },
+    ]);
+    const { system, blocks } = await sheet("Was war am 3. Mai im Büro?");
+    expect(blocks.passages.kept).toHaveLength(1);
+    expect(system).toContain("[2026-05-03 12:00] Christian: Heute war ein langer Tag im Büro.");
+    expect(system).toContain("[2026-05-03 12:01] Mira: Erzähl, was war los?");
+    expect(system).not.toContain("Lilo: Erzähl");
+  });
+
   it("brings chat-log passages by words and by meaning, never from the running conversation", async () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
     const msg = "Wie war nochmal das Konzert?";
