@@ -23,6 +23,6 @@ export const processIO: CliIO = {
 /** Opens Lilo from `.env` and the environment, logging warnings to stderr. */
 export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => async () => {
   // Loaded here, not at the top: `lilo --help` and argument errors must not pay for the whole core.
-  const [{ loadConfigFromEnv }, { consoleLogger, createLilo }] = await Promise.all([import("../core/foundation/config/load.ts"), import("../core/index.ts")]);
+  const { consoleLogger, createLilo, loadConfigFromEnv } = await import("../core/index.ts");
   return createLilo(loadConfigFromEnv(process.env), { logger: consoleLogger("warn"), ...ports });
 };

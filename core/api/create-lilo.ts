@@ -58,6 +58,7 @@ import { createLookups } from "../lookups/create-lookups.ts";
 import type { WebSearch } from "../foundation/ports/web-search.ts";
 import type { Lilo } from "./lilo-api.ts";
 import type { NewsApi } from "./lookups-api.ts";
+import { acceptsImages } from "../foundation/config/media.ts";
 import type { News } from "../lookups/news.ts";
 import { memoryApi } from "./memory-api.ts";
 import { profileApi } from "./profile-api.ts";
@@ -212,6 +213,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     models: {
       chatSpec: () => models.chatSpec(),
       switchChat: (value, now) => models.switchChat(value, now),
+      acceptsImages: () => acceptsImages(config.media, models.chatSpec()),
       resetChat: () => models.resetChat(),
       forRole: (role) => models.forRole(role),
     },

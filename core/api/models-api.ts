@@ -11,6 +11,8 @@ export interface ModelsApi {
    * `now` is the ISO time stored with the switch. Throws ModelSwitchError when the value is unusable.
    */
   switchChat(value: string, now: string): ModelSpec;
+  /** Does the chat model in force get a message's images (LILO_VISION)? Adapters skip downloading photos it would not see. */
+  acceptsImages(): boolean;
   /** Goes back to the configured chat model. */
   resetChat(): void;
   /** The model that plays `role` (chat, judge, summary, …), falling back to the chat model. */

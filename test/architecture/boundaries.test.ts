@@ -25,15 +25,23 @@ function offences(pattern: RegExp): string[] {
   );
 }
 
+/**
+ * Imports another change removes: the Mood names become core/index.ts exports (engineer B's part of issue 17);
+ * until that lands, these adapter files may still reach into core/conversation/markers/emotion.ts, and only there.
+ */
+const PENDING: ReadonlyArray<{ file: string; module: string }> = [
+  { file: "adapters/telegram/render.ts", module: "core/conversation/markers/emotion.ts" },
+  { file: "adapters/matrix/reply.ts", module: "core/conversation/markers/emotion.ts" },
+];
+
 describe("architecture: adapters, jobs and the CLI see only Lilo's use-case API", () => {
   it("never touch the database, the stores or store rows", () => {
     expect(offences(/\.db\b|\.stores\b|rows\./)).toEqual([]);
   });
 
-  // `lilo --help` must not load the core: a value import of core/index.ts pulls in createLilo and all behind it.
-  it("the CLI imports values from core/index.ts only when a command runs (dynamic import)", () => {
-    const cli = offences(/^import\s+\{(?!\s*type\b)[^}]*\}\s+from\s+"[./]*core\/index\.ts"/).filter((o) => o.startsWith("admin-cli/"));
-    expect(cli).toEqual([]);
+  it("import nothing of the core but core/index.ts: values, types and dynamic imports alike", () => {
+    const core = offences(/(\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)"(\.\.?\/)+core\/(?!index\.ts")/);
+    expect(core.filter((o) => !PENDING.some((p) => o.startsWith(`${p.file}:`) && o.includes(`/${p.module}"`)))).toEqual([]);
   });
 
   // SQL itself: test/architecture/sql-in-store.test.ts scans these layers and core alike.
