@@ -10,28 +10,14 @@
  * value import really uses, not createLilo and everything behind it.
  */
 
-// The entry point and the use-case API.
+// The entry point and the use-case API. The use cases' own interfaces (core/api/*-api.ts) are reached
+// through `Lilo` (`Lilo["memory"]`); only the types a caller has to spell are exported by name.
 export { createLilo, type LiloPorts } from "./api/create-lilo.ts";
-export type { Lilo, InboxApi, RecallApi, RecallOptions, CorrectionsApi } from "./api/lilo-api.ts";
-export type { MemoryApi, MemoryEntry, MemorySearchOptions, AddMemoryInput, MemoryOwner } from "./api/memory-api.ts";
-export type { ProfileApi } from "./api/profile-api.ts";
-export type { RulesApi } from "./api/rules-api.ts";
-export type { TopicsApi } from "./api/topics-api.ts";
-export type { SuggestionsApi, Suggestion } from "./api/suggestions-api.ts";
-export type { TransferApi } from "./api/transfer-api.ts";
-export type { BackupApi } from "./api/backup-api.ts";
-export type { MaintenanceApi } from "./api/maintenance-api.ts";
-export type { ModelsApi } from "./api/models-api.ts";
-export type { PushApi } from "./api/push-api.ts";
-export type { QuestionsApi } from "./api/questions-api.ts";
-export type { LookupsApi, SearchLogApi, NewsApi, ToolsApi, FeedEntry } from "./api/lookups-api.ts";
-export type { ContactsApi } from "./api/contacts-api.ts";
-export type { LiveApi } from "./api/live-api.ts";
-export type { SettingsApi, SettingRow } from "./foundation/settings/settings-api.ts";
-export type { DiaryApi } from "./background/diary/diary-api.ts";
-export type { ReflectionApi, ThoughtEntry } from "./background/reflection/reflection-api.ts";
-export type { GreetingApi, GreetingPreview } from "./background/greeting/greeting-api.ts";
+export type { Lilo } from "./api/lilo-api.ts";
 export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./background/analysis/analysis-api.ts";
+export type { SettingRow } from "./foundation/settings/settings-api.ts";
+export type { ThoughtEntry } from "./background/reflection/reflection-api.ts";
+export type { GreetingPreview } from "./background/greeting/greeting-api.ts";
 
 // Names the use cases take (the CLI offers them as choices before any core code runs).
 export { ANY_USER, EXPORT_STORES, DEDUPE_STORES, type ExportStore, type DedupeStore } from "./api/names.ts";
@@ -42,11 +28,11 @@ export { VECTOR_STORES, type VectorStore } from "./foundation/ports/vector-index
 export type { IncomingMessage, TurnResult, Question, TurnMiddleware, TurnContext } from "./conversation/turn/types.ts";
 export type { MemoryHit } from "./memory/memory.ts";
 export type { MemoryBlocks, SheetPassage } from "./conversation/turn/memory-blocks.ts";
-export type { PushOutcome, PushResult } from "./background/push/push.ts";
+export type { PushOutcome } from "./background/push/push.ts";
 export type { Answer } from "./conversation/questions/questions.ts";
 export type { CorrectionEntry } from "./conversation/correction/correction-log.ts";
 export type { ContactStatus } from "./foundation/health/contacts.ts";
-export type { DiaryEntry, DiaryResult, DiaryReason } from "./background/diary/write-diary.ts";
+export type { DiaryResult, DiaryReason } from "./background/diary/write-diary.ts";
 export type { ReflectionResult, ReflectionReason } from "./background/reflection/reflect.ts";
 export type { ConcernOutcome } from "./background/reflection/concerns.ts";
 export type { GreetingResult, GreetingReason } from "./background/greeting/greet.ts";
@@ -64,13 +50,13 @@ export type { Transport, PushMessage, PushTarget } from "./foundation/ports/tran
 export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts";
 
 // Configuration.
-export { loadConfig, requireModel, type Env, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
+export { loadConfig, requireModel, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
 export { loadConfigFromEnv } from "./foundation/config/load.ts";
 export { renderEnvExample } from "./foundation/config/env-example.ts";
 
 // Errors.
 export { LiloError, ConfigError, ModelSwitchError, ProviderError, EmbedderError, VectorIndexError, NotFoundError, LookupError, AnalysisError } from "./foundation/errors.ts";
-export { describeError, type ErrorCode, type GeneralErrorCode, type ModelSwitchReason } from "./foundation/errors.ts";
+export { describeError, type ErrorCode } from "./foundation/errors.ts";
 
 // What the outer layers share with the core: one writer per database, private file modes, secret redaction.
 export { WriterLock } from "./foundation/store/writer-lock.ts";
