@@ -55,7 +55,8 @@ export { loadConfigFromEnv } from "./foundation/config/load.ts";
 export { renderEnvExample } from "./foundation/config/env-example.ts";
 
 // Errors.
-export { LiloError, ConfigError, ModelSwitchError, ProviderError, EmbedderError, VectorIndexError, NotFoundError, LookupError, AnalysisError } from "./foundation/errors.ts";
+export { LiloError, ConfigError, ModelSwitchError, ProviderError, EmbedderError, VectorIndexError } from "./foundation/errors.ts";
+export { NotFoundError, LookupError, AnalysisError } from "./foundation/errors.ts";
 export { describeError, type ErrorCode } from "./foundation/errors.ts";
 
 // What the outer layers share with the core: one writer per database, private file modes, secret redaction.
