@@ -68,7 +68,7 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
     return 1;
   }
   // After-reply work (extraction, checks) that a crash interrupted runs again.
-  const resumed = lilo.resumeJobs();
+  const resumed = lilo.inbox.resumeJobs();
   if (resumed) logger.info("resuming after-reply jobs left by the last run", { count: resumed });
   const adapters = await startConfiguredAdapters(lilo, logger);
   // This process has the chat connections: it delivers the pushes every process (jobs, the CLI) writes to the outbox.

@@ -1,5 +1,4 @@
-import type { LiloConfig } from "../core/foundation/config/config.ts";
-import type { SectionValues } from "../core/foundation/config/section.ts";
+import type { LiloConfig, SectionValues } from "../core/index.ts";
 import { MATRIX_SECTION, matrixConfig } from "./matrix/config.ts";
 import { TELEGRAM_SECTION, telegramConfig } from "./telegram/config.ts";
 

@@ -1,50 +1,72 @@
 /**
- * Lilo's public surface: `createLilo` and the types of its use-case API (see
- * README "Library use"), the ports a caller may implement, configuration and
- * errors. The composition root is `lilo.ts`; the use cases live in `api/`.
+ * Lilo's public surface, the only module of the core that adapters, jobs, the
+ * CLI and library users import (test/architecture/boundaries.test.ts keeps it
+ * so): `createLilo` and the `Lilo` interface with its use cases (README "Using
+ * Lilo as a library"), the ports a caller may implement, configuration,
+ * errors, and the few helpers the outer layers share with the core.
+ *
+ * The CLI's bundle (admin-cli/build.js) gives each static import of this file
+ * a module of its own that re-exports only the names imported, so `lilo --help`
+ * loads none of createLilo and what is behind it.
  */
+
+// The entry point and the use-case API. The use cases' own interfaces (core/api/*-api.ts) are reached
+// through `Lilo` (`Lilo["memory"]`); only the types a caller has to spell are exported by name.
 export { createLilo, type LiloPorts } from "./api/create-lilo.ts";
 export type { Lilo } from "./api/lilo-api.ts";
-export { ANY_USER, type MemoryEntry } from "./api/memory-api.ts";
-export { WriterLock } from "./foundation/store/writer-lock.ts";
-export { EXPORT_STORES, type ExportStore } from "./foundation/store/export-lines.ts";
-export { DEDUPE_STORES, type DedupeStore } from "./memory/duplicates.ts";
+export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./background/analysis/analysis-api.ts";
+export type { SettingRow } from "./foundation/settings/settings-api.ts";
+export type { ThoughtEntry } from "./background/reflection/reflection-api.ts";
+export type { GreetingPreview } from "./background/greeting/greeting-api.ts";
 
-export * from "./foundation/config/config.ts";
-export { loadConfigFromEnv } from "./foundation/config/load.ts";
-export * from "./foundation/errors.ts";
+// Names the use cases take (the CLI offers them as choices before any core code runs).
+export { ANY_USER, EXPORT_STORES, DEDUPE_STORES, type ExportStore, type DedupeStore } from "./api/names.ts";
+export { IMPORT_STORES, type ImportStore } from "./memory/transfer/import-stores.ts";
+export { VECTOR_STORES, type VectorStore } from "./foundation/ports/vector-index.ts";
+
+// What the use cases hand out and take.
 export type { IncomingMessage, TurnResult, Question, TurnMiddleware, TurnContext } from "./conversation/turn/types.ts";
 export type { MemoryHit } from "./memory/memory.ts";
 export type { MemoryBlocks, SheetPassage } from "./conversation/turn/memory-blocks.ts";
-export type { Clock } from "./foundation/ports/clock.ts";
-export { fixedClock, systemClock } from "./foundation/ports/clock.ts";
-export type { Embedder } from "./foundation/ports/embedder.ts";
-export type { VectorIndex, VectorIndexState, VectorStore } from "./foundation/ports/vector-index.ts";
-export { VECTOR_STORES } from "./foundation/ports/vector-index.ts";
-export type { ChatModel, ChatRequest, ChatResponse } from "./foundation/ports/chat-model.ts";
-export type { Logger } from "./foundation/ports/logger.ts";
-export type { WebSearch, SearchResult } from "./foundation/ports/web-search.ts";
-export type { Transport, PushMessage, PushTarget } from "./foundation/ports/transport.ts";
-export type { PushOutcome, PushResult } from "./background/push/push.ts";
+export type { PushOutcome } from "./background/push/push.ts";
 export type { Answer } from "./conversation/questions/questions.ts";
 export type { CorrectionEntry } from "./conversation/correction/correction-log.ts";
-export { consoleLogger, silentLogger } from "./foundation/ports/logger.ts";
-export { redactSecrets } from "./foundation/util/redact.ts";
-export { withRetry, backoffDelay, type Sleep, type RetryOptions, type RetryInfo } from "./foundation/util/retry.ts";
-export { MEDIA_TEXTS, photoMessageText } from "./conversation/prompts/media-texts.ts";
-export { acceptsImages } from "./foundation/config/media.ts";
-export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts";
-export type { ImageInput } from "./foundation/ports/chat-model.ts";
-export { normalizeText } from "./foundation/util/text.ts";
 export type { ContactStatus } from "./foundation/health/contacts.ts";
-export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./foundation/util/file-modes.ts";
-export type { DiaryApi } from "./background/diary/diary-api.ts";
-export type { DiaryEntry, DiaryResult, DiaryReason } from "./background/diary/write-diary.ts";
-export type { ReflectionApi, ThoughtEntry } from "./background/reflection/reflection-api.ts";
+export type { DiaryResult, DiaryReason } from "./background/diary/write-diary.ts";
 export type { ReflectionResult, ReflectionReason } from "./background/reflection/reflect.ts";
 export type { ConcernOutcome } from "./background/reflection/concerns.ts";
-export type { GreetingApi, GreetingPreview } from "./background/greeting/greeting-api.ts";
 export type { GreetingResult, GreetingReason } from "./background/greeting/greet.ts";
-export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./background/analysis/analysis-api.ts";
 export { MOODS, type Mood } from "./conversation/markers/emotion.ts";
+
+// Ports a caller may implement (createLilo's second argument), and the ready ones.
+export type { Clock } from "./foundation/ports/clock.ts";
+export { fixedClock, systemClock } from "./foundation/ports/clock.ts";
+export type { Logger } from "./foundation/ports/logger.ts";
+export { consoleLogger, silentLogger } from "./foundation/ports/logger.ts";
+export type { Embedder } from "./foundation/ports/embedder.ts";
+export type { VectorIndex, VectorIndexState } from "./foundation/ports/vector-index.ts";
+export type { ChatModel, ChatRequest, ChatResponse, ImageInput } from "./foundation/ports/chat-model.ts";
+export type { WebSearch, SearchResult } from "./foundation/ports/web-search.ts";
+export type { Transport, PushMessage, PushTarget } from "./foundation/ports/transport.ts";
+export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts";
+
+// Configuration.
+export { loadConfig, requireModel, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
+export { loadConfigFromEnv } from "./foundation/config/load.ts";
+export { renderEnvExample } from "./foundation/config/env-example.ts";
 export { configSection, sectionOf, type ConfigSection, type SectionValues } from "./foundation/config/section.ts";
+// The leaf rules an adapter's section is written with, the same the core's table uses.
+export { setting as configLeaf, opt as optionalText, url as optionalUrl, int as wholeNumber } from "./foundation/config/rules.ts";
+
+// Errors.
+export { LiloError, ConfigError, ModelSwitchError, ProviderError, EmbedderError, VectorIndexError } from "./foundation/errors.ts";
+export { NotFoundError, LookupError, AnalysisError } from "./foundation/errors.ts";
+export { describeError, type ErrorCode } from "./foundation/errors.ts";
+
+// Shared with the adapters: one retry policy (capped backoff with jitter) for loops without an SDK of their own.
+export { withRetry, backoffDelay, type Sleep, type RetryOptions, type RetryInfo } from "./foundation/util/retry.ts";
+
+// What the outer layers share with the core: one writer per database, private file modes, secret redaction.
+export { WriterLock } from "./foundation/store/writer-lock.ts";
+export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./foundation/util/file-modes.ts";
+export { redactSecrets } from "./foundation/util/redact.ts";

@@ -1,4 +1,5 @@
-import { describeError, LiloError, MEDIA_TEXTS, photoMessageText, type ImageInput, type IncomingMessage } from "../../core/index.ts";
+import { describeError, LiloError, type ImageInput, type IncomingMessage } from "../../core/index.ts";
+import { MEDIA_TEXTS, photoMessageText } from "../shared/media-texts.ts";
 import { chatModelSeesImages, transcribeVoice } from "../shared/media.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { sendMarkdown } from "./send.ts";

@@ -48,7 +48,7 @@ export async function handleReaction(ctx: MatrixContext, source: MatrixEventSour
   const ref = ctx.state.question(relatesTo.event_id);
   const answer = reactionAnswer(relatesTo.key);
   if (!ref || !answer || ref.roomId !== source.roomId) return;
-  const outcome = await ctx.lilo.answerQuestion(source.userId, ref.questionId, answer);
+  const outcome = await ctx.lilo.questions.answer(source.userId, ref.questionId, answer);
   if (!outcome.ok && outcome.reason === "not-yours") return;
   await ctx.state.forgetQuestion(relatesTo.event_id);
   await sendMarkdown(ctx.client, source.roomId, outcome.text, ctx.maxMessageChars);

@@ -1,4 +1,4 @@
-import { ConfigError } from "../../core/foundation/errors.ts";
+import { ConfigError } from "../../core/index.ts";
 
 /**
  * An adapter's allowlist variable, "123,456=anna" → platform id → Lilo user id.

@@ -1,4 +1,5 @@
-import { acceptsImages, describeError, MEDIA_TEXTS, LiloError, type AudioInput, type Lilo, type Logger } from "../../core/index.ts";
+import { describeError, LiloError, type AudioInput, type Lilo, type Logger } from "../../core/index.ts";
+import { MEDIA_TEXTS } from "./media-texts.ts";
 
 /** A voice note's outcome: the transcript to answer, or a short reply instead. */
 export type VoiceOutcome = { text: string } | { reply: string };
@@ -9,7 +10,7 @@ export type VoiceOutcome = { text: string } | { reply: string };
  */
 export function chatModelSeesImages(lilo: Lilo): boolean {
   try {
-    return acceptsImages(lilo.config.media, lilo.models.chatSpec());
+    return lilo.models.acceptsImages();
   } catch (err) {
     lilo.logger.debug("no chat model to ask about images", { error: describeError(err) });
     return true;

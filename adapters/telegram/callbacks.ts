@@ -21,7 +21,7 @@ export function registerCallbacks(bot: Composer<LiloContext>, deps: TelegramDeps
 }
 
 async function answerQuestion(ctx: LiloContext, deps: TelegramDeps, questionId: number, answer: "yes" | "no"): Promise<void> {
-  const outcome = await deps.lilo.answerQuestion(ctx.liloUserId, questionId, answer);
+  const outcome = await deps.lilo.questions.answer(ctx.liloUserId, questionId, answer);
   const msg = ctx.callbackQuery?.message;
   if (outcome.ok) {
     await ctx.answerCallbackQuery();

@@ -1,7 +1,5 @@
+import { wholeNumber as int, optionalText as opt, configLeaf as s, optionalUrl as url, configSection, sectionOf, type LiloConfig } from "../../core/index.ts";
 import { z } from "zod";
-import { int, opt, setting as s, url } from "../../core/foundation/config/rules.ts";
-import { configSection, sectionOf } from "../../core/foundation/config/section.ts";
-import type { LiloConfig } from "../../core/foundation/config/config.ts";
 import { parseAllowList } from "../shared/allow-list.ts";
 
 /**

@@ -1,7 +1,8 @@
 import type { Api, Middleware, Transformer } from "grammy";
 import type { LiloContext } from "./context.ts";
 import type { Update } from "grammy/types";
-import { describeError, photoMessageText, type Lilo, type Logger } from "../../core/index.ts";
+import { describeError, type Lilo, type Logger } from "../../core/index.ts";
+import { photoMessageText } from "../shared/media-texts.ts";
 import { TELEGRAM_TRANSPORT } from "./transport.ts";
 import { deliverAnswer } from "./deliver.ts";
 

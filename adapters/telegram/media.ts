@@ -1,6 +1,7 @@
 import type { Bot } from "grammy";
 import type { Message, PhotoSize } from "grammy/types";
-import { describeError, MEDIA_TEXTS, photoMessageText, type ImageInput, type IncomingMessage } from "../../core/index.ts";
+import { describeError, type ImageInput, type IncomingMessage } from "../../core/index.ts";
+import { MEDIA_TEXTS, photoMessageText } from "../shared/media-texts.ts";
 import { chatModelSeesImages, transcribeVoice } from "../shared/media.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import type { TelegramFiles } from "./files.ts";

@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { PRIVATE_FILE_MODE, makePrivate } from "../../core/foundation/util/file-modes.ts";
+import { PRIVATE_FILE_MODE, makePrivate, type AnalysisOptions, type AnalysisResult } from "../../core/index.ts";
 import { InvalidArgumentError, type Command } from "commander";
-import type { AnalysisOptions, AnalysisResult } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId } from "./shared.ts";
 

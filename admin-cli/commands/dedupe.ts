@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { ANY_USER, DEDUPE_STORES, type DedupeStore } from "../../core/api/names.ts";
+import { ANY_USER, DEDUPE_STORES, type DedupeStore } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 

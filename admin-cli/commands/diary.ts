@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import type { DiaryReason } from "../../core/index.ts";
-import { ANY_USER } from "../../core/api/names.ts";
+import { ANY_USER, type DiaryReason } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 

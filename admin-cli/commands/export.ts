@@ -1,8 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { writeFileSync } from "node:fs";
-import { PRIVATE_FILE_MODE, makePrivate } from "../../core/foundation/util/file-modes.ts";
+import { PRIVATE_FILE_MODE, makePrivate, EXPORT_STORES, type ExportStore } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { EXPORT_STORES, type ExportStore } from "../../core/api/names.ts";
 import { withLilo, userOption } from "./shared.ts";
 
 const DEFAULT_STORES = EXPORT_STORES.filter((s) => s !== "messages");

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { ANY_USER } from "../../core/api/names.ts";
+import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseStore, parseId, userOption } from "./shared.ts";
 import { registerImport } from "./import.ts";

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import type { Lilo } from "../../core/index.ts";
-import type { SettingRow } from "../../core/foundation/settings/settings-api.ts";
+import type { Lilo, SettingRow } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 

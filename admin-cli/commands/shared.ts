@@ -1,7 +1,5 @@
 import { InvalidArgumentError } from "commander";
-import { LiloError, describeError } from "../../core/foundation/errors.ts";
-import { VECTOR_STORES, type VectorStore } from "../../core/foundation/ports/vector-index.ts";
-import type { Lilo } from "../../core/index.ts";
+import { LiloError, describeError, VECTOR_STORES, type VectorStore, type Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 
 /** The `--user` option every per-user command has. */

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import type { ConcernOutcome, ReflectionReason, ThoughtEntry } from "../../core/index.ts";
-import { ANY_USER } from "../../core/api/names.ts";
+import { ANY_USER, type ConcernOutcome, type ReflectionReason, type ThoughtEntry } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 import { localStamp, oneLine } from "./diary.ts";

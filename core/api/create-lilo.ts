@@ -53,7 +53,9 @@ import { EmbeddedIndex } from "../foundation/providers/embedded-index/embedded-i
 import { TransformersEmbedder } from "../foundation/providers/transformers-embedder.ts";
 import { createLookups } from "../lookups/create-lookups.ts";
 import type { WebSearch } from "../foundation/ports/web-search.ts";
-import type { Lilo, LookupsApi } from "./lilo-api.ts";
+import type { Lilo } from "./lilo-api.ts";
+import type { NewsApi } from "./lookups-api.ts";
+import { acceptsImages } from "../foundation/config/media.ts";
 import type { News } from "../lookups/news.ts";
 import { memoryApi } from "./memory-api.ts";
 import { profileApi } from "./profile-api.ts";
@@ -178,8 +180,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       finish: (messageId) => turn.finish(messageId),
       delivered: deliveryState("delivered"),
       deliveryFailed: deliveryState("failed"),
+      resumeJobs: () => durable.runPending(),
     },
-    resumeJobs: () => durable.runPending(),
     preview: (message) => turn.preview(message),
     memory: memoryApi(memory),
     profile: profileApi(stores.profile, clock),
@@ -189,14 +191,18 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     transfer: transferApi(db, importDeps, clock),
     backup: backupApi(db, config, clock),
     settings: createSettingsApi({ config, live, store: settings, models, now: () => clock.now().toISOString() }),
-    importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
     recall: {
       passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
       rank: async (text, o) => rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
       indexMessages: (userId) => messageVectors.catchUpAll(userId),
     },
-    answerQuestion: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
-    questions: { pending: (userId) => questions.pending(userId), get: (id) => questions.get(id), ask: (userId, kind, payload, text, ttlMs) => questions.ask(userId, kind, payload, text, ttlMs) },
+    questions: {
+      pending: (userId) => questions.pending(userId),
+      get: (id) => questions.get(id),
+      ask: (userId, kind, payload, text, ttlMs) => questions.ask(userId, kind, payload, text, ttlMs),
+      answer: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
+    },
     corrections: {
       list: (opts) => correctionLog.list(opts),
       get: (id) => correctionLog.get(id),
@@ -211,6 +217,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     models: {
       chatSpec: () => models.chatSpec(),
       switchChat: (value, now) => models.switchChat(value, now),
+      acceptsImages: () => acceptsImages(config.media, models.chatSpec()),
       resetChat: () => models.resetChat(),
       forRole: (role) => models.forRole(role),
     },
@@ -230,7 +237,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
 }
 
 /** The news feeds as callers see them: the feed list, fetching, search, how many items are stored. */
-function newsApi(news: News): LookupsApi["news"] {
+function newsApi(news: News): NewsApi {
   return {
     available: () => news.available(),
     list: () => news.list(),

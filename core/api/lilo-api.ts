@@ -3,7 +3,6 @@ import type { Clock } from "../foundation/ports/clock.ts";
 import type { ChatRequest } from "../foundation/ports/chat-model.ts";
 import type { Logger } from "../foundation/ports/logger.ts";
 import type { Transcriber } from "../foundation/ports/transcriber.ts";
-import type { LiveSettings } from "../foundation/settings/live-settings.ts";
 import type { SettingsApi } from "../foundation/settings/settings-api.ts";
 import type { IncomingMessage, TurnResult } from "../conversation/turn/types.ts";
 import type { MemoryBlocks } from "../conversation/turn/memory-blocks.ts";
@@ -12,18 +11,11 @@ import type { UnfinishedMessage } from "../foundation/store/inbox.ts";
 import type { ImportedMessage } from "../foundation/store/chat-import.ts";
 import type { RankedMessage, RecallPassage } from "../memory/recall/search.ts";
 import type { ChatRecallOptions } from "../memory/recall/sheet-recall.ts";
-import type { Answer, AnswerOutcome, Questions } from "../conversation/questions/questions.ts";
 import type { CorrectionEntry } from "../conversation/correction/correction-log.ts";
-import type { Push } from "../background/push/push.ts";
 import type { DiaryApi } from "../background/diary/diary-api.ts";
 import type { ReflectionApi } from "../background/reflection/reflection-api.ts";
 import type { GreetingApi } from "../background/greeting/greeting-api.ts";
 import type { AnalysisApi } from "../background/analysis/analysis-api.ts";
-import type { ModelRegistry } from "../foundation/models/registry.ts";
-import type { SearchLog } from "../foundation/store/search-log.ts";
-import type { News } from "../lookups/news.ts";
-import type { ToolCalling } from "../lookups/tool-calling.ts";
-import type { Contacts } from "../foundation/health/contacts.ts";
 import type { MemoryApi } from "./memory-api.ts";
 import type { ProfileApi } from "./profile-api.ts";
 import type { RulesApi } from "./rules-api.ts";
@@ -32,31 +24,56 @@ import type { SuggestionsApi } from "./suggestions-api.ts";
 import type { BackupApi } from "./backup-api.ts";
 import type { TransferApi } from "./transfer-api.ts";
 import type { MaintenanceApi } from "./maintenance-api.ts";
-
-/** The chat model in use and run-time switches (`lilo model`, `/model`). */
-export type ModelsApi = Pick<ModelRegistry, "chatSpec" | "switchChat" | "resetChat" | "forRole">;
-
-/** Pushes Lilo sends on her own: transports, opt-in per user, the queue and its log (SPEC §9). */
-export type PushApi = Pick<
-  Push,
-  "registerTransport" | "unregisterTransport" | "optIn" | "optOut" | "target" | "quietNow" | "send" | "startDelivery" | "stopDelivery" | "deliverPending" | "queued" | "history"
->;
+import type { ModelsApi } from "./models-api.ts";
+import type { PushApi } from "./push-api.ts";
+import type { QuestionsApi } from "./questions-api.ts";
+import type { LookupsApi } from "./lookups-api.ts";
+import type { ContactsApi } from "./contacts-api.ts";
+import type { LiveApi } from "./live-api.ts";
 
 /**
- * Open yes/no questions Lilo asked (answered with `answerQuestion`). `ask`
- * lets a turn step of one's own (`LiloPorts.steps`) ask a question of a
- * registered kind ("rule") the way the correction step does.
+ * The durable inbox: adapters store a message when the platform hands it
+ * over (before acknowledging it), report whether each answer was delivered,
+ * and on start finish what a crash left open.
  */
-export type QuestionsApi = Pick<Questions, "pending" | "get" | "ask">;
+export interface InboxApi {
+  /** Stores a message (once per `externalId`); returns its id and whether it had arrived before. */
+  receive(message: IncomingMessage): { messageId: number; duplicate: boolean };
+  /** Messages of one platform whose turn did not finish or whose answer was not sent, oldest first. */
+  unfinished(transport: string): UnfinishedMessage[];
+  /** Answers (or, past the age limit, acknowledges) a stored message, or returns its unsent answer; undefined when done. */
+  finish(messageId: number): Promise<TurnResult | undefined>;
+  /** The answer reached the user. */
+  delivered(answerId: number): void;
+  /** The platform refused the answer: /retry redoes the turn. */
+  deliveryFailed(answerId: number): void;
+  /** Starts the after-reply jobs (extraction, checks) a crash left pending; returns how many. */
+  resumeJobs(): number;
+}
 
-/** Web search log, news feeds and native-tool settings (SPEC §5). */
-export interface LookupsApi {
-  searchLog: Pick<SearchLog, "add" | "list">;
-  news: Pick<News, "available" | "list" | "add" | "remove" | "fetchAll" | "search" | "newest"> & {
-    /** How many feed items are stored. */
-    itemCount(): number;
-  };
-  tools: Pick<ToolCalling, "isNative">;
+/** How a chat-log search is narrowed: whose messages, how many, around which time (the query's vector is added inside). */
+export type RecallOptions = Omit<ChatRecallOptions, "vector">;
+
+/** The chat log as memory: importing old chats, and the search the cheat sheet and [RECALL:] use. */
+export interface RecallApi {
+  /** Time words filter, explicit dates rank first, words and meaning fused: passages of neighbouring messages, best first. */
+  passages(text: string, options: RecallOptions): Promise<(RecallPassage & { score: number })[]>;
+  /** The same ranking as single messages, best first. */
+  rank(text: string, options: RecallOptions): Promise<RankedMessage[]>;
+  /** Imports chat messages (with their original times) into the chat log, grouped into conversations; returns the ids. */
+  importChat(messages: ImportedMessage[]): number[];
+  /** Embeds every chat message of the user that has no vector yet (after `importChat`; turns do it a batch at a time). */
+  indexMessages(userId: string): Promise<number>;
+}
+
+/** The correction log: automatic corrections of notes, each one undoable (row and vector). */
+export interface CorrectionsApi {
+  /** Newest first; one user's entries, or everyone's without `userId`. */
+  list(opts?: { userId?: string | undefined; limit?: number }): CorrectionEntry[];
+  /** One entry by id. */
+  get(id: number): CorrectionEntry | undefined;
+  /** Restores the corrected note (and forgets a rewrite's new note). */
+  undo(id: number): Promise<CorrectionEntry>;
 }
 
 /**
@@ -64,10 +81,13 @@ export interface LookupsApi {
  * and the `lilo` CLI need. Nothing of the storage is handed out.
  */
 export interface Lilo {
+  /** The configuration in force (live settings merged in). */
   readonly config: LiloConfig;
   /** Settings changed at run time (`lilo settings set`), merged over the `.env` configuration. */
-  readonly live: LiveSettings;
+  readonly live: LiveApi;
+  /** The clock every use case reads (a fixed one in tests). */
   readonly clock: Clock;
+  /** Where the core logs (secrets redacted). */
   readonly logger: Logger;
   /** Speech to text for voice notes; undefined when no transcription endpoint is configured. */
   readonly transcriber: Transcriber | undefined;
@@ -77,25 +97,8 @@ export interface Lilo {
   preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
   retry(userId: string): Promise<TurnResult | undefined>;
-  /**
-   * The durable inbox: adapters store a message when the platform hands it
-   * over (before acknowledging it), report whether each answer was
-   * delivered, and on start finish what a crash left open.
-   */
-  inbox: {
-    /** Stores a message (once per `externalId`); returns its id and whether it had arrived before. */
-    receive(message: IncomingMessage): { messageId: number; duplicate: boolean };
-    /** Messages of one platform whose turn did not finish or whose answer was not sent, oldest first. */
-    unfinished(transport: string): UnfinishedMessage[];
-    /** Answers (or, past the age limit, acknowledges) a stored message, or returns its unsent answer; undefined when done. */
-    finish(messageId: number): Promise<TurnResult | undefined>;
-    /** The answer reached the user. */
-    delivered(answerId: number): void;
-    /** The platform refused the answer: /retry redoes the turn. */
-    deliveryFailed(answerId: number): void;
-  };
-  /** Starts the after-reply jobs (extraction, checks) a crash left pending; returns how many. */
-  resumeJobs(): number;
+  /** The durable inbox (adapters), and resuming what a crash left open. */
+  inbox: InboxApi;
   /** Notes, important memories, thoughts and diary entries: row and vector together, the ownership rule inside. */
   memory: MemoryApi;
   /** Profile facts per user. */
@@ -112,27 +115,13 @@ export interface Lilo {
   transfer: TransferApi;
   /** Copies of the whole database, and restoring one. */
   backup: BackupApi;
-  /** Imports chat messages (with their original times) into the chat log, grouped into conversations; returns the ids. */
-  importChat(messages: ImportedMessage[]): number[];
-  /** The chat-log search the cheat sheet and [RECALL:] use: time words filter, explicit dates rank first, words and meaning fused. */
-  recall: {
-    passages(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<(RecallPassage & { score: number })[]>;
-    /** The same ranking as single messages, best first. */
-    rank(text: string, options: Omit<ChatRecallOptions, "vector">): Promise<RankedMessage[]>;
-    /** Embeds every chat message of the user that has no vector yet (after `importChat`; turns do it a batch at a time). */
-    indexMessages(userId: string): Promise<number>;
-  };
-  /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
-  answerQuestion(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
+  /** The chat log as memory: imports, and the search the cheat sheet and [RECALL:] use. */
+  recall: RecallApi;
+  /** Open yes/no questions Lilo asked, and answering them (button, reaction). */
   questions: QuestionsApi;
-  /** The correction log: automatic corrections of notes, each one undoable (row and vector). */
-  corrections: {
-    /** Newest first; one user's entries, or everyone's without `userId`. */
-    list(opts?: { userId?: string | undefined; limit?: number }): CorrectionEntry[];
-    get(id: number): CorrectionEntry | undefined;
-    /** Restores the corrected note (and forgets a rewrite's new note). */
-    undo(id: number): Promise<CorrectionEntry>;
-  };
+  /** The correction log: automatic corrections of notes, each one undoable. */
+  corrections: CorrectionsApi;
+  /** Pushes Lilo sends on her own (SPEC §9). */
   push: PushApi;
   /** The nightly diary (SPEC §8): "write now", the scheduled run, the entries. */
   diary: DiaryApi;
@@ -144,15 +133,18 @@ export interface Lilo {
   analysis: AnalysisApi;
   /** Every user Lilo has talked with (distinct user ids in the chat log): whom the jobs run for. */
   knownUsers(): string[];
+  /** The chat model in use and run-time switches. */
   models: ModelsApi;
+  /** Web search log, news feeds and native-tool settings. */
   lookups: LookupsApi;
   /** `lilo doctor`, `lilo reindex`: the vector index against SQLite, and model-answer problems. */
   maintenance: MaintenanceApi;
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
-  contacts: Pick<Contacts, "ok" | "failed" | "list">;
+  contacts: ContactsApi;
   /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */
   warmUp(): Promise<void>;
   /** Waits until background work (extraction, checks) is done. */
   idle(): Promise<void>;
+  /** Stops push delivery, waits for background work, closes the index and (unless passed in) the database. */
   close(): Promise<void>;
 }

@@ -1,9 +1,9 @@
-
 /*
- * The few values the `lilo` CLI needs while it builds its commands. They live
- * apart from the use cases so that `lilo --help` loads none of the core
- * (importing them through core/index.ts pulls in createLilo and everything
- * behind it: ≈ 0.25 s of start-up).
+ * The few values the `lilo` CLI needs while it builds its commands (option
+ * choices), before any command runs. Callers import them through
+ * core/index.ts; they live apart from the use cases so that the bundled CLI
+ * (esbuild, `"sideEffects": false`) keeps `lilo --help` free of createLilo
+ * and everything behind it.
  */
 
 /**

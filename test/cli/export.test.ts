@@ -70,7 +70,7 @@ describe("lilo export", () => {
   });
 
   it("includes chat messages only with --messages", async () => {
-    t.lilo.importChat([{ userId: "owner", role: "user", text: "Hallo Lilo", createdAt: "2025-03-05T09:00:00.000Z" }]);
+    t.lilo.recall.importChat([{ userId: "owner", role: "user", text: "Hallo Lilo", createdAt: "2025-03-05T09:00:00.000Z" }]);
     const without = await runCli(open, ["export", "--out", join(t.dir, "a.jsonl")]);
     const withMessages = await runCli(open, ["export", "--messages", "--out", join(t.dir, "b.jsonl")]);
     expect(without.out).not.toContain("messages");

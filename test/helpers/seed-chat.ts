@@ -7,7 +7,7 @@ import type { Lilo, PushMessage, PushTarget, Transport } from "../../core/index.
 export function seedExchange(lilo: Lilo, userId: string, userText: string, liloText: string, at: Date | string): void {
   const when = new Date(at);
   const answerAt = new Date(when.getTime() + 60_000);
-  lilo.importChat([
+  lilo.recall.importChat([
     { userId, role: "user", text: userText, createdAt: when },
     { userId, role: "assistant", text: liloText, model: "anthropic:test", createdAt: answerAt },
   ]);

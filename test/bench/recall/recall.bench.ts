@@ -2,7 +2,7 @@
  * `npm run bench:recall -- --data DIR [--embedder NAME]`: recall quality on
  * LoCoMo (see README "Recall benchmark"). Every turn goes in through the
  * public API (one user per conversation, `createdAt` from the data): into the
- * chat log (`importChat`) for the cheat sheet's chat-log search, and through
+ * chat log (`recall.importChat`) for the cheat sheet's chat-log search, and through
  * `memory.add` into the notes of a second data directory for
  * `memory.search`. Each question then runs through both and through a plain
  * BM25 baseline (FTS5, question words OR-ed) built in the same run. Every
@@ -63,7 +63,7 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: numbe
 /** Fills both Lilos with one sample's turns; returns row id → dia_id maps and the notes dropped as duplicates. */
 async function fill(chat: Lilo, notes: Lilo, user: string, turns: Turn[]): Promise<{ messages: Map<number, string>; noteIds: Map<number, string>; dropped: number }> {
   const first = turns[0]!.speaker;
-  const ids = chat.importChat(turns.map((t) => ({ userId: user, role: t.speaker === first ? "user" : "assistant", text: turnText(t), createdAt: t.iso_time })));
+  const ids = chat.recall.importChat(turns.map((t) => ({ userId: user, role: t.speaker === first ? "user" : "assistant", text: turnText(t), createdAt: t.iso_time })));
   const messages = new Map(ids.map((id, i) => [id, turns[i]!.dia_id]));
   await chat.recall.indexMessages(user);
   const noteIds = new Map<number, string>();

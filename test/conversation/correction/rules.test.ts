@@ -110,13 +110,13 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(r.text).toBe("Antwort auf: Ja");
     expect(status(asked.question!.id)).toBe("expired");
     expect(rules()).toEqual([]);
-    expect(await s.t.lilo.answerQuestion(USER, asked.question!.id, "yes")).toMatchObject({ ok: false, reason: "expired" });
+    expect(await s.t.lilo.questions.answer(USER, asked.question!.id, "yes")).toMatchObject({ ok: false, reason: "expired" });
   });
 
-  it("still works within the time, and through answerQuestion (a button) too", async () => {
+  it("still works within the time, and through questions.answer (a button) too", async () => {
     const asked = await objection();
     s.clock.advance(9 * 60_000);
-    const out = await s.t.lilo.answerQuestion(USER, asked.question!.id, "yes");
+    const out = await s.t.lilo.questions.answer(USER, asked.question!.id, "yes");
     expect(out).toMatchObject({ ok: true, answer: "yes" });
     expect(rules()).toEqual([RULE]);
     // The question is answered: a typed "Ja" now is an ordinary message.
@@ -156,7 +156,7 @@ describe("learned rules confirmed with a typed yes", () => {
     const kept = await objection();
     expect(kept.question).toBeDefined();
     // "Nein, das ist falsch …" would answer the open question with no: settle it by button first.
-    await s.t.lilo.answerQuestion(USER, kept.question!.id, "no");
+    await s.t.lilo.questions.answer(USER, kept.question!.id, "no");
 
     s.judge = JSON.stringify({ verdicts: [{ id: `n${noteId}`, action: "delete", reason: "falsch" }] });
     const corrected = await say(s, OBJECTION);

@@ -74,7 +74,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     ]);
     // As if the process had died during the extraction call.
     seedDb(lilo, (sql) => sql.prepare("UPDATE jobs SET status = 'pending', attempts = 1").run());
-    expect(lilo.resumeJobs()).toBe(2);
+    expect(lilo.inbox.resumeJobs()).toBe(2);
     await lilo.idle();
     expect(readDb(lilo).all("SELECT status, attempts FROM jobs ORDER BY id")).toEqual([
       { status: "done", attempts: 2 },

@@ -55,13 +55,13 @@ describe("the memory part of the cheat sheet", () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
     const at = (day: string, minute: number) => `2026-${day}T10:${String(minute).padStart(2, "0")}:00Z`;
     const days = ["04-28", "05-03", "05-09", "06-14"];
-    t.lilo.importChat(
+    t.lilo.recall.importChat(
       days.flatMap((d) => [
         { userId: "chris", role: "user" as const, text: `Heute war ein langer Tag im Büro (${d}).`, createdAt: at(d, 0) },
         { userId: "chris", role: "assistant" as const, text: "Erzähl, was war los?", createdAt: at(d, 1) },
       ]),
     );
-    t.lilo.importChat([{ userId: "chris", role: "user", text: "Am Nachmittag haben wir den Drachen steigen lassen.", createdAt: at("05-03", 2) }]);
+    t.lilo.recall.importChat([{ userId: "chris", role: "user", text: "Am Nachmittag haben wir den Drachen steigen lassen.", createdAt: at("05-03", 2) }]);
     const { system, blocks } = await sheet("Was haben wir am 3. Mai gemacht?");
     expect(blocks.passages.kept[0]?.hit.createdAt.slice(0, 10)).toBe("2026-05-03");
     expect(blocks.passages.kept.every((p) => p.hit.createdAt.startsWith("2026-05-03"))).toBe(true);
@@ -73,7 +73,7 @@ describe("the memory part of the cheat sheet", () => {
 
   it("labels the persona's own turns in a passage with her name (LILO_NAME), not with \"Lilo\"", async () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian", LILO_NAME: "Mira" }, { clock });
-    t.lilo.importChat([
+    t.lilo.recall.importChat([
       { userId: "chris", role: "user", text: "Heute war ein langer Tag im Büro.", createdAt: "2026-05-03T10:00:00Z" },
       { userId: "chris", role: "assistant", text: "Erzähl, was war los?", createdAt: "2026-05-03T10:01:00Z" },
     ]);
@@ -89,7 +89,7 @@ describe("the memory part of the cheat sheet", () => {
     const msg = "Wie war nochmal das Konzert?";
     const q = basisVector(DIM, 0);
     t.embedder.set(msg, q).set("Die Band hat so laut gespielt, mir klingeln noch die Ohren.", vectorWithCosine(q, 0.7, 1));
-    t.lilo.importChat([
+    t.lilo.recall.importChat([
       { userId: "chris", role: "user", text: "Das Konzert war am Samstag.", createdAt: "2026-11-01T18:00:00Z" },
       { userId: "chris", role: "user", text: "Ich koche heute Linsensuppe.", createdAt: "2026-11-05T18:00:00Z" },
       { userId: "chris", role: "user", text: "Die Band hat so laut gespielt, mir klingeln noch die Ohren.", createdAt: "2026-11-09T18:00:00Z" },
