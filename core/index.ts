@@ -64,7 +64,7 @@ export { NotFoundError, LookupError, AnalysisError } from "./foundation/errors.t
 export { describeError, type ErrorCode } from "./foundation/errors.ts";
 
 // Shared with the adapters: one retry policy (capped backoff with jitter) for loops without an SDK of their own.
-export { withRetry, backoffDelay, type Sleep, type RetryOptions, type RetryInfo } from "./foundation/util/retry.ts";
+export { withRetry, type Sleep } from "./foundation/util/retry.ts";
 
 // What the outer layers share with the core: one writer per database, private file modes, secret redaction.
 export { WriterLock } from "./foundation/store/writer-lock.ts";
