@@ -18,7 +18,7 @@ export class WatchedMatrixClient extends MatrixClient {
     super(homeserverUrl, accessToken, storage);
   }
 
-  protected override async doSync(token: string): Promise<any> {
+  protected override async doSync(token: string): Promise<unknown> {
     let response: unknown;
     try {
       response = await super.doSync(token);

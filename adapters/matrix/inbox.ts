@@ -17,7 +17,7 @@ export const MATRIX_TRANSPORT = "matrix";
 export class DurableSyncClient extends WatchedMatrixClient {
   onSync: ((response: unknown) => Promise<void>) | undefined;
 
-  protected override async doSync(token: string): Promise<any> {
+  protected override async doSync(token: string): Promise<unknown> {
     const response: unknown = await super.doSync(token);
     // A failure propagates: the SDK backs off and syncs again from the old token.
     await this.onSync?.(response);

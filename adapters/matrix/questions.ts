@@ -15,7 +15,7 @@ const NO = new Set(["👎", "❌", "✖", "🚫"]);
 
 /** 👍 / 👎 (with any skin tone or emoji presentation selector) → yes / no; other keys → undefined. */
 export function reactionAnswer(key: string): Answer | undefined {
-  const bare = key.replace(/[\u{FE0E}\u{FE0F}\u{1F3FB}-\u{1F3FF}]/gu, "");
+  const bare = key.replace(/\u{FE0E}|\u{FE0F}|\u{1F3FB}|\u{1F3FC}|\u{1F3FD}|\u{1F3FE}|\u{1F3FF}/gu, "");
   if (YES.has(bare)) return "yes";
   if (NO.has(bare)) return "no";
   return undefined;

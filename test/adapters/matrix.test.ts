@@ -154,7 +154,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     await say("Bitte merk dir das");
     const question = await hs.waitForSent((e) => e.type === "m.room.message" && String(e.content.body).includes("Soll ich mir das merken?"));
     expect(question.content.body).toContain(RULE);
-    await hs.waitFor(() => hs.sent.filter((e) => e.type === "m.reaction" && e.content["m.relates_to"].event_id === question.eventId).length === 2);
+    await hs.waitFor(() => hs.sent.filter((e) => e.type === "m.reaction" && (e.content["m.relates_to"] as { event_id?: string } | undefined)?.event_id === question.eventId).length === 2);
 
     const from = hs.sent.length;
     hs.react(ROOM, ANNA, question.eventId, "👍"); // allowed user, but not the question's owner

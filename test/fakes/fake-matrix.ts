@@ -22,11 +22,19 @@ import type { ServerResponse } from "node:http";
 import { sendJson, startFakeServer, type RecordedRequest } from "./http-server.ts";
 
 /** An event the bot sent (message, reaction, redaction). */
+/** One joined room in a /sync answer, as the fake sends it. */
+interface SyncJoinedRoom {
+  timeline: { events: unknown[]; limited: boolean; prev_batch: string };
+  state: { events: unknown[] };
+  ephemeral: { events: unknown[] };
+  account_data: { events: unknown[] };
+}
+
 export interface SentEvent {
   roomId: string;
   type: string;
   eventId: string;
-  content: Record<string, any>;
+  content: Record<string, unknown>;
 }
 
 /** One room event as it appears in a sync timeline. */
@@ -126,7 +134,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     if (download) return serveMedia(res, decodeURIComponent(download[2]!));
     const p = req.path.replace(/^\/_matrix\/client\/(v3|r0)/, "");
     const parts = p.split("/").filter(Boolean).map(decodeURIComponent);
-    const body = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, any>;
+    const body = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, unknown>;
     if (req.path === "/_matrix/client/versions") return sendJson(res, 200, { versions: ["v1.1", "v1.5", "v1.11"], unstable_features: {} });
     if (p === "/account/whoami") return sendJson(res, 200, { user_id: botUserId, device_id: "FAKEDEVICE" });
     if (p === "/joined_rooms") return sendJson(res, 200, { joined_rooms: [...fake.joined] });
@@ -205,7 +213,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       });
     }
     if (res.destroyed) return;
-    const rooms: { join: Record<string, any>; invite: Record<string, any>; leave: Record<string, any> } = { join: {}, invite: {}, leave: {} };
+    const rooms: { join: Record<string, SyncJoinedRoom>; invite: Record<string, unknown>; leave: Record<string, unknown> } = { join: {}, invite: {}, leave: {} };
     for (const e of log.slice(since)) {
       if (e.kind === "invite") {
         rooms.invite[e.roomId] = { invite_state: { events: [e.event] } };
@@ -271,7 +279,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       const until = Date.now() + timeoutMs;
       while (!predicate()) {
         if (Date.now() > until) {
-          throw new Error(`fake Matrix: condition not met within ${timeoutMs} ms; sent so far: ${JSON.stringify(fake.sent.map((s) => [s.roomId, s.type, s.content.body ?? s.content["m.relates_to"]?.key]))}`);
+          throw new Error(`fake Matrix: condition not met within ${timeoutMs} ms; sent so far: ${JSON.stringify(fake.sent.map((s) => [s.roomId, s.type, s.content.body ?? (s.content["m.relates_to"] as { key?: string } | undefined)?.key]))}`);
         }
         await new Promise((r) => setTimeout(r, 5));
       }

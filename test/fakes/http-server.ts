@@ -24,7 +24,9 @@ export interface FakeServer {
 /** Starts an HTTP server on 127.0.0.1 with an ephemeral port; for fakes of outside APIs. */
 export async function startFakeServer(handler: FakeHandler): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
-  const server = createServer(async (req, res) => {
+  // The request stream can fail (a client hanging up): such a request is simply not recorded.
+  const server = createServer((req, res) => void record(req, res).catch(() => res.destroy()));
+  async function record(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const rawBody = Buffer.concat(chunks).toString("utf8");
@@ -45,7 +47,7 @@ export async function startFakeServer(handler: FakeHandler): Promise<FakeServer>
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: String(err) }));
     }
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -155,7 +155,7 @@ function tidy(text: string): string {
     const lines = Math.max(...[left, ...mid.split(GAP), right].map((s) => s.split("\n").length - 1));
     if (lines > 0) return "\n".repeat(Math.min(lines, 2));
     if (!/[ \t]/.test(left + mid + right)) return "";
-    if (/^[.,;:!?…)\]}]/.test(after) || /[(\[{„]$/.test(before)) return "";
+    if (/^[.,;:!?…)\]}]/.test(after) || /[([{„]$/.test(before)) return "";
     return " ";
   });
 }

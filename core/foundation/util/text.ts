@@ -1,6 +1,7 @@
 /** Half an emoji: a high surrogate without its low partner, or a low one without its high partner. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** NUL ends strings in C code on the way (SQLite tools, some clients) and platforms refuse it. */
+// eslint-disable-next-line no-control-regex -- NUL is the one control character this strips
 const NUL = /\u0000/g;
 
 /**
