@@ -70,3 +70,5 @@ export { withRetry, type Sleep } from "./foundation/util/retry.ts";
 export { WriterLock } from "./foundation/store/writer-lock.ts";
 export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./foundation/util/file-modes.ts";
 export { redactSecrets } from "./foundation/util/redact.ts";
+// Well-formed text: what the core stores and answers, and what the adapters send (pushes, notes shown by commands).
+export { normalizeText } from "./foundation/util/text.ts";

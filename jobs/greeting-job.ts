@@ -2,7 +2,7 @@ import type { Lilo, Logger } from "../core/index.ts";
 import { forEachUser, type JobSummary } from "./per-user.ts";
 
 /**
- * The scheduled greeting (SPEC §9, Beyond): for every user Lilo knows, the
+ * The scheduled greeting (docs/spec.md §9, Beyond): for every user Lilo knows, the
  * core greets those who opted in to pushes and have been silent for
  * `LILO_GREETING_MIN_HOURS`; the others are skipped without a model call.
  * A greeting that was not delivered (quiet hours, no transport) counts as

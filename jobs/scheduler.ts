@@ -22,7 +22,7 @@ export function dailyPattern(time: string): string {
 }
 
 /**
- * Starts the diary, reflection and (when enabled) greeting jobs in this process (SPEC §1: one process
+ * Starts the diary, reflection and (when enabled) greeting jobs in this process (docs/spec.md §1: one process
  * for adapters and jobs), in Lilo's time zone. A run never overlaps the
  * previous one (`protect`), and a failure is logged, never thrown.
  */

@@ -1,6 +1,5 @@
 import type { MatrixClient } from "matrix-bot-sdk";
-import { describeError, type Logger } from "../../core/index.ts";
-import { normalizeText } from "../shared/text.ts";
+import { describeError, type Logger, normalizeText } from "../../core/index.ts";
 import { renderMatrix } from "./format.ts";
 
 /** Typing notifications last this long on the server; refreshed before they run out. */

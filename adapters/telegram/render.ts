@@ -1,7 +1,6 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
 import type { InlineKeyboardButton, InlineKeyboardMarkup, Message, ReactionTypeEmoji } from "grammy/types";
-import { describeError, type Logger, type Mood, type Question } from "../../core/index.ts";
-import { normalizeText } from "../shared/text.ts";
+import { describeError, type Logger, type Mood, type Question, normalizeText } from "../../core/index.ts";
 import { MOOD_REACTIONS } from "./reactions.ts";
 import { renderChunks, type Chunk } from "../shared/format.ts";
 

@@ -58,7 +58,7 @@ function printResult(io: CliIO, r: AnalysisResult): void {
   io.out(r.analysis);
 }
 
-/** `lilo analysis …`: the outside view (SPEC §10) — preview, run, resume, transcript, saved reports, questions. */
+/** `lilo analysis …`: the outside view (docs/spec.md §10) — preview, run, resume, transcript, saved reports, questions. */
 export function registerAnalysis(program: Command, open: LiloOpener, io: CliIO): void {
   const analysis = program.command("analysis").description("outside view: a second model judges Lilo from the transcripts");
 

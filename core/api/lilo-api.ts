@@ -121,15 +121,15 @@ export interface Lilo {
   questions: QuestionsApi;
   /** The correction log: automatic corrections of notes, each one undoable. */
   corrections: CorrectionsApi;
-  /** Pushes Lilo sends on her own (SPEC §9). */
+  /** Pushes Lilo sends on her own (docs/spec.md §9). */
   push: PushApi;
-  /** The nightly diary (SPEC §8): "write now", the scheduled run, the entries. */
+  /** The nightly diary (docs/spec.md §8): "write now", the scheduled run, the entries. */
   diary: DiaryApi;
-  /** Reflection in quiet hours (SPEC §9): "think now", the scheduled run, the thoughts. */
+  /** Reflection in quiet hours (docs/spec.md §9): "think now", the scheduled run, the thoughts. */
   reflection: ReflectionApi;
-  /** Greetings Lilo pushes on her own (SPEC §9, Beyond): the scheduled run, "send now", a preview. */
+  /** Greetings Lilo pushes on her own (docs/spec.md §9, Beyond): the scheduled run, "send now", a preview. */
   greeting: GreetingApi;
-  /** The outside view (SPEC §10): a second model judges Lilo from the transcripts; saved reports. */
+  /** The outside view (docs/spec.md §10): a second model judges Lilo from the transcripts; saved reports. */
   analysis: AnalysisApi;
   /** Every user Lilo has talked with (distinct user ids in the chat log): whom the jobs run for. */
   knownUsers(): string[];

@@ -46,7 +46,7 @@ export interface ToolsApi {
   isNative(model: Pick<ChatModel, "provider" | "model">): boolean;
 }
 
-/** Web search log, news feeds and native-tool settings (SPEC §5). */
+/** Web search log, news feeds and native-tool settings (docs/spec.md §5). */
 export interface LookupsApi {
   searchLog: SearchLogApi;
   news: NewsApi;

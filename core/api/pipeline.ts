@@ -1,5 +1,5 @@
 /**
- * The chat turn as one ordered list of `(ctx, next)` middleware (SPEC §4),
+ * The chat turn as one ordered list of `(ctx, next)` middleware (docs/spec.md §4),
  * in the manner of grammY's Composer and Hono's compose: each feature
  * exports its middleware, per-turn state lives on the typed context, and
  * after-reply work is `ctx.waitUntil(...)`, recorded with the answer. Each
@@ -62,7 +62,7 @@ export interface ChatTurn {
  * Builds the turn: store message → extraction after the reply → pending
  * yes/no → correction → diary question → return greeting → due topic →
  * [extra] → answer with the model. The sheet shows the middleware's sections
- * in SPEC §4 order whatever this order is.
+ * in docs/spec.md §4 order whatever this order is.
  */
 export function createChatTurn(parts: ChatTurnParts): ChatTurn {
   const { steps } = parts;

@@ -1,7 +1,7 @@
 import type { PushMessage, PushTarget, Transport } from "../foundation/ports/transport.ts";
 import type { AfterDelivery, PushLogEntry, PushOutcome } from "../background/push/push.ts";
 
-/** Pushes Lilo sends on her own: transports, opt-in per user, the queue and its log (SPEC §9). */
+/** Pushes Lilo sends on her own: transports, opt-in per user, the queue and its log (docs/spec.md §9). */
 export interface PushApi {
   /** Called by each adapter when it starts: pushes for its platform go through `transport`. */
   registerTransport(transport: Transport): void;

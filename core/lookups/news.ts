@@ -1,5 +1,5 @@
 /**
- * The news source (the seed's KINEWS, SPEC §5): RSS and Atom feeds the user
+ * The news source (the seed's KINEWS, docs/spec.md §5): RSS and Atom feeds the user
  * configured, fetched on a schedule into SQLite and searched by `[NEWS:]`.
  * Parsing is @extractus/feed-extractor (RSS 2.0, Atom, RDF and JSON Feed,
  * normalised to one entry shape); fetching is ours (size and time caps).

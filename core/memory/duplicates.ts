@@ -2,7 +2,7 @@ import type { Memory } from "./memory.ts";
 
 import type { VectorStore } from "../foundation/ports/vector-index.ts";
 
-/** The stores `lilo dedupe` looks at. The diary is never deduplicated (SPEC §11): two nights may well read alike, and each is a day of its own. */
+/** The stores `lilo dedupe` looks at. The diary is never deduplicated (docs/spec.md §11): two nights may well read alike, and each is a day of its own. */
 export const DEDUPE_STORES = ["notes", "important", "thoughts"] as const satisfies readonly VectorStore[];
 export type DedupeStore = (typeof DEDUPE_STORES)[number];
 

@@ -15,7 +15,7 @@ const GREETING = "Guten Morgen, Christian! Wie ist das Vorstellungsgespräch ges
 const SHOWN = "Guten Morgen, Christian! Wie ist das Vorstellungsgespräch gestern gelaufen?";
 const isGreetingCall = (b: AnthropicRequestBody) => b.messages[0]?.content.includes("Schreib jetzt deine Begrüßung") ?? false;
 
-describe("the proactive greeting push (SPEC §9, Beyond)", () => {
+describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let clock: ReturnType<typeof fixedClock>;

@@ -1,5 +1,5 @@
 /**
- * The outside view (SPEC §10, the seed's episode 7): a second model without
+ * The outside view (docs/spec.md §10, the seed's episode 7): a second model without
  * memory reads the transcripts and judges Lilo. Preview, transcript export,
  * run (part by part, then a merge), resume after a restart, saved reports,
  * and the editable questions.

@@ -1,5 +1,5 @@
 /**
- * One analyst call with the two safety nets of SPEC §10: an empty answer
+ * One analyst call with the two safety nets of docs/spec.md §10: an empty answer
  * (thinking used up the output budget) is asked again with larger limits
  * (32,000, then 64,000 tokens by default); overload or a broken connection
  * (a retryable ProviderError) is waited out and retried. A part takes

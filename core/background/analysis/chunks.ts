@@ -1,6 +1,6 @@
 /**
  * Packs rendered conversations into parts of at most `maxChars` characters
- * (SPEC §10: 150,000 ≈ 43,000 tokens). Whole conversations stay together
+ * (docs/spec.md §10: 150,000 ≈ 43,000 tokens). Whole conversations stay together
  * when they fit; a longer one is split between messages, and the next part
  * repeats its header marked as a continuation.
  */

@@ -1,5 +1,5 @@
 /**
- * Quote check (SPEC §10, Beyond): every quotation of four words or more in a
+ * Quote check (docs/spec.md §10, Beyond): every quotation of four words or more in a
  * report is looked up in the transcripts the analyst saw. Matching ignores
  * case, spacing, quote styles and punctuation at the ends; an ellipsis inside
  * a quote splits it into pieces that must all appear, in order.

@@ -1,5 +1,5 @@
 /**
- * The saved report's text (SPEC §10): a header (date, analyst, mode,
+ * The saved report's text (docs/spec.md §10): a header (date, analyst, mode,
  * selection, size), the analysis, the quote check, and the partial reports
  * as an appendix.
  */

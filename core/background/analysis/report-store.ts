@@ -1,5 +1,5 @@
 /**
- * Saved analyses (SPEC §10): a finished report is a text file `<id>.txt` in
+ * Saved analyses (docs/spec.md §10): a finished report is a text file `<id>.txt` in
  * the analyses directory; a running or failed one is a JSON state file
  * `<id>.json` next to it, written after every finished part, so a restart
  * resumes from the finished parts. The state file goes once the report is saved.

@@ -1,5 +1,5 @@
 /**
- * Runs an analysis part by part (SPEC §10): each part goes to the analyst
+ * Runs an analysis part by part (docs/spec.md §10): each part goes to the analyst
  * with "you see part i of n"; the state is saved after every finished part,
  * so a crash or restart loses at most the part in flight. Then one merge
  * call that sees only the partial reports (skipped with a single part,

@@ -1,5 +1,5 @@
 /**
- * Which conversations the outside view reads (SPEC §10): a local date range,
+ * Which conversations the outside view reads (docs/spec.md §10): a local date range,
  * all or an even sample, optional keywords. Reads the chat log through
  * `conversationsStarted` (SELECT only) — the analysis never writes to it.
  */

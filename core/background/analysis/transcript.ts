@@ -1,5 +1,5 @@
 /**
- * The transcript the analyst reads (SPEC §10): a header per conversation,
+ * The transcript the analyst reads (docs/spec.md §10): a header per conversation,
  * then every message with its local time. A greeting Lilo sent on her own is
  * preceded by a note instead of a user line, so the analyst does not think
  * the user wrote something. Over-long messages are cut with a note.

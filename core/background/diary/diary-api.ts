@@ -18,7 +18,7 @@ export interface DiaryApi {
 }
 
 /**
- * The diary (SPEC §8) from its collaborators, its configuration slice, the
+ * The diary (docs/spec.md §8) from its collaborators, its configuration slice, the
  * persona and the shared feature context. Callers (adapters, jobs, CLI) get
  * a result instead of an exception: a failed model call is logged and
  * reported as `kind: "failed"` with the error message.

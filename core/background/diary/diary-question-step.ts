@@ -31,7 +31,7 @@ function containsSequence(ws: string[], seq: readonly string[]): boolean {
 }
 
 /**
- * A diary question (SPEC §8): a diary word plus a trigger such as "wie viele"
+ * A diary question (docs/spec.md §8): a diary word plus a trigger such as "wie viele"
  * or "zuletzt", both as whole words ("Tagebuch" is not found in "Tagebuchhülle"
  * and "last" not in "elastic"). German and English, whatever Lilo speaks.
  */

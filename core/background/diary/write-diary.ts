@@ -64,7 +64,7 @@ export type DiaryResult =
   | { kind: "failed"; error: string };
 
 /**
- * Writes one diary entry for a user (SPEC §8) from the day's conversation,
+ * Writes one diary entry for a user (docs/spec.md §8) from the day's conversation,
  * the day's thoughts, the last entries and the profile — no general notes.
  * `force` ("write now") skips only the "nothing new since the last entry"
  * rule; without a conversation in the window there is never an entry.

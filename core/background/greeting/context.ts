@@ -32,7 +32,7 @@ export interface ReturnContextOptions {
 }
 
 /**
- * The greeting context (SPEC §9) from the messages before the user's return
+ * The greeting context (docs/spec.md §9) from the messages before the user's return
  * (oldest first) and the time now; undefined without earlier messages. The
  * pause runs from the newest of them.
  */

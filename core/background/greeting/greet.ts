@@ -69,7 +69,7 @@ export type GreetingResult =
 
 /**
  * Why the scheduled greeting would not go out now, or undefined when it would
- * (SPEC §9, Beyond): opted in, outside quiet hours, silent for `minHours`, no greeting within
+ * (docs/spec.md §9, Beyond): opted in, outside quiet hours, silent for `minHours`, no greeting within
  * `minHours`, and the last greeting answered.
  */
 export function greetingBlocker({ deps, config }: Greeting, userId: string, now: Date): GreetingReason | undefined {

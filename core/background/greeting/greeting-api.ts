@@ -28,7 +28,7 @@ export interface GreetingApi {
 }
 
 /**
- * Greetings (SPEC §9, Beyond) from their collaborators, the configuration
+ * Greetings (docs/spec.md §9, Beyond) from their collaborators, the configuration
  * slice, the persona and the shared feature context. Callers (the job,
  * adapters, the CLI) get a result instead of an exception: a failed model
  * call is logged and reported as `kind: "failed"`; the next run tries again,

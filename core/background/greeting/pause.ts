@@ -1,5 +1,5 @@
 /**
- * Time in words for greetings (SPEC §9): the program reckons the pause and
+ * Time in words for greetings (docs/spec.md §9): the program reckons the pause and
  * the days, never the model ("models reckon badly with dates"). Pure
  * functions of instants, a time zone and the answer language.
  */

@@ -7,7 +7,7 @@ import { GREETING_SELF_LABEL, returnExtra } from "../prompts/greeting.ts";
 import { returnContext } from "./context.ts";
 
 /**
- * The greeting on return (SPEC §9, the seed's proactive mode in a chat app):
+ * The greeting on return (docs/spec.md §9, the seed's proactive mode in a chat app):
  * when a message opens a new conversation after the pause, the cheat sheet
  * gets the pause in words, today's date and the last messages before it, so
  * an appointment "tomorrow" said yesterday is asked about, not wished luck.

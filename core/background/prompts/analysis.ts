@@ -1,5 +1,5 @@
 /**
- * Prompt texts of the outside view (SPEC §10): the analyst's instruction, the
+ * Prompt texts of the outside view (docs/spec.md §10): the analyst's instruction, the
  * six editable questions, the blueprint paragraph, the per-part and merge
  * tasks, and the labels of the transcript and the saved report.
  */

@@ -1,5 +1,5 @@
 /**
- * Prompt texts of the nightly diary (SPEC §8) and of the diary question in
+ * Prompt texts of the nightly diary (docs/spec.md §8) and of the diary question in
  * chat. The diary is how the day was *for Lilo*, not a report about the user.
  */
 

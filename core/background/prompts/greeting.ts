@@ -1,5 +1,5 @@
 /**
- * Prompt texts of greetings (SPEC §9): the context when the user comes back
+ * Prompt texts of greetings (docs/spec.md §9): the context when the user comes back
  * after a pause (on the turn's cheat sheet), and the greeting Lilo pushes on
  * her own. Every date and the pause come computed by the program.
  */

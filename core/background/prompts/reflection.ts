@@ -1,5 +1,5 @@
 /**
- * Prompt texts of the reflection in quiet hours (SPEC §9): five fixed
+ * Prompt texts of the reflection in quiet hours (docs/spec.md §9): five fixed
  * questions, rules that keep observation and assumption apart, and the one
  * optional [ANSPRECHEN:] marker for a concern. "Bewusst"/"conscious" is a
  * role instruction, not a claim.

@@ -170,7 +170,7 @@ export class Push {
     const { userId, message } = row;
     const target = this.target(userId);
     if (!target) return this.log(userId, message, undefined, "not-opted-in");
-    // Dropped, not sent later (SPEC): a push that reaches quiet hours while queued is dropped too.
+    // Dropped, not sent later (docs/spec.md §9): a push that reaches quiet hours while queued is dropped too.
     if (!row.force && this.quietNow()) return this.log(userId, message, target, "quiet-hours");
     const transport = this.transports.get(target.transport);
     if (!transport) return this.log(userId, message, target, "no-transport");

@@ -31,7 +31,7 @@ export type ConcernOutcome =
 
 /** 🧠 concerns from reflections: added to the topic list, throttled, pushed to the opted-in chat. */
 export interface Concerns {
-  /** Adds a concern (SPEC §9): open, queued behind the throttle, or a duplicate. */
+  /** Adds a concern (docs/spec.md §9): open, queued behind the throttle, or a duplicate. */
   add(userId: string, sentence: string): Promise<ConcernOutcome>;
   /** Opens the oldest queued concern once the throttle window has passed; undefined when none was. */
   releaseQueued(userId: string): Promise<ConcernOutcome | undefined>;

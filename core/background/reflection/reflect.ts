@@ -76,11 +76,11 @@ export type ReflectionResult =
   | { kind: "failed"; error: string };
 
 /**
- * One round of thinking (SPEC §9). Runs only when there are messages newer
+ * One round of thinking (docs/spec.md §9). Runs only when there are messages newer
  * than the last one a reflection saw; `force` ("think now") ignores that.
  * The thought is stored with its questions in SQLite and only its answers in
  * the vector index (the fixed questions would make all thoughts look alike).
- * With LILO_REFLECTION_NEWS the newest feed items are material too (SPEC §9's
+ * With LILO_REFLECTION_NEWS the newest feed items are material too (docs/spec.md §9's
  * web results; a search pre-call is not made).
  */
 export async function reflect(r: Reflection, userId: string, opts: { force?: boolean } = {}): Promise<Exclude<ReflectionResult, { kind: "failed" }>> {

@@ -30,7 +30,7 @@ export interface ReflectionApi {
 }
 
 /**
- * Reflection (SPEC §9) from its collaborators, its configuration slice, the
+ * Reflection (docs/spec.md §9) from its collaborators, its configuration slice, the
  * persona and the shared feature context. Callers get a result instead of an
  * exception: a failed model call is logged and reported as `kind: "failed"`;
  * the next run tries again, because the messages count as unseen until a

@@ -26,7 +26,7 @@ export interface ApplyResult {
  * Carries out the judge's verdicts. Notes are superseded, never erased: a
  * delete hides the note, a rewrite hides it and adds the new text as a new
  * note; both go to the correction log so `undo` can take them back. Profile
- * entries are never changed here (SPEC §6.5): a verdict against one becomes
+ * entries are never changed here (docs/spec.md §6.5): a verdict against one becomes
  * an offer the user can act on by hand.
  */
 export async function applyVerdicts(

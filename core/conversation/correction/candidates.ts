@@ -28,7 +28,7 @@ export interface CandidateQuery {
 }
 
 /**
- * Candidates for a correction (SPEC §6.2): notes near the user's message AND
+ * Candidates for a correction (docs/spec.md §6.2): notes near the user's message AND
  * near Lilo's previous answer (the user often contradicts what she just
  * said), plus profile entries near either. Profile entries have no vectors,
  * so they are embedded on the fly; this runs only after a prefilter hit.

@@ -7,7 +7,7 @@ import { LiloError, NotFoundError } from "../../foundation/errors.ts";
 export type { CorrectionAction, CorrectionEntry, NewCorrection } from "../../foundation/store/corrections.ts";
 
 /**
- * The correction log (SPEC §3 logs, §6.4): old text, new text, the message
+ * The correction log (docs/spec.md §3 logs, §6.4): old text, new text, the message
  * that triggered it and the judge's reason. A corrected note is superseded,
  * never erased, so `undo` brings it back — row and vector.
  */

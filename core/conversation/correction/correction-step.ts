@@ -32,7 +32,7 @@ export interface CorrectionConfig {
 type Deps = CorrectionServices & { config: CorrectionConfig };
 
 /**
- * The correction check before the model call (SPEC §6, §7): prefilter →
+ * The correction check before the model call (docs/spec.md §6, §7): prefilter →
  * candidates near the message and the previous answer → the judge → notes
  * superseded or rewritten (logged, undoable) → hints on the cheat sheet.
  * When the user contradicted Lilo and no note was corrected, one more call

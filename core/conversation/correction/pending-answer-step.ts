@@ -16,13 +16,13 @@ export interface PendingAnswerServices {
 
 /** Its configuration. */
 export interface PendingAnswerConfig {
-  /** How many first words a typed answer is read from (SPEC §7: four). */
+  /** How many first words a typed answer is read from (docs/spec.md §7: four). */
   answerWords: number;
   language: "de" | "en";
 }
 
 /**
- * The first check of a turn (SPEC §4.2): is this message the typed answer to
+ * The first check of a turn (docs/spec.md §4.2): is this message the typed answer to
  * an open yes/no question? A clear yes or no is applied. A short answer
  * answers the turn itself, with the outcome stored as Lilo's reply so the
  * chat log reads right; a longer message ("Lass uns über Fußball reden",

@@ -1,5 +1,5 @@
 /**
- * The correction prefilter (SPEC §6.1): does a message sound like the user
+ * The correction prefilter (docs/spec.md §6.1): does a message sound like the user
  * contradicts Lilo? Generous on purpose — a false hit costs one judge call,
  * and the judge keeps everything in doubt; a miss means a wrong note stays.
  *

@@ -13,7 +13,7 @@ export const ruleSchema = z.object({ rule: z.string().trim().max(MAX_RULE_CHARS)
 export type RuleOutcome = { ok: true; rule: string | undefined; repaired: boolean } | { ok: false; problem: string };
 
 /**
- * One call that turns a contradiction into a behaviour rule (SPEC §7), or
+ * One call that turns a contradiction into a behaviour rule (docs/spec.md §7), or
  * says there is none. Nothing is stored here: the user confirms first.
  */
 export async function deriveRule(

@@ -1,7 +1,7 @@
 import type { Answer } from "../questions/questions.ts";
 
 /**
- * Typed yes/no answers to an open question (SPEC §7), with the seed's lists
+ * Typed yes/no answers to an open question (docs/spec.md §7), with the seed's lists
  * and its known flaws fixed:
  *
  * - Whole words only, never substrings: "Jahr" is not "ja", "Kino" not "no",

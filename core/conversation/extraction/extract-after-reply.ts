@@ -32,7 +32,7 @@ export interface ExtractionConfig {
 }
 
 /**
- * The one extraction call after the reply (SPEC §4.1), as a durable
+ * The one extraction call after the reply (docs/spec.md §4.1), as a durable
  * after-reply job; a malformed answer is counted, never fatal.
  */
 export function extractionTask(s: ExtractionServices, config: ExtractionConfig): AfterReplyTask<void> {

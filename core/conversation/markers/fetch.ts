@@ -1,5 +1,5 @@
 /**
- * Executes the fetch markers of one answer (SPEC §5): all of them, so one
+ * Executes the fetch markers of one answer (docs/spec.md §5): all of them, so one
  * follow-up call can answer them together, each by its definition's handler
  * (core/conversation/markers/lookup-markers.ts). A failing search is reported, never thrown.
  */

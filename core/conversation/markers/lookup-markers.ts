@@ -1,5 +1,5 @@
 /**
- * The lookup markers (SPEC §5): [SEARCH:], [FETCH:] and [NEWS:] go to the
+ * The lookup markers (docs/spec.md §5): [SEARCH:], [FETCH:] and [NEWS:] go to the
  * lookups (core/lookups/web), the same path the native tools take. A lookup this
  * setup cannot answer is reported as unavailable, so the follow-up says so
  * instead of the model inventing a result. ([RECALL:] and [DIARY:] live

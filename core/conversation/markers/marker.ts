@@ -1,5 +1,5 @@
 /**
- * A marker is ONE object (SPEC §5): its name and variant spellings, its kind,
+ * A marker is ONE object (docs/spec.md §5): its name and variant spellings, its kind,
  * the line that teaches it to the model in each language, what it does and,
  * for a fetch marker, the native tool it also is. Parsing, the prompt,
  * execution, the fetch follow-up and the native tools all read the registry
@@ -86,7 +86,7 @@ export interface FetchServices {
 }
 
 /**
- * A fetch marker as a native tool (SPEC §5): the tool's name, when the model
+ * A fetch marker as a native tool (docs/spec.md §5): the tool's name, when the model
  * should use it, and the zod schema that validates its arguments and gives
  * the JSON schema sent. The one string argument (`query` or `url`) is the
  * marker's payload, so both paths give the same text.

@@ -1,5 +1,5 @@
 /**
- * Finds and strips markers (`[NAME: payload]`, SPEC §5) in the model's answer.
+ * Finds and strips markers (`[NAME: payload]`, docs/spec.md §5) in the model's answer.
  * Pure: executing markers is the caller's job. The seed's bugs this avoids:
  * markers shown raw (malformed, unknown, truncated), only one fetch per answer,
  * and markers executed while Lilo merely explains them (code, quotes).

@@ -1,5 +1,5 @@
 /**
- * Prompts of the correction pipeline (SPEC §6, §7): the judge that decides
+ * Prompts of the correction pipeline (docs/spec.md §6, §7): the judge that decides
  * per candidate note, the call that derives a behaviour rule, and the hints
  * that go on the cheat sheet so Lilo tells the user what changed.
  */

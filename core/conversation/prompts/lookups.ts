@@ -2,7 +2,7 @@
  * How web search results, a read page and news items are shown to the model
  * in the follow-up (marker path) and as tool results (native path): the
  * same text either way. Results are material for her own words, not links
- * to paste (SPEC §9: "results used in her own words, no links").
+ * to paste (docs/spec.md §9: "results used in her own words, no links").
  */
 import type { FetchOutcome } from "../markers/marker.ts";
 import { localDay } from "../../foundation/util/time.ts";

@@ -1,5 +1,5 @@
 /**
- * The follow-up message that answers Lilo's fetch markers (SPEC §5): all
+ * The follow-up message that answers Lilo's fetch markers (docs/spec.md §5): all
  * results in one user message after her first answer, as in the seed
  * ("Beantworte jetzt … basierend auf diesen Original-Passagen"). Nothing
  * found is said plainly, so the model does not invent a memory.

@@ -1,6 +1,6 @@
 /**
  * The instruction that comes with the one due topic on the cheat sheet
- * (SPEC §9). A 🧠 concern is Lilo's own: brought in casually as her own
+ * (docs/spec.md §9). A 🧠 concern is Lilo's own: brought in casually as her own
  * observation, and kept for later when the user is in the middle of something.
  */
 export function dueTopicInstruction(language: "de" | "en", topic: { kind: "followup" | "concern"; text: string }, userName: string): string {

@@ -1,5 +1,5 @@
 /**
- * Native tool calls in the chat turn (SPEC §4 step 4, §5). The model gets
+ * Native tool calls in the chat turn (docs/spec.md §4 step 4, §5). The model gets
  * the lookup tools; each round its calls are answered with the same text
  * the marker path produces, and it is asked again. After `rounds` rounds
  * the last call forbids tools, so a turn costs at most rounds + 1 chat

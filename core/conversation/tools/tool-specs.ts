@@ -1,5 +1,5 @@
 /**
- * The native tools (SPEC §5): memory_search (memory-tool.ts) and the tool of
+ * The native tools (docs/spec.md §5): memory_search (memory-tool.ts) and the tool of
  * each fetch marker this setup answers, read from the registry. JSON schemas
  * come from the zod schemas that also validate the model's arguments; a
  * marker's tool takes the marker's path, so both give the same text.

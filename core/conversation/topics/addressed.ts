@@ -17,7 +17,7 @@ export interface AddressedCheck {
 }
 
 /**
- * The addressed-check after a reply (SPEC §9): short and filler words drop
+ * The addressed-check after a reply (docs/spec.md §9): short and filler words drop
  * out of the topic; of the rest, a 🧠 concern needs two in the answer (one
  * word of a whole sentence recurs by chance too often), a normal topic one.
  *

@@ -16,7 +16,7 @@ export interface DueTopicServices {
 }
 
 /**
- * The addressed-check after the reply (SPEC §9), a durable job: the topic
+ * The addressed-check after the reply (docs/spec.md §9), a durable job: the topic
  * that was on the sheet is marked done when the answer took it up, or stays
  * open for the next message. Its state is the topic id (null: none was due).
  */
@@ -33,7 +33,7 @@ export function addressedCheckTask(deps: DueTopicServices, config: { topics: Pic
 }
 
 /**
- * Store 8 on the cheat sheet (SPEC §4, §9): at most one due open topic per
+ * Store 8 on the cheat sheet (docs/spec.md §4, §9): at most one due open topic per
  * message — 🧠 concerns first, then normal follow-ups, each oldest due first
  * — with its instruction; the addressed-check runs after the reply.
  */

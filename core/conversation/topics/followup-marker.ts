@@ -1,6 +1,6 @@
 import { storeMarker } from "../markers/marker.ts";
 
-/** [FOLLOWUP:] — opens a follow-up topic (store 8), due after `followupDueDays` (SPEC §9). */
+/** [FOLLOWUP:] — opens a follow-up topic (store 8), due after `followupDueDays` (docs/spec.md §9). */
 export const FOLLOWUP_MARKER = storeMarker({
   name: "FOLLOWUP",
   kind: "store",

@@ -38,7 +38,7 @@ export interface AnswerConfig {
 const EMPTY_ANSWER_TRIES = 2;
 
 /**
- * The last middleware (SPEC §4 steps 3–6): the cheat sheet with the earlier
+ * The last middleware (docs/spec.md §4 steps 3–6): the cheat sheet with the earlier
  * middleware's sections, the model call (native tools where the provider has
  * them), markers executed and stripped, the answer stored with the
  * after-reply work. A failure is the turn's result, never thrown: the

@@ -53,7 +53,7 @@ export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
 }
 
 /**
- * The middleware's sections in SPEC §4 order: what became of an open
+ * The middleware's sections in docs/spec.md §4 order: what became of an open
  * question, the greeting context, the due topic, correction hints, the
  * diary's answer, then the note on pictures the model cannot see.
  */

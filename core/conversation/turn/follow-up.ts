@@ -1,5 +1,5 @@
 /**
- * The follow-up call for fetch markers (SPEC §4 step 5, §5): every fetch
+ * The follow-up call for fetch markers (docs/spec.md §4 step 5, §5): every fetch
  * marker of the first answer is executed, and ONE more call gets the
  * conversation, the first answer (markers stripped) and all results. The
  * seed answered only the first marker and left markers visible when nothing

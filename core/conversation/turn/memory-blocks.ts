@@ -107,7 +107,7 @@ export async function selectMemoryBlocks(
 }
 
 /**
- * Important memories (SPEC §3: "most important always"): all of them, by
+ * Important memories (docs/spec.md §3: "most important always"): all of them, by
  * weight and then newest, while they fit; when they do not, the most
  * relevant to the message first (hybrid search), then the rest by weight.
  */

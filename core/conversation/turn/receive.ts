@@ -28,7 +28,7 @@ export interface Received {
 }
 
 /**
- * Stores a user message before anything else happens to it (SPEC §4.1), in
+ * Stores a user message before anything else happens to it (docs/spec.md §4.1), in
  * one IMMEDIATE transaction that waits for other writers instead of failing.
  * A message with a platform id is stored once: the adapters call this when
  * the platform hands the message over (before they acknowledge it), and the
@@ -67,7 +67,7 @@ export interface StoreMessageServices extends Omit<ReceiveDeps, "config"> {
 }
 
 /**
- * The first middleware (SPEC §4.1): stores a new message (a redelivered one
+ * The first middleware (docs/spec.md §4.1): stores a new message (a redelivered one
  * whose turn finished or runs elsewhere ends the turn: stored once, answered
  * once), summarises the previous conversation when this message opens a new
  * one, and reads the message as the model will (an oversized one shortened).

@@ -31,7 +31,7 @@ export interface SheetSources {
   markers: MarkerRegistry;
 }
 
-/** The cheat sheet of a turn (SPEC §4 step 3), assembled for the real turn and for `lilo preview` alike. */
+/** The cheat sheet of a turn (docs/spec.md §4 step 3), assembled for the real turn and for `lilo preview` alike. */
 export interface TurnSheet {
   /** Selects the memories and builds the request; `report` receives what was selected. */
   assemble(ctx: TurnContext, report: (b: MemoryBlocks) => void): Promise<ChatRequest>;

@@ -47,7 +47,7 @@ export interface TurnResult {
 
 /**
  * Sections earlier middleware adds to the cheat sheet. The sheet renders
- * them in SPEC §4 order (core/conversation/turn/cheat-sheet.ts), whatever order the
+ * them in docs/spec.md §4 order (core/conversation/turn/cheat-sheet.ts), whatever order the
  * middleware runs in.
  */
 export interface SheetSlots {

@@ -4,7 +4,7 @@ import { ConfigError } from "../errors.ts";
 /** How a provider's chat model looks things up: native tool calls, markers, or native with fallback. */
 export type ToolMode = "auto" | "native" | "markers";
 
-/** Web search, reading pages, news feeds and native tools (SPEC §5): the `lookup` part of LiloConfig. */
+/** Web search, reading pages, news feeds and native tools (docs/spec.md §5): the `lookup` part of LiloConfig. */
 export interface LookupConfig {
   /** The web search provider in force; undefined = no web search (the marker is not advertised). */
   search: {

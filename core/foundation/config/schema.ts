@@ -150,7 +150,7 @@ export const rawConfigSchema = z.object({
   }),
   topics: z.object({
     followupDueDays: s(num(14), { env: "LILO_FOLLOWUP_DUE_DAYS", doc: "when a [FOLLOWUP:] topic becomes due", group: "memory" }),
-    // addressed-check (SPEC §9): meaningful words of a topic that must recur in Lilo's answer
+    // addressed-check (docs/spec.md §9): meaningful words of a topic that must recur in Lilo's answer
     addressedWords: z.object({
       followup: s(positiveInt(1), { env: "LILO_FOLLOWUP_ADDRESSED_WORDS", doc: "meaningful words of a follow-up in her answer → done; whole words, no filler", group: "memory" }),
       concern: s(positiveInt(2), { env: "LILO_CONCERN_ADDRESSED_WORDS", doc: "the same for a 🧠 concern: one word of a sentence recurs by chance too often", group: "memory" }),
@@ -218,7 +218,7 @@ export const rawConfigSchema = z.object({
     }),
     concernPing: s(bool(true), { env: "LILO_CONCERN_PING", doc: "push a new concern to users who opted in to pushes", group: "reflection", live: "reflection.concern_ping" }),
   }),
-  // greetings (SPEC §9): the pushed greeting is off by default (see README, "Follow-up topics and greetings")
+  // greetings (docs/spec.md §9): the pushed greeting is off by default (see README, "Follow-up topics and greetings")
   greeting: z.object({
     enabled: s(bool(false), { env: "LILO_GREETING_ENABLED", doc: "", group: "greeting", live: "greeting.enabled" }),
     cron: s(cronPattern("0 9 * * *"), { env: "LILO_GREETING_CRON", doc: "daily 09:00 local time", group: "greeting", live: "greeting.cron" }),

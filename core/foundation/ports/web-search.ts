@@ -1,4 +1,4 @@
-/** One web search hit, as the model sees it (SPEC §5, `[SEARCH:]`). */
+/** One web search hit, as the model sees it (docs/spec.md §5, `[SEARCH:]`). */
 export interface SearchResult {
   title: string;
   url: string;

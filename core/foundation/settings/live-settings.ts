@@ -34,7 +34,7 @@ const liveKey = (leaf: Leaf & { live: string }): LiveKey => ({
   apply: (c, raw) => setAt(c as unknown as Record<string, unknown>, leaf.path, parseAs(leaf, raw)),
 });
 
-/** The settings SPEC §11 lists as changeable (the table's `live` leaves); everything else stays in `.env`. */
+/** The settings docs/spec.md §11 lists as changeable (the table's `live` leaves); everything else stays in `.env`. */
 export const LIVE_KEYS: readonly LiveKey[] = LEAVES.filter((l): l is Leaf & { live: string } => l.live !== undefined).map(liveKey);
 
 /**

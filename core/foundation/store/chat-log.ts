@@ -95,7 +95,7 @@ export class ChatLog {
 
   /**
    * Stores one message; `recallAnswer` marks an answer written with passages
-   * from the chat log (SPEC §5.1), `proactive` a message Lilo sent on her own.
+   * from the chat log (docs/spec.md §5.1), `proactive` a message Lilo sent on her own.
    */
   append(m: {
     userId: string;

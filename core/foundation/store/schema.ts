@@ -244,7 +244,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE correction_log ADD COLUMN new_row_id INTEGER;
   CREATE INDEX correction_log_user ON correction_log(user_id, created_at);
   `,
-  /* recall: answers written with chat-log passages rank below originals in later searches (SPEC §5.1) */ `
+  /* recall: answers written with chat-log passages rank below originals in later searches (docs/spec.md §5.1) */ `
   ALTER TABLE messages ADD COLUMN recall_answer INTEGER NOT NULL DEFAULT 0;
   `,
   /* hybrid recall: keyword indexes of the memory stores and of the chat log with neighbouring turns */ `

@@ -1,6 +1,6 @@
 import type { Db } from "./db.ts";
 
-/** One logged web search (SPEC §3: every web search with its query). */
+/** One logged web search (docs/spec.md §3: every web search with its query). */
 export interface SearchLogEntry {
   id: number;
   userId: string;

@@ -1,5 +1,5 @@
 /**
- * Word comparison for topics and concerns (SPEC §9): what counts are the
+ * Word comparison for topics and concerns (docs/spec.md §9): what counts are the
  * meaningful words of a sentence — not short words, not filler. Whole words
  * only; the seed compared substrings, so "Kino" matched "Kinoabend".
  */

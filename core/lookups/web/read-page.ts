@@ -1,5 +1,5 @@
 /**
- * fetch_url (SPEC §5): reads one page for the model. HTML becomes readable
+ * fetch_url (docs/spec.md §5): reads one page for the model. HTML becomes readable
  * text with Mozilla's Readability (the Firefox Reader View algorithm: it
  * drops navigation, ads and footers and keeps the article) on linkedom, a
  * small server-side DOM; when Readability finds no article, the body text is

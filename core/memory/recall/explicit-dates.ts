@@ -4,7 +4,7 @@
  * "last summer" / "letzten Sommer". They do not filter (a message may name a
  * date in passing) but raise hits from that day, month or season. A date
  * without a year means its latest occurrence up to today. Relative words
- * ("gestern", "letzte Woche") are time-words.ts's business (SPEC §5.1).
+ * ("gestern", "letzte Woche") are time-words.ts's business (docs/spec.md §5.1).
  */
 import type { Clock } from "../../foundation/ports/clock.ts";
 import { foldWord } from "./time-words.ts";

@@ -1,5 +1,5 @@
 /**
- * Literal search in the chat log for [RECALL:] (SPEC §5.1): SQLite FTS5 with
+ * Literal search in the chat log for [RECALL:] (docs/spec.md §5.1): SQLite FTS5 with
  * prefix matching ("Kino" finds "Kinoabend") and bm25 ranking, time words as
  * hard filters, one user only. The conversation running now never counts,
  * and hits that are themselves about remembering rank below originals.

@@ -1,6 +1,6 @@
 /**
  * One chat-log search for both the cheat sheet (automatic verbatim recall)
- * and [RECALL:]: relative time words are hard filters (SPEC §5.1), explicit
+ * and [RECALL:]: relative time words are hard filters (docs/spec.md §5.1), explicit
  * dates filter to their hits when they have any, and the remaining words are ranked by bm25
  * over each message and its neighbouring turns, fused by weighted
  * reciprocal rank with the messages closest in meaning.

@@ -1,5 +1,5 @@
 /**
- * Time words in a recall query (SPEC §5.1): not search terms but hard
+ * Time words in a recall query (docs/spec.md §5.1): not search terms but hard
  * filters. Day words narrow the date, day parts the local hour, and both
  * combine ("gestern abends" = yesterday from 17 h); a day part alone applies
  * to every day. Days are local days in the configured time zone, so a filter

@@ -42,8 +42,8 @@ const UPSERT_BATCH = 500;
 /**
  * Decides line by line what an import would add or skip; writes nothing.
  * Duplicates: the same text of the same user in the store (or earlier in the
- * file); for notes, important and thoughts also the same meaning (SPEC §4.1),
- * unless `allowDuplicates`. The diary is never deduplicated (SPEC §11).
+ * file); for notes, important and thoughts also the same meaning (docs/spec.md §4.1),
+ * unless `allowDuplicates`. The diary is never deduplicated (docs/spec.md §11).
  */
 export async function planImport(deps: ImportDeps, lines: ImportLine[], refused: RefusedLine[], opts: { allowDuplicates: boolean }): Promise<ImportPlan> {
   const plan: ImportPlan = { add: [], skip: [], refused, vectors: new Map() };

@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 const NIGHT = "2026-12-02T22:45:00Z";
 const ENTRY = "Heute war ein ruhiger, guter Tag mit Christian.";
 
-describe("the diary (SPEC §8)", () => {
+describe("the diary (docs/spec.md §8)", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let clock: ReturnType<typeof fixedClock>;

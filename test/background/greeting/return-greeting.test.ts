@@ -19,7 +19,7 @@ const MONDAY: SeedMessage[] = [
   ["assistant", "Gute Nacht, Christian!", "2026-11-30T19:31:00Z"],
 ];
 
-describe("the greeting context on return (SPEC §9)", () => {
+describe("the greeting context on return (docs/spec.md §9)", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let clock: ReturnType<typeof fixedClock>;

@@ -19,7 +19,7 @@ const NOW = "2026-12-02T21:00:00Z"; // 22:00 in Berlin
 const DIM = 64;
 const QUESTIONS = reflectionQuestions("de", "Christian");
 
-describe("reflection and concerns (SPEC §9)", () => {
+describe("reflection and concerns (docs/spec.md §9)", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let clock: ReturnType<typeof fixedClock>;

@@ -43,7 +43,7 @@ describe("native tool calls in the chat turn", () => {
     // The same text the [RECALL:] follow-up shows.
     expect(result).toContain("Wörtliche Suche in euren früheren Gesprächen nach „Kino“");
     expect(result).toContain("→ [2026-11-20 20:00] Christian: Im Kino lief Disclosure Day.");
-    // Written with chat-log passages: later searches rank this answer below the original (SPEC §5.1).
+    // Written with chat-log passages: later searches rank this answer below the original (docs/spec.md §5.1).
     const answer = readDb(t.lilo).get("SELECT recall_answer FROM messages WHERE id = ?", r.answerMessageId) as { recall_answer: number };
     expect(answer.recall_answer).toBe(1);
   });

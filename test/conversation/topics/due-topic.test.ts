@@ -12,7 +12,7 @@ const CONCERN = "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie 
 const CONCERN_HINT = "Beim Nachdenken in einem stillen Moment";
 const FOLLOWUP_HINT = "bei dem du bei Christian nachhaken wolltest";
 
-describe("due topics on the cheat sheet and the addressed-check (SPEC §9)", () => {
+describe("due topics on the cheat sheet and the addressed-check (docs/spec.md §9)", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let clock: ReturnType<typeof fixedClock>;

@@ -53,7 +53,7 @@ describe("compose: (ctx, next) middleware in one ordered list", () => {
   });
 });
 
-describe("the sheet's sections come from typed slots in SPEC §4 order, whatever the middleware order", () => {
+describe("the sheet's sections come from typed slots in docs/spec.md §4 order, whatever the middleware order", () => {
   it("orders question outcome, greeting, due topic, corrections, diary, pictures", () => {
     const ctx = turn();
     // Filled in the reverse order on purpose.

@@ -30,7 +30,7 @@ describe("the preview runs the read-only turn steps", () => {
     expect(sheet).toContain("Morgen um 10 habe ich das Vorstellungsgespräch.");
     expect(sheet).toContain("Wie lief der Umzug?");
     expect(sheet).toContain("Frage nach deinem Tagebuch, Antwort aus der Datenbank: Du hast noch keinen Eintrag geschrieben.");
-    // SPEC §4 order: greeting context, then the due topic.
+    // docs/spec.md §4 order: greeting context, then the due topic.
     expect(sheet.indexOf("meldet sich nach der Pause")).toBeLessThan(sheet.indexOf("Wie lief der Umzug?"));
 
     // Nothing stored, nothing changed.

@@ -23,7 +23,7 @@ describe("the configuration table", () => {
     }
   });
 
-  it("marks the settings SPEC §11 lets change while Lilo runs", () => {
+  it("marks the settings docs/spec.md §11 lets change while Lilo runs", () => {
     expect(LIVE_KEYS.map((k) => k.key)).toEqual([
       "diary.enabled",
       "diary.time",
