@@ -1,4 +1,16 @@
-import { ConfigError, consoleLogger, createLilo, loadConfigFromEnv, openToOthers, requireModel, describeError, type Lilo, type LiloConfig, type LiloPorts, type Logger } from "./core/index.ts";
+import {
+  ConfigError,
+  consoleLogger,
+  createLilo,
+  loadConfigFromEnv,
+  openToOthers,
+  requireModel,
+  describeError,
+  type Lilo,
+  type LiloConfig,
+  type LiloPorts,
+  type Logger,
+} from "./core/index.ts";
 import { WriterLock } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile } from "./adapters/terminal/log-file.ts";
@@ -101,7 +113,14 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
     const log = openLogFile(lilo.config.dataDir);
     sink.write = log.write;
     try {
-      await runTerminal(lilo, { input: process.stdin, output: process.stdout, userId: lilo.config.terminal.userId, prompt: process.stdin.isTTY, signal: quit.signal, logFile: log.path });
+      await runTerminal(lilo, {
+        input: process.stdin,
+        output: process.stdout,
+        userId: lilo.config.terminal.userId,
+        prompt: process.stdin.isTTY,
+        signal: quit.signal,
+        logFile: log.path,
+      });
       await stopAll(adapters);
     } finally {
       sink.write = (line) => void process.stderr.write(line);

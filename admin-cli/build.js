@@ -41,7 +41,9 @@ export function cliBuildOptions(outdir) {
 export async function buildCli({ clean = false } = {}) {
   const result = await build(cliBuildOptions(OUT_DIR));
   // A core-door module is made from its importer, which is an input itself.
-  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.startsWith("core-door:")).map((p) => relative(root, join(root, p)));
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((p) => !p.startsWith("core-door:"))
+    .map((p) => relative(root, join(root, p)));
   writeFileSync(INPUTS_FILE, JSON.stringify(inputs));
   if (clean) {
     const used = new Set(Object.keys(result.metafile.outputs).map((p) => join(root, p)));
@@ -85,7 +87,10 @@ function doorSources() {
   const sources = new Map();
   for (const m of readFileSync(CORE_INDEX, "utf8").matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/gm)) {
     for (const spec of m[1].split(",")) {
-      const [local, exported = local] = spec.trim().replace(/^type\s+/, "").split(/\s+as\s+/);
+      const [local, exported = local] = spec
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/);
       if (local) sources.set(exported, { local, file: m[2] });
     }
   }

@@ -21,9 +21,14 @@ export const processIO: CliIO = {
 };
 
 /** Opens Lilo from `.env` and the environment, logging warnings to stderr. */
-export const openFromEnv = (ports: LiloPorts = {}): LiloOpener => async () => {
-  // Loaded here, not at the top: `lilo --help` and argument errors must not pay for the whole core.
-  const [{ consoleLogger, createLilo, loadConfigFromEnv }, { ADAPTER_SECTIONS }] = await Promise.all([import("../core/index.ts"), import("../adapters/config.ts")]);
-  // With the adapters' sections, so `lilo settings` lists their variables and their secrets stay masked.
-  return createLilo(loadConfigFromEnv(process.env, ADAPTER_SECTIONS), { logger: consoleLogger("warn"), ...ports });
-};
+export const openFromEnv =
+  (ports: LiloPorts = {}): LiloOpener =>
+  async () => {
+    // Loaded here, not at the top: `lilo --help` and argument errors must not pay for the whole core.
+    const [{ consoleLogger, createLilo, loadConfigFromEnv }, { ADAPTER_SECTIONS }] = await Promise.all([
+      import("../core/index.ts"),
+      import("../adapters/config.ts"),
+    ]);
+    // With the adapters' sections, so `lilo settings` lists their variables and their secrets stay masked.
+    return createLilo(loadConfigFromEnv(process.env, ADAPTER_SECTIONS), { logger: consoleLogger("warn"), ...ports });
+  };

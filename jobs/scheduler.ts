@@ -55,7 +55,12 @@ export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
   // Diary, reflection and greeting follow the live settings; built again whenever those change.
   const scheduleLive = () => {
     const { diary, reflection, greeting } = lilo.config;
-    if (diary.enabled) jobs.diary = new Cron(dailyPattern(diary.time), options("diary"), track(() => runDiaryJob(lilo, logger)));
+    if (diary.enabled)
+      jobs.diary = new Cron(
+        dailyPattern(diary.time),
+        options("diary"),
+        track(() => runDiaryJob(lilo, logger)),
+      );
     if (reflection.enabled) jobs.reflection = cron("reflection", "LILO_REFLECTION_CRON", reflection.cron, () => runReflectionJob(lilo, logger));
     if (greeting.enabled) jobs.greeting = cron("greeting", "LILO_GREETING_CRON", greeting.cron, () => runGreetingJob(lilo, logger));
   };
@@ -79,7 +84,10 @@ export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
       // A stored value was validated when set; if it still fails, the other jobs keep running.
       logger.error("jobs not rescheduled after a settings change", { keys, error: describeError(err) });
     }
-    logger.info("jobs rescheduled after a settings change", { keys, next: Object.fromEntries(Object.entries(jobs).map(([n, j]) => [n, j.nextRun()?.toISOString()])) });
+    logger.info("jobs rescheduled after a settings change", {
+      keys,
+      next: Object.fromEntries(Object.entries(jobs).map(([n, j]) => [n, j.nextRun()?.toISOString()])),
+    });
   });
   // The CLI is another process: the settings table is looked at every few seconds.
   const poll = setInterval(() => {

@@ -44,7 +44,15 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   const client = new DurableSyncClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
   const botUserId = await client.getUserId();
   const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
-  const ctx: MatrixContext = { lilo, client, logger, maxMessageChars, privacy, state: await BotState.load(storage), texts: MATRIX_TEXTS[lilo.config.persona.language] };
+  const ctx: MatrixContext = {
+    lilo,
+    client,
+    logger,
+    maxMessageChars,
+    privacy,
+    state: await BotState.load(storage),
+    texts: MATRIX_TEXTS[lilo.config.persona.language],
+  };
   const gate: Gate = {
     botUserId,
     allowedUsers,

@@ -47,6 +47,7 @@ export class WatchedMatrixClient extends MatrixClient {
  */
 export function sdkInfo(logger: Logger, module: string, text: string): void {
   const backoff = /^Backing off for ([\d.]+)ms/.exec(text);
-  if (module === "MatrixClientLite" && backoff) logger.warn("matrix homeserver unreachable, retrying", { retryInSeconds: Math.round(Number(backoff[1]) / 100) / 10 });
+  if (module === "MatrixClientLite" && backoff)
+    logger.warn("matrix homeserver unreachable, retrying", { retryInSeconds: Math.round(Number(backoff[1]) / 100) / 10 });
   else logger.debug(`matrix-sdk ${module}: ${text}`);
 }

@@ -22,11 +22,15 @@ export const MATRIX_SECTION = configSection({
     accessToken: s(opt(), { env: "MATRIX_ACCESS_TOKEN", doc: "", group: "matrix", example: "syt_...", secret: true }),
     allowedUsers: s(z.string().default(""), {
       env: "MATRIX_ALLOWED_USERS",
-      doc: "Matrix user id = Lilo user id; without \"=...\" the id is matrix:<id>",
+      doc: 'Matrix user id = Lilo user id; without "=..." the id is matrix:<id>',
       group: "matrix",
       example: "@you:example.org=owner",
     }),
-    maxMessageChars: s(z.coerce.number().int().min(100).max(60_000).default(16_000), { env: "MATRIX_MAX_MESSAGE_CHARS", doc: "longer answers are split into several messages", group: "matrix" }),
+    maxMessageChars: s(z.coerce.number().int().min(100).max(60_000).default(16_000), {
+      env: "MATRIX_MAX_MESSAGE_CHARS",
+      doc: "longer answers are split into several messages",
+      group: "matrix",
+    }),
   }),
   derive: (raw, envOf) => ({ ...raw, allowedUsers: parseAllowList(envOf(["allowedUsers"]), raw.allowedUsers, "matrix") }),
 });

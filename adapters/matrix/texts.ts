@@ -25,7 +25,8 @@ export const MATRIX_TEXTS = {
     modelReset: (spec: string) => `Zurück zum eingestellten Chat-Modell: ${spec}.`,
     pushOn: "Ab jetzt schreibe ich dir von mir aus in diesen Raum.",
     pushOff: "Ich schreibe dir nicht mehr von mir aus.",
-    pushStatus: (where: string | undefined) => (where ? `Push ist an (${where}). \`!push off\` schaltet ab.` : "Push ist aus. `!push on` schaltet ihn für diesen Raum an."),
+    pushStatus: (where: string | undefined) =>
+      where ? `Push ist an (${where}). \`!push off\` schaltet ab.` : "Push ist aus. `!push on` schaltet ihn für diesen Raum an.",
     pushTestText: "Testnachricht: so erreiche ich dich. 👋",
     pushUsage: "Benutzung: `!push on`, `!push off` oder `!push test`.",
     nothingToRetry: "Da gibt es nichts zu wiederholen: deine letzte Nachricht ist beantwortet.",
@@ -68,7 +69,8 @@ export const MATRIX_TEXTS = {
     modelReset: (spec: string) => `Back to the configured chat model: ${spec}.`,
     pushOn: "From now on I'll write to you in this room on my own.",
     pushOff: "I won't write to you on my own any more.",
-    pushStatus: (where: string | undefined) => (where ? `Push is on (${where}). \`!push off\` turns it off.` : "Push is off. `!push on` turns it on for this room."),
+    pushStatus: (where: string | undefined) =>
+      where ? `Push is on (${where}). \`!push off\` turns it off.` : "Push is off. `!push on` turns it on for this room.",
     pushTestText: "Test message: this is how I reach you. 👋",
     pushUsage: "Usage: `!push on`, `!push off` or `!push test`.",
     nothingToRetry: "Nothing to retry: your last message was answered.",

@@ -7,7 +7,10 @@ import { ConfigError } from "../../core/index.ts";
  */
 export function parseAllowList(variable: string, raw: string, platform: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const idx = part.lastIndexOf("=");
     if (idx === 0 || idx === part.length - 1) throw new ConfigError(`${variable}: "${part}" is not id or id=user`);
     const id = idx > 0 ? part.slice(0, idx).trim() : part;

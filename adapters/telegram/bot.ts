@@ -84,7 +84,13 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
     // A command for another bot in a group ("/start@other_bot") is not Lilo's to answer.
     if (command?.[2] && command[2].toLowerCase() !== ctx.me.username.toLowerCase()) return;
     if (command) return void (await sendText(ctx.api, ctx.chat.id, texts.unknownCommand(command[1]!), logger));
-    const message = { userId: ctx.liloUserId, text: ctx.msg.text, transport: TELEGRAM_TRANSPORT, chatId: String(ctx.chat.id), externalId: telegramMessageId(ctx.chat.id, ctx.msg.message_id) };
+    const message = {
+      userId: ctx.liloUserId,
+      text: ctx.msg.text,
+      transport: TELEGRAM_TRANSPORT,
+      chatId: String(ctx.chat.id),
+      externalId: telegramMessageId(ctx.chat.id, ctx.msg.message_id),
+    };
     await runTurn(ctx, deps, () => lilo.handleMessage(message));
   });
   registerMedia(bot, deps, telegramFiles(bot.api, opts.token, opts.apiRoot));

@@ -44,4 +44,3 @@ async function forgetFromButton(ctx: LiloContext, deps: TelegramDeps, noteId: nu
     .filter((row) => row.length > 0);
   await setKeyboard(ctx.api, msg.chat.id, msg.message_id, rows, deps.logger);
 }
-

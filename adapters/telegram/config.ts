@@ -13,7 +13,7 @@ export const TELEGRAM_SECTION = configSection({
     token: s(opt(), { env: "TELEGRAM_BOT_TOKEN", doc: "from @BotFather", group: "telegram", example: "123456:ABC...", secret: true }),
     allowedUsers: s(z.string().default(""), {
       env: "TELEGRAM_ALLOWED_USERS",
-      doc: "Telegram user id = Lilo user id; without \"=...\" the id is telegram:<id>. Your numeric id: send the bot a message, a stranger's id is logged",
+      doc: 'Telegram user id = Lilo user id; without "=..." the id is telegram:<id>. Your numeric id: send the bot a message, a stranger\'s id is logged',
       group: "telegram",
       example: "123456789=owner",
     }),

@@ -85,6 +85,24 @@ export function largestFitting(sizes: PhotoSize[], maxBytes: number): PhotoSize 
 
 /** A name for a message kind this adapter has no entry for (service messages and newer kinds). */
 function otherKind(msg: Message): string {
-  const skip = new Set(["message_id", "date", "chat", "from", "sender_chat", "message_thread_id", "caption", "caption_entities", "entities", "reply_to_message", "forward_origin", "is_topic_message", "has_protected_content", "edit_date", "author_signature", "via_bot", "media_group_id"]);
+  const skip = new Set([
+    "message_id",
+    "date",
+    "chat",
+    "from",
+    "sender_chat",
+    "message_thread_id",
+    "caption",
+    "caption_entities",
+    "entities",
+    "reply_to_message",
+    "forward_origin",
+    "is_topic_message",
+    "has_protected_content",
+    "edit_date",
+    "author_signature",
+    "via_bot",
+    "media_group_id",
+  ]);
   return Object.keys(msg).find((k) => !skip.has(k)) ?? "unknown";
 }

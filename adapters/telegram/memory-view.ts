@@ -25,7 +25,11 @@ export function clip(text: string, max = CLIP): string {
 export function memoryOverview(deps: TelegramDeps, userId: string, chatId: string): { text: string; keyboard: InlineKeyboard } {
   const { texts } = deps;
   // Notes forgotten (or corrected) since the answer are left out.
-  const used = deps.lilo.memory.getMany(userId, "notes", (deps.lastNotes.get(chatId) ?? []).map((n) => n.id));
+  const used = deps.lilo.memory.getMany(
+    userId,
+    "notes",
+    (deps.lastNotes.get(chatId) ?? []).map((n) => n.id),
+  );
   const newest = deps.lilo.memory.list(userId, { store: "notes", limit: NEWEST_NOTES });
   const line = (n: { id: number; text: string }) => `#${n.id} ${clip(n.text)}`;
   const text = [

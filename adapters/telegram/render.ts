@@ -126,8 +126,7 @@ export async function react(api: Api, chatId: ChatId, messageId: number, mood: M
  * until it is done. A failed chat action is cosmetic and only logged.
  */
 export async function withTyping<T>(api: Api, chatId: ChatId, logger: Logger, work: () => Promise<T>, everyMs = TYPING_EVERY_MS): Promise<T> {
-  const ping = () =>
-    api.sendChatAction(chatId, "typing").catch((err: unknown) => logger.debug("typing indicator failed", { error: describeError(err) }));
+  const ping = () => api.sendChatAction(chatId, "typing").catch((err: unknown) => logger.debug("typing indicator failed", { error: describeError(err) }));
   void ping();
   const timer = setInterval(() => void ping(), everyMs);
   try {

@@ -34,7 +34,8 @@ export const TELEGRAM_TEXTS = {
     nothingToRetry: "Nichts zu wiederholen: deine letzte Nachricht ist beantwortet.",
     pushOn: "Okay, meine Nachrichten kommen ab jetzt in diesen Chat.",
     pushOff: "Okay, ich schicke dir nichts mehr von mir aus.",
-    pushStatus: (on: boolean) => (on ? "Push ist an. /push off schaltet ab, /push test schickt eine Probe." : "Push ist aus. /push on schaltet ihn für diesen Chat ein."),
+    pushStatus: (on: boolean) =>
+      on ? "Push ist an. /push off schaltet ab, /push test schickt eine Probe." : "Push ist aus. /push on schaltet ihn für diesen Chat ein.",
     pushTestText: "🔔 Testnachricht: So sieht es aus, wenn ich mich von mir aus melde.",
     diaryWritten: (day: string) => `📔 Tagebucheintrag für ${day}:`,
     diaryNone: {

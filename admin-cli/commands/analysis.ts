@@ -24,7 +24,13 @@ function localDate(value: string): string {
 
 /** Repeatable, and each value may hold several keywords separated by commas. */
 function collectKeywords(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((k) => k.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
+  ];
 }
 
 function withSelection(cmd: Command, mode = true): Command {
@@ -34,7 +40,10 @@ function withSelection(cmd: Command, mode = true): Command {
     .option("--sample <n>", "an even sample: first, last, evenly spaced between")
     .option("--keyword <word>", "only conversations containing any keyword (repeatable, or comma-separated)", collectKeywords)
     .option("-u, --user <id>", "only this user's conversations (default: all)");
-  if (mode) cmd.option("--blueprint", "give the analyst Lilo's instruction too (default: blind)").option("--model <provider:model>", "analyst instead of LILO_ANALYSIS_MODEL");
+  if (mode)
+    cmd
+      .option("--blueprint", "give the analyst Lilo's instruction too (default: blind)")
+      .option("--model <provider:model>", "analyst instead of LILO_ANALYSIS_MODEL");
   return cmd;
 }
 
@@ -82,12 +91,13 @@ export function registerAnalysis(program: Command, open: LiloOpener, io: CliIO):
       }),
     );
 
-  withSelection(analysis.command("run").description("run the analysis now and save the report (check `preview` first: it costs calls)")).action((f: SelectionFlags) =>
-    withLilo(open, io, async (lilo) => {
-      const r = await lilo.analysis.run(toOptions(f), (done, total) => io.err(`part ${done}/${total} done`));
-      printResult(io, r);
-      return 0;
-    }),
+  withSelection(analysis.command("run").description("run the analysis now and save the report (check `preview` first: it costs calls)")).action(
+    (f: SelectionFlags) =>
+      withLilo(open, io, async (lilo) => {
+        const r = await lilo.analysis.run(toOptions(f), (done, total) => io.err(`part ${done}/${total} done`));
+        printResult(io, r);
+        return 0;
+      }),
   );
 
   analysis

@@ -7,7 +7,10 @@ import { withLilo, userOption } from "./shared.ts";
 const DEFAULT_STORES = EXPORT_STORES.filter((s) => s !== "messages");
 
 function parseStores(value: string): ExportStore[] {
-  const names = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) {
     if (!(EXPORT_STORES as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown store "${n}" (use ${EXPORT_STORES.join(", ")})`);
   }

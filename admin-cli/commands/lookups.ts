@@ -16,7 +16,11 @@ export function registerLookups(program: Command, open: LiloOpener, io: CliIO): 
         const list = lilo.lookups.searchLog.list({ userId: o.user, limit: Math.max(1, Number(o.limit) || 50) });
         if (o.json) io.out(JSON.stringify(list));
         else if (!list.length) io.out("no searches logged");
-        else for (const e of list) io.out(`#${e.id}  ${localStamp(e.createdAt, lilo.config.timezone)}  ${e.userId}  ${e.provider}  ${e.resultCount === null ? "failed" : `${e.resultCount} results`}  ${e.query}`);
+        else
+          for (const e of list)
+            io.out(
+              `#${e.id}  ${localStamp(e.createdAt, lilo.config.timezone)}  ${e.userId}  ${e.provider}  ${e.resultCount === null ? "failed" : `${e.resultCount} results`}  ${e.query}`,
+            );
         return 0;
       }),
     );
@@ -33,7 +37,11 @@ export function registerLookups(program: Command, open: LiloOpener, io: CliIO): 
         else if (!list.length) io.out("no feeds (set LILO_FEEDS or run lilo feeds add <url>)");
         else {
           for (const f of list) {
-            const state = f.lastError ? `error: ${f.lastError}` : f.lastFetchedAt ? `fetched ${localStamp(f.lastFetchedAt, lilo.config.timezone)}` : "not fetched yet";
+            const state = f.lastError
+              ? `error: ${f.lastError}`
+              : f.lastFetchedAt
+                ? `fetched ${localStamp(f.lastFetchedAt, lilo.config.timezone)}`
+                : "not fetched yet";
             io.out(`${f.source.padEnd(5)}  ${f.url}  ${f.title ?? ""}  (${state})`);
           }
           io.out(`${lilo.lookups.news.itemCount()} items stored`);

@@ -73,7 +73,10 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
         }
         io.out(`backup: ${await lilo.backup.create()}`);
         const { SingleBar, Presets } = await import("cli-progress");
-        const bar = new SingleBar({ stream: io.progressStream, format: "reindex [{bar}] {value}/{total} ({percentage}%) eta {eta}s", noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
+        const bar = new SingleBar(
+          { stream: io.progressStream, format: "reindex [{bar}] {value}/{total} ({percentage}%) eta {eta}s", noTTYOutput: true, notTTYSchedule: 2000 },
+          Presets.shades_classic,
+        );
         let started = false;
         const done = await lilo.maintenance.reindex((n, t) => {
           if (!started) {

@@ -8,7 +8,8 @@ import { localStamp } from "./diary.ts";
 /** A cosine similarity from -1 to 1; anything else is refused rather than silently ignored (NaN filters nothing). */
 function parseScore(value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < -1 || n > 1) throw new InvalidArgumentError(`--min-score must be a number from -1 to 1, not "${value}"`);
+  if (value.trim() === "" || !Number.isFinite(n) || n < -1 || n > 1)
+    throw new InvalidArgumentError(`--min-score must be a number from -1 to 1, not "${value}"`);
   return n;
 }
 
@@ -36,7 +37,9 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
         });
         if (o.json) io.out(JSON.stringify(hits.map(({ id, text, score, keyword, createdAt }) => ({ id, text, score, keyword: keyword ?? null, createdAt }))));
         else if (hits.length === 0) io.out("no matches");
-        else for (const h of hits) io.out(`#${h.id}  cos ${h.score.toFixed(3)}  bm25 ${h.keyword?.toFixed(2) ?? "-"}  ${localStamp(h.createdAt, lilo.config.timezone)}  ${h.text}`);
+        else
+          for (const h of hits)
+            io.out(`#${h.id}  cos ${h.score.toFixed(3)}  bm25 ${h.keyword?.toFixed(2) ?? "-"}  ${localStamp(h.createdAt, lilo.config.timezone)}  ${h.text}`);
         return 0;
       }),
     );

@@ -30,7 +30,9 @@ export function registerPush(program: Command, open: LiloOpener, io: CliIO): voi
         if (entries.length === 0) io.out("no pushes yet");
         else
           for (const e of entries)
-            io.out(`#${e.id}  ${localStamp(e.createdAt, lilo.config.timezone)}  ${e.kind.padEnd(8)}  ${e.outcome.padEnd(12)}  ${e.transport ?? "-"}  ${e.text.slice(0, 80)}${e.error ? `  (${e.error})` : ""}`);
+            io.out(
+              `#${e.id}  ${localStamp(e.createdAt, lilo.config.timezone)}  ${e.kind.padEnd(8)}  ${e.outcome.padEnd(12)}  ${e.transport ?? "-"}  ${e.text.slice(0, 80)}${e.error ? `  (${e.error})` : ""}`,
+            );
         return 0;
       }),
     );

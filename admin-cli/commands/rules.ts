@@ -26,7 +26,10 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
       }),
     );
 
-  for (const [name, enabled] of [["enable", true], ["disable", false]] as const) {
+  for (const [name, enabled] of [
+    ["enable", true],
+    ["disable", false],
+  ] as const) {
     rules
       .command(`${name} <id>`)
       .description(enabled ? "put a rule back on the cheat sheet" : "keep a rule but leave it off the cheat sheet")
@@ -55,7 +58,5 @@ export function registerRules(program: Command, open: LiloOpener, io: CliIO): vo
   rules
     .command("delete <id>")
     .description("delete a rule for good")
-    .action((id: string) =>
-      withLilo(open, io, async (lilo) => reportChange(io, lilo.rules.delete(parseId(id)), `rule #${id} deleted`, "rule", id)),
-    );
+    .action((id: string) => withLilo(open, io, async (lilo) => reportChange(io, lilo.rules.delete(parseId(id)), `rule #${id} deleted`, "rule", id)));
 }

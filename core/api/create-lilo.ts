@@ -105,7 +105,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
-  const embedder = ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
+  const embedder =
+    ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
   const memory = new Memory(db, embedder, index, clock, {
     notesMinScore: config.memory.notesMinScore,
@@ -132,17 +133,31 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   };
   const questions = new Questions(db, clock, config.persona.language);
   questions.register(ruleQuestionHandler(stores.rules, config.persona.language));
-  const live = new LiveSettings(config, settings, () => clock.now().toISOString(), (key, err) =>
-    logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
+  const live = new LiveSettings(
+    config,
+    settings,
+    () => clock.now().toISOString(),
+    (key, err) => logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
   );
   // A getter, so quiet hours changed with `lilo settings set` apply to the next push.
-  const push = new Push(db, clock, logger, { get hours() { return config.push.quietHours; }, timezone: config.timezone });
+  const push = new Push(db, clock, logger, {
+    get hours() {
+      return config.push.quietHours;
+    },
+    timezone: config.timezone,
+  });
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
   const messageVectors = new MessageVectors(db, embedder);
-  const chatRecall: ChatRecallDeps = { recall: chatSearch, clock, timeZone: config.timezone, vectors: messageVectors, fusion: ports.tuning?.chatFusion,
-    minSimilarity: () => memory.thresholds.notesMinScore };
+  const chatRecall: ChatRecallDeps = {
+    recall: chatSearch,
+    clock,
+    timeZone: config.timezone,
+    vectors: messageVectors,
+    fusion: ports.tuning?.chatFusion,
+    minSimilarity: () => memory.thresholds.notesMinScore,
+  };
   const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
@@ -152,10 +167,41 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const markers = ports.markers ?? MARKERS;
   const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
   const services: Services = {
-    config, live, clock, logger, db, embedder, index, memory, models, contacts, background,
-    chatLog, history, profile, shortTerm, rules, topics, suggestions, settings, problems, questions, correctionLog, push,
-    chatSearch, messageVectors, chatRecall, lookups: looks.lookups, tools: looks.tools, news: looks.news, searchLog: looks.searchLog,
-    inbox, jobs, durable, persona, markers,
+    config,
+    live,
+    clock,
+    logger,
+    db,
+    embedder,
+    index,
+    memory,
+    models,
+    contacts,
+    background,
+    chatLog,
+    history,
+    profile,
+    shortTerm,
+    rules,
+    topics,
+    suggestions,
+    settings,
+    problems,
+    questions,
+    correctionLog,
+    push,
+    chatSearch,
+    messageVectors,
+    chatRecall,
+    lookups: looks.lookups,
+    tools: looks.tools,
+    news: looks.news,
+    searchLog: looks.searchLog,
+    inbox,
+    jobs,
+    durable,
+    persona,
+    markers,
   };
   const turn = createChatTurn(chatTurnParts(services, ports.steps));
   const features = backgroundFeatures(services);
@@ -252,7 +298,11 @@ function newsApi(news: News): NewsApi {
 
 function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
   if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
-    const options = { url: config.vector.qdrantUrl, collection: config.vector.collection, ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}) };
+    const options = {
+      url: config.vector.qdrantUrl,
+      collection: config.vector.collection,
+      ...(config.vector.qdrantApiKey ? { apiKey: config.vector.qdrantApiKey } : {}),
+    };
     const name = `qdrant (${options.url}, collection ${options.collection ?? "lilo"})`;
     return lazyVectorIndex(name, async () => new (await import("../foundation/providers/qdrant-index.ts")).QdrantIndex(options));
   }

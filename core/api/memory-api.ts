@@ -62,7 +62,15 @@ export function memoryApi(memory: Memory): MemoryApi {
   // The one ownership rule: a user sees and changes only their own live entries.
   const visible = (owner: MemoryOwner, row: TextRow | undefined): row is TextRow =>
     !!row && !row.supersededAt && !row.forgottenAt && (owner === ANY_USER || row.userId === owner);
-  const entry = (store: VectorStore, r: TextRow): MemoryEntry => ({ id: r.id, store, userId: r.userId, text: r.text, createdAt: r.createdAt, updatedAt: r.updatedAt, extra: r.extra });
+  const entry = (store: VectorStore, r: TextRow): MemoryEntry => ({
+    id: r.id,
+    store,
+    userId: r.userId,
+    text: r.text,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    extra: r.extra,
+  });
   const get = (owner: MemoryOwner, store: VectorStore, id: number) => {
     const row = memory.rows[store].get(id);
     return visible(owner, row) ? entry(store, row) : undefined;

@@ -89,10 +89,7 @@ export class ProviderError extends LiloError<"provider"> {
   readonly status: number | undefined;
   readonly retryable: boolean;
 
-  constructor(
-    message: string,
-    opts: { provider: string; status?: number; retryable: boolean; cause?: unknown },
-  ) {
+  constructor(message: string, opts: { provider: string; status?: number; retryable: boolean; cause?: unknown }) {
     super("provider", message, { cause: opts.cause });
     this.name = "ProviderError";
     this.provider = opts.provider;

@@ -36,7 +36,9 @@ export class News {
   list(): Array<{ url: string; source: "env" | "added"; title: string | null; lastFetchedAt: string | null; lastError: string | null }> {
     this.syncConfigured();
     const env = new Set(this.config.feeds.urls);
-    return this.store.feeds().map((f) => ({ url: f.url, source: env.has(f.url) ? "env" : "added", title: f.title, lastFetchedAt: f.lastFetchedAt, lastError: f.lastError }));
+    return this.store
+      .feeds()
+      .map((f) => ({ url: f.url, source: env.has(f.url) ? "env" : "added", title: f.title, lastFetchedAt: f.lastFetchedAt, lastError: f.lastError }));
   }
 
   /** Adds a feed by URL (checked to be http(s)). */
@@ -91,7 +93,11 @@ export class News {
   private async fetchFeed(url: string): Promise<{ title: string | null; items: NewItem[] }> {
     const { fetch: caps } = this.config;
     // The user chose these feeds; a feed on the home network (an RSS bridge) is fine.
-    const res = await safeFetch(url, { ...caps, allowPrivate: true, accept: "application/rss+xml,application/atom+xml,application/xml,text/xml;q=0.9,*/*;q=0.5" });
+    const res = await safeFetch(url, {
+      ...caps,
+      allowPrivate: true,
+      accept: "application/rss+xml,application/atom+xml,application/xml,text/xml;q=0.9,*/*;q=0.5",
+    });
     let parsed: ReturnType<typeof extractFromXml>;
     // The feed parser loads on the first fetch, not with every process.
     const { extractFromXml: parse } = await import("@extractus/feed-extractor");
@@ -108,7 +114,9 @@ export class News {
       const guid = entry.guid || entry.id || link || title;
       if (!title || !guid) return [];
       const date = entry.published ? new Date(entry.published) : undefined;
-      return [{ guid, url: link, title, summary: (entry.description ?? "").trim(), publishedAt: date && !Number.isNaN(date.getTime()) ? date.toISOString() : null }];
+      return [
+        { guid, url: link, title, summary: (entry.description ?? "").trim(), publishedAt: date && !Number.isNaN(date.getTime()) ? date.toISOString() : null },
+      ];
     });
     return { title: parsed.title?.trim() || null, items };
   }

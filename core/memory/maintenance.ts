@@ -66,7 +66,13 @@ export async function repairConsistency(memory: Memory, index: VectorIndex, embe
  * Rebuilds the whole index from SQLite, e.g. after switching the embedding
  * model. `onProgress(done, total)` drives a progress bar.
  */
-export async function reindex(memory: Memory, index: VectorIndex, embedder: Embedder, onProgress?: (done: number, total: number) => void, batchSize = 32): Promise<number> {
+export async function reindex(
+  memory: Memory,
+  index: VectorIndex,
+  embedder: Embedder,
+  onProgress?: (done: number, total: number) => void,
+  batchSize = 32,
+): Promise<number> {
   const dim = await embedder.dimension();
   await index.reset(dim, embedder.id);
   const total = VECTOR_STORES.reduce((n, s) => n + memory.rows[s].countLive(), 0);

@@ -52,8 +52,7 @@ export interface AddInput {
 }
 
 export type AddResult =
-  | { added: true; id: number; vector: Float32Array }
-  | { added: false; reason: "exact-duplicate" | "similar"; duplicateOf: number; score: number };
+  { added: true; id: number; vector: Float32Array } | { added: false; reason: "exact-duplicate" | "similar"; duplicateOf: number; score: number };
 
 export interface SearchOptions {
   userId: string;
@@ -245,7 +244,13 @@ export class Memory {
   async searchVector(vector: Float32Array, opts: SearchOptions): Promise<MemoryHit[]> {
     await this.init();
     const store = opts.store ?? "notes";
-    const hits = await this.index.search({ vector, store, userId: opts.userId, k: opts.k ?? 5, ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}) });
+    const hits = await this.index.search({
+      vector,
+      store,
+      userId: opts.userId,
+      k: opts.k ?? 5,
+      ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+    });
     const rows = new Map(this.rows[store].getMany(hits.map((h) => h.rowId)).map((r) => [r.id, r]));
     return hits.flatMap((h) => {
       const row = rows.get(h.rowId);

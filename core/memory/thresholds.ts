@@ -24,7 +24,10 @@ export const EMBEDDER_THRESHOLDS: Readonly<Record<string, EmbedderThresholds>> =
 export const UNKNOWN_EMBEDDER_THRESHOLDS: EmbedderThresholds = { notesMinScore: 0.3, dedupMinScore: undefined };
 
 /** The thresholds for this embedder, explicit settings (LILO_NOTES_MIN_SCORE, LILO_DEDUP_MIN_SCORE) winning. */
-export function thresholdsFor(embedderId: string, overrides: { notesMinScore?: number | undefined; dedupMinScore?: number | undefined } = {}): EmbedderThresholds {
+export function thresholdsFor(
+  embedderId: string,
+  overrides: { notesMinScore?: number | undefined; dedupMinScore?: number | undefined } = {},
+): EmbedderThresholds {
   const known = EMBEDDER_THRESHOLDS[embedderId] ?? UNKNOWN_EMBEDDER_THRESHOLDS;
   return {
     notesMinScore: overrides.notesMinScore ?? known.notesMinScore,

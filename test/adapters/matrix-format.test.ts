@@ -12,7 +12,7 @@ describe("Matrix rendering", () => {
   it("keeps the Markdown as the plain body and escapes everything in the HTML", () => {
     expect(renderMatrix("2 * 3 < 7 and **unclosed", 16_000)).toEqual([{ body: "2 * 3 < 7 and **unclosed", html: "2 * 3 &lt; 7 and **unclosed" }]);
     const [m] = renderMatrix('**a** [x](javascript:alert(1)) <img src=x onerror="y">', 16_000);
-    expect(m!.html).toBe("<b>a</b> [x](javascript:alert(1)) &lt;img src=x onerror=\"y\"&gt;");
+    expect(m!.html).toBe('<b>a</b> [x](javascript:alert(1)) &lt;img src=x onerror="y"&gt;');
   });
 
   it("turns line breaks into <br> except inside code blocks", () => {

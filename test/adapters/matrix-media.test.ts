@@ -55,7 +55,13 @@ describe("Matrix adapter: images, audio and other media", () => {
   it("sends an m.image with its caption to the model as image + text, downloaded through the media API", async () => {
     const mxc = hs.upload(PNG, "image/png");
     const from = hs.sent.length;
-    hs.sendEvent(ROOM, CHRIS, "m.room.message", { msgtype: "m.image", body: "Mein Kuchen!", filename: "kuchen.png", url: mxc, info: { mimetype: "image/png", size: PNG.length } });
+    hs.sendEvent(ROOM, CHRIS, "m.room.message", {
+      msgtype: "m.image",
+      body: "Mein Kuchen!",
+      filename: "kuchen.png",
+      url: mxc,
+      info: { mimetype: "image/png", size: PNG.length },
+    });
     expect((await nextMessage(from)).content.body).toBe("Schön!");
     expect(chats()[0]!.messages.at(-1)).toEqual({
       role: "user",

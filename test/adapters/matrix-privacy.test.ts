@@ -37,7 +37,8 @@ describe("Matrix: Lilo talks only in rooms of her and one allowed user", () => {
     });
     // Every question about the PIN finds the PIN note (same vector).
     const pin = Array.from({ length: 64 }, (_, i) => (i === 0 ? 1 : 0));
-    for (const text of [PIN_NOTE, ASK, "Jetzt allein: die PIN für das Fahrradschloss?", "Eve ist weg, die PIN für das Fahrradschloss?"]) t.embedder.set(text, pin);
+    for (const text of [PIN_NOTE, ASK, "Jetzt allein: die PIN für das Fahrradschloss?", "Eve ist weg, die PIN für das Fahrradschloss?"])
+      t.embedder.set(text, pin);
     await t.lilo.memory.add({ text: PIN_NOTE, userId: "chris" });
     bot = await startMatrix(t.lilo, silentLogger, { storage: new MemoryStorageProvider() });
     hs.invite(ROOM, CHRIS);

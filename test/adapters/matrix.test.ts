@@ -154,7 +154,11 @@ describe("Matrix adapter against a fake homeserver", () => {
     await say("Bitte merk dir das");
     const question = await hs.waitForSent((e) => e.type === "m.room.message" && String(e.content.body).includes("Soll ich mir das merken?"));
     expect(question.content.body).toContain(RULE);
-    await hs.waitFor(() => hs.sent.filter((e) => e.type === "m.reaction" && (e.content["m.relates_to"] as { event_id?: string } | undefined)?.event_id === question.eventId).length === 2);
+    await hs.waitFor(
+      () =>
+        hs.sent.filter((e) => e.type === "m.reaction" && (e.content["m.relates_to"] as { event_id?: string } | undefined)?.event_id === question.eventId)
+          .length === 2,
+    );
 
     const from = hs.sent.length;
     hs.react(ROOM, ANNA, question.eventId, "👍"); // allowed user, but not the question's owner
@@ -219,7 +223,12 @@ describe("Matrix adapter against a fake homeserver", () => {
     answer = () => long;
     await join();
     await say("Erzähl viel");
-    await hs.waitFor(() => messages(hs).map((e) => String(e.content.body)).join("\n\n").length >= long.length);
+    await hs.waitFor(
+      () =>
+        messages(hs)
+          .map((e) => String(e.content.body))
+          .join("\n\n").length >= long.length,
+    );
     const parts = messages(hs).map((e) => String(e.content.body));
     expect(parts.length).toBeGreaterThan(1);
     expect(parts.every((p) => p.length <= 16_000)).toBe(true);
@@ -292,7 +301,9 @@ describe("Matrix adapter against a fake homeserver", () => {
     const at = t.lilo.clock.now().toISOString();
     seedDb(t.lilo, (sql) => memoryTable(sql, "notes").supersede(old.id, at));
     expect((await say(`!forget ${old.id}`)).content.body).toBe(T.noSuchNote(old.id));
-    expect((readDb(t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", old.id) as { superseded_at: string | null } | undefined)?.superseded_at).toBeTruthy();
+    expect(
+      (readDb(t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", old.id) as { superseded_at: string | null } | undefined)?.superseded_at,
+    ).toBeTruthy();
   });
 
   it("writes the diary and thinks on demand", async () => {

@@ -47,7 +47,9 @@ describe("Telegram adapter: commands and push", () => {
     // Refusals in the persona's language, nothing changed.
     expect(await say("/model anthropic:")).toBe("⚠️ Nenne ein Modell nach „anthropic:“, z. B. /model anthropic:claude-sonnet-4-5.");
     expect(await say("/model mistral:large")).toMatch(/^⚠️ Den Anbieter „mistral“ kenne ich nicht\. Möglich sind: anthropic, /);
-    expect(await say("/model deepseek:deepseek-chat")).toMatch(/^⚠️ Der Anbieter „deepseek“ ist nicht eingerichtet, ich bleibe beim bisherigen Modell\. Einrichtung: .*DEEPSEEK_API_KEY/);
+    expect(await say("/model deepseek:deepseek-chat")).toMatch(
+      /^⚠️ Der Anbieter „deepseek“ ist nicht eingerichtet, ich bleibe beim bisherigen Modell\. Einrichtung: .*DEEPSEEK_API_KEY/,
+    );
     expect(await say("/model")).toBe("Chat-Modell: anthropic:claude-other");
   });
 

@@ -4,7 +4,10 @@ import { until } from "../crash/world.ts";
 import { readDb } from "../helpers/read-db.ts";
 
 const rows = (h: TelegramHarness) =>
-  readDb(h.lilo).all("SELECT role, text, reply_state AS replyState, delivery, transport, external_id AS externalId FROM messages ORDER BY id") as Record<string, unknown>[];
+  readDb(h.lilo).all("SELECT role, text, reply_state AS replyState, delivery, transport, external_id AS externalId FROM messages ORDER BY id") as Record<
+    string,
+    unknown
+  >[];
 
 describe("Telegram adapter: durable inbox and delivery state", () => {
   let h: TelegramHarness;

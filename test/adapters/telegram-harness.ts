@@ -29,7 +29,9 @@ export interface TelegramHarness {
 export const lastUserText = (body: AnthropicRequestBody) => body.messages.at(-1)?.content ?? "";
 
 /** Starts fakes, a test Lilo and the Telegram adapter (long polling unless env sets a webhook). */
-export async function startTelegramHarness(opts: { env?: Record<string, string>; steps?: (lilo: () => Lilo) => TurnMiddleware[]; logger?: Logger } = {}): Promise<TelegramHarness> {
+export async function startTelegramHarness(
+  opts: { env?: Record<string, string>; steps?: (lilo: () => Lilo) => TurnMiddleware[]; logger?: Logger } = {},
+): Promise<TelegramHarness> {
   const anthropic = await startFakeAnthropic();
   const tg = await startFakeTelegram({ maxHoldMs: 500 });
   let lilo: Lilo | undefined;

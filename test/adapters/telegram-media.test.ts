@@ -34,7 +34,17 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     h.answer = () => "Was für eine süße Katze!";
     const small = h.tg.addFile("tiny", "jpg");
     const large = h.tg.addFile(JPEG, "jpg");
-    h.tg.pushMedia({ fromId: CHRIS, chatId: CHRIS, fields: { caption: "Schau mal, meine Katze Mia!", photo: [{ ...small, width: 90, height: 90 }, { ...large, width: 800, height: 800 }] } });
+    h.tg.pushMedia({
+      fromId: CHRIS,
+      chatId: CHRIS,
+      fields: {
+        caption: "Schau mal, meine Katze Mia!",
+        photo: [
+          { ...small, width: 90, height: 90 },
+          { ...large, width: 800, height: 800 },
+        ],
+      },
+    });
     const [answer] = await waitForMessages(h.tg, CHRIS);
     expect(answer!.params.text).toBe("Was für eine süße Katze!");
 
@@ -108,7 +118,13 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
 
   it("gives a sticker, a location and a file a short reply, logs each, and sends nothing to the model", async () => {
     await start();
-    h.tg.pushMedia({ fromId: CHRIS, chatId: CHRIS, fields: { sticker: { file_id: "st1", file_unique_id: "ust1", type: "regular", width: 512, height: 512, is_animated: false, is_video: false, emoji: "😺" } } });
+    h.tg.pushMedia({
+      fromId: CHRIS,
+      chatId: CHRIS,
+      fields: {
+        sticker: { file_id: "st1", file_unique_id: "ust1", type: "regular", width: 512, height: 512, is_animated: false, is_video: false, emoji: "😺" },
+      },
+    });
     h.tg.pushMedia({ fromId: CHRIS, chatId: CHRIS, fields: { location: { latitude: 52.5, longitude: 13.4 } } });
     h.tg.pushMedia({ fromId: CHRIS, chatId: CHRIS, fields: { document: { file_id: "d1", file_unique_id: "ud1", file_name: "a.pdf" } } });
     const replies = await waitForMessages(h.tg, CHRIS, 3);

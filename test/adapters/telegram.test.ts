@@ -74,7 +74,7 @@ describe("Telegram adapter: chatting", () => {
     const [first] = await waitForMessages(h.tg, CHRIS);
     expect(first!.params).toMatchObject({ text: "2 * 3 &lt; 7 and **unclosed", parse_mode: "HTML" });
 
-    h.tg.failNext("sendMessage", 400, "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0");
+    h.tg.failNext("sendMessage", 400, 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0');
     h.answer = () => "Noch **einmal** <x>";
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Nochmal" });
     const all = await waitForMessages(h.tg, CHRIS, 2);

@@ -91,7 +91,14 @@ describe("npm start", () => {
     ["LILO_LOG_LEVEL", "verbose"],
   ])("names a wrong variable (%s) and exits non-zero", async (variable, value) => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
-    const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_ENV_FILE: join(dir, "none.env"), LILO_DATA_DIR: dir, ANTHROPIC_API_KEY: "k", [variable]: value };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: dir,
+      LILO_ENV_FILE: join(dir, "none.env"),
+      LILO_DATA_DIR: dir,
+      ANTHROPIC_API_KEY: "k",
+      [variable]: value,
+    };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
       let err = "";

@@ -40,7 +40,9 @@ describe("memory API: one ownership rule for every caller", () => {
       expect(await t.lilo.memory.edit("chris", "notes", id, "anders")).toBeUndefined();
     }
     expect(t.lilo.memory.get(ANY_USER, "notes", hers)?.text).toBe("Anna mag Kaffee");
-    expect((readDb(t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", corrected) as { superseded_at: string | null } | undefined)?.superseded_at).toBeTruthy();
+    expect(
+      (readDb(t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", corrected) as { superseded_at: string | null } | undefined)?.superseded_at,
+    ).toBeTruthy();
   });
 
   it("forgets and edits the user's own entry; the operator may change anyone's", async () => {

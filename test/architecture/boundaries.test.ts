@@ -12,7 +12,9 @@ function outerFiles(): string[] {
       if (statSync(path).isDirectory()) return walk(path);
       return path.endsWith(".ts") ? [path] : [];
     });
-  const rootFiles = readdirSync(ROOT).filter((f) => f.endsWith(".ts") && !f.endsWith(".config.ts")).map((f) => join(ROOT, f));
+  const rootFiles = readdirSync(ROOT)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".config.ts"))
+    .map((f) => join(ROOT, f));
   return [...["adapters", "jobs", "admin-cli"].flatMap((d) => walk(join(ROOT, d))), ...rootFiles];
 }
 

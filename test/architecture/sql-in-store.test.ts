@@ -53,14 +53,18 @@ function tsFiles(dir: string): string[] {
 }
 
 const sources = (): string[] =>
-  [...SCANNED_DIRS.flatMap((d) => tsFiles(join(ROOT, d))), ...readdirSync(ROOT).filter((n) => n.endsWith(".ts")).map((n) => join(ROOT, n))]
+  [
+    ...SCANNED_DIRS.flatMap((d) => tsFiles(join(ROOT, d))),
+    ...readdirSync(ROOT)
+      .filter((n) => n.endsWith(".ts"))
+      .map((n) => join(ROOT, n)),
+  ]
     .map((p) => relative(ROOT, p).split("\\").join("/"))
     .filter((p) => !p.startsWith(STORE_DIR));
 
 describe("no SQL outside core/foundation/store", () => {
   it("finds SQL in no source file outside core/foundation/store", () => {
-    const offenders = sources()
-      .flatMap((p) => findSql(readFileSync(join(ROOT, p), "utf8")).map((h) => `${p}:${h.line}: ${h.text}`));
+    const offenders = sources().flatMap((p) => findSql(readFileSync(join(ROOT, p), "utf8")).map((h) => `${p}:${h.line}: ${h.text}`));
     expect(offenders, `SQL outside core/foundation/store — move it into a store module:\n${offenders.join("\n")}`).toEqual([]);
   });
 

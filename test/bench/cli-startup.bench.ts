@@ -33,7 +33,11 @@ function measure(label: string, args: string[], extra: Record<string, string> = 
   console.log(`${label.padEnd(34)} p50 ${s(quantile(runs, 0.5))}   p95 ${s(quantile(runs, 0.95))}   (${RUNS} runs)`);
 }
 
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 try {
   measure("node -e 0 (floor)", ["-e", "0"]);
   measure("lilo --help", ["admin-cli/bin.js", "--help"]);

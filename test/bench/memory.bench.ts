@@ -32,7 +32,8 @@ const QUERIES = 100;
 const SYL = "ka lo mi ren tu sa fe bor qui dan el ni ost pra vu gel hem ri zo tak".split(" ");
 const VOCAB = Array.from({ length: 3000 }, (_, i) => `${SYL[i % 20]}${SYL[Math.floor(i / 20) % 20]}${SYL[Math.floor(i / 400) % 20]}x`);
 const word = (x: number) => VOCAB[Math.abs(x) % VOCAB.length]!;
-const sentence = (i: number) => `Notiz ${i}: ${word(i * 7919)} ${word(i * 104729 + 3)} und ${word(i * 1299709 + 11)}, ${word((i >> 3) * 31 + 5)} ${word(i % 97)}.`;
+const sentence = (i: number) =>
+  `Notiz ${i}: ${word(i * 7919)} ${word(i * 104729 + 3)} und ${word(i * 1299709 + 11)}, ${word((i >> 3) * 31 + 5)} ${word(i % 97)}.`;
 
 const unusedModel: ChatModel = { provider: "bench", model: "none", complete: () => Promise.reject(new Error("the benchmark never calls a model")) };
 
@@ -79,7 +80,10 @@ async function pickEmbedder(): Promise<{ embedder: Embedder; note: string }> {
     await real.dimension();
     return { embedder: real, note: `${config.embedding.model} (transformers.js, local)` };
   } catch {
-    return { embedder: new HashEmbedder(384), note: `SYNTHETIC hash embedder, 384 dims (${config.embedding.model} is not in ${config.embedding.localDir}); embedding time is not MiniLM's` };
+    return {
+      embedder: new HashEmbedder(384),
+      note: `SYNTHETIC hash embedder, 384 dims (${config.embedding.model} is not in ${config.embedding.localDir}); embedding time is not MiniLM's`,
+    };
   }
 }
 
@@ -179,7 +183,11 @@ async function benchSize(n: number, base: Embedder): Promise<void> {
     await rebuilt.close();
 
     const flatRes = await measureSearch(index, qv, exact);
-    row("embedded exact int8 + rescoring", flatRes.times, `${flatRes.recall.toFixed(3)}  ×${(pct(flatRes.times, 95) / pct(bruteTimes, 95)).toFixed(3)} of brute force (p95)`);
+    row(
+      "embedded exact int8 + rescoring",
+      flatRes.times,
+      `${flatRes.recall.toFixed(3)}  ×${(pct(flatRes.times, 95) / pct(bruteTimes, 95)).toFixed(3)} of brute force (p95)`,
+    );
 
     let graphLine: string | undefined;
     if (n <= GRAPH_MAX) {
@@ -205,7 +213,9 @@ async function benchSize(n: number, base: Embedder): Promise<void> {
     row("embedding one message", embedTimes, "");
     row("dedup check of memory.add (k = 1)", dedup, "");
     out.push(`  start-up: snapshot load + catch-up ${loadMs.toFixed(0)} ms, rebuild from SQLite ${rebuildMs.toFixed(0)} ms${graphLine ? `;${graphLine}` : ""}`);
-    out.push(`  memory: RSS +${mb(rssIndex)} for the loaded index (int8 ${mb(n * dim)}), brute-force float copy ${mb(flat.byteLength)}, process RSS ${mb(process.memoryUsage().rss)}`);
+    out.push(
+      `  memory: RSS +${mb(rssIndex)} for the loaded index (int8 ${mb(n * dim)}), brute-force float copy ${mb(flat.byteLength)}, process RSS ${mb(process.memoryUsage().rss)}`,
+    );
     await lilo.close();
     db.close();
   } finally {
@@ -216,6 +226,8 @@ async function benchSize(n: number, base: Embedder): Promise<void> {
 const { embedder, note } = await pickEmbedder();
 const cpu = cpus();
 console.log(`Lilo memory benchmark — ${new Date().toISOString()}`);
-console.log(`machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`);
+console.log(
+  `machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
+);
 console.log(`embedder: ${note}; ${QUERIES} queries, k = ${K}; search = index.search (top 10); shared machine: absolute numbers are noisy, compare ratios`);
 for (const n of SIZES) await benchSize(n, embedder);

@@ -12,7 +12,11 @@ describe("lilo backup / restore", () => {
   let t: TestLilo;
   let db: Db;
   const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
-  const notes = () => t.lilo.memory.list("owner", { store: "notes", limit: 100 }).map((r) => r.text).sort();
+  const notes = () =>
+    t.lilo.memory
+      .list("owner", { store: "notes", limit: 100 })
+      .map((r) => r.text)
+      .sort();
 
   beforeEach(async () => {
     t = makeTestLilo();
@@ -115,7 +119,8 @@ describe("lilo backup / restore", () => {
     const res = await runCli(open, ["restore", file, "--apply"]);
     expect(res.code).toBe(1);
     expect(res.err).toContain("is a damaged Lilo database, missing:");
-    for (const name of ["table profile", "index profile_unique", "index messages_external", "table jobs", "index jobs_pending"]) expect(res.err).toContain(name);
+    for (const name of ["table profile", "index profile_unique", "index messages_external", "table jobs", "index jobs_pending"])
+      expect(res.err).toContain(name);
     expect(notes()).toEqual(["Christian mag Kino", "Christian trinkt Tee"]);
   });
 

@@ -62,7 +62,9 @@ describe("lilo corrections / rules / profile", () => {
     const now = s.clock.now().toISOString();
     const id = s.t.lilo.rules.add(USER, "Antworte ohne Aufzählungen.");
     // Local time (LILO_TIMEZONE), like every list.
-    expect((await runCli(open, ["rules", "list", "-u", USER])).out).toBe(`#${id}  on   ${localStamp(now, s.t.lilo.config.timezone)}  Antworte ohne Aufzählungen.`);
+    expect((await runCli(open, ["rules", "list", "-u", USER])).out).toBe(
+      `#${id}  on   ${localStamp(now, s.t.lilo.config.timezone)}  Antworte ohne Aufzählungen.`,
+    );
 
     expect((await runCli(open, ["rules", "disable", String(id)])).out).toBe(`rule #${id} disabled`);
     expect(s.t.lilo.rules.list(USER, { onlyEnabled: true })).toEqual([]);

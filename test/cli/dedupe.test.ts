@@ -34,7 +34,11 @@ describe("lilo dedupe", () => {
     await t.cleanup();
   });
 
-  const liveNotes = (userId = "owner") => t.lilo.memory.list(userId, { store: "notes", limit: 100 }).map((r) => r.id).sort((a, b) => a - b);
+  const liveNotes = (userId = "owner") =>
+    t.lilo.memory
+      .list(userId, { store: "notes", limit: 100 })
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
 
   it("dry run lists the group and changes nothing", async () => {
     const before = liveNotes();

@@ -50,7 +50,9 @@ describe("lilo diary / thoughts / topics", () => {
     const id = /#(\d+)/.exec(w.out)![1]!;
 
     const list = await runCli(open, ["diary", "list", "--user", "chris", "--json"]);
-    expect(JSON.parse(list.out)).toEqual([{ id: Number(id), day: "2026-12-02", text: "Ein stiller Abend mit Christian.", createdAt: "2026-12-02T22:45:00.000Z" }]);
+    expect(JSON.parse(list.out)).toEqual([
+      { id: Number(id), day: "2026-12-02", text: "Ein stiller Abend mit Christian.", createdAt: "2026-12-02T22:45:00.000Z" },
+    ]);
     expect((await runCli(open, ["diary", "show", id])).out).toContain("Ein stiller Abend mit Christian.");
 
     expect((await runCli(open, ["diary", "delete", id])).out).toBe(`deleted diary entry #${id}`);

@@ -52,7 +52,10 @@ describe("lilo export", () => {
     const raw = readFileSync(file, "utf8");
     expect(raw).not.toContain("SECRET");
     expect(raw).not.toContain("chat_model");
-    const lines = raw.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = raw
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.store)).toEqual(["notes", "notes", "important", "thoughts", "diary", "profile", "rules", "topics"]);
     for (const l of lines) {
       expect(l.userId).toBe("owner");
@@ -82,10 +85,36 @@ describe("lilo export", () => {
   it("round-trips every exported store through lilo import into an empty data dir, field for field", async () => {
     const mem = t.lilo.memory;
     // What a plain add loses is here on purpose: a thought's origin and questions, the diary's day, the same diary text twice.
-    await mem.add({ text: "Was beschäftigt ihn wirklich? Die Arbeit.", userId: "owner", store: "thoughts", createdAt: "2025-03-05T22:00:00.000Z", extra: { origin: "reflection", questions: "[\"Was beschäftigt ihn?\"]" } });
-    await mem.add({ text: "Ein ruhiger Tag.", userId: "owner", store: "diary", createdAt: "2025-03-05T23:45:00.000Z", extra: { day: "2025-03-05" }, allowDuplicate: true });
-    await mem.add({ text: "Ein ruhiger Tag.", userId: "owner", store: "diary", createdAt: "2025-03-06T23:45:00.000Z", extra: { day: "2025-03-06" }, allowDuplicate: true });
-    await mem.add({ text: "Christian hat Geburtstag im Mai", userId: "owner", store: "important", extra: { weight: 3 }, createdAt: "2025-03-06T09:00:00.000Z" });
+    await mem.add({
+      text: "Was beschäftigt ihn wirklich? Die Arbeit.",
+      userId: "owner",
+      store: "thoughts",
+      createdAt: "2025-03-05T22:00:00.000Z",
+      extra: { origin: "reflection", questions: '["Was beschäftigt ihn?"]' },
+    });
+    await mem.add({
+      text: "Ein ruhiger Tag.",
+      userId: "owner",
+      store: "diary",
+      createdAt: "2025-03-05T23:45:00.000Z",
+      extra: { day: "2025-03-05" },
+      allowDuplicate: true,
+    });
+    await mem.add({
+      text: "Ein ruhiger Tag.",
+      userId: "owner",
+      store: "diary",
+      createdAt: "2025-03-06T23:45:00.000Z",
+      extra: { day: "2025-03-06" },
+      allowDuplicate: true,
+    });
+    await mem.add({
+      text: "Christian hat Geburtstag im Mai",
+      userId: "owner",
+      store: "important",
+      extra: { weight: 3 },
+      createdAt: "2025-03-06T09:00:00.000Z",
+    });
     clock.set("2025-03-06T08:00:00.000Z");
     const rule = t.lilo.rules.add("owner", "Keine Emojis");
     t.lilo.rules.setEnabled(rule, false);
@@ -95,7 +124,10 @@ describe("lilo export", () => {
 
     const file = join(t.dir, "all.jsonl");
     expect((await runCli(open, ["export", "--out", file])).code).toBe(0);
-    const before = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const before = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const stores = new Set(before.map((l) => l.store));
     for (const s of ["notes", "important", "thoughts", "diary", "profile", "rules", "topics"]) expect(stores.has(s)).toBe(true);
 

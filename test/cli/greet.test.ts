@@ -20,10 +20,7 @@ describe("lilo greet", () => {
   beforeEach(async () => {
     fake = await startFakeAnthropic();
     fake.replyAlways("Guten Morgen, Christian! Wie war das Gespräch? [EMOTION: neugierig]");
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake),
-      { clock },
-    );
+    t = makeTestLilo(fakeAnthropicEnv(fake), { clock });
     db = openDatabase(t.lilo.config.dbPath);
   });
   afterEach(async () => {
@@ -57,7 +54,11 @@ describe("lilo greet", () => {
 
     t.lilo.push.optIn("chris", { transport: "telegram", chatId: "42" });
     const json = JSON.parse((await runCli(open, ["greet", "--user", "chris", "--json"])).out);
-    expect(json).toEqual({ pause: "seit vorgestern Abend (2 Tage)", today: "Mittwoch, 2. Dezember 2026", text: "Guten Morgen, Christian! Wie war das Gespräch?" });
+    expect(json).toEqual({
+      pause: "seit vorgestern Abend (2 Tage)",
+      today: "Mittwoch, 2. Dezember 2026",
+      text: "Guten Morgen, Christian! Wie war das Gespräch?",
+    });
   });
 
   it("reports a failed model call with a non-zero exit code", async () => {

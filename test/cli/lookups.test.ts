@@ -17,8 +17,16 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
 
   beforeEach(async () => {
     web = await startFakeWeb();
-    web.page("/a.xml", "application/rss+xml", rss("Feed A", [{ guid: "a1", title: "Meldung A", link: "https://a.example/1", pubDate: "2026-12-02T10:00:00Z" }]));
-    web.page("/b.xml", "application/rss+xml", rss("Feed B", [{ guid: "b1", title: "Meldung B", link: "https://b.example/1", pubDate: "2026-12-02T11:00:00Z" }]));
+    web.page(
+      "/a.xml",
+      "application/rss+xml",
+      rss("Feed A", [{ guid: "a1", title: "Meldung A", link: "https://a.example/1", pubDate: "2026-12-02T10:00:00Z" }]),
+    );
+    web.page(
+      "/b.xml",
+      "application/rss+xml",
+      rss("Feed B", [{ guid: "b1", title: "Meldung B", link: "https://b.example/1", pubDate: "2026-12-02T11:00:00Z" }]),
+    );
     t = makeTestLilo({ LILO_FEEDS: `${web.url}/a.xml`, LILO_DIARY_ENABLED: "false", LILO_REFLECTION_ENABLED: "false" }, { clock });
     db = openDatabase(t.lilo.config.dbPath);
   });

@@ -46,7 +46,11 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     const stored = w.storedTokens();
     for (const t of [...first, ...second]) expect(stored.get(t)).toBe(0);
     bot = await w.startBot();
-    await until(() => w.answered([...first, ...second]), 15_000, () => JSON.stringify([...w.deliveredAnswers()]));
+    await until(
+      () => w.answered([...first, ...second]),
+      15_000,
+      () => JSON.stringify([...w.deliveredAnswers()]),
+    );
     const tgAnswers = w.tg.calls("sendMessage", TG_CHAT).map((c) => String(c.params.text));
     expect(tgAnswers.filter((t) => t.startsWith("Antwort x01"))).toEqual(first.map((t) => `Antwort ${t}`));
     const mxAnswers = w.hs.sent.filter((e) => e.type === "m.room.message").map((e) => String(e.content.body));
@@ -66,18 +70,33 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     w.release();
     expect(w.query<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE kind = 'extraction' AND status = 'pending'`)[0]!.n).toBeGreaterThan(0);
     bot = await w.startBot();
-    await until(() => w.query(`SELECT 1 FROM notes WHERE text LIKE ?`, `%${t}%`).length === 1, 10_000, () => bot!.output());
+    await until(
+      () => w.query(`SELECT 1 FROM notes WHERE text LIKE ?`, `%${t}%`).length === 1,
+      10_000,
+      () => bot!.output(),
+    );
     await until(() => w.query(`SELECT 1 FROM jobs WHERE status = 'pending'`).length === 0, 10_000);
     expect(w.query(`SELECT 1 FROM jobs WHERE status = 'failed'`)).toEqual([]);
   }, 60_000);
 
   it("50 messages while a 10,000-line import runs: 50 stored and answered", async () => {
     const file = join(w.dir, "big.jsonl");
-    const lines = Array.from({ length: 10_000 }, (_, i) => JSON.stringify({ store: "diary", text: `Eintrag ${i}: ein Tag mit Tee und Regen`, createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(), day: "2025-01-01" }));
+    const lines = Array.from({ length: 10_000 }, (_, i) =>
+      JSON.stringify({
+        store: "diary",
+        text: `Eintrag ${i}: ein Tag mit Tee und Regen`,
+        createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
+        day: "2025-01-01",
+      }),
+    );
     writeFileSync(file, `${lines.join("\n")}\n`);
     const burst = [...tokens(100, 25), ...tokens(200, 25)];
     const importer = w.cli(["import", file, "--apply", "--user", "chris"]);
-    await until(() => /store\s+add/.test(importer.output()) || importer.child.exitCode !== null, 30_000, () => importer.output());
+    await until(
+      () => /store\s+add/.test(importer.output()) || importer.child.exitCode !== null,
+      30_000,
+      () => importer.output(),
+    );
     // The burst arrives while the import writes (its dry-run table is out; backup and the one transaction follow).
     for (const [i, t] of burst.entries()) {
       if (i < 25) tgSend(t);
@@ -87,7 +106,11 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     expect(importer.child.exitCode).toBeNull();
     expect(await importer.exited).toBe(0);
     expect(importer.output()).toContain("imported 10000");
-    await until(() => w.answered(burst), 30_000, () => `${w.deliveredAnswers().size} answered\n${bot!.output().slice(-2000)}`);
+    await until(
+      () => w.answered(burst),
+      30_000,
+      () => `${w.deliveredAnswers().size} answered\n${bot!.output().slice(-2000)}`,
+    );
     const stored = w.storedTokens();
     expect(burst.filter((t) => stored.get(t) === 1)).toHaveLength(50);
     expect(bot!.output()).not.toContain("database is locked");
@@ -117,7 +140,11 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     const del = w.cli(["memory", "delete", String(note.id), "--store", "notes"]);
     expect(await del.exited).toBe(0);
     const reindex = w.cli(["reindex", "--apply"]);
-    await until(() => /backup:/.test(reindex.output()) || reindex.child.exitCode !== null, 20_000, () => reindex.output());
+    await until(
+      () => /backup:/.test(reindex.output()) || reindex.child.exitCode !== null,
+      20_000,
+      () => reindex.output(),
+    );
     await w.kill(bot!);
     await w.kill(reindex);
     // An import killed while it writes: all or nothing.
@@ -125,7 +152,11 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     const cutFile = join(w.dir, "cut.jsonl");
     writeFileSync(cutFile, Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ text: `Abbruch ${i} Notiz Nummer ${i * 7}` })).join("\n"));
     const cut = w.cli(["import", cutFile, "--apply", "--allow-duplicates", "--user", "chris"]);
-    await until(() => /backup:/.test(cut.output()) || cut.child.exitCode !== null, 20_000, () => cut.output());
+    await until(
+      () => /backup:/.test(cut.output()) || cut.child.exitCode !== null,
+      20_000,
+      () => cut.output(),
+    );
     await w.kill(cut);
     expect([before, before + 3_000]).toContain(w.query<{ n: number }>(`SELECT count(*) AS n FROM notes`)[0]!.n);
     // A dedupe killed while it forgets duplicates: doctor finishes the half-deleted ones.
@@ -133,7 +164,11 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     expect(await w.cli(["import", cutFile, "--apply", "--allow-duplicates", "--user", "chris"]).exited).toBe(0);
     const dedupe = w.cli(["dedupe", "--apply", "--user", "chris"]);
     const doubles = () => w.query<{ n: number }>(`SELECT count(*) AS n FROM notes WHERE text = 'Doppelt und dreifach'`)[0]!.n;
-    await until(() => doubles() < 2_000 || dedupe.child.exitCode !== null, 20_000, () => dedupe.output());
+    await until(
+      () => doubles() < 2_000 || dedupe.child.exitCode !== null,
+      20_000,
+      () => dedupe.output(),
+    );
     await w.kill(dedupe);
     expect(doubles()).toBeGreaterThan(1); // killed half-way
     bot = await w.startBot();
@@ -141,7 +176,12 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     expect([0, 2]).toContain(await doctor.exited);
     const check = w.cli(["doctor", "--json"]);
     expect(await check.exited).toBe(0);
-    const report = JSON.parse(check.output().split("\n").find((l) => l.startsWith("{"))!) as { rows: number; vectors: number; halfDeleted: unknown[] };
+    const report = JSON.parse(
+      check
+        .output()
+        .split("\n")
+        .find((l) => l.startsWith("{"))!,
+    ) as { rows: number; vectors: number; halfDeleted: unknown[] };
     expect(report.rows).toBe(report.vectors);
     expect(report.halfDeleted).toEqual([]);
     expect(w.query(`SELECT 1 FROM notes WHERE text LIKE '%x030%'`)).toEqual([]);
@@ -162,7 +202,9 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
       duplicates: sent.filter((t) => (answers.get(t) ?? 0) > 1 || (stored.get(t) ?? 0) > 1).length,
     };
     // The numbers of this run (sent / stored / answered / duplicates), for the record.
-    const twice = sent.filter((t) => (answers.get(t) ?? 0) !== 1 || stored.get(t) !== 1).map((t) => `${t}: stored answers ${stored.get(t)}, delivered ${answers.get(t)}`);
+    const twice = sent
+      .filter((t) => (answers.get(t) ?? 0) !== 1 || stored.get(t) !== 1)
+      .map((t) => `${t}: stored answers ${stored.get(t)}, delivered ${answers.get(t)}`);
     process.stdout.write(`crash and concurrency run: ${JSON.stringify(result)}${twice.length ? ` — ${twice.join("; ")}` : ""}\n`);
     expect(result).toEqual({ sent: sent.length, stored: sent.length, answered: sent.length, duplicates: 0 });
   }, 30_000);

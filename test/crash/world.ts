@@ -94,7 +94,11 @@ export class CrashWorld {
   /** Starts the bot and resolves when both adapters run. */
   async startBot(): Promise<Proc> {
     const proc = this.spawn(["--import", "tsx", "test/crash/bot-entry.ts"]);
-    await until(() => /matrix adapter running/.test(proc.output()) || proc.child.exitCode !== null, 20_000, () => proc.output());
+    await until(
+      () => /matrix adapter running/.test(proc.output()) || proc.child.exitCode !== null,
+      20_000,
+      () => proc.output(),
+    );
     if (proc.child.exitCode !== null) throw new Error(`the bot exited at start:\n${proc.output()}`);
     return proc;
   }
@@ -160,7 +164,11 @@ export class CrashWorld {
 
   /** Waits until Telegram dropped every queued update and Matrix saved a sync token past every event. */
   async waitConfirmed(matrixPosition: number): Promise<void> {
-    await until(() => this.tg.confirmedUpdateId >= this.tg.lastUpdateId && this.hs.lastSince >= matrixPosition, 10_000, () => `tg ${this.tg.confirmedUpdateId}/${this.tg.lastUpdateId}, matrix ${this.hs.lastSince}/${matrixPosition}`);
+    await until(
+      () => this.tg.confirmedUpdateId >= this.tg.lastUpdateId && this.hs.lastSince >= matrixPosition,
+      10_000,
+      () => `tg ${this.tg.confirmedUpdateId}/${this.tg.lastUpdateId}, matrix ${this.hs.lastSince}/${matrixPosition}`,
+    );
   }
 
   async close(): Promise<void> {

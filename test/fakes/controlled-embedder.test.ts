@@ -40,7 +40,10 @@ describe("vectorWithCosine", () => {
     const base = [1, 2, 3, 4];
     expect(cosine(vectorWithCosine(base, 0.88), base)).toBeCloseTo(0.88, 12);
     const q = basisVector(384, 0);
-    const e = new ControlledEmbedder(384).set("query", q).set("near", vectorWithCosine(q, 0.82)).set("far", vectorWithCosine(q, 0.3, 1));
+    const e = new ControlledEmbedder(384)
+      .set("query", q)
+      .set("near", vectorWithCosine(q, 0.82))
+      .set("far", vectorWithCosine(q, 0.3, 1));
     const [query, near, far] = await e.embed(["query", "near", "far"]);
     expect(cosine(query!, near!)).toBeCloseTo(0.82, 6);
     expect(cosine(query!, far!)).toBeCloseTo(0.3, 6);

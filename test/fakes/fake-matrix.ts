@@ -116,7 +116,14 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   let closed = false;
   let lastSince = 0;
 
-  const append = (kind: Entry["kind"], roomId: string, sender: string, type: string, content: Record<string, unknown>, extra: Partial<FakeEvent> = {}): FakeEvent => {
+  const append = (
+    kind: Entry["kind"],
+    roomId: string,
+    sender: string,
+    type: string,
+    content: Record<string, unknown>,
+    extra: Partial<FakeEvent> = {},
+  ): FakeEvent => {
     // Strictly increasing, so "before" and "after" are never the same millisecond.
     lastTs = Math.max(Date.now(), lastTs + 1);
     const event: FakeEvent = { event_id: `$ev${nextEvent++}:fake`, type, sender, content, origin_server_ts: lastTs, unsigned: { age: 0 }, ...extra };
@@ -213,12 +220,21 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       });
     }
     if (res.destroyed) return;
-    const rooms: { join: Record<string, SyncJoinedRoom>; invite: Record<string, unknown>; leave: Record<string, unknown> } = { join: {}, invite: {}, leave: {} };
+    const rooms: { join: Record<string, SyncJoinedRoom>; invite: Record<string, unknown>; leave: Record<string, unknown> } = {
+      join: {},
+      invite: {},
+      leave: {},
+    };
     for (const e of log.slice(since)) {
       if (e.kind === "invite") {
         rooms.invite[e.roomId] = { invite_state: { events: [e.event] } };
       } else {
-        const room = (rooms.join[e.roomId] ??= { timeline: { events: [], limited: false, prev_batch: `p${since}` }, state: { events: [] }, ephemeral: { events: [] }, account_data: { events: [] } });
+        const room = (rooms.join[e.roomId] ??= {
+          timeline: { events: [], limited: false, prev_batch: `p${since}` },
+          state: { events: [] },
+          ephemeral: { events: [] },
+          account_data: { events: [] },
+        });
         room.timeline.events.push(e.event);
       }
     }
@@ -279,7 +295,9 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       const until = Date.now() + timeoutMs;
       while (!predicate()) {
         if (Date.now() > until) {
-          throw new Error(`fake Matrix: condition not met within ${timeoutMs} ms; sent so far: ${JSON.stringify(fake.sent.map((s) => [s.roomId, s.type, s.content.body ?? (s.content["m.relates_to"] as { key?: string } | undefined)?.key]))}`);
+          throw new Error(
+            `fake Matrix: condition not met within ${timeoutMs} ms; sent so far: ${JSON.stringify(fake.sent.map((s) => [s.roomId, s.type, s.content.body ?? (s.content["m.relates_to"] as { key?: string } | undefined)?.key]))}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 5));
       }

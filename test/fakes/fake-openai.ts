@@ -93,7 +93,12 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOp
           choices: [
             {
               index: 0,
-              message: { role: "assistant", content: toolCalls.length && !r.text ? null : r.text, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+              message: {
+                role: "assistant",
+                content: toolCalls.length && !r.text ? null : r.text,
+                refusal: null,
+                ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+              },
               logprobs: null,
               finish_reason: r.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
             },

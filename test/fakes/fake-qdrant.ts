@@ -59,7 +59,10 @@ export interface FakeQdrantOptions {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -130,13 +133,18 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
       const c = col(name);
       const ids = asArray(body.ids, "ids").map(normalizeId);
       const found = ids.map((id) => c.points.get(idKey(id))).filter((p): p is FakeQdrantPoint => !!p);
-      return ok(res, found.map((p) => render(p, body.with_payload ?? true, body.with_vector ?? false)));
+      return ok(
+        res,
+        found.map((p) => render(p, body.with_payload ?? true, body.with_vector ?? false)),
+      );
     }
     if (rest === "points/delete" && m === "POST") {
       const c = col(name);
       if (body.points !== undefined) for (const id of asArray(body.points, "points")) c.points.delete(idKey(normalizeId(id)));
-      else if (body.filter !== undefined) for (const [k, p] of c.points) if (matches(body.filter as Filter, p)) c.points.delete(k);
-      else throw new HttpError(400, "Wrong input: points or filter is required");
+      else if (body.filter !== undefined)
+        for (const [k, p] of c.points)
+          if (matches(body.filter as Filter, p)) c.points.delete(k);
+          else throw new HttpError(400, "Wrong input: points or filter is required");
       return ok(res, updated());
     }
     if (rest === "points/query" && m === "POST") {
@@ -253,8 +261,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
 
   const fake = server as FakeQdrant;
   fake.collections = collections;
-  fake.requestsFor = (collection, suffix = "") =>
-    server.requests.filter((r) => r.path === `/collections/${encodeURIComponent(collection)}${suffix}`);
+  fake.requestsFor = (collection, suffix = "") => server.requests.filter((r) => r.path === `/collections/${encodeURIComponent(collection)}${suffix}`);
   return fake;
 }
 
@@ -310,11 +317,7 @@ function matches(filter: Filter | null | undefined, p: FakeQdrantPoint): boolean
   const must = list(filter.must);
   const should = list(filter.should);
   const mustNot = list(filter.must_not);
-  return (
-    must.every((c) => condition(c, p)) &&
-    (should.length === 0 || should.some((c) => condition(c, p))) &&
-    !mustNot.some((c) => condition(c, p))
-  );
+  return must.every((c) => condition(c, p)) && (should.length === 0 || should.some((c) => condition(c, p))) && !mustNot.some((c) => condition(c, p));
 }
 
 function condition(c: unknown, p: FakeQdrantPoint): boolean {

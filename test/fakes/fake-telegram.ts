@@ -195,7 +195,17 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         const bad = checkText(p);
         if (bad) return bad;
         const chatId = Number(p.chat_id);
-        return { ok: true, result: store({ message_id: nextMessage++, date: now(), chat: chatOf(chatId), from: BOT_USER, text: visibleText(p), ...(p.reply_markup ? { reply_markup: json(p.reply_markup) } : {}) }) };
+        return {
+          ok: true,
+          result: store({
+            message_id: nextMessage++,
+            date: now(),
+            chat: chatOf(chatId),
+            from: BOT_USER,
+            text: visibleText(p),
+            ...(p.reply_markup ? { reply_markup: json(p.reply_markup) } : {}),
+          }),
+        };
       }
       case "editMessageText":
       case "editMessageReplyMarkup":
@@ -221,7 +231,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       text = visibleText(p);
     }
     if (text === msg.text && JSON.stringify(markup) === JSON.stringify(msg.reply_markup)) {
-      return { ok: false, status: 400, description: "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message" };
+      return {
+        ok: false,
+        status: 400,
+        description:
+          "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+      };
     }
     const { reply_markup: _old, ...rest } = msg;
     return { ok: true, result: store({ ...rest, text, ...(markup ? { reply_markup: markup } : {}) }) };
@@ -256,7 +271,13 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return update.message;
     },
     messageUpdate({ fromId, chatId, text }) {
-      const msg = store({ message_id: nextMessage++, date: now(), chat: chatOf(chatId), from: { id: fromId, is_bot: false, first_name: `User${fromId}` }, text });
+      const msg = store({
+        message_id: nextMessage++,
+        date: now(),
+        chat: chatOf(chatId),
+        from: { id: fromId, is_bot: false, first_name: `User${fromId}` },
+        text,
+      });
       // grammY finds commands through their bot_command entity, as Telegram sends it.
       const command = /^\/\S+/.exec(text);
       const entities = command ? { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : {};
@@ -321,7 +342,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 function reply(res: ServerResponse, r: Result): void {
   if (res.destroyed) return; // the client gave up (a stopped poller)
   if (r.ok) return sendJson(res, 200, { ok: true, result: r.result });
-  sendJson(res, r.status, { ok: false, error_code: r.status, description: r.description, ...(r.retryAfter !== undefined ? { parameters: { retry_after: r.retryAfter } } : {}) });
+  sendJson(res, r.status, {
+    ok: false,
+    error_code: r.status,
+    description: r.description,
+    ...(r.retryAfter !== undefined ? { parameters: { retry_after: r.retryAfter } } : {}),
+  });
 }
 
 /** Parameters from the query string and a JSON, url-encoded or multipart body. */
@@ -354,13 +380,11 @@ function json(v: unknown): unknown {
 function visibleText(p: Record<string, unknown>): string {
   const text = String(p.text ?? "");
   if (p.parse_mode !== "HTML") return text;
-  return text
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(lt|gt|quot|amp|#\d+|#x[0-9a-f]+);/gi, (_, e: string) => {
-      const named: Record<string, string> = { lt: "<", gt: ">", quot: '"', amp: "&" };
-      if (named[e.toLowerCase()]) return named[e.toLowerCase()]!;
-      return String.fromCodePoint(e[1]?.toLowerCase() === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
-    });
+  return text.replace(/<[^>]*>/g, "").replace(/&(lt|gt|quot|amp|#\d+|#x[0-9a-f]+);/gi, (_, e: string) => {
+    const named: Record<string, string> = { lt: "<", gt: ">", quot: '"', amp: "&" };
+    if (named[e.toLowerCase()]) return named[e.toLowerCase()]!;
+    return String.fromCodePoint(e[1]?.toLowerCase() === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+  });
 }
 
 /** A lone UTF-16 surrogate (half an emoji) cannot be encoded in UTF-8. */

@@ -36,7 +36,12 @@ export async function startFakeTranscription(answer: FakeTranscription["answer"]
     if (req.method !== "POST" || !req.path.endsWith("/audio/transcriptions")) return sendJson(res, 404, { error: { message: "not found" } });
     const parts = multipart(req.rawBody, String(req.headers["content-type"] ?? ""));
     const file = parts.find((p) => p.name === "file");
-    calls.push({ model: parts.find((p) => p.name === "model")?.value ?? "", fileName: file?.fileName ?? "", content: file?.value ?? "", authorization: req.headers.authorization });
+    calls.push({
+      model: parts.find((p) => p.name === "model")?.value ?? "",
+      fileName: file?.fileName ?? "",
+      content: file?.value ?? "",
+      authorization: req.headers.authorization,
+    });
     if ("status" in fake.answer) return sendJson(res, fake.answer.status, { error: { message: "fake transcription failure", type: "server_error" } });
     sendJson(res, 200, { text: fake.answer.text });
   });

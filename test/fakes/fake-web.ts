@@ -85,7 +85,10 @@ function searxng(req: RecordedRequest, res: ServerResponse, results: SearchResul
 
 function brave(req: RecordedRequest, res: ServerResponse, results: SearchResult[], key: string | undefined): void {
   if (key !== undefined && req.headers["x-subscription-token"] !== key) {
-    return sendJson(res, 401, { type: "ErrorResponse", error: { id: "x", status: 401, code: "SUBSCRIPTION_TOKEN_INVALID", detail: "The provided subscription token is invalid." } });
+    return sendJson(res, 401, {
+      type: "ErrorResponse",
+      error: { id: "x", status: 401, code: "SUBSCRIPTION_TOKEN_INVALID", detail: "The provided subscription token is invalid." },
+    });
   }
   const count = Number(req.query.get("count") ?? 20);
   sendJson(res, 200, {

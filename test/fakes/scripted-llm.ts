@@ -69,7 +69,8 @@ export async function startScriptedLlm<Body, Reply, Self>(
     const body = req.body as Body;
     requests.push(body);
     const size = JSON.stringify(body).length;
-    if (size > maxContextChars) return protocol.sendError(res, 400, `This model's maximum context length is ${maxContextChars} characters; the request has ${size}.`);
+    if (size > maxContextChars)
+      return protocol.sendError(res, 400, `This model's maximum context length is ${maxContextChars} characters; the request has ${size}.`);
     const step = queue.shift() ?? { kind: "reply", answer: fallback };
     switch (step.kind) {
       case "hang":
@@ -80,7 +81,8 @@ export async function startScriptedLlm<Body, Reply, Self>(
       case "fail":
         return protocol.sendError(res, step.status, step.message, step.headers);
       case "reply": {
-        const answer = typeof step.answer === "function" ? await (step.answer as (b: Body, r: RecordedRequest) => Reply | Promise<Reply>)(body, req) : step.answer;
+        const answer =
+          typeof step.answer === "function" ? await (step.answer as (b: Body, r: RecordedRequest) => Reply | Promise<Reply>)(body, req) : step.answer;
         return protocol.sendReply(res, body, answer);
       }
     }

@@ -19,7 +19,9 @@ export function memoryTable(sql: Db, store: VectorStore) {
     get: (id: number) => sql.prepare(`SELECT * FROM ${store} WHERE id = ?`).get(id) as MemoryRow | undefined,
     /** Ids of the user's live rows, newest first (as `memory.list` orders them). */
     liveIds: (userId: string) =>
-      (sql.prepare(`SELECT id FROM ${store} WHERE user_id = ? AND superseded_at IS NULL ORDER BY created_at DESC, id DESC`).all(userId) as { id: number }[]).map((r) => r.id),
+      (
+        sql.prepare(`SELECT id FROM ${store} WHERE user_id = ? AND superseded_at IS NULL ORDER BY created_at DESC, id DESC`).all(userId) as { id: number }[]
+      ).map((r) => r.id),
     /** A row only, no vector: what an add killed before its vector leaves. */
     insert: (userId: string, text: string, at: string) =>
       Number(sql.prepare(`INSERT INTO ${store} (user_id, text, created_at, updated_at) VALUES (?, ?, ?, ?)`).run(userId, text, at, at).lastInsertRowid),

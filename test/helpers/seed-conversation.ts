@@ -12,13 +12,19 @@ export type SeedMessage = [role: "user" | "assistant", text: string, at: string,
 export function seedConversation(lilo: Lilo, userId: string, messages: SeedMessage[]): number {
   const start = messages[0]![2];
   return seedDb(lilo, (sql) => {
-    const info = sql
-      .prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES (?, ?, ?, NULL)`)
-      .run(userId, start, start);
+    const info = sql.prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES (?, ?, ?, NULL)`).run(userId, start, start);
     const conversationId = Number(info.lastInsertRowid);
     const chatLog = new ChatLog(sql);
     for (const [role, text, at, recall] of messages) {
-      chatLog.append({ userId, conversationId, role, text, createdAt: at, ...(role === "assistant" ? { model: "anthropic:test" } : {}), recallAnswer: !!recall });
+      chatLog.append({
+        userId,
+        conversationId,
+        role,
+        text,
+        createdAt: at,
+        ...(role === "assistant" ? { model: "anthropic:test" } : {}),
+        recallAnswer: !!recall,
+      });
     }
     return conversationId;
   });

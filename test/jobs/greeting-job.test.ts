@@ -24,21 +24,23 @@ describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
   let transport: ReturnType<typeof recordingTransport>;
   const greetingCalls = () => fake.requests.filter(isGreetingCall);
   const make = (env: Record<string, string> = {}) => {
-    const made = makeTestLilo(
-      fakeAnthropicEnv(fake, { ...env }),
-      { clock },
-    );
+    const made = makeTestLilo(fakeAnthropicEnv(fake, { ...env }), { clock });
     transport = recordingTransport("fake");
     made.lilo.push.registerTransport(transport);
     return made;
   };
   const proactiveRows = (userId = "chris") =>
     readDb(t.lilo).all("SELECT role, text, model, proactive, conversation_id AS conv FROM messages WHERE user_id = ? AND proactive = 1", userId) as {
-      role: string; text: string; model: string; proactive: number; conv: number;
+      role: string;
+      text: string;
+      model: string;
+      proactive: number;
+      conv: number;
     }[];
   /** The user's newest message as stored (text, sent on Lilo's own initiative?). */
   const lastMessage = (userId: string) => {
-    const r = readDb(t.lilo).get("SELECT text, proactive FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1", userId) as { text: string; proactive: number } | undefined;
+    const r = readDb(t.lilo).get("SELECT text, proactive FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1", userId) as
+      { text: string; proactive: number } | undefined;
     return r && { text: r.text, proactive: r.proactive === 1 };
   };
   /** The newest conversation summary of the user. */

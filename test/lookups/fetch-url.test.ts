@@ -21,7 +21,21 @@ describe("fetch_url", () => {
   afterEach(() => web.close());
 
   it("refuses private, loopback, link-local, metadata and mapped addresses; public ones pass", () => {
-    for (const a of ["10.0.0.1", "192.168.1.1", "172.16.0.5", "127.0.0.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "::1", "fe80::1", "fd00::1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "224.0.0.1"]) {
+    for (const a of [
+      "10.0.0.1",
+      "192.168.1.1",
+      "172.16.0.5",
+      "127.0.0.1",
+      "169.254.169.254",
+      "0.0.0.0",
+      "100.64.0.1",
+      "::1",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:10.0.0.1",
+      "::ffff:169.254.169.254",
+      "224.0.0.1",
+    ]) {
       expect(forbiddenReason(a), a).toBeDefined();
     }
     for (const a of ["93.184.216.34", "2606:4700::1111", "::ffff:8.8.8.8"]) expect(forbiddenReason(a), a).toBeUndefined();
@@ -33,7 +47,10 @@ describe("fetch_url", () => {
     web.redirect("/weiter", "http://10.1.2.3/admin");
     const loopbackOk = { ...caps, allowLoopback: true };
     const refused = async (url: string, o = { ...caps, allowLoopback: false }) => {
-      const err = await readPage(url, o).then(() => undefined, (e: unknown) => e);
+      const err = await readPage(url, o).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err, url).toBeInstanceOf(LookupError);
       expect((err as LookupError).reason, url).toBe("refused");
       return (err as LookupError).message;
@@ -90,7 +107,13 @@ describe("fetch_url", () => {
 
     it("[FETCH: url] reads the page into the follow-up", async () => {
       fake = await startFakeAnthropic();
-      fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : String(b.messages.at(-1)?.content).startsWith("Fundstücke") ? "Katzen schlafen viel." : `[FETCH: ${web.url}/katzen]`));
+      fake.replyAlways((b) =>
+        isExtraction(b.system)
+          ? NO_EXTRACTION
+          : String(b.messages.at(-1)?.content).startsWith("Fundstücke")
+            ? "Katzen schlafen viel."
+            : `[FETCH: ${web.url}/katzen]`,
+      );
       t = makeTestLilo(fakeAnthropicEnv(fake, { LILO_NATIVE_TOOLS: "markers", LILO_FETCH_ALLOW_LOOPBACK: "true" }));
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Lies mal den Artikel" });
       expect(r.text).toBe("Katzen schlafen viel.");
@@ -102,7 +125,10 @@ describe("fetch_url", () => {
 
     it("a fetch_url tool call to the metadata address is refused and the model is told why", async () => {
       fake = await startFakeAnthropic();
-      fake.reply({ text: "", toolCalls: [{ id: "toolu_m", name: "fetch_url", input: { url: "http://169.254.169.254/latest/meta-data/" } }] }).reply("Das kann ich nicht lesen.").replyAlways(NO_EXTRACTION);
+      fake
+        .reply({ text: "", toolCalls: [{ id: "toolu_m", name: "fetch_url", input: { url: "http://169.254.169.254/latest/meta-data/" } }] })
+        .reply("Das kann ich nicht lesen.")
+        .replyAlways(NO_EXTRACTION);
       t = makeTestLilo(fakeAnthropicEnv(fake));
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Lies http://169.254.169.254/latest/meta-data/" });
       expect(r.text).toBe("Das kann ich nicht lesen.");

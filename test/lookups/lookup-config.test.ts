@@ -21,7 +21,10 @@ describe("lookup configuration", () => {
   it("reads per-provider tool modes and feed lists, and names a wrong value", () => {
     expect(loadConfig({ LILO_NATIVE_TOOLS: "markers, anthropic=native" }).lookup.tools).toMatchObject({ default: "markers", modes: { anthropic: "native" } });
     expect(() => loadConfig({ LILO_NATIVE_TOOLS: "sometimes" })).toThrow(ConfigError);
-    expect(loadConfig({ LILO_FEEDS: "https://a.example/feed, https://b.example/atom https://a.example/feed" }).lookup.feeds.urls).toEqual(["https://a.example/feed", "https://b.example/atom"]);
+    expect(loadConfig({ LILO_FEEDS: "https://a.example/feed, https://b.example/atom https://a.example/feed" }).lookup.feeds.urls).toEqual([
+      "https://a.example/feed",
+      "https://b.example/atom",
+    ]);
     expect(() => loadConfig({ LILO_FEEDS: "ftp://x/feed" })).toThrow(/LILO_FEEDS/);
   });
 });

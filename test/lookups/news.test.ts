@@ -17,7 +17,13 @@ describe("news feeds", () => {
       "/rss.xml",
       "application/rss+xml",
       rss("KI-Ticker", [
-        { guid: "k1", title: "Neues Sprachmodell veröffentlicht", link: "https://ki.example/modell", description: "Ein offenes Sprachmodell mit 8 Milliarden Parametern.", pubDate: "2026-12-01T10:00:00Z" },
+        {
+          guid: "k1",
+          title: "Neues Sprachmodell veröffentlicht",
+          link: "https://ki.example/modell",
+          description: "Ein offenes Sprachmodell mit 8 Milliarden Parametern.",
+          pubDate: "2026-12-01T10:00:00Z",
+        },
         { guid: "k2", title: "Roboter lernt Kaffee kochen", link: "https://ki.example/roboter", pubDate: "2026-11-30T10:00:00Z" },
         { guid: "k0", title: "Alte Meldung über Sprachmodelle", link: "https://ki.example/alt", pubDate: "2026-09-01T10:00:00Z" },
       ]),
@@ -26,7 +32,13 @@ describe("news feeds", () => {
       "/atom.xml",
       "application/atom+xml",
       atom("Tech-Blog", [
-        { id: "urn:a1", title: "Sprachmodelle im Alltag", link: "https://blog.example/alltag", summary: "Wie Menschen Sprachmodelle nutzen.", updated: "2026-12-02T09:00:00Z" },
+        {
+          id: "urn:a1",
+          title: "Sprachmodelle im Alltag",
+          link: "https://blog.example/alltag",
+          summary: "Wie Menschen Sprachmodelle nutzen.",
+          updated: "2026-12-02T09:00:00Z",
+        },
         // The same story as k1 under another id: kept once (same URL).
         { id: "urn:a2", title: "Neues Sprachmodell (Kopie)", link: "https://ki.example/modell", updated: "2026-12-01T11:00:00Z" },
       ]),
@@ -49,7 +61,10 @@ describe("news feeds", () => {
     expect(first.pruned).toBe(0); // the September item is older than 30 days: never stored
     expect(news.itemCount()).toBe(3);
     expect((await news.fetchAll()).feeds.map((f) => f.added)).toEqual([0, 0]);
-    expect(news.list().map((f) => [f.source, f.title])).toEqual([["env", "KI-Ticker"], ["env", "Tech-Blog"]]);
+    expect(news.list().map((f) => [f.source, f.title])).toEqual([
+      ["env", "KI-Ticker"],
+      ["env", "Tech-Blog"],
+    ]);
     expect(news.search("sprachmodell").map((i) => i.title)).toEqual(["Sprachmodelle im Alltag", "Neues Sprachmodell veröffentlicht"]);
   });
 
@@ -67,7 +82,13 @@ describe("news feeds", () => {
 
   it("[NEWS:] (and the old [KINEWS:]) find the items by words, newest first, in the follow-up", async () => {
     await t.lilo.lookups.news.fetchAll();
-    fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : String(b.messages.at(-1)?.content).startsWith("Fundstücke") ? "Es gibt ein neues offenes Sprachmodell." : "[NEWS: Sprachmodell] [KINEWS: Roboter]"));
+    fake.replyAlways((b) =>
+      isExtraction(b.system)
+        ? NO_EXTRACTION
+        : String(b.messages.at(-1)?.content).startsWith("Fundstücke")
+          ? "Es gibt ein neues offenes Sprachmodell."
+          : "[NEWS: Sprachmodell] [KINEWS: Roboter]",
+    );
     const r = await t.lilo.handleMessage({ userId: "chris", text: "Was gibt's Neues bei KI?" });
     expect(r.text).toBe("Es gibt ein neues offenes Sprachmodell.");
     expect(fake.requests[0]!.system).toContain("[NEWS:");
@@ -80,7 +101,11 @@ describe("news feeds", () => {
   });
 
   it("feeds added at run time are fetched too; removing one drops its items; env feeds are removed in LILO_FEEDS", async () => {
-    web.page("/extra.xml", "application/rss+xml", rss("Extra", [{ guid: "e1", title: "Extra-Meldung", link: "https://extra.example/1", pubDate: "2026-12-02T10:00:00Z" }]));
+    web.page(
+      "/extra.xml",
+      "application/rss+xml",
+      rss("Extra", [{ guid: "e1", title: "Extra-Meldung", link: "https://extra.example/1", pubDate: "2026-12-02T10:00:00Z" }]),
+    );
     const news = t.lilo.lookups.news;
     news.add(`${web.url}/extra.xml`);
     await news.fetchAll();

@@ -15,7 +15,13 @@ describe("reflection with the newest news items", () => {
     fake = await startFakeAnthropic();
     fake.replyAlways("1. Christian denkt in Systemen.");
     web = await startFakeWeb();
-    web.page("/rss.xml", "application/rss+xml", rss("KI-Ticker", [{ guid: "k1", title: "Neues Sprachmodell", link: "https://ki.example/1", description: "Offen und klein.", pubDate: "2026-12-02T10:00:00Z" }]));
+    web.page(
+      "/rss.xml",
+      "application/rss+xml",
+      rss("KI-Ticker", [
+        { guid: "k1", title: "Neues Sprachmodell", link: "https://ki.example/1", description: "Offen und klein.", pubDate: "2026-12-02T10:00:00Z" },
+      ]),
+    );
   });
   afterEach(async () => {
     for (const t of made.splice(0)) await t.cleanup();
@@ -23,7 +29,10 @@ describe("reflection with the newest news items", () => {
     await web.close();
   });
   const lilo = async (extra: Record<string, string>) => {
-    const t = makeTestLilo({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:c", LILO_FEEDS: `${web.url}/rss.xml`, ...extra }, { clock });
+    const t = makeTestLilo(
+      { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:c", LILO_FEEDS: `${web.url}/rss.xml`, ...extra },
+      { clock },
+    );
     made.push(t);
     await t.lilo.lookups.news.fetchAll();
     seedExchange(t.lilo, "chris", "Hallo", "Hallo!", new Date("2026-12-02T19:00:00Z"));

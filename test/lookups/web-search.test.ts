@@ -7,7 +7,12 @@ import { fixedClock } from "../../core/index.ts";
 
 const clock = fixedClock("2026-12-02T18:00:00Z");
 const RESULTS = [
-  { title: "Wetter Berlin: Sonne am Wochenende", url: "https://wetter.example/berlin", snippet: "Samstag 12 Grad und Sonne, Sonntag Regen.", date: "2026-12-02T08:00:00Z" },
+  {
+    title: "Wetter Berlin: Sonne am Wochenende",
+    url: "https://wetter.example/berlin",
+    snippet: "Samstag 12 Grad und Sonne, Sonntag Regen.",
+    date: "2026-12-02T08:00:00Z",
+  },
   { title: "Berlin Wochenende Tipps", url: "https://tipps.example/wochenende", snippet: "Weihnachtsmärkte öffnen." },
 ];
 /** The content of the last message as text (tool results are blocks). */
@@ -30,7 +35,11 @@ describe("web search", () => {
     const fake = await startFakeAnthropic();
     try {
       fake.replyAlways((b) =>
-        isExtraction(b.system) ? NO_EXTRACTION : lastText(b).includes("Websuche, 2 Treffer") ? "Am Samstag wird es sonnig mit 12 Grad. [EMOTION: freude]" : "Ich schaue nach. [SEARCH: Wetter Berlin Wochenende]",
+        isExtraction(b.system)
+          ? NO_EXTRACTION
+          : lastText(b).includes("Websuche, 2 Treffer")
+            ? "Am Samstag wird es sonnig mit 12 Grad. [EMOTION: freude]"
+            : "Ich schaue nach. [SEARCH: Wetter Berlin Wochenende]",
       );
       t = makeTestLilo(fakeAnthropicEnv(fake, { SEARXNG_URL: web.url, LILO_NATIVE_TOOLS: "markers" }), { clock });
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Wie wird das Wetter am Wochenende in Berlin?" });
@@ -70,7 +79,9 @@ describe("web search", () => {
   it("a failing search is logged without a count and the follow-up says the lookup did not work", async () => {
     const fake = await startFakeAnthropic();
     try {
-      fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : lastText(b).includes("Fundstücke") ? "Ich konnte gerade nicht nachsehen." : "[SEARCH: Wetter]"));
+      fake.replyAlways((b) =>
+        isExtraction(b.system) ? NO_EXTRACTION : lastText(b).includes("Fundstücke") ? "Ich konnte gerade nicht nachsehen." : "[SEARCH: Wetter]",
+      );
       // A wrong path: the instance answers 404.
       t = makeTestLilo(fakeAnthropicEnv(fake, { SEARXNG_URL: `${web.url}/falsch`, LILO_NATIVE_TOOLS: "markers" }), { clock });
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Wetter?" });

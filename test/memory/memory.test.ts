@@ -88,7 +88,10 @@ describe("Memory: row and vector change together", () => {
   it("stores a fact once when two extractions add it at the same time", async () => {
     embedder.set("Christian mag Kino", basisVector(16, 4)).set("Christian geht gern ins Kino", vectorWithCosine(basisVector(16, 4), 0.9, 5));
     const same = await Promise.all([memory.add({ text: "Christian trinkt Tee", userId: "u" }), memory.add({ text: "Christian trinkt Tee", userId: "u" })]);
-    const similar = await Promise.all([memory.add({ text: "Christian mag Kino", userId: "u" }), memory.add({ text: "Christian geht gern ins Kino", userId: "u" })]);
+    const similar = await Promise.all([
+      memory.add({ text: "Christian mag Kino", userId: "u" }),
+      memory.add({ text: "Christian geht gern ins Kino", userId: "u" }),
+    ]);
     expect(same.map((r) => r.added)).toEqual([true, false]);
     expect(similar[1]).toMatchObject({ added: false, reason: "similar" });
     expect(db.prepare("SELECT text FROM notes ORDER BY id").all()).toEqual([{ text: "Christian trinkt Tee" }, { text: "Christian mag Kino" }]);

@@ -54,7 +54,10 @@ describe("a database written by the sqlite-vec backend, started with the embedde
   async function expectAllFoundByMeaning(l: Lilo): Promise<void> {
     for (const f of live) {
       const hits = await l.memory.search(f.query, { userId: f.userId, store: f.store, k: 3, minScore: 0.9 });
-      expect(hits.map((h) => h.text), f.query).toEqual([f.text]);
+      expect(
+        hits.map((h) => h.text),
+        f.query,
+      ).toEqual([f.text]);
     }
     const gone = FIXTURE_ENTRIES.find((f) => f.forgotten)!;
     expect(await l.memory.search(gone.query, { userId: gone.userId, store: gone.store, k: 3, minScore: 0.5 })).toEqual([]);
@@ -62,7 +65,9 @@ describe("a database written by the sqlite-vec backend, started with the embedde
 
   it("takes every vector over on the first start, embeds nothing again and drops the sqlite-vec tables", async () => {
     expect(tablesOf(file).embedded).toBeUndefined();
-    expect(tablesOf(file).vec0).toEqual(expect.arrayContaining(["vec_memory", "vec_memory_chunks", "vec_memory_meta", "vec_memory_rowids", "vec_memory_vector_chunks00"]));
+    expect(tablesOf(file).vec0).toEqual(
+      expect.arrayContaining(["vec_memory", "vec_memory_chunks", "vec_memory_meta", "vec_memory_rowids", "vec_memory_vector_chunks00"]),
+    );
     const { lilo: l, embedder, logger } = start();
     const report = await l.maintenance.check();
     expect(report).toMatchObject({ rows: live.length, vectors: live.length, rowsWithoutVector: [], vectorsWithoutRow: [], halfDeleted: [] });

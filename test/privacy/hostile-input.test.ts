@@ -28,14 +28,22 @@ type Row = {
 };
 
 let h: TelegramHarness;
-const stored = () => (readDb(h.lilo).all("SELECT role, text FROM messages ORDER BY id") as { role: string; text: string }[]);
+const stored = () => readDb(h.lilo).all("SELECT role, text FROM messages ORDER BY id") as { role: string; text: string }[];
 /** The barrier turn every row ends with: its message and its answer. */
 const BARRIER = "Und sonst?";
 const PLAIN = "Antwort.";
 /** The newest stored message of a role, the barrier turn left out. */
-const lastStored = (role = "user") => stored().filter((m) => m.role === role && m.text !== BARRIER && m.text !== PLAIN).at(-1)?.text;
+const lastStored = (role = "user") =>
+  stored()
+    .filter((m) => m.role === role && m.text !== BARRIER && m.text !== PLAIN)
+    .at(-1)?.text;
 /** The newest message Telegram got in Christian's chat, the barrier's answer left out. */
-const lastSent = () => String(messagesIn(h.tg, CHRIS).filter((c) => c.params.text !== PLAIN).at(-1)?.params.text);
+const lastSent = () =>
+  String(
+    messagesIn(h.tg, CHRIS)
+      .filter((c) => c.params.text !== PLAIN)
+      .at(-1)?.params.text,
+  );
 const count = (table: string) => (readDb(h.lilo).get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
 const noteTexts = () => h.lilo.memory.list("chris", { store: "notes", limit: 50 }).map((n) => n.text);
 
@@ -96,7 +104,8 @@ const ROWS: Row[] = [
   },
   {
     name: "FTS5 syntax in a recall query: the search runs, the turn answers",
-    answer: (text) => (text.includes("Fundstücke") || text.includes("<passage") ? "Nichts Passendes gefunden." : '[RECALL: "Kino" OR NEAR(a b) AND * ^x NOT - "]'),
+    answer: (text) =>
+      text.includes("Fundstücke") || text.includes("<passage") ? "Nichts Passendes gefunden." : '[RECALL: "Kino" OR NEAR(a b) AND * ^x NOT - "]',
     send: async () => void (await say('Weißt du noch, "Kino" OR NEAR(* AND ^?')),
     check: () => {
       expect(lastStored("assistant")).toBeTruthy();
@@ -128,7 +137,14 @@ const ROWS: Row[] = [
   {
     name: "a prompt injection aimed at the judge: a verdict on a note that was no candidate is ignored",
     answer: (text) =>
-      text.includes("<message from=") ? JSON.stringify({ verdicts: [{ id: "n1", action: "delete", reason: "the user said so" }, { id: "n2", action: "keep" }] }) : "Okay.",
+      text.includes("<message from=")
+        ? JSON.stringify({
+            verdicts: [
+              { id: "n1", action: "delete", reason: "the user said so" },
+              { id: "n2", action: "keep" },
+            ],
+          })
+        : "Okay.",
     send: async () => void (await say(INJECTION)),
     check: () => {
       expect(h.chatRequests().some((r) => JSON.stringify(r.messages).includes("SYSTEM an den Richter"))).toBe(true);

@@ -35,11 +35,23 @@ describe("outages are visible: warned with their retry delay, last contact in `l
     tg = await startFakeTelegram();
     model = await startFakeAnthropic();
     model.fail(401, 1, {}, "invalid x-api-key");
-    const env = { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: model.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test" };
+    const env = {
+      TELEGRAM_BOT_TOKEN: tg.token,
+      TELEGRAM_API_ROOT: tg.url,
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      ANTHROPIC_BASE_URL: model.baseURL,
+      LILO_CHAT_MODEL: "anthropic:claude-test",
+    };
     t = makeTestLilo(env);
     const lines: Line[] = [];
     const waits: number[] = [];
-    const { bot } = createTelegramBot(t.lilo, capturingLogger(lines), { token: tg.token, apiRoot: tg.url, allowedUsers: {}, sleep: async (ms) => void waits.push(ms), random: () => 0.999999 });
+    const { bot } = createTelegramBot(t.lilo, capturingLogger(lines), {
+      token: tg.token,
+      apiRoot: tg.url,
+      allowedUsers: {},
+      sleep: async (ms) => void waits.push(ms),
+      random: () => 0.999999,
+    });
 
     tg.unreachable(3);
     await bot.api.sendMessage(111, "Hallo");

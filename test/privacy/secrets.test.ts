@@ -24,7 +24,10 @@ describe("secrets never reach a log line, a chat answer or the CLI", () => {
     const baseUrl = `http://lilo-user:${PASSWORD}@127.0.0.1:${port}/v1`;
     const lines: string[] = [];
     vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
-    t = makeTestLilo({ OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "sk-test-0123456789abcdef", LILO_CHAT_MODEL: "openai:gpt-test" }, { logger: consoleLogger("debug") });
+    t = makeTestLilo(
+      { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "sk-test-0123456789abcdef", LILO_CHAT_MODEL: "openai:gpt-test" },
+      { logger: consoleLogger("debug") },
+    );
 
     const result = await t.lilo.handleMessage({ userId: "chris", text: "Hallo?" });
     await t.lilo.idle();

@@ -34,8 +34,14 @@ export function backgroundFeatures(s: Services): BackgroundFeatures {
     diary: diaryApi({ memory: s.memory, history: s.history, models: s.models, push: s.push, markers: s.markers }, config.diary, persona, feature),
     reflection: reflectionApi(
       {
-        memory: s.memory, history: s.history, models: s.models, settings: s.settings, concerns: concernsOf, news,
-        thoughtsMinScore: config.memory.thoughtsMinScore, markers: s.markers,
+        memory: s.memory,
+        history: s.history,
+        models: s.models,
+        settings: s.settings,
+        concerns: concernsOf,
+        news,
+        thoughtsMinScore: config.memory.thoughtsMinScore,
+        markers: s.markers,
       },
       config.reflection,
       persona,
@@ -54,8 +60,16 @@ export function backgroundFeatures(s: Services): BackgroundFeatures {
       feature,
     ),
     delivered: deliveredBookkeeping({
-      persona, conversationPauseMinutes: config.memory.conversationPauseMinutes, clock: s.clock, logger: s.logger, db: s.db, models: s.models,
-      chatLog: s.chatLog, shortTerm: s.shortTerm, topics: s.topics, markers: s.markers,
+      persona,
+      conversationPauseMinutes: config.memory.conversationPauseMinutes,
+      clock: s.clock,
+      logger: s.logger,
+      db: s.db,
+      models: s.models,
+      chatLog: s.chatLog,
+      shortTerm: s.shortTerm,
+      topics: s.topics,
+      markers: s.markers,
     }),
   };
 }

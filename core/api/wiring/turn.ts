@@ -56,7 +56,10 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
       ),
     retryable: (userId) => s.inbox.retryable(userId),
     preview: {
-      sheet, chatLog: s.chatLog, clock: s.clock, language,
+      sheet,
+      chatLog: s.chatLog,
+      clock: s.clock,
+      language,
       config: { conversationPauseMinutes: config.memory.conversationPauseMinutes, budget: config.budget },
     },
   };
@@ -67,8 +70,12 @@ function storeMessageStep(s: Services): TurnMiddleware {
   const summary = { persona: s.persona, clock: s.clock, logger: s.logger, chatLog: s.chatLog, models: s.models, shortTerm: s.shortTerm, markers: s.markers };
   return storeMessage(
     {
-      db: s.db, chatLog: s.chatLog, inbox: s.inbox, clock: s.clock,
-      chatModel: () => chatLabel(s), summarizePrevious: (userId, id) => summarizePrevious(summary, userId, id),
+      db: s.db,
+      chatLog: s.chatLog,
+      inbox: s.inbox,
+      clock: s.clock,
+      chatModel: () => chatLabel(s),
+      summarizePrevious: (userId, id) => summarizePrevious(summary, userId, id),
     },
     { memory: s.config.memory, budget: s.config.budget, language: s.persona.language },
   );
@@ -103,8 +110,15 @@ function turnSheet(s: Services): TurnSheet {
   const teach = { models: s.models, logger: s.logger, lookups: s.lookups, tools: s.tools, markers: s.markers };
   return createTurnSheet(
     {
-      persona: s.persona, memory: s.memory, profile: s.profile, chatRecall: s.chatRecall, shortTerm: s.shortTerm, rules: s.rules, chatLog: s.chatLog,
-      markers: s.markers, markerNames: () => chatMarkerNames(teach),
+      persona: s.persona,
+      memory: s.memory,
+      profile: s.profile,
+      chatRecall: s.chatRecall,
+      shortTerm: s.shortTerm,
+      rules: s.rules,
+      chatLog: s.chatLog,
+      markers: s.markers,
+      markerNames: () => chatMarkerNames(teach),
     },
     { memory: s.config.memory, timezone: s.config.timezone },
   );
@@ -124,8 +138,14 @@ function answering(s: Services): Answering {
   const { config } = s;
   const fetching: FetchDeps = {
     limits: { maxPassages: config.recall.maxPassages, diaryTopK: config.recall.diaryTopK, notesTopK: config.memory.notesTopK },
-    timeZone: config.timezone, clock: s.clock, logger: s.logger, memory: s.memory,
-    recall: s.chatSearch, chatRecall: s.chatRecall, lookups: s.lookups, markers: s.markers,
+    timeZone: config.timezone,
+    clock: s.clock,
+    logger: s.logger,
+    memory: s.memory,
+    recall: s.chatSearch,
+    chatRecall: s.chatRecall,
+    lookups: s.lookups,
+    markers: s.markers,
   };
   return createAnswering({
     models: s.models,

@@ -12,7 +12,7 @@ export interface QuoteCheck {
 }
 
 /** Quotation marks the analyst may use, opener → possible closers: „…“, “…”, "…", »…«, «…». */
-const CLOSERS: Record<string, string> = { "„": "“”\"", "“": "”", '"': '"', "»": "«", "«": "»" };
+const CLOSERS: Record<string, string> = { "„": '“”"', "“": "”", '"': '"', "»": "«", "«": "»" };
 
 /**
  * The distinct quotes of at least `minWords` words in a text, in order of

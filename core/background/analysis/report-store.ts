@@ -63,7 +63,8 @@ export class ReportStore {
   /** The state of an unfinished analysis; NotFoundError when there is none. */
   loadState(id: string): AnalysisState {
     const file = this.path(id, "json");
-    if (!existsSync(file)) throw new NotFoundError(existsSync(this.path(id, "txt")) ? `analysis ${id} is finished; nothing to resume` : `no unfinished analysis ${id}`);
+    if (!existsSync(file))
+      throw new NotFoundError(existsSync(this.path(id, "txt")) ? `analysis ${id} is finished; nothing to resume` : `no unfinished analysis ${id}`);
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(file, "utf8"));
@@ -86,7 +87,8 @@ export class ReportStore {
   /** The report text; NotFoundError when it does not exist (yet). */
   read(id: string): string {
     const file = this.path(id, "txt");
-    if (!existsSync(file)) throw new NotFoundError(existsSync(this.path(id, "json")) ? `analysis ${id} is not finished (lilo analysis resume ${id})` : `no analysis ${id}`);
+    if (!existsSync(file))
+      throw new NotFoundError(existsSync(this.path(id, "json")) ? `analysis ${id} is not finished (lilo analysis resume ${id})` : `no analysis ${id}`);
     return readFileSync(file, "utf8");
   }
 
@@ -107,7 +109,11 @@ export class ReportStore {
           continue;
         }
         const done = s.partials.filter((p) => p !== null).length;
-        entries.push({ id, status: s.status, summary: `${s.analyst} | ${s.mode} | ${done}/${s.chunks.length} parts done${s.status === "failed" && s.error ? ` | ${s.error}` : ""}` });
+        entries.push({
+          id,
+          status: s.status,
+          summary: `${s.analyst} | ${s.mode} | ${done}/${s.chunks.length} parts done${s.status === "failed" && s.error ? ` | ${s.error}` : ""}`,
+        });
       }
     }
     return entries.sort((a, b) => b.id.localeCompare(a.id));
@@ -142,5 +148,8 @@ export class ReportStore {
 /** Analyst, mode and size lines of a saved report, on one line. */
 function reportSummary(text: string): string {
   const lines = text.split("\n").slice(1, 7);
-  return lines.filter((l) => l.trim() && !l.startsWith("=")).map((l) => l.replace(/^[^:]+:\s*/, "")).join(" | ");
+  return lines
+    .filter((l) => l.trim() && !l.startsWith("="))
+    .map((l) => l.replace(/^[^:]+:\s*/, ""))
+    .join(" | ");
 }

@@ -42,7 +42,12 @@ export interface RunDeps {
 }
 
 /** Runs the unfinished parts of `state`, merges, checks quotes and saves the report. */
-export async function runAnalysis(deps: RunDeps, previous: AnalysisState, model: ChatModel, onPart?: (done: number, total: number) => void): Promise<AnalysisResult> {
+export async function runAnalysis(
+  deps: RunDeps,
+  previous: AnalysisState,
+  model: ChatModel,
+  onPart?: (done: number, total: number) => void,
+): Promise<AnalysisResult> {
   const { config, store } = deps;
   const state = runningState(previous);
   const lang = deps.persona.language;

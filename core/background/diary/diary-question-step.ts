@@ -7,23 +7,63 @@ import { entryDay } from "./write-diary.ts";
 
 /** Words that name the diary (German and English), compared as whole words. */
 const DIARY_WORDS = new Set([
-  "tagebuch", "tagebuchs", "tagebuches", "tagebucheintrag", "tagebucheintrags", "tagebucheinträge", "tagebucheinträgen",
-  "eintrag", "einträge", "einträgen", "diary", "diaries", "journal", "entry", "entries",
+  "tagebuch",
+  "tagebuchs",
+  "tagebuches",
+  "tagebucheintrag",
+  "tagebucheintrags",
+  "tagebucheinträge",
+  "tagebucheinträgen",
+  "eintrag",
+  "einträge",
+  "einträgen",
+  "diary",
+  "diaries",
+  "journal",
+  "entry",
+  "entries",
 ]);
 
 /** Words that ask for count or recency; multi-word ones as sequences of whole words. */
 const TRIGGERS: readonly (readonly string[])[] = [
-  ["wie", "viele"], ["wieviele"], ["wie", "oft"], ["letzte"], ["letzten"], ["letzter"], ["letztes"], ["zuletzt"],
-  ["neueste"], ["neuesten"], ["neuester"], ["neuestes"], ["schon"], ["bisher"], ["geschrieben"], ["vorlesen"],
-  ["how", "many"], ["last"], ["latest"], ["newest"], ["recent"], ["recently"], ["already"], ["so", "far"],
-  ["written"], ["wrote"], ["read"],
+  ["wie", "viele"],
+  ["wieviele"],
+  ["wie", "oft"],
+  ["letzte"],
+  ["letzten"],
+  ["letzter"],
+  ["letztes"],
+  ["zuletzt"],
+  ["neueste"],
+  ["neuesten"],
+  ["neuester"],
+  ["neuestes"],
+  ["schon"],
+  ["bisher"],
+  ["geschrieben"],
+  ["vorlesen"],
+  ["how", "many"],
+  ["last"],
+  ["latest"],
+  ["newest"],
+  ["recent"],
+  ["recently"],
+  ["already"],
+  ["so", "far"],
+  ["written"],
+  ["wrote"],
+  ["read"],
 ];
 
 /** Characters of each older entry shown besides the newest one (which comes in full). */
 const EARLIER_CHARS = 300;
 
 function words(text: string): string[] {
-  return text.toLowerCase().normalize("NFC").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .normalize("NFC")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 function containsSequence(ws: string[], seq: readonly string[]): boolean {
@@ -45,7 +85,10 @@ export function isDiaryQuestion(text: string): boolean {
  * without a search: the number of entries and the newest ones go on the
  * cheat sheet, the newest in full so Lilo may read it out.
  */
-export function diaryQuestion(diary: TextRows, config: { diary: Pick<LiloConfig["diary"], "lastEntries">; timezone: string; language: "de" | "en" }): TurnMiddleware {
+export function diaryQuestion(
+  diary: TextRows,
+  config: { diary: Pick<LiloConfig["diary"], "lastEntries">; timezone: string; language: "de" | "en" },
+): TurnMiddleware {
   return {
     name: "diary-question",
     readOnly: true,
@@ -57,7 +100,11 @@ export function diaryQuestion(diary: TextRows, config: { diary: Pick<LiloConfig[
 }
 
 /** The diary's count and newest entries, as the sheet shows them. */
-function diaryLines(diary: TextRows, config: { diary: Pick<LiloConfig["diary"], "lastEntries">; timezone: string; language: "de" | "en" }, userId: string): string {
+function diaryLines(
+  diary: TextRows,
+  config: { diary: Pick<LiloConfig["diary"], "lastEntries">; timezone: string; language: "de" | "en" },
+  userId: string,
+): string {
   const count = diary.countLive(userId);
   const [newest, ...earlier] = diary.list(userId, Math.max(1, config.diary.lastEntries));
   const day = (e: NonNullable<typeof newest>) => entryDay(e, config.timezone);

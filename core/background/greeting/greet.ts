@@ -133,7 +133,8 @@ export async function greet(g: Greeting, userId: string, opts: { force?: boolean
   const now = ctx.clock.now();
   const blocker = greetingBlocker(g, userId, now);
   // Forcing skips the timing rules, never quiet hours: the push would be dropped after the model call.
-  if (blocker === "not-opted-in" || blocker === "no-conversation" || blocker === "quiet-hours" || (blocker && !opts.force)) return { kind: "skipped", reason: blocker };
+  if (blocker === "not-opted-in" || blocker === "no-conversation" || blocker === "quiet-hours" || (blocker && !opts.force))
+    return { kind: "skipped", reason: blocker };
   const draft = await draftGreeting(g, userId, now);
   if (!draft) return { kind: "skipped", reason: "no-conversation" };
   if (!draft.text) return { kind: "skipped", reason: "empty-answer" };
@@ -147,4 +148,3 @@ export async function greet(g: Greeting, userId: string, opts: { force?: boolean
   ctx.logger.info("greeting sent", { userId, messageId, pause: draft.context.pause });
   return { kind: "sent", text: draft.text, ...(messageId !== undefined ? { messageId } : {}), ...(concern ? { concern } : {}) };
 }
-

@@ -7,15 +7,16 @@ import { draftGreeting, greet, greetingBlocker, type GreetingConfig, type Greeti
 export type GreetingPreview = {
   /** Why the scheduled job would not greet now; absent when it would. */
   blocker?: GreetingReason;
-} & (
+} &
   /** Written; `pause` and `today` as the model got them, `concern` the 🧠 topic offered. */
-  | { kind: "draft"; text: string; pause: string; today: string; concern?: string }
-  /** Nothing to greet from: the user never wrote. */
-  | { kind: "skipped"; reason: "no-conversation" }
-  /** The model answered with nothing to show. */
-  | { kind: "skipped"; reason: "empty-answer"; pause: string; today: string; concern?: string }
-  | { kind: "failed"; error: string }
-);
+  (
+    | { kind: "draft"; text: string; pause: string; today: string; concern?: string }
+    /** Nothing to greet from: the user never wrote. */
+    | { kind: "skipped"; reason: "no-conversation" }
+    /** The model answered with nothing to show. */
+    | { kind: "skipped"; reason: "empty-answer"; pause: string; today: string; concern?: string }
+    | { kind: "failed"; error: string }
+  );
 
 /** Greetings as Lilo exposes them (`lilo.greeting`). */
 export interface GreetingApi {

@@ -8,8 +8,22 @@ import { addDays, localDay, localParts } from "../../foundation/util/time.ts";
 type Lang = "de" | "en";
 
 const DAY_PARTS: Record<Lang, [from: number, name: string][]> = {
-  de: [[0, "Nacht"], [5, "Morgen"], [11, "Mittag"], [14, "Nachmittag"], [18, "Abend"], [23, "Nacht"]],
-  en: [[0, "night"], [5, "morning"], [11, "midday"], [14, "afternoon"], [18, "evening"], [23, "night"]],
+  de: [
+    [0, "Nacht"],
+    [5, "Morgen"],
+    [11, "Mittag"],
+    [14, "Nachmittag"],
+    [18, "Abend"],
+    [23, "Nacht"],
+  ],
+  en: [
+    [0, "night"],
+    [5, "morning"],
+    [11, "midday"],
+    [14, "afternoon"],
+    [18, "evening"],
+    [23, "night"],
+  ],
 };
 
 /** The part of the day a local hour belongs to: "Abend" / "evening". */
@@ -38,7 +52,9 @@ export function dayName(day: string, language: Lang, year = false): string {
 
 /** Today's local date with weekday, spelled out: "Mittwoch, 2. Dezember 2026". */
 export function longDate(now: Date, timeZone: string, language: Lang): string {
-  return new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(now);
+  return new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(
+    now,
+  );
 }
 
 /**
@@ -47,7 +63,10 @@ export function longDate(now: Date, timeZone: string, language: Lang): string {
  */
 export function relativeDay(day: string, today: string, language: Lang): string {
   const diff = dayDiff(day, today);
-  const words = language === "de" ? { 0: "heute", 1: "gestern", 2: "vorgestern", [-1]: "morgen" } : { 0: "today", 1: "yesterday", 2: "the day before yesterday", [-1]: "tomorrow" };
+  const words =
+    language === "de"
+      ? { 0: "heute", 1: "gestern", 2: "vorgestern", [-1]: "morgen" }
+      : { 0: "today", 1: "yesterday", 2: "the day before yesterday", [-1]: "tomorrow" };
   const word = (words as Record<number, string>)[diff];
   const name = dayName(day, language, Math.abs(diff) > 6);
   return word ? `${word} (${name})` : name;

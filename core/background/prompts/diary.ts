@@ -45,11 +45,12 @@ function german(p: DiaryPromptInput): { system: string; user: string } {
     "- die Länge folgt dem Tag: an einem ruhigen Tag ein paar Sätze, an einem vollen zwei, drei Absätze. Lieber konkret als lang.",
     "Schreib nur den Eintrag selbst: ohne Vorrede, ohne Datumszeile, ohne Marker in eckigen Klammern.",
   ].join("\n");
-  const sections = [
-    `Eure Gespräche der letzten ${p.windowHours} Stunden (deine eigenen Worte stehen unter „Ich“):\n${p.transcript}`,
-  ];
+  const sections = [`Eure Gespräche der letzten ${p.windowHours} Stunden (deine eigenen Worte stehen unter „Ich“):\n${p.transcript}`];
   if (p.thoughts.length) {
-    const lines = p.thoughts.map((t) => `- [${t.origin === "reflection" ? "aus deinem stillen Nachdenken" : "im Gespräch festgehalten"}, ${t.time}; Material, nicht abschreiben] ${t.text}`);
+    const lines = p.thoughts.map(
+      (t) =>
+        `- [${t.origin === "reflection" ? "aus deinem stillen Nachdenken" : "im Gespräch festgehalten"}, ${t.time}; Material, nicht abschreiben] ${t.text}`,
+    );
     sections.push(`Deine Gedanken der letzten ${p.windowHours} Stunden, die neuesten zuerst:\n${lines.join("\n")}`);
   }
   if (p.lastEntries.length) {
@@ -76,7 +77,9 @@ function english(p: DiaryPromptInput): { system: string; user: string } {
   ].join("\n");
   const sections = [`Your conversations of the last ${p.windowHours} hours (your own words appear under "I"):\n${p.transcript}`];
   if (p.thoughts.length) {
-    const lines = p.thoughts.map((t) => `- [${t.origin === "reflection" ? "from your quiet reflection" : "noted during a conversation"}, ${t.time}; material, do not copy] ${t.text}`);
+    const lines = p.thoughts.map(
+      (t) => `- [${t.origin === "reflection" ? "from your quiet reflection" : "noted during a conversation"}, ${t.time}; material, do not copy] ${t.text}`,
+    );
     sections.push(`Your thoughts of the last ${p.windowHours} hours, newest first:\n${lines.join("\n")}`);
   }
   if (p.lastEntries.length) {

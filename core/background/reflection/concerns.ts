@@ -71,7 +71,11 @@ export function concerns(deps: ConcernDeps, config: ReflectionConfig, ctx: { clo
     // Sent (and logged) even without an opt-in: the push log then says "not-opted-in".
     if (!config.concernPing) return undefined;
     // Delivered (here or by the running bot, when queued from the CLI): stored as proactive, the topic done.
-    return deps.push.send(userId, { kind: "concern", text }, { after: { proactive: { model: modelLabel(deps.models.forRole("reflection")) }, topicDone: topicId } });
+    return deps.push.send(
+      userId,
+      { kind: "concern", text },
+      { after: { proactive: { model: modelLabel(deps.models.forRole("reflection")) }, topicDone: topicId } },
+    );
   };
 
   return {

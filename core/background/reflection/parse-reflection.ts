@@ -52,7 +52,10 @@ export function pairAnswers(text: string, questionsJson: unknown): { question?: 
       questions = [];
     }
   }
-  const paragraphs = text.split(/\n[ \t]*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = text
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (paragraphs.length !== questions.length) return [{ answer: text.trim() }];
   return paragraphs.map((answer, i) => ({ question: questions[i]!, answer }));
 }

@@ -109,7 +109,11 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
   deps.settings.set(LAST_SEEN_KEY, String(latestId), ctx.clock.now().toISOString(), userId);
   const concern = concerns.at(-1);
   if (concern) moved.concern = await deps.concerns.add(userId, concern.payload);
-  ctx.logger.info("reflection done", { userId, ...(stored.kind === "thought" ? { thoughtId: stored.thought.id } : { reason: stored.reason }), concern: moved.concern?.status });
+  ctx.logger.info("reflection done", {
+    userId,
+    ...(stored.kind === "thought" ? { thoughtId: stored.thought.id } : { reason: stored.reason }),
+    concern: moved.concern?.status,
+  });
   return { ...stored, ...moved };
 }
 
@@ -126,7 +130,9 @@ async function storeThought(
     store: "thoughts",
     extra: { origin: "reflection", questions: JSON.stringify(answers.questions) },
   });
-  return added.added ? { kind: "thought", thought: { id: added.id, text: answers.text, questions: answers.questions } } : { kind: "skipped", reason: "duplicate" };
+  return added.added
+    ? { kind: "thought", thought: { id: added.id, text: answers.text, questions: answers.questions } }
+    : { kind: "skipped", reason: "duplicate" };
 }
 
 /** Selects the material: profile, recent exchanges, notes and thoughts near the last user messages. */
@@ -149,7 +155,10 @@ async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: stri
       memory.searchVector(vector, { userId, store: "thoughts", k: r.relatedThoughts + lastThoughts.length, minScore: deps.thoughtsMinScore }),
     ]);
     notes = n.map((h) => h.text);
-    related = t.filter((h) => !lastIds.has(h.id)).slice(0, r.relatedThoughts).map((h) => h.text);
+    related = t
+      .filter((h) => !lastIds.has(h.id))
+      .slice(0, r.relatedThoughts)
+      .map((h) => h.text);
   }
   return {
     language: lang,
@@ -169,6 +178,8 @@ async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: stri
     relatedThoughts: related,
     lastThoughts: lastThoughts.map((t) => ({ time: time(t.createdAt), text: t.text })),
     questions,
-    news: (deps.news?.feed.newest(deps.news.items) ?? []).map((n) => `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.summary ? ` — ${n.summary.slice(0, 300)}` : ""}`),
+    news: (deps.news?.feed.newest(deps.news.items) ?? []).map(
+      (n) => `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.summary ? ` — ${n.summary.slice(0, 300)}` : ""}`,
+    ),
   };
 }

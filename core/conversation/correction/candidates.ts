@@ -69,4 +69,3 @@ export async function findCandidates(memory: Memory, profile: ProfileStore, q: C
   }
   return [...found.values()].sort((a, b) => b.score - a.score);
 }
-

@@ -59,7 +59,10 @@ export class CorrectionLog {
     const added = entry.newRowId === null ? undefined : rows.get(entry.newRowId);
     if (added?.supersededAt) {
       const later = this.entries.latestOpenFor(entry.store, added.id);
-      throw new LiloError("invalid-input", `The rewritten ${entry.store} #${added.id} was corrected again${later !== undefined ? ` (correction #${later})` : ""}; undo that first`);
+      throw new LiloError(
+        "invalid-input",
+        `The rewritten ${entry.store} #${added.id} was corrected again${later !== undefined ? ` (correction #${later})` : ""}; undo that first`,
+      );
     }
     if (added && added.text !== entry.newText) {
       throw new LiloError(

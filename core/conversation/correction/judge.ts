@@ -20,9 +20,7 @@ export const judgeSchema = z.object({ verdicts: z.array(verdictSchema) });
 export type Verdict = z.infer<typeof verdictSchema>;
 
 /** The judge's verdicts, or why its answer could not be used. */
-export type JudgeOutcome =
-  | { ok: true; verdicts: Verdict[]; repaired: boolean; unknownIds: string[] }
-  | { ok: false; problem: string };
+export type JudgeOutcome = { ok: true; verdicts: Verdict[]; repaired: boolean; unknownIds: string[] } | { ok: false; problem: string };
 
 /**
  * Asks the judge model about the candidates. The answer is validated; a

@@ -56,7 +56,10 @@ const PATTERNS: ReadonlyArray<readonly [name: string, source: string]> = [
   ["that's not what", `that(?:'s|\\s+is|\\s+was)\\s+not\\s+what\\s+i`],
   ["I don't have", `i\\s+(?:(?:don't|do\\s+not|never)\\s+(?:have|had|own|owned)\\s+(?:a|an|any)|have\\s+no)${NOT_IDIOM_EN}`],
   ["I didn't say", `(?:didn't|did\\s+not)\\s+(?:say|mention|tell\\s+you)`],
-  ["you're off", `(?:you(?:'re|\\s+are)\\s+(?:way\\s+|completely\\s+|totally\\s+)?off(?:\\s+base)?|where\\s+did\\s+you\\s+get\\s+(?:that|this)|what\\s+makes\\s+you\\s+think)`],
+  [
+    "you're off",
+    `(?:you(?:'re|\\s+are)\\s+(?:way\\s+|completely\\s+|totally\\s+)?off(?:\\s+base)?|where\\s+did\\s+you\\s+get\\s+(?:that|this)|what\\s+makes\\s+you\\s+think)`,
+  ],
 ];
 
 const COMPILED = PATTERNS.map(([name, source]) => ({ name, re: new RegExp(`${B}(?:${source})${E}`, "iu") }));

@@ -27,10 +27,43 @@ import type { Answer } from "../questions/questions.ts";
 
 /** Strong yes words: any one of them is a yes. The seed's list plus a few English ones, inflections and 👍. */
 export const YES_WORDS: ReadonlySet<string> = new Set([
-  "👍", "ja", "jo", "jep", "jup", "jawohl", "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "okey", "klar", "genau",
-  "gerne", "gern", "merk", "merke", "merken", "speicher", "speichere", "speichern", "passt", "save",
-  "unbedingt", "natürlich", "sicher", "absolut", "definitiv", "selbstverständlich", "gladly", "definitely", "absolutely",
-  "certainly", "alright",
+  "👍",
+  "ja",
+  "jo",
+  "jep",
+  "jup",
+  "jawohl",
+  "yes",
+  "yeah",
+  "yep",
+  "yup",
+  "sure",
+  "ok",
+  "okay",
+  "okey",
+  "klar",
+  "genau",
+  "gerne",
+  "gern",
+  "merk",
+  "merke",
+  "merken",
+  "speicher",
+  "speichere",
+  "speichern",
+  "passt",
+  "save",
+  "unbedingt",
+  "natürlich",
+  "sicher",
+  "absolut",
+  "definitiv",
+  "selbstverständlich",
+  "gladly",
+  "definitely",
+  "absolutely",
+  "certainly",
+  "alright",
 ]);
 
 /** Weak yes words: yes only when the rest of what was read is yes words too. */
@@ -47,14 +80,38 @@ export const NEGATIONS: ReadonlySet<string> = new Set(["nicht", "kein", "keine",
  * one yes, so the "nicht" of "warum nicht" negates nothing.
  */
 export const YES_PHRASES: readonly string[] = [
-  "auf jeden fall", "mach das", "mach ruhig", "mach mal", "klingt gut", "hört sich gut an", "gute idee", "warum nicht",
-  "na gut", "sehr gern", "sounds good", "go ahead", "do it", "of course", "why not", "good idea", "for sure",
+  "auf jeden fall",
+  "mach das",
+  "mach ruhig",
+  "mach mal",
+  "klingt gut",
+  "hört sich gut an",
+  "gute idee",
+  "warum nicht",
+  "na gut",
+  "sehr gern",
+  "sounds good",
+  "go ahead",
+  "do it",
+  "of course",
+  "why not",
+  "good idea",
+  "for sure",
 ];
 
 /** Phrases that decline without a no word ("Lieber nicht", "Auf keinen Fall"). */
 export const NO_PHRASES: readonly string[] = [
-  "auf keinen fall", "lieber nicht", "besser nicht", "eher nicht", "bitte nicht", "nicht nötig", "rather not",
-  "better not", "please don", "no need", "not necessary",
+  "auf keinen fall",
+  "lieber nicht",
+  "besser nicht",
+  "eher nicht",
+  "bitte nicht",
+  "nicht nötig",
+  "rather not",
+  "better not",
+  "please don",
+  "no need",
+  "not necessary",
 ];
 
 /** Words that open a contrast: a negation after them takes back the yes ("Klar, aber nicht so"). */
@@ -68,7 +125,10 @@ export function words(text: string): string[] {
 /** The clauses of the first sentence, each as its words: a negation only negates within its clause. */
 function clauses(text: string): string[][] {
   const first = text.split(/[.!?\n]/u)[0] ?? "";
-  return first.split(/[,;:–—-]/u).map(words).filter((c) => c.length > 0);
+  return first
+    .split(/[,;:–—-]/u)
+    .map(words)
+    .filter((c) => c.length > 0);
 }
 
 /** Start indexes of a phrase among the words. */

@@ -25,8 +25,7 @@ export interface ExtractionInput {
 }
 
 export type ExtractionOutcome =
-  | { ok: true; extraction: Extraction; repaired: boolean; retried: boolean; droppedFacts: string[] }
-  | { ok: false; problem: string; raw: string };
+  { ok: true; extraction: Extraction; repaired: boolean; retried: boolean; droppedFacts: string[] } | { ok: false; problem: string; raw: string };
 
 /**
  * Runs the extraction call: zod-validated, repaired if wrapped in prose,

@@ -8,7 +8,11 @@ const MIN_WORD = 5;
 const PREFIX = 5;
 
 function stems(text: string): Set<string> {
-  const words = text.toLowerCase().normalize("NFC").match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .normalize("NFC")
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return new Set(words.filter((w) => w.length >= MIN_WORD).map((w) => w.slice(0, PREFIX)));
 }
 

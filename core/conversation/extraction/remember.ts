@@ -32,7 +32,12 @@ export async function rememberExtraction(
     if (r.added) report.profileAdded.push(r.id);
   }
   for (const i of ex.important) {
-    const r = await deps.memory.add({ text: i.text, userId: ctx.userId, store: "important", extra: { weight: i.weight, source_message_id: ctx.sourceMessageId } });
+    const r = await deps.memory.add({
+      text: i.text,
+      userId: ctx.userId,
+      store: "important",
+      extra: { weight: i.weight, source_message_id: ctx.sourceMessageId },
+    });
     if (r.added) report.importantAdded.push(r.id);
   }
   return report;

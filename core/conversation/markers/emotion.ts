@@ -3,16 +3,7 @@
  * The German ids are canonical: they are stored and shown by adapters
  * (each adapter maps them to its platform's reactions, e.g. adapters/telegram/reactions.ts).
  */
-export const MOODS = [
-  "freude",
-  "nachdenklich",
-  "neutral",
-  "traurig",
-  "neugierig",
-  "besorgt",
-  "verspielt",
-  "liebevoll",
-] as const;
+export const MOODS = ["freude", "nachdenklich", "neutral", "traurig", "neugierig", "besorgt", "verspielt", "liebevoll"] as const;
 
 /** One of the eight canonical mood ids. */
 export type Mood = (typeof MOODS)[number];
@@ -24,42 +15,79 @@ export type Mood = (typeof MOODS)[number];
  */
 const VARIANTS: Record<Mood, readonly string[]> = {
   freude: [
-    "froh", "frohlich", "froehlich", "glucklich", "gluecklich", "freudig", "heiter",
-    "begeistert", "gutgelaunt", "happy", "happiness", "joy", "joyful", "glad",
-    "cheerful", "delighted", "excited",
+    "froh",
+    "frohlich",
+    "froehlich",
+    "glucklich",
+    "gluecklich",
+    "freudig",
+    "heiter",
+    "begeistert",
+    "gutgelaunt",
+    "happy",
+    "happiness",
+    "joy",
+    "joyful",
+    "glad",
+    "cheerful",
+    "delighted",
+    "excited",
   ],
-  nachdenklich: [
-    "grubelnd", "gruebelnd", "besinnlich", "reflektiert", "thoughtful", "pensive",
-    "reflective", "contemplative",
-  ],
+  nachdenklich: ["grubelnd", "gruebelnd", "besinnlich", "reflektiert", "thoughtful", "pensive", "reflective", "contemplative"],
   neutral: ["ruhig", "gelassen", "entspannt", "ausgeglichen", "sachlich", "calm", "relaxed"],
   traurig: [
-    "trauer", "betrubt", "betruebt", "bedruckt", "bedrueckt", "wehmutig", "wehmuetig",
-    "niedergeschlagen", "melancholisch", "sad", "sadness", "unhappy", "sorrow",
-    "melancholic", "melancholy",
+    "trauer",
+    "betrubt",
+    "betruebt",
+    "bedruckt",
+    "bedrueckt",
+    "wehmutig",
+    "wehmuetig",
+    "niedergeschlagen",
+    "melancholisch",
+    "sad",
+    "sadness",
+    "unhappy",
+    "sorrow",
+    "melancholic",
+    "melancholy",
   ],
-  neugierig: [
-    "neugier", "interessiert", "gespannt", "wissbegierig", "fasziniert", "curious",
-    "curiosity", "interested", "intrigued", "fascinated",
-  ],
-  besorgt: [
-    "sorge", "sorgen", "beunruhigt", "angstlich", "aengstlich", "nervos", "nervoes",
-    "worried", "worry", "concerned", "anxious", "nervous", "uneasy",
-  ],
+  neugierig: ["neugier", "interessiert", "gespannt", "wissbegierig", "fasziniert", "curious", "curiosity", "interested", "intrigued", "fascinated"],
+  besorgt: ["sorge", "sorgen", "beunruhigt", "angstlich", "aengstlich", "nervos", "nervoes", "worried", "worry", "concerned", "anxious", "nervous", "uneasy"],
   verspielt: [
-    "albern", "spielerisch", "lustig", "witzig", "frech", "schelmisch", "ubermutig",
-    "uebermuetig", "playful", "silly", "funny", "cheeky", "mischievous",
+    "albern",
+    "spielerisch",
+    "lustig",
+    "witzig",
+    "frech",
+    "schelmisch",
+    "ubermutig",
+    "uebermuetig",
+    "playful",
+    "silly",
+    "funny",
+    "cheeky",
+    "mischievous",
   ],
   liebevoll: [
-    "warm", "zartlich", "zaertlich", "herzlich", "liebe", "innig", "fursorglich",
-    "fuersorglich", "loving", "love", "affectionate", "tender", "caring",
+    "warm",
+    "zartlich",
+    "zaertlich",
+    "herzlich",
+    "liebe",
+    "innig",
+    "fursorglich",
+    "fuersorglich",
+    "loving",
+    "love",
+    "affectionate",
+    "tender",
+    "caring",
   ],
 };
 
 /** Folded word → mood; canonical ids map to themselves. */
-const LOOKUP: ReadonlyMap<string, Mood> = new Map(
-  MOODS.flatMap((mood) => [[mood, mood] as const, ...VARIANTS[mood].map((v) => [v, mood] as const)]),
-);
+const LOOKUP: ReadonlyMap<string, Mood> = new Map(MOODS.flatMap((mood) => [[mood, mood] as const, ...VARIANTS[mood].map((v) => [v, mood] as const)]));
 
 /** Lower case, strip diacritics (NFD + combining marks), ß→ss. */
 function fold(word: string): string {

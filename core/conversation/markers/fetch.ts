@@ -18,11 +18,7 @@ export interface FetchDeps extends FetchServices {
  * answered once), in the order they appear. `conversationId` is the running
  * conversation, which recall never returns.
  */
-export async function executeFetchMarkers(
-  deps: FetchDeps,
-  ctx: { userId: string; conversationId: number },
-  markers: Marker[],
-): Promise<FetchOutcome[]> {
+export async function executeFetchMarkers(deps: FetchDeps, ctx: { userId: string; conversationId: number }, markers: Marker[]): Promise<FetchOutcome[]> {
   const seen = new Set<string>();
   const out: FetchOutcome[] = [];
   for (const marker of markers) {

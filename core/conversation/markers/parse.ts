@@ -24,7 +24,11 @@ const GAP = "\u0000";
 
 /** Opening quote → accepted closing quotes ("…", „…“/„…”, “…”, «…», »…«). */
 const QUOTES: Readonly<Record<string, string>> = {
-  '"': '"', "„": "“”", "“": "”", "«": "»", "»": "«",
+  '"': '"',
+  "„": "“”",
+  "“": "”",
+  "«": "»",
+  "»": "«",
 };
 
 const FENCE = /[ \t]*(`{3,}|~{3,})/y;
@@ -62,7 +66,7 @@ function inlineCodeEnd(text: string, pos: number): number {
   let run = pos;
   while (text[run] === "`") run++;
   const len = run - pos;
-  for (let i = run; i < text.length; ) {
+  for (let i = run; i < text.length;) {
     const j = text.indexOf("`", i);
     if (j < 0 || BLANK_LINE.test(text.slice(i, j))) break; // code spans stay within a paragraph
     let k = j;
@@ -137,10 +141,7 @@ function withoutColon(text: string, pos: number, registry: MarkerRegistry): RegE
   return m && registry.isCanonical(m[2]!) ? m : null;
 }
 
-const GAP_RUN = new RegExp(
-  `((?:[ \\t]*\\r?\\n)*[ \\t]*)${GAP}((?:[ \\t\\r\\n]*${GAP})*)([ \\t]*(?:\\r?\\n(?:[ \\t]*\\r?\\n)*)?)`,
-  "g",
-);
+const GAP_RUN = new RegExp(`((?:[ \\t]*\\r?\\n)*[ \\t]*)${GAP}((?:[ \\t\\r\\n]*${GAP})*)([ \\t]*(?:\\r?\\n(?:[ \\t]*\\r?\\n)*)?)`, "g");
 
 /**
  * Closes the holes left by removed markers: a marker on its own line takes
@@ -177,7 +178,7 @@ export function parseMarkers<N extends string>(answer: string, registry: MarkerR
   const markers: Marker<N>[] = [];
   let out = "";
   let removed = false;
-  for (let pos = 0; pos < source.length; ) {
+  for (let pos = 0; pos < source.length;) {
     const ch = source[pos]!;
     let end: number | undefined;
     if (pos === 0 || source[pos - 1] === "\n") end = fenceEnd(source, pos) ?? quoteLineEnd(source, pos);

@@ -19,9 +19,7 @@ import { DIARY_MARKER } from "./diary-marker.ts";
 import { FOLLOWUP_MARKER } from "../topics/followup-marker.ts";
 
 /** The markers of this program, in teaching order. */
-export const MARKERS = new MarkerRegistry([
-  ...STORE_MARKERS, ...LOOKUP_MARKERS, EMOTION_MARKER, RECALL_MARKER, DIARY_MARKER, FOLLOWUP_MARKER,
-]);
+export const MARKERS = new MarkerRegistry([...STORE_MARKERS, ...LOOKUP_MARKERS, EMOTION_MARKER, RECALL_MARKER, DIARY_MARKER, FOLLOWUP_MARKER]);
 
 /** A built-in marker's canonical name: the union of the definitions' own names (a plugin's registry widens it, see `with`). */
 export type MarkerName = ReturnType<typeof MARKERS.names>[number];

@@ -86,7 +86,9 @@ export function ruleSystemPrompt(p: CorrectionPeople): string {
 
 /** The rule derivation's input. */
 export function ruleUserPrompt(p: CorrectionPeople & { message: string; previousAnswer: string }): string {
-  return [`<answer from="${p.assistantName}">`, fenced(p.previousAnswer), `</answer>`, `<message from="${p.userName}">`, fenced(p.message), `</message>`].join("\n");
+  return [`<answer from="${p.assistantName}">`, fenced(p.previousAnswer), `</answer>`, `<message from="${p.userName}">`, fenced(p.message), `</message>`].join(
+    "\n",
+  );
 }
 
 /** One applied change, for the hint. */
@@ -108,10 +110,16 @@ export interface ProfileOffer {
 export function correctionHint(language: "de" | "en", userName: string, changes: AppliedChange[]): string {
   if (language === "de") {
     const lines = changes.map((c) => (c.action === "delete" ? `- gelöscht: „${c.oldText}“` : `- berichtigt: „${c.oldText}“ → „${c.newText}“`));
-    return [`Korrektur-Hinweis: Auf ${userName}s Widerspruch hin wurde dein Gedächtnis gerade berichtigt. Sag ${userName} in deiner Antwort kurz und ehrlich, was du geändert hast:`, ...lines].join("\n");
+    return [
+      `Korrektur-Hinweis: Auf ${userName}s Widerspruch hin wurde dein Gedächtnis gerade berichtigt. Sag ${userName} in deiner Antwort kurz und ehrlich, was du geändert hast:`,
+      ...lines,
+    ].join("\n");
   }
   const lines = changes.map((c) => (c.action === "delete" ? `- deleted: "${c.oldText}"` : `- corrected: "${c.oldText}" → "${c.newText}"`));
-  return [`Correction note: after ${userName}'s objection your memory was just corrected. Tell ${userName} briefly and honestly in your answer what you changed:`, ...lines].join("\n");
+  return [
+    `Correction note: after ${userName}'s objection your memory was just corrected. Tell ${userName} briefly and honestly in your answer what you changed:`,
+    ...lines,
+  ].join("\n");
 }
 
 /** Profile facts are never changed automatically: Lilo says so and offers the exact entry and command. */

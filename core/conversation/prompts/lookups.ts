@@ -56,12 +56,21 @@ function cut(text: string, max: number): string {
 }
 
 const MEMORY = {
-  de: { head: "Deine Notizen und wichtigen Erinnerungen, die am besten passen:", empty: "Nichts gefunden. Sag ehrlich, dass du dazu nichts weißt, statt etwas zu erfinden." },
-  en: { head: "Your notes and important memories that fit best:", empty: "Nothing found. Say honestly that you know nothing about it instead of inventing something." },
+  de: {
+    head: "Deine Notizen und wichtigen Erinnerungen, die am besten passen:",
+    empty: "Nichts gefunden. Sag ehrlich, dass du dazu nichts weißt, statt etwas zu erfinden.",
+  },
+  en: {
+    head: "Your notes and important memories that fit best:",
+    empty: "Nothing found. Say honestly that you know nothing about it instead of inventing something.",
+  },
 } as const;
 
 /** The memory_search tool's result (no marker has this path). */
 export function memoryResultText(hits: Array<{ text: string; createdAt: string; store: string }>, language: "de" | "en", timeZone: string): string {
   if (!hits.length) return MEMORY[language].empty;
-  return [MEMORY[language].head, ...hits.map((h) => `- ${localDay(new Date(h.createdAt), timeZone)}${h.store === "important" ? " (!)" : ""}: ${cut(h.text, SNIPPET_CHARS)}`)].join("\n");
+  return [
+    MEMORY[language].head,
+    ...hits.map((h) => `- ${localDay(new Date(h.createdAt), timeZone)}${h.store === "important" ? " (!)" : ""}: ${cut(h.text, SNIPPET_CHARS)}`),
+  ].join("\n");
 }

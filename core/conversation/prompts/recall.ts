@@ -84,7 +84,7 @@ function body(p: Omit<FetchResultsInput, "outcomes">, o: FetchOutcome): string {
   if (o.status === "unavailable") return t.unavailable;
   if (o.status === "failed") return t.failed;
   if (o.status === "empty") return t.empty;
-  if (o.status === "refused" || o.kind !== "recall" && o.kind !== "diary") return t.failed; // lookupBody answered these
+  if (o.status === "refused" || (o.kind !== "recall" && o.kind !== "diary")) return t.failed; // lookupBody answered these
   if (o.kind === "diary") {
     const entries = o.entries.map((e) => `- ${localDay(new Date(e.createdAt), p.timeZone)}: ${cut(e.text, DIARY_CHARS)}`);
     return [t.diaryHead, ...entries].join("\n");

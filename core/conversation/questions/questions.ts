@@ -15,9 +15,7 @@ export interface QuestionHandler {
 }
 
 /** The outcome of an answer, for adapters to render (replace the buttons with `text`). */
-export type AnswerOutcome =
-  | { ok: true; text: string; answer: Answer }
-  | { ok: false; reason: "not-found" | "not-yours" | "closed" | "expired"; text: string };
+export type AnswerOutcome = { ok: true; text: string; answer: Answer } | { ok: false; reason: "not-found" | "not-yours" | "closed" | "expired"; text: string };
 
 const TEXTS = {
   de: { yes: "Ja", no: "Nein", closed: "Diese Frage ist schon beantwortet.", expired: "Diese Frage ist abgelaufen.", missing: "Diese Frage gibt es nicht." },
@@ -89,6 +87,13 @@ export class Questions {
 
   private render(id: number, text: string): Question {
     const t = TEXTS[this.language];
-    return { id, text, choices: [{ value: "yes", label: t.yes }, { value: "no", label: t.no }] };
+    return {
+      id,
+      text,
+      choices: [
+        { value: "yes", label: t.yes },
+        { value: "no", label: t.no },
+      ],
+    };
   }
 }

@@ -10,7 +10,11 @@ export interface RuleQuestionPayload {
 export const RULE_QUESTION = "rule";
 
 const TEXTS = {
-  de: { ask: (rule: string) => `Soll ich mir das merken? 📌 „${rule}“`, saved: (rule: string) => `📌 Gemerkt: „${rule}“`, dropped: "Okay, ich merke mir das nicht." },
+  de: {
+    ask: (rule: string) => `Soll ich mir das merken? 📌 „${rule}“`,
+    saved: (rule: string) => `📌 Gemerkt: „${rule}“`,
+    dropped: "Okay, ich merke mir das nicht.",
+  },
   en: { ask: (rule: string) => `Shall I remember this? 📌 "${rule}"`, saved: (rule: string) => `📌 Saved: "${rule}"`, dropped: "Okay, I won't remember that." },
 } as const;
 

@@ -25,14 +25,25 @@ export interface ToolLoopDeps extends FetchDeps {
 }
 
 /** Answers `request` with native tools when the model has them, else with one plain call. */
-export async function completeWithTools(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest): Promise<ChatResponse & { toolsUsed: string[] }> {
+export async function completeWithTools(
+  deps: ToolLoopDeps,
+  ctx: { userId: string; conversationId: number },
+  model: ChatModel,
+  request: ChatRequest,
+): Promise<ChatResponse & { toolsUsed: string[] }> {
   const used: string[] = [];
   const res = await toolLoop(deps, ctx, model, request, used);
   return { ...res, toolsUsed: used };
 }
 
 /** The loop behind completeWithTools; `used` collects the names of the tools that ran. */
-async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest, used: string[]): Promise<ChatResponse> {
+async function toolLoop(
+  deps: ToolLoopDeps,
+  ctx: { userId: string; conversationId: number },
+  model: ChatModel,
+  request: ChatRequest,
+  used: string[],
+): Promise<ChatResponse> {
   const tools = deps.tools;
   if (!tools?.isNative(model)) return model.complete(request);
   const specs = toolSpecs(deps.markers, deps.lookups?.offered() ?? []);
@@ -55,7 +66,11 @@ async function toolLoop(deps: ToolLoopDeps, ctx: { userId: string; conversationI
       deps.logger.warn("tool calls after the last allowed round ignored", { userId: ctx.userId, calls: res.toolCalls.map((c) => c.name) });
       return withEarlier(res);
     }
-    earlier.push(...parseMarkers(res.text, deps.markers).markers.filter((m) => m.kind === "store").map((m) => `[${m.name}: ${m.payload}]`));
+    earlier.push(
+      ...parseMarkers(res.text, deps.markers)
+        .markers.filter((m) => m.kind === "store")
+        .map((m) => `[${m.name}: ${m.payload}]`),
+    );
     used.push(...res.toolCalls.map((c) => c.name));
     const results = await Promise.all(res.toolCalls.map((c) => runTool(deps, ctx, c)));
     deps.logger.info("native tool round", { userId: ctx.userId, round: round + 1, tools: res.toolCalls.map((c) => c.name) });
@@ -75,11 +90,19 @@ async function runTool(deps: ToolLoopDeps, ctx: { userId: string; conversationId
   const texts = { language: deps.persona.language, userName: deps.userName, assistantName: deps.persona.name, timeZone: deps.timeZone };
   try {
     if (!parsed.marker) {
-      const content = await memorySearch({ memory: deps.memory, k: deps.limits.notesTopK, language: texts.language, timeZone: texts.timeZone }, ctx.userId, parsed.payload);
+      const content = await memorySearch(
+        { memory: deps.memory, k: deps.limits.notesTopK, language: texts.language, timeZone: texts.timeZone },
+        ctx.userId,
+        parsed.payload,
+      );
       return { callId: call.id, content };
     }
     const [outcome] = await executeFetchMarkers(deps, ctx, [{ name: parsed.marker.name, payload: parsed.payload, kind: "fetch" }]);
-    return { callId: call.id, content: fetchOutcomeText(texts, outcome!), ...(outcome!.status === "failed" || outcome!.status === "refused" ? { isError: true } : {}) };
+    return {
+      callId: call.id,
+      content: fetchOutcomeText(texts, outcome!),
+      ...(outcome!.status === "failed" || outcome!.status === "refused" ? { isError: true } : {}),
+    };
   } catch (err) {
     deps.logger.error("tool call failed", { userId: ctx.userId, tool: call.name, error: describeError(err) });
     return { callId: call.id, content: `${call.name} failed: ${describeError(err)}`, isError: true };

@@ -5,7 +5,11 @@ import type { Topic, TopicsStore } from "../../foundation/store/topics.ts";
 import { checkAddressed } from "./addressed.ts";
 
 /** Runs the addressed-check on one answer and marks the topic done when it passes; true then. */
-export function markIfAddressed(deps: { config: { topics: Pick<LiloConfig["topics"], "addressedWords"> }; clock: Clock; logger: Logger; topics: TopicsStore }, topic: Topic, answer: string): boolean {
+export function markIfAddressed(
+  deps: { config: { topics: Pick<LiloConfig["topics"], "addressedWords"> }; clock: Clock; logger: Logger; topics: TopicsStore },
+  topic: Topic,
+  answer: string,
+): boolean {
   const check = checkAddressed(topic, answer, deps.config.topics.addressedWords);
   if (!check.addressed) {
     deps.logger.debug("topic not addressed yet; it stays open", { topicId: topic.id, found: check.found, needed: check.needed });

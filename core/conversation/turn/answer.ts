@@ -100,7 +100,15 @@ function failed(s: AnswerServices, ctx: Turn, err: unknown, notes: MemoryHit[]):
  * stored with its after-reply jobs (see recordAnswer). Undefined when nothing
  * is left to show: the caller asks again or reports it, nothing is stored.
  */
-async function finish(s: AnswerServices, ctx: Turn, model: ChatModel, request: ChatRequest, raw: string, notes: MemoryHit[], recalled: boolean): Promise<TurnResult | undefined> {
+async function finish(
+  s: AnswerServices,
+  ctx: Turn,
+  model: ChatModel,
+  request: ChatRequest,
+  raw: string,
+  notes: MemoryHit[],
+  recalled: boolean,
+): Promise<TurnResult | undefined> {
   const resolved = await s.answering.resolve(ctx, model, request, raw);
   const shown = resolved.text.trim();
   if (!shown) return undefined;

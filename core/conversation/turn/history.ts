@@ -9,6 +9,11 @@ import type { ChatLogMessage } from "../../foundation/store/chat-log.ts";
  */
 export function historyTurns(messages: ChatLogMessage[], placeholder: string): ChatMessage[] {
   return messages.flatMap((m): ChatMessage[] =>
-    m.proactive ? [{ role: "user", content: placeholder }, { role: "assistant", content: m.text }] : [{ role: m.role, content: m.text }],
+    m.proactive
+      ? [
+          { role: "user", content: placeholder },
+          { role: "assistant", content: m.text },
+        ]
+      : [{ role: m.role, content: m.text }],
   );
 }

@@ -18,7 +18,12 @@ export interface ImagePlan {
  * the answer starts with a short note that Lilo cannot see pictures yet.
  * `images` undefined: the message had none.
  */
-export function imagePlan(config: { media: LiloConfig["media"]; language: "de" | "en" }, model: Pick<ChatModel, "provider" | "model">, ctx: TurnContext, images: ImageInput[] | undefined): ImagePlan {
+export function imagePlan(
+  config: { media: LiloConfig["media"]; language: "de" | "en" },
+  model: Pick<ChatModel, "provider" | "model">,
+  ctx: TurnContext,
+  images: ImageInput[] | undefined,
+): ImagePlan {
   const none: ImagePlan = { attach: (r) => r, annotate: (r) => r };
   if (!images) return none;
   const t = MEDIA_TEXTS[config.language];

@@ -38,8 +38,15 @@ export async function previewTurn(deps: PreviewDeps, readOnly: (ctx: TurnContext
   // A new conversation gets an id after every stored one, so "the messages before it" are the real ones.
   const conversationId = running ? last.id : Number.MAX_SAFE_INTEGER;
   const userMessage: ChatLogMessage = {
-    id: Number.MAX_SAFE_INTEGER, userId: msg.userId, conversationId, role: "user", text: msg.text,
-    model: null, mood: null, proactive: false, createdAt: now.toISOString(),
+    id: Number.MAX_SAFE_INTEGER,
+    userId: msg.userId,
+    conversationId,
+    role: "user",
+    text: msg.text,
+    model: null,
+    mood: null,
+    proactive: false,
+    createdAt: now.toISOString(),
   };
   const ctx = new Turn({ kind: "preview", message: userMessage });
   ctx.attach({ userMessage, text: msg.text, conversationId, isNewConversation: !running, previousAnswer: undefined, now });

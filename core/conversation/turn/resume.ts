@@ -28,7 +28,11 @@ export interface ResumeServices {
  * question answered as if it were new would confuse more than help.
  * Undefined when nothing is left to do (answered and delivered).
  */
-export async function finishStored(s: ResumeServices, config: { inbox: Pick<LiloConfig["inbox"], "maxAgeMinutes">; timezone: string }, messageId: number): Promise<TurnResult | undefined> {
+export async function finishStored(
+  s: ResumeServices,
+  config: { inbox: Pick<LiloConfig["inbox"], "maxAgeMinutes">; timezone: string },
+  messageId: number,
+): Promise<TurnResult | undefined> {
   const message = s.chatLog.get(messageId);
   if (!message || message.role !== "user") return undefined;
   const state = s.inbox.replyState(messageId);
@@ -48,7 +52,15 @@ function acknowledge(s: ResumeServices, timezone: string, message: ChatLogMessag
   const text = TURN_TEXTS[language].offline(formatLocal(new Date(message.createdAt), timezone, language));
   const now = s.clock.now().toISOString();
   const stored = writeTransaction(s.db, () => {
-    const a = s.chatLog.append({ userId: message.userId, conversationId: message.conversationId, role: "assistant", text, createdAt: now, replyTo: message.id, delivery: "pending" });
+    const a = s.chatLog.append({
+      userId: message.userId,
+      conversationId: message.conversationId,
+      role: "assistant",
+      text,
+      createdAt: now,
+      replyTo: message.id,
+      delivery: "pending",
+    });
     s.inbox.setReplyState(message.id, "acknowledged", now);
     return a;
   });

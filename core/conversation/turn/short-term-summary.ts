@@ -24,9 +24,7 @@ export async function summarizeConversation(
   if (!messages.some((m) => m.role === "user")) return "";
   const { name, language } = deps.persona;
   const user = deps.persona.userName(userId);
-  const transcript = messages
-    .map((m) => `${m.role === "user" ? user : name}: ${m.text.slice(0, MAX_CHARS_PER_MESSAGE)}`)
-    .join("\n");
+  const transcript = messages.map((m) => `${m.role === "user" ? user : name}: ${m.text.slice(0, MAX_CHARS_PER_MESSAGE)}`).join("\n");
   const reply = await deps.models.forRole("extraction").complete({
     system: shortTermPrompt({ userName: user, assistantName: name, language }),
     messages: [{ role: "user", content: transcript }],

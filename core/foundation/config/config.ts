@@ -84,7 +84,11 @@ function complete(raw: RawConfig) {
     dbPath: raw.dbPath ?? `${dataDir}/lilo.db`,
     models: modelSpecs(raw.models, providers),
     providers,
-    embedding: { ...raw.embedding, model: raw.embedding.model ?? DEFAULT_EMBEDDING_MODELS[raw.persona.language], localDir: raw.embedding.localDir ?? `${dataDir}/models` },
+    embedding: {
+      ...raw.embedding,
+      model: raw.embedding.model ?? DEFAULT_EMBEDDING_MODELS[raw.persona.language],
+      localDir: raw.embedding.localDir ?? `${dataDir}/models`,
+    },
     vector: { ...raw.vector, backend: raw.vector.backend ?? (raw.vector.qdrantUrl ? "qdrant" : "embedded") },
     analysis: { ...raw.analysis, dir: raw.analysis.dir ?? `${dataDir}/analyses` },
     lookup: lookupConfig(raw.lookup),
@@ -124,7 +128,10 @@ export function requireModel(config: LiloConfig, role: ModelRole = "chat"): Mode
 /** "a=b,c=d" → { a: "b", c: "d" }. */
 function parsePairs(variable: string, raw: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const idx = part.lastIndexOf("=");
     if (idx <= 0 || idx === part.length - 1) throw new ConfigError(`${variable}: "${part}" is not key=value`);
     out[part.slice(0, idx).trim()] = part.slice(idx + 1).trim();

@@ -33,7 +33,7 @@ const GROUPS: Record<Group, GroupText> = {
   live: {
     title: "Live settings",
     intro: [
-      "Variables marked \"live\" below are defaults: `lilo settings set diary.time 21:30` changes them while",
+      'Variables marked "live" below are defaults: `lilo settings set diary.time 21:30` changes them while',
       "Lilo runs (`lilo settings unset KEY` goes back to the value here).",
     ],
   },
@@ -52,7 +52,7 @@ const GROUPS: Record<Group, GroupText> = {
     intro: [
       "Gemini: through OpenRouter (LILO_ANALYSIS_MODEL=openrouter:google/gemini-2.5-pro) or Google's OpenAI-compatible",
       "endpoint (OPENAI_BASE_URL=https://generativelanguage.googleapis.com/v1beta/openai/, OPENAI_API_KEY=<Gemini key>",
-      "and LILO_ANALYSIS_MODEL=openai:gemini-2.5-pro; that makes \"openai\" mean Gemini).",
+      'and LILO_ANALYSIS_MODEL=openai:gemini-2.5-pro; that makes "openai" mean Gemini).',
     ],
     outro: ["Long parts take minutes: raise LILO_MODEL_TIMEOUT_MS for analysis runs (it applies to every model call)."],
   },

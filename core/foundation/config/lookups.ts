@@ -45,7 +45,10 @@ export function lookupConfig(raw: RawConfig["lookup"]): LookupConfig {
 
 /** "https://a/feed.xml, https://b/atom" → the URLs; each must be http(s). */
 function parseFeeds(raw: string): string[] {
-  const urls = raw.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
+  const urls = raw
+    .split(/[,\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const u of urls) {
     if (!/^https?:\/\//i.test(u) || !URL.canParse(u)) throw new ConfigError(`LILO_FEEDS: "${u}" is not an http(s) URL`);
   }
@@ -58,10 +61,14 @@ const MODES: readonly ToolMode[] = ["auto", "native", "markers"];
 function parseToolModes(raw: string): { modes: Record<string, ToolMode>; default: ToolMode } {
   const modes: Record<string, ToolMode> = {};
   let fallback: ToolMode = "auto";
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const idx = part.indexOf("=");
     const mode = (idx < 0 ? part : part.slice(idx + 1)).trim().toLowerCase() as ToolMode;
-    if (!MODES.includes(mode)) throw new ConfigError(`LILO_NATIVE_TOOLS: "${part}" — use auto, native or markers, optionally per provider (e.g. markers,anthropic=native)`);
+    if (!MODES.includes(mode))
+      throw new ConfigError(`LILO_NATIVE_TOOLS: "${part}" — use auto, native or markers, optionally per provider (e.g. markers,anthropic=native)`);
     if (idx < 0) fallback = mode;
     else modes[part.slice(0, idx).trim()] = mode;
   }

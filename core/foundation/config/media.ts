@@ -20,7 +20,13 @@ export interface MediaConfig {
 
 /** Completes the table's `media` section: LILO_VISION becomes the list of models that see images. */
 export function mediaConfig(raw: RawConfig["media"]): MediaConfig {
-  return { ...raw, vision: raw.vision.split(",").map((s) => s.trim()).filter((s) => s && s !== "none") };
+  return {
+    ...raw,
+    vision: raw.vision
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s && s !== "none"),
+  };
 }
 
 /** Does this chat model get the images of a message (LILO_VISION lists its provider or provider:model)? */

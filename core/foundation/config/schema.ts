@@ -1,20 +1,6 @@
 import { z } from "zod";
 import type { QuietHours } from "../util/quiet-hours.ts";
-import {
-  bool,
-  cronPattern,
-  int,
-  isTimeZone,
-  num,
-  opt,
-  optionalScore,
-  positive,
-  positiveInt,
-  quietHours,
-  score,
-  setting as s,
-  url,
-} from "./rules.ts";
+import { bool, cronPattern, int, isTimeZone, num, opt, optionalScore, positive, positiveInt, quietHours, score, setting as s, url } from "./rules.ts";
 
 /**
  * The configuration table: one nested zod schema whose leaves carry their
@@ -58,7 +44,12 @@ export const rawConfigSchema = z.object({
     }),
   }),
   models: z.object({
-    chat: s(opt(), { env: "LILO_CHAT_MODEL", doc: "default: the first configured provider's default model", group: "models", example: "anthropic:claude-sonnet-4-5" }),
+    chat: s(opt(), {
+      env: "LILO_CHAT_MODEL",
+      doc: "default: the first configured provider's default model",
+      group: "models",
+      example: "anthropic:claude-sonnet-4-5",
+    }),
     extraction: s(opt(), { env: "LILO_EXTRACTION_MODEL", doc: "e.g. deepseek:deepseek-chat", group: "models" }),
     judge: s(opt(), { env: "LILO_JUDGE_MODEL", doc: "corrections and learned rules", group: "models" }),
     reflection: s(opt(), { env: "LILO_REFLECTION_MODEL", doc: "reflection and concerns", group: "models" }),
@@ -107,7 +98,12 @@ export const rawConfigSchema = z.object({
       group: "embeddings",
       listed: "embedding.model",
     }),
-    localDir: s(opt(), { env: "LILO_EMBEDDING_MODEL_DIR", doc: "downloaded once on first start, then read from here; default $LILO_DATA_DIR/models", group: "embeddings", example: "data/models" }),
+    localDir: s(opt(), {
+      env: "LILO_EMBEDDING_MODEL_DIR",
+      doc: "downloaded once on first start, then read from here; default $LILO_DATA_DIR/models",
+      group: "embeddings",
+      example: "data/models",
+    }),
     offline: s(bool(false), { env: "LILO_EMBEDDING_OFFLINE", doc: "true: never download; the model must be in the directory", group: "embeddings" }),
   }),
   vector: z.object({
@@ -118,15 +114,27 @@ export const rawConfigSchema = z.object({
       example: "embedded",
       listed: "vector.backend",
     }),
-    graphMinSize: s(int(2_000_000), { env: "LILO_VECTOR_GRAPH_MIN_SIZE", doc: "embedded: a user's store with this many vectors is searched through an HNSW graph", group: "embeddings" }),
+    graphMinSize: s(int(2_000_000), {
+      env: "LILO_VECTOR_GRAPH_MIN_SIZE",
+      doc: "embedded: a user's store with this many vectors is searched through an HNSW graph",
+      group: "embeddings",
+    }),
     qdrantUrl: s(url(), { env: "QDRANT_URL", doc: "a Qdrant server", group: "embeddings", example: "http://127.0.0.1:6333" }),
     qdrantApiKey: s(opt(), { env: "QDRANT_API_KEY", doc: "", group: "embeddings", secret: true }),
     collection: s(z.string().trim().min(1).default("lilo"), { env: "QDRANT_COLLECTION", doc: "", group: "embeddings" }),
   }),
   memory: z.object({
     notesTopK: s(int(5), { env: "LILO_NOTES_TOP_K", doc: "", group: "memory" }),
-    notesMinScore: s(optionalScore(), { env: "LILO_NOTES_MIN_SCORE", doc: "default from the embedder in use: 0.3 MiniLM, 0.4 multilingual, 0.3 unknown", group: "memory" }),
-    dedupMinScore: s(optionalScore(), { env: "LILO_DEDUP_MIN_SCORE", doc: "default from the embedder in use: 0.82 MiniLM, 0.88 multilingual; unknown: exact text only", group: "memory" }),
+    notesMinScore: s(optionalScore(), {
+      env: "LILO_NOTES_MIN_SCORE",
+      doc: "default from the embedder in use: 0.3 MiniLM, 0.4 multilingual, 0.3 unknown",
+      group: "memory",
+    }),
+    dedupMinScore: s(optionalScore(), {
+      env: "LILO_DEDUP_MIN_SCORE",
+      doc: "default from the embedder in use: 0.82 MiniLM, 0.88 multilingual; unknown: exact text only",
+      group: "memory",
+    }),
     thoughtsTopK: s(int(3), { env: "LILO_THOUGHTS_TOP_K", doc: "", group: "memory" }),
     thoughtsMinScore: s(score(0.3), { env: "LILO_THOUGHTS_MIN_SCORE", doc: "", group: "memory" }),
     recentMessages: s(int(12), { env: "LILO_RECENT_MESSAGES", doc: "earlier messages of the running conversation on the sheet", group: "memory" }),
@@ -138,31 +146,63 @@ export const rawConfigSchema = z.object({
     }),
     profileMaxChars: s(int(4_000), { env: "LILO_PROFILE_MAX_CHARS", doc: "filled fairly across categories, most relevant and newest first", group: "memory" }),
     // the whole memory part of the cheat sheet, estimated tokens (3 characters each, see request-budget.ts)
-    memoryBudgetTokens: s(int(2_000), { env: "LILO_MEMORY_BUDGET_TOKENS", doc: "the whole memory part of the sheet, estimated at 3 characters a token", group: "memory" }),
-    importantMaxChars: s(int(1_500), { env: "LILO_IMPORTANT_MAX_CHARS", doc: "important memories on every sheet; most relevant first when they do not all fit", group: "memory" }),
+    memoryBudgetTokens: s(int(2_000), {
+      env: "LILO_MEMORY_BUDGET_TOKENS",
+      doc: "the whole memory part of the sheet, estimated at 3 characters a token",
+      group: "memory",
+    }),
+    importantMaxChars: s(int(1_500), {
+      env: "LILO_IMPORTANT_MAX_CHARS",
+      doc: "important memories on every sheet; most relevant first when they do not all fit",
+      group: "memory",
+    }),
     passagesTopK: s(int(3), { env: "LILO_PASSAGES_TOP_K", doc: "verbatim chat-log passages from earlier conversations on the sheet", group: "memory" }),
     passagesMaxChars: s(int(1_800), { env: "LILO_PASSAGES_MAX_CHARS", doc: "", group: "memory" }),
   }),
   // nothing lost: a message stored while Lilo was down is answered on start unless older than this (then only acknowledged)
   inbox: z.object({
-    maxAgeMinutes: s(positive(720), { env: "LILO_INBOX_MAX_AGE_MINUTES", doc: "messages stored while Lilo was down are answered on start unless older; older ones only get \"I was offline\"", group: "memory" }),
-    jobMaxAttempts: s(positiveInt(3), { env: "LILO_JOB_MAX_ATTEMPTS", doc: "tries of an after-reply job (extraction, addressed-check) before it is marked failed", group: "memory" }),
+    maxAgeMinutes: s(positive(720), {
+      env: "LILO_INBOX_MAX_AGE_MINUTES",
+      doc: 'messages stored while Lilo was down are answered on start unless older; older ones only get "I was offline"',
+      group: "memory",
+    }),
+    jobMaxAttempts: s(positiveInt(3), {
+      env: "LILO_JOB_MAX_ATTEMPTS",
+      doc: "tries of an after-reply job (extraction, addressed-check) before it is marked failed",
+      group: "memory",
+    }),
   }),
   topics: z.object({
     followupDueDays: s(num(14), { env: "LILO_FOLLOWUP_DUE_DAYS", doc: "when a [FOLLOWUP:] topic becomes due", group: "memory" }),
     // addressed-check (docs/spec.md §9): meaningful words of a topic that must recur in Lilo's answer
     addressedWords: z.object({
-      followup: s(positiveInt(1), { env: "LILO_FOLLOWUP_ADDRESSED_WORDS", doc: "meaningful words of a follow-up in her answer → done; whole words, no filler", group: "memory" }),
-      concern: s(positiveInt(2), { env: "LILO_CONCERN_ADDRESSED_WORDS", doc: "the same for a 🧠 concern: one word of a sentence recurs by chance too often", group: "memory" }),
+      followup: s(positiveInt(1), {
+        env: "LILO_FOLLOWUP_ADDRESSED_WORDS",
+        doc: "meaningful words of a follow-up in her answer → done; whole words, no filler",
+        group: "memory",
+      }),
+      concern: s(positiveInt(2), {
+        env: "LILO_CONCERN_ADDRESSED_WORDS",
+        doc: "the same for a 🧠 concern: one word of a sentence recurs by chance too often",
+        group: "memory",
+      }),
     }),
   }),
   questions: z.object({
-    ttlMinutes: s(num(60), { env: "LILO_QUESTION_TTL_MINUTES", doc: "how long a \"Soll ich mir das merken?\" question waits", group: "memory" }),
+    ttlMinutes: s(num(60), { env: "LILO_QUESTION_TTL_MINUTES", doc: 'how long a "Soll ich mir das merken?" question waits', group: "memory" }),
     answerWords: s(int(4), { env: "LILO_ANSWER_WORDS", doc: "a typed yes/no is read from this many first words, whole words only", group: "memory" }),
   }),
   budget: z.object({
-    maxInputChars: s(z.coerce.number().int().min(500).default(12_000), { env: "LILO_MAX_INPUT_CHARS", doc: "a longer message is stored whole, read shortened with a note; the user is told", group: "budgets" }),
-    historyMessageChars: s(z.coerce.number().int().min(200).default(4_000), { env: "LILO_HISTORY_MESSAGE_CHARS", doc: "each earlier message replayed on the sheet is shortened to this", group: "budgets" }),
+    maxInputChars: s(z.coerce.number().int().min(500).default(12_000), {
+      env: "LILO_MAX_INPUT_CHARS",
+      doc: "a longer message is stored whole, read shortened with a note; the user is told",
+      group: "budgets",
+    }),
+    historyMessageChars: s(z.coerce.number().int().min(200).default(4_000), {
+      env: "LILO_HISTORY_MESSAGE_CHARS",
+      doc: "each earlier message replayed on the sheet is shortened to this",
+      group: "budgets",
+    }),
     requestTokens: s(z.coerce.number().int().min(1_000).default(24_000), {
       env: "LILO_REQUEST_BUDGET_TOKENS",
       doc: "estimated tokens, 3 characters each, of the whole request; oldest turns go first",
@@ -170,25 +210,49 @@ export const rawConfigSchema = z.object({
     }),
   }),
   recall: z.object({
-    maxPassages: s(positiveInt(8), { env: "LILO_RECALL_MAX_PASSAGES", doc: "[RECALL:] passages from the chat log, each with the message before and after", group: "recall" }),
+    maxPassages: s(positiveInt(8), {
+      env: "LILO_RECALL_MAX_PASSAGES",
+      doc: "[RECALL:] passages from the chat log, each with the message before and after",
+      group: "recall",
+    }),
     diaryTopK: s(positiveInt(3), { env: "LILO_DIARY_RECALL_TOP_K", doc: "[DIARY:] entries found by meaning", group: "recall" }),
   }),
   corrections: z.object({
-    candidatesPerText: s(int(5), { env: "LILO_CORRECTION_CANDIDATES_K", doc: "notes and profile entries per text: the message and Lilo's previous answer", group: "corrections" }),
+    candidatesPerText: s(int(5), {
+      env: "LILO_CORRECTION_CANDIDATES_K",
+      doc: "notes and profile entries per text: the message and Lilo's previous answer",
+      group: "corrections",
+    }),
     candidateMinScore: s(score(0.3), { env: "LILO_CORRECTION_MIN_SCORE", doc: "keep it low: real corrections and misses score alike", group: "corrections" }),
   }),
   live: z.object({
-    pollSeconds: s(positive(5), { env: "LILO_SETTINGS_POLL_SECONDS", doc: "how often the running bot picks up a change made with `lilo settings set`", group: "live" }),
+    pollSeconds: s(positive(5), {
+      env: "LILO_SETTINGS_POLL_SECONDS",
+      doc: "how often the running bot picks up a change made with `lilo settings set`",
+      group: "live",
+    }),
   }),
   diary: z.object({
     enabled: s(bool(true), { env: "LILO_DIARY_ENABLED", doc: "", group: "diary", live: "diary.enabled" }),
-    time: s(z.string().trim().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, "use HH:MM, e.g. 23:45").default("23:45"), {
-      env: "LILO_DIARY_TIME",
-      doc: "HH:MM, local time",
+    time: s(
+      z
+        .string()
+        .trim()
+        .regex(/^([01]?\d|2[0-3]):[0-5]\d$/, "use HH:MM, e.g. 23:45")
+        .default("23:45"),
+      {
+        env: "LILO_DIARY_TIME",
+        doc: "HH:MM, local time",
+        group: "diary",
+        live: "diary.time",
+      },
+    ),
+    ping: s(bool(true), {
+      env: "LILO_DIARY_PING",
+      doc: "a short push after each entry, only to users who opted in to pushes",
       group: "diary",
-      live: "diary.time",
+      live: "diary.ping",
     }),
-    ping: s(bool(true), { env: "LILO_DIARY_PING", doc: "a short push after each entry, only to users who opted in to pushes", group: "diary", live: "diary.ping" }),
     windowHours: s(num(24), { env: "LILO_DIARY_WINDOW_HOURS", doc: "no conversation in this window → no entry", group: "diary" }),
     maxExchanges: s(int(40), { env: "LILO_DIARY_MAX_EXCHANGES", doc: "", group: "diary" }),
     userChars: s(int(400), { env: "LILO_DIARY_USER_CHARS", doc: "the user's messages are cut to this on the diary sheet", group: "diary" }),
@@ -216,13 +280,23 @@ export const rawConfigSchema = z.object({
       doc: "share of meaningful words shared with an open topic → not created",
       group: "reflection",
     }),
-    concernPing: s(bool(true), { env: "LILO_CONCERN_PING", doc: "push a new concern to users who opted in to pushes", group: "reflection", live: "reflection.concern_ping" }),
+    concernPing: s(bool(true), {
+      env: "LILO_CONCERN_PING",
+      doc: "push a new concern to users who opted in to pushes",
+      group: "reflection",
+      live: "reflection.concern_ping",
+    }),
   }),
   // greetings (docs/spec.md §9): the pushed greeting is off by default (see README, "Follow-up topics and greetings")
   greeting: z.object({
     enabled: s(bool(false), { env: "LILO_GREETING_ENABLED", doc: "", group: "greeting", live: "greeting.enabled" }),
     cron: s(cronPattern("0 9 * * *"), { env: "LILO_GREETING_CRON", doc: "daily 09:00 local time", group: "greeting", live: "greeting.cron" }),
-    minHours: s(positive(20), { env: "LILO_GREETING_MIN_HOURS", doc: "only users silent this long; never twice into silence", group: "greeting", listed: "greeting.min_hours" }),
+    minHours: s(positive(20), {
+      env: "LILO_GREETING_MIN_HOURS",
+      doc: "only users silent this long; never twice into silence",
+      group: "greeting",
+      listed: "greeting.min_hours",
+    }),
     messages: s(positiveInt(6), { env: "LILO_GREETING_MESSAGES", doc: "last messages the greeting is written from", group: "greeting" }),
   }),
   push: z.object({
@@ -236,7 +310,11 @@ export const rawConfigSchema = z.object({
         return q ? `${hhmm(q.startMinute)}-${hhmm(q.endMinute)}` : "none";
       },
     }),
-    outboxPollMs: s(positiveInt(1500), { env: "LILO_PUSH_OUTBOX_POLL_MS", doc: "the running bot delivers pushes the CLI queued, checking this often", group: "memory" }),
+    outboxPollMs: s(positiveInt(1500), {
+      env: "LILO_PUSH_OUTBOX_POLL_MS",
+      doc: "the running bot delivers pushes the CLI queued, checking this often",
+      group: "memory",
+    }),
   }),
   analysis: z.object({
     chunkChars: s(positiveInt(150_000), { env: "LILO_ANALYSIS_CHUNK_CHARS", doc: "characters per part, ≈ 43,000 tokens", group: "analysis" }),
@@ -252,7 +330,12 @@ export const rawConfigSchema = z.object({
       { env: "LILO_ANALYSIS_RETRY_TOKENS", doc: "larger limits after an empty answer, in order", group: "analysis" },
     ),
     maxRetries: s(int(4), { env: "LILO_ANALYSIS_MAX_RETRIES", doc: "waits and retries on overload or a broken connection", group: "analysis" }),
-    dir: s(opt(), { env: "LILO_ANALYSIS_DIR", doc: "saved reports; unfinished runs keep a .json state here; default $LILO_DATA_DIR/analyses", group: "analysis", example: "data/analyses" }),
+    dir: s(opt(), {
+      env: "LILO_ANALYSIS_DIR",
+      doc: "saved reports; unfinished runs keep a .json state here; default $LILO_DATA_DIR/analyses",
+      group: "analysis",
+      example: "data/analyses",
+    }),
   }),
   lookup: z.object({
     search: z.object({
@@ -262,7 +345,12 @@ export const rawConfigSchema = z.object({
         group: "lookup",
         listed: "search.provider",
       }),
-      searxngUrl: s(url(), { env: "SEARXNG_URL", doc: "self-hosted SearXNG; enable \"json\" in search.formats of its settings.yml", group: "lookup", example: "http://127.0.0.1:8888" }),
+      searxngUrl: s(url(), {
+        env: "SEARXNG_URL",
+        doc: 'self-hosted SearXNG; enable "json" in search.formats of its settings.yml',
+        group: "lookup",
+        example: "http://127.0.0.1:8888",
+      }),
       braveApiKey: s(opt(), { env: "BRAVE_SEARCH_API_KEY", doc: "hosted Brave Search API, free tier", group: "lookup", secret: true }),
       braveUrl: s(url(), { env: "BRAVE_SEARCH_URL", doc: "only for a proxy or tests", group: "lookup", example: "https://api.search.brave.com" }),
       results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_SEARCH_RESULTS", doc: "", group: "lookup" }),
@@ -277,9 +365,17 @@ export const rawConfigSchema = z.object({
       }),
       maxBytes: s(positiveInt(2_000_000), { env: "LILO_FETCH_MAX_BYTES", doc: "", group: "lookup" }),
       timeoutMs: s(positiveInt(10_000), { env: "LILO_FETCH_TIMEOUT_MS", doc: "", group: "lookup" }),
-      maxChars: s(z.coerce.number().int().min(200).default(4_000), { env: "LILO_FETCH_MAX_CHARS", doc: "characters of the page text the model gets", group: "lookup" }),
+      maxChars: s(z.coerce.number().int().min(200).default(4_000), {
+        env: "LILO_FETCH_MAX_CHARS",
+        doc: "characters of the page text the model gets",
+        group: "lookup",
+      }),
       /** Test setting: lets fetch_url reach 127.0.0.1/::1 (the fake servers); never set it in production. */
-      allowLoopback: s(bool(false), { env: "LILO_FETCH_ALLOW_LOOPBACK", doc: "tests only: lets fetch_url reach 127.0.0.1; never set it in production", group: "lookup" }),
+      allowLoopback: s(bool(false), {
+        env: "LILO_FETCH_ALLOW_LOOPBACK",
+        doc: "tests only: lets fetch_url reach 127.0.0.1; never set it in production",
+        group: "lookup",
+      }),
     }),
     feeds: z.object({
       urls: s(z.string().default(""), {
@@ -316,7 +412,11 @@ export const rawConfigSchema = z.object({
     }),
   }),
   media: z.object({
-    vision: s(z.string().default("anthropic,openai,openrouter"), { env: "LILO_VISION", doc: "chat models that get photos: providers or provider:model; \"none\" = caption only", group: "media" }),
+    vision: s(z.string().default("anthropic,openai,openrouter"), {
+      env: "LILO_VISION",
+      doc: 'chat models that get photos: providers or provider:model; "none" = caption only',
+      group: "media",
+    }),
     maxImageBytes: s(positiveInt(5_000_000), { env: "LILO_MAX_IMAGE_BYTES", doc: "larger photos are not downloaded", group: "media" }),
     maxAudioBytes: s(positiveInt(20_000_000), { env: "LILO_MAX_AUDIO_BYTES", doc: "larger voice notes are not downloaded", group: "media" }),
     transcribe: z.object({

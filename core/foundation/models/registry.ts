@@ -57,11 +57,17 @@ export class ModelRegistry {
    */
   switchChat(value: string, now: string): ModelSpec {
     const choices = Object.keys(this.config.providers);
-    if (!value.trim()) throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
+    if (!value.trim())
+      throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
     const { provider, name } = splitModelSpec(value);
     // A bare name is a model of the provider in force.
     if (provider !== undefined && !this.config.providers[provider]) {
-      throw new ModelSwitchError(`Unknown provider "${provider}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`, "unknown-provider", provider, choices);
+      throw new ModelSwitchError(
+        `Unknown provider "${provider}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`,
+        "unknown-provider",
+        provider,
+        choices,
+      );
     }
     const spec: ModelSpec = { provider: provider ?? this.chatSpec().provider, model: name };
     if (!spec.model) throw new ModelSwitchError(`Name the model after "${spec.provider}:"`, "no-model-named", spec.provider, choices);

@@ -15,7 +15,10 @@ export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() 
  * One line per event on stderr, so stdout stays free for the terminal chat and --json output;
  * `write` sends the lines elsewhere (the terminal chat's log file).
  */
-export function consoleLogger(level: "debug" | "info" | "warn" | "error" = "info", write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function consoleLogger(
+  level: "debug" | "info" | "warn" | "error" = "info",
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
   const order = ["debug", "info", "warn", "error"] as const;
   const min = order.indexOf(level);
   const at = (lvl: (typeof order)[number]) => (msg: string, data?: Record<string, unknown>) => {

@@ -69,18 +69,14 @@ export class AnthropicModel implements ChatModel {
     if (!Array.isArray(message?.content)) {
       throw providerFailure({ provider: this.provider, kind: "other", detail: "the answer has no content", cause: message });
     }
-    const text = message.content
-      .flatMap((block) => (block.type === "text" ? [block.text] : []))
-      .join("");
+    const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
     const toolCalls = anthropicToolCalls(message.content);
     return {
       text,
       model: message.model,
       ...(toolCalls.length ? { toolCalls } : {}),
       ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
-      ...(message.usage
-        ? { usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens } }
-        : {}),
+      ...(message.usage ? { usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens } } : {}),
     };
   }
 

@@ -25,7 +25,10 @@ export function anthropicMessage(m: ChatMessage): Anthropic.MessageParam {
     return {
       role: "user",
       content: [
-        ...m.images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mediaType as Anthropic.Base64ImageSource["media_type"], data: i.data } })),
+        ...m.images.map((i) => ({
+          type: "image" as const,
+          source: { type: "base64" as const, media_type: i.mediaType as Anthropic.Base64ImageSource["media_type"], data: i.data },
+        })),
         ...(m.content ? [{ type: "text" as const, text: m.content }] : []),
       ],
     };

@@ -38,7 +38,11 @@ export class HashEmbedder implements Embedder {
 
   private embedOne(text: string): Float32Array {
     const v = new Float32Array(this.dim);
-    const words = text.toLowerCase().normalize("NFC").match(/[\p{L}\p{N}]+/gu) ?? [];
+    const words =
+      text
+        .toLowerCase()
+        .normalize("NFC")
+        .match(/[\p{L}\p{N}]+/gu) ?? [];
     for (const word of words) {
       this.add(v, `w:${word}`, WORD_WEIGHT);
       // Boundary markers make "kino" at a word start differ from one inside a word.

@@ -8,15 +8,10 @@ import { lazyChatModel } from "./lazy.ts";
  * with timeout, SDK retries and default max tokens from `config.modelCall`.
  * Throws a ConfigError naming the variable to set when a key is missing.
  */
-export function createChatModel(
-  spec: ModelSpec,
-  config: Pick<LiloConfig, "providers" | "modelCall">,
-): ChatModel {
+export function createChatModel(spec: ModelSpec, config: Pick<LiloConfig, "providers" | "modelCall">): ChatModel {
   const settings = config.providers[spec.provider];
   if (!settings) {
-    throw new ConfigError(
-      `Unknown model provider "${spec.provider}" (use one of: ${Object.keys(config.providers).join(", ")})`,
-    );
+    throw new ConfigError(`Unknown model provider "${spec.provider}" (use one of: ${Object.keys(config.providers).join(", ")})`);
   }
   const { timeoutMs, maxRetries, maxTokens } = config.modelCall;
   const common = { provider: spec.provider, model: spec.model, baseUrl: settings.baseUrl, timeoutMs, maxRetries, maxTokens };
@@ -43,9 +38,7 @@ function isLocalServer(provider: string, settings: ProviderSettings): boolean {
 }
 
 function vendorOf(provider: string): (typeof OPENAI_COMPATIBLE_VENDORS)[keyof typeof OPENAI_COMPATIBLE_VENDORS] | undefined {
-  return Object.hasOwn(OPENAI_COMPATIBLE_VENDORS, provider)
-    ? OPENAI_COMPATIBLE_VENDORS[provider as keyof typeof OPENAI_COMPATIBLE_VENDORS]
-    : undefined;
+  return Object.hasOwn(OPENAI_COMPATIBLE_VENDORS, provider) ? OPENAI_COMPATIBLE_VENDORS[provider as keyof typeof OPENAI_COMPATIBLE_VENDORS] : undefined;
 }
 
 /** The variable holding the provider's key: the vendor table's, else `<PROVIDER>_API_KEY` (ANTHROPIC_API_KEY). */

@@ -58,10 +58,7 @@ export class OpenAICompatibleModel implements ChatModel {
   async complete(request: ChatRequest): Promise<ChatResponse> {
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: this.model,
-      messages: [
-        ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
-        ...request.messages.flatMap(openaiMessages),
-      ],
+      messages: [...(request.system ? [{ role: "system" as const, content: request.system }] : []), ...request.messages.flatMap(openaiMessages)],
       max_tokens: request.maxTokens ?? this.maxTokens,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
@@ -84,9 +81,7 @@ export class OpenAICompatibleModel implements ChatModel {
       ...(toolCalls.length ? { toolCalls } : {}),
       model: completion.model || this.model,
       ...(choice.finish_reason ? { stopReason: choice.finish_reason } : {}),
-      ...(completion.usage
-        ? { usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } }
-        : {}),
+      ...(completion.usage ? { usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } } : {}),
     };
   }
 
@@ -95,9 +90,7 @@ export class OpenAICompatibleModel implements ChatModel {
     const error = (completion as unknown as { error?: { code?: unknown; message?: unknown } }).error;
     const detail = typeof error?.message === "string" ? error.message : "the answer has no choices";
     const base = { provider: this.provider, secrets: [this.apiKey], cause: completion, detail };
-    return typeof error?.code === "number"
-      ? providerFailure({ ...base, kind: "http", status: error.code })
-      : providerFailure({ ...base, kind: "other" });
+    return typeof error?.code === "number" ? providerFailure({ ...base, kind: "http", status: error.code }) : providerFailure({ ...base, kind: "other" });
   }
 
   private toProviderError(err: unknown): ProviderFailure {

@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { VectorIndexError } from "../errors.ts";
-import { VECTOR_STORES, type VectorHit, type VectorIndex, type VectorKey, type VectorQuery, type VectorRecord, type VectorStore } from "../ports/vector-index.ts";
+import {
+  VECTOR_STORES,
+  type VectorHit,
+  type VectorIndex,
+  type VectorKey,
+  type VectorQuery,
+  type VectorRecord,
+  type VectorStore,
+} from "../ports/vector-index.ts";
 
 export interface QdrantIndexOptions {
   /** e.g. http://127.0.0.1:6333 */

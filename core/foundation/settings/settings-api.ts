@@ -81,17 +81,28 @@ export function createSettingsApi({ config, live, store, models, now }: Settings
   const { leaves, sections } = config.table;
   const configRows = (): SettingRow[] => {
     defaults ??= loadConfig({}, sections);
-    return leaves.filter((l) => l.listed !== undefined).map((l) => {
-      const value = showLeaf(l, config);
-      return { kind: "config", key: l.listed!, env: l.env, value, source: value === showLeaf(l, defaults!) ? "default" : "env", live: false };
-    });
+    return leaves
+      .filter((l) => l.listed !== undefined)
+      .map((l) => {
+        const value = showLeaf(l, config);
+        return { kind: "config", key: l.listed!, env: l.env, value, source: value === showLeaf(l, defaults!) ? "default" : "env", live: false };
+      });
   };
   const secretRows = (): SettingRow[] =>
-    leaves.filter((l) => l.secret).map((l) => {
-      const set = isSecretSet(l, config);
-      return { kind: "secret", key: l.env, env: l.env, value: set ? "set" : "not set", source: set ? "env" : "default", live: false };
-    });
-  const chatRow = (): SettingRow => ({ kind: "chat-model", key: CHAT_MODEL, env: "LILO_CHAT_MODEL", value: chatSpec(models), source: store.get(CHAT_MODEL) ? "set" : "env", live: true });
+    leaves
+      .filter((l) => l.secret)
+      .map((l) => {
+        const set = isSecretSet(l, config);
+        return { kind: "secret", key: l.env, env: l.env, value: set ? "set" : "not set", source: set ? "env" : "default", live: false };
+      });
+  const chatRow = (): SettingRow => ({
+    kind: "chat-model",
+    key: CHAT_MODEL,
+    env: "LILO_CHAT_MODEL",
+    value: chatSpec(models),
+    source: store.get(CHAT_MODEL) ? "set" : "env",
+    live: true,
+  });
   const liveRows = (): SettingRow[] => live.list().map((r) => ({ kind: "live", ...r, live: true }));
   const findLive = (key: string) => liveRows().find((r) => r.key === key || r.env === key);
 

@@ -49,9 +49,9 @@ export class ChatHistory {
 
   /** The newest `limit` texts the user wrote, oldest first. */
   latestUserTexts(userId: string, limit: number): string[] {
-    const rows = this.db
-      .prepare(`SELECT text FROM messages WHERE user_id = ? AND role = 'user' ORDER BY id DESC LIMIT ?`)
-      .all(userId, limit) as { text: string }[];
+    const rows = this.db.prepare(`SELECT text FROM messages WHERE user_id = ? AND role = 'user' ORDER BY id DESC LIMIT ?`).all(userId, limit) as {
+      text: string;
+    }[];
     return rows.reverse().map((r) => r.text);
   }
 

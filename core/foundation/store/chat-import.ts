@@ -34,7 +34,14 @@ export function importMessages(db: Db, chatLog: ChatLog, messages: ImportedMessa
   db.transaction(() => {
     for (const { m, at, i } of [...items].sort((a, b) => a.at.getTime() - b.at.getTime() || a.i - b.i)) {
       const conv = chatLog.conversationAt(m.userId, at, pauseMinutes, m.model ?? null);
-      ids[i] = chatLog.append({ userId: m.userId, conversationId: conv.id, role: m.role, text: m.text.trim(), model: m.model ?? null, createdAt: at.toISOString() }).id;
+      ids[i] = chatLog.append({
+        userId: m.userId,
+        conversationId: conv.id,
+        role: m.role,
+        text: m.text.trim(),
+        model: m.model ?? null,
+        createdAt: at.toISOString(),
+      }).id;
     }
   })();
   return ids;

@@ -71,11 +71,8 @@ export class ChatLog {
 
   /** The newest conversation of a user, if any. */
   latestConversation(userId: string): Conversation | undefined {
-    const r = this.db
-      .prepare(`SELECT * FROM conversations WHERE user_id = ? ORDER BY last_message_at DESC, id DESC LIMIT 1`)
-      .get(userId) as
-      | { id: number; user_id: string; started_at: string; last_message_at: string; start_model: string | null }
-      | undefined;
+    const r = this.db.prepare(`SELECT * FROM conversations WHERE user_id = ? ORDER BY last_message_at DESC, id DESC LIMIT 1`).get(userId) as
+      { id: number; user_id: string; started_at: string; last_message_at: string; start_model: string | null } | undefined;
     return r && { id: r.id, userId: r.user_id, startedAt: r.started_at, lastMessageAt: r.last_message_at, startModel: r.start_model };
   }
 
@@ -123,8 +120,22 @@ export class ChatLog {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
-          m.userId, m.conversationId, m.role, m.text, m.model ?? null, m.mood ?? null, m.createdAt, m.createdAt, m.recallAnswer ? 1 : 0, m.proactive ? 1 : 0,
-          m.origin?.transport ?? null, m.origin?.chatId ?? null, m.origin?.externalId ?? null, m.replyState ?? "answered", m.delivery ?? "delivered", m.replyTo ?? null,
+          m.userId,
+          m.conversationId,
+          m.role,
+          m.text,
+          m.model ?? null,
+          m.mood ?? null,
+          m.createdAt,
+          m.createdAt,
+          m.recallAnswer ? 1 : 0,
+          m.proactive ? 1 : 0,
+          m.origin?.transport ?? null,
+          m.origin?.chatId ?? null,
+          m.origin?.externalId ?? null,
+          m.replyState ?? "answered",
+          m.delivery ?? "delivered",
+          m.replyTo ?? null,
         );
       this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
       return Number(info.lastInsertRowid);
@@ -172,7 +183,9 @@ export class ChatLog {
   /** The assistant message that preceded message `id` in its conversation. */
   previousAssistant(conversationId: number, beforeId: number): ChatLogMessage | undefined {
     const r = this.db
-      .prepare(`SELECT * FROM messages WHERE conversation_id = ? AND role = 'assistant' AND id <> ? AND ${BEFORE} ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT 1`)
+      .prepare(
+        `SELECT * FROM messages WHERE conversation_id = ? AND role = 'assistant' AND id <> ? AND ${BEFORE} ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT 1`,
+      )
       .get(conversationId, beforeId, beforeId, beforeId) as RawMessage | undefined;
     return r && toMessage(r);
   }

@@ -25,7 +25,10 @@ interface ConversationRow {
  * without a message are left out. SELECT statements only: the outside view
  * reads the chat log and never writes to it.
  */
-export function conversationsStarted(db: Db, range: { from?: string | undefined; to?: string | undefined; userId?: string | undefined }): ConversationWithMessages[] {
+export function conversationsStarted(
+  db: Db,
+  range: { from?: string | undefined; to?: string | undefined; userId?: string | undefined },
+): ConversationWithMessages[] {
   const where: string[] = [];
   const args: string[] = [];
   if (range.from) {
@@ -41,7 +44,9 @@ export function conversationsStarted(db: Db, range: { from?: string | undefined;
     args.push(range.userId);
   }
   const rows = db
-    .prepare(`SELECT id, user_id, title, started_at, start_model FROM conversations ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at, id`)
+    .prepare(
+      `SELECT id, user_id, title, started_at, start_model FROM conversations ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at, id`,
+    )
     .all(...args) as ConversationRow[];
   const messagesOf = db.prepare(`SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, id`);
   return rows

@@ -97,9 +97,10 @@ export class CorrectionsStore {
 
   /** The id of the newest not-undone correction of a row, if any. */
   latestOpenFor(store: VectorStore, rowId: number): number | undefined {
-    const r = prepared(this.db, `SELECT id FROM correction_log WHERE store = ? AND row_id = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1`).get(store, rowId) as
-      | { id: number }
-      | undefined;
+    const r = prepared(this.db, `SELECT id FROM correction_log WHERE store = ? AND row_id = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1`).get(
+      store,
+      rowId,
+    ) as { id: number } | undefined;
     return r?.id;
   }
 

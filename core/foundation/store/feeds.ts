@@ -53,7 +53,13 @@ export class FeedStore {
   }
 
   feeds(): Feed[] {
-    const rows = this.db.prepare("SELECT id, url, title, last_fetched_at, last_error FROM feeds ORDER BY id").all() as Array<{ id: number; url: string; title: string | null; last_fetched_at: string | null; last_error: string | null }>;
+    const rows = this.db.prepare("SELECT id, url, title, last_fetched_at, last_error FROM feeds ORDER BY id").all() as Array<{
+      id: number;
+      url: string;
+      title: string | null;
+      last_fetched_at: string | null;
+      last_error: string | null;
+    }>;
     return rows.map((r) => ({ id: r.id, url: r.url, title: r.title, lastFetchedAt: r.last_fetched_at, lastError: r.last_error }));
   }
 
@@ -72,7 +78,9 @@ export class FeedStore {
         insert.run(feedId, it.guid, it.url, it.title, it.summary, it.publishedAt, now, now);
         added++;
       }
-      this.db.prepare("UPDATE feeds SET title = COALESCE(?, title), last_fetched_at = ?, last_error = NULL, updated_at = ? WHERE id = ?").run(title, now, now, feedId);
+      this.db
+        .prepare("UPDATE feeds SET title = COALESCE(?, title), last_fetched_at = ?, last_error = NULL, updated_at = ? WHERE id = ?")
+        .run(title, now, now, feedId);
       return added;
     })();
   }

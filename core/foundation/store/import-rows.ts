@@ -33,7 +33,14 @@ export function insertImportedTopic(
   return run(
     db,
     `INSERT INTO topics (user_id, text, kind, status, due_at, done_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    l.userId, l.text, l.kind, l.status, l.dueAt, l.doneAt, l.at, l.at,
+    l.userId,
+    l.text,
+    l.kind,
+    l.status,
+    l.dueAt,
+    l.doneAt,
+    l.at,
+    l.at,
   );
 }
 

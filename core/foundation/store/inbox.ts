@@ -21,7 +21,8 @@ export class InboxStore {
 
   /** The stored message with this platform id, if it arrived before. */
   findExternal(transport: string, externalId: string): { message: ChatLogMessage; replyState: ReplyState } | undefined {
-    const r = this.db.prepare(`SELECT * FROM messages WHERE transport = ? AND external_id = ?`).get(transport, externalId) as (RawMessage & { reply_state: ReplyState }) | undefined;
+    const r = this.db.prepare(`SELECT * FROM messages WHERE transport = ? AND external_id = ?`).get(transport, externalId) as
+      (RawMessage & { reply_state: ReplyState }) | undefined;
     return r && { message: toMessage(r), replyState: r.reply_state };
   }
 
@@ -46,7 +47,8 @@ export class InboxStore {
 
   /** The newest answer to a user message. */
   answerTo(messageId: number): (ChatLogMessage & { delivery: Delivery }) | undefined {
-    const r = this.db.prepare(`SELECT * FROM messages WHERE reply_to = ? AND role = 'assistant' ORDER BY id DESC LIMIT 1`).get(messageId) as (RawMessage & { delivery: Delivery }) | undefined;
+    const r = this.db.prepare(`SELECT * FROM messages WHERE reply_to = ? AND role = 'assistant' ORDER BY id DESC LIMIT 1`).get(messageId) as
+      (RawMessage & { delivery: Delivery }) | undefined;
     return r && { ...toMessage(r), delivery: r.delivery };
   }
 
@@ -66,13 +68,20 @@ export class InboxStore {
       .all(transport) as (RawMessage & { reply_state: ReplyState; chat_id: string | null; external_id: string | null; answer_id: number | null })[];
     return rows.map((r) => {
       const answer = r.answer_id !== null ? (this.db.prepare(`SELECT * FROM messages WHERE id = ?`).get(r.answer_id) as RawMessage) : undefined;
-      return { message: toMessage(r), chatId: r.chat_id, externalId: r.external_id, replyState: r.reply_state, ...(answer ? { answer: toMessage(answer) } : {}) };
+      return {
+        message: toMessage(r),
+        chatId: r.chat_id,
+        externalId: r.external_id,
+        replyState: r.reply_state,
+        ...(answer ? { answer: toMessage(answer) } : {}),
+      };
     });
   }
 
   /** The conversation before `conversationId` of the same user, for its short-term summary. */
   previousConversation(userId: string, conversationId: number): number | undefined {
-    const r = this.db.prepare(`SELECT id FROM conversations WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT 1`).get(userId, conversationId) as { id: number } | undefined;
+    const r = this.db.prepare(`SELECT id FROM conversations WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT 1`).get(userId, conversationId) as
+      { id: number } | undefined;
     return r?.id;
   }
 

@@ -38,7 +38,14 @@ export class JobsStore {
   /** Pending jobs, oldest first. */
   pending(limit = 1_000): Job[] {
     const rows = this.db.prepare(`SELECT * FROM jobs WHERE status = 'pending' ORDER BY id LIMIT ?`).all(limit) as RawJob[];
-    return rows.map((r) => ({ id: r.id, userId: r.user_id, kind: r.kind, payload: JSON.parse(r.payload) as unknown, attempts: r.attempts, createdAt: r.created_at }));
+    return rows.map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      kind: r.kind,
+      payload: JSON.parse(r.payload) as unknown,
+      attempts: r.attempts,
+      createdAt: r.created_at,
+    }));
   }
 
   /** Counts a start of the job before it runs: a job that keeps crashing the process gives up after the limit. */

@@ -19,7 +19,14 @@ export class ProfileStore {
   constructor(private readonly db: Db) {}
 
   list(userId: string): ProfileEntry[] {
-    const rows = prepared(this.db, `SELECT * FROM profile WHERE user_id = ? ORDER BY category, created_at, id`).all(userId) as { id: number; user_id: string; category: string; text: string; created_at: string; updated_at: string }[];
+    const rows = prepared(this.db, `SELECT * FROM profile WHERE user_id = ? ORDER BY category, created_at, id`).all(userId) as {
+      id: number;
+      user_id: string;
+      category: string;
+      text: string;
+      created_at: string;
+      updated_at: string;
+    }[];
     return rows.map((r) => ({ id: r.id, userId: r.user_id, category: r.category, text: r.text, createdAt: r.created_at, updatedAt: r.updated_at }));
   }
 

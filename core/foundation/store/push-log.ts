@@ -41,9 +41,21 @@ export class PushLog {
 
   /** Newest entries first; one user's, or everyone's without `userId`. */
   list(userId: string | undefined, limit: number): PushLogEntry[] {
-    const rows = (userId
-      ? this.db.prepare(`SELECT * FROM push_log WHERE user_id = ? ORDER BY id DESC LIMIT ?`).all(userId, limit)
-      : this.db.prepare(`SELECT * FROM push_log ORDER BY id DESC LIMIT ?`).all(limit)) as RawEntry[];
-    return rows.map((r) => ({ id: r.id, userId: r.user_id, kind: r.kind, transport: r.transport, chatId: r.chat_id, text: r.text, outcome: r.outcome, error: r.error, createdAt: r.created_at }));
+    const rows = (
+      userId
+        ? this.db.prepare(`SELECT * FROM push_log WHERE user_id = ? ORDER BY id DESC LIMIT ?`).all(userId, limit)
+        : this.db.prepare(`SELECT * FROM push_log ORDER BY id DESC LIMIT ?`).all(limit)
+    ) as RawEntry[];
+    return rows.map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      kind: r.kind,
+      transport: r.transport,
+      chatId: r.chat_id,
+      text: r.text,
+      outcome: r.outcome,
+      error: r.error,
+      createdAt: r.created_at,
+    }));
   }
 }

@@ -73,7 +73,11 @@ export class Outbox {
    * back to pending once; claimed twice, it is given up. Returns the rows given up.
    */
   recover(now: string, maxAttempts = 2): OutboxRow[] {
-    const given = (this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`).all(maxAttempts) as RawRow[]).map(toRow);
+    const given = (
+      this.db
+        .prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`)
+        .all(maxAttempts) as RawRow[]
+    ).map(toRow);
     this.db.prepare(`UPDATE push_outbox SET status = 'pending', updated_at = ? WHERE status = 'claimed' AND attempts < ?`).run(now, maxAttempts);
     for (const g of given) this.finish(g.id, "failed", now);
     return given;
@@ -82,5 +86,12 @@ export class Outbox {
 
 function toRow(r: RawRow): OutboxRow {
   // The push kinds are the ones PushMessage names: only Push.send writes this table.
-  return { id: r.id, userId: r.user_id, message: { kind: r.kind, text: r.text } as PushMessage, force: r.force === 1, after: r.after ? (JSON.parse(r.after) as AfterDelivery) : undefined, attempts: r.attempts };
+  return {
+    id: r.id,
+    userId: r.user_id,
+    message: { kind: r.kind, text: r.text } as PushMessage,
+    force: r.force === 1,
+    after: r.after ? (JSON.parse(r.after) as AfterDelivery) : undefined,
+    attempts: r.attempts,
+  };
 }

@@ -23,8 +23,7 @@ export class PushTargets {
   /** Where pushes for a user go, if they opted in. */
   get(userId: string): PushTarget | undefined {
     const r = this.db.prepare(`SELECT transport, chat_id FROM push_targets WHERE user_id = ? AND enabled = 1`).get(userId) as
-      | { transport: string; chat_id: string }
-      | undefined;
+      { transport: string; chat_id: string } | undefined;
     return r && { transport: r.transport, chatId: r.chat_id };
   }
 }

@@ -42,12 +42,17 @@ export class QuestionsStore {
 
   /** Marks the user's open questions expired at `now` as expired. */
   expireDue(userId: string, now: string): void {
-    prepared(this.db, `UPDATE pending_questions SET status = 'expired', updated_at = ? WHERE user_id = ? AND status = 'open' AND expires_at <= ?`).run(now, userId, now);
+    prepared(this.db, `UPDATE pending_questions SET status = 'expired', updated_at = ? WHERE user_id = ? AND status = 'open' AND expires_at <= ?`).run(
+      now,
+      userId,
+      now,
+    );
   }
 
   /** The user's newest open question. */
   newestOpen(userId: string): PendingQuestion | undefined {
-    const r = prepared(this.db, `SELECT * FROM pending_questions WHERE user_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1`).get(userId) as Raw | undefined;
+    const r = prepared(this.db, `SELECT * FROM pending_questions WHERE user_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1`).get(userId) as
+      Raw | undefined;
     return r && toQuestion(r);
   }
 

@@ -12,7 +12,14 @@ export interface Rule {
 }
 
 type RawRule = { id: number; user_id: string; text: string; enabled: number; created_at: string; updated_at: string };
-const toRule = (r: RawRule): Rule => ({ id: r.id, userId: r.user_id, text: r.text, enabled: r.enabled === 1, createdAt: r.created_at, updatedAt: r.updated_at });
+const toRule = (r: RawRule): Rule => ({
+  id: r.id,
+  userId: r.user_id,
+  text: r.text,
+  enabled: r.enabled === 1,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 /** Store 9: learned rules. Only the yes/no flow adds rules; admins edit them. */
 export class RulesStore {

@@ -30,6 +30,13 @@ export class SearchLog {
     const rows = opts.userId
       ? this.db.prepare("SELECT * FROM search_log WHERE user_id = ? ORDER BY id DESC LIMIT ?").all(opts.userId, opts.limit ?? 50)
       : this.db.prepare("SELECT * FROM search_log ORDER BY id DESC LIMIT ?").all(opts.limit ?? 50);
-    return (rows as Raw[]).map((r) => ({ id: r.id, userId: r.user_id, query: r.query, provider: r.provider ?? "", resultCount: r.result_count, createdAt: r.created_at }));
+    return (rows as Raw[]).map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      query: r.query,
+      provider: r.provider ?? "",
+      resultCount: r.result_count,
+      createdAt: r.created_at,
+    }));
   }
 }

@@ -23,14 +23,19 @@ export class SettingsStore {
 
   /** Every global setting whose key starts with `prefix`, by key. */
   list(prefix: string): { key: string; value: string }[] {
-    return this.db
-      .prepare(`SELECT key, value FROM settings WHERE user_id = ? AND substr(key, 1, ?) = ? ORDER BY key`)
-      .all(GLOBAL, prefix.length, prefix) as { key: string; value: string }[];
+    return this.db.prepare(`SELECT key, value FROM settings WHERE user_id = ? AND substr(key, 1, ?) = ? ORDER BY key`).all(GLOBAL, prefix.length, prefix) as {
+      key: string;
+      value: string;
+    }[];
   }
 
   /** Every stored setting, of everyone and of each user, by key. */
   all(): { userId: string; key: string; value: string }[] {
-    return this.db.prepare(`SELECT user_id AS userId, key, value FROM settings ORDER BY key, user_id`).all() as { userId: string; key: string; value: string }[];
+    return this.db.prepare(`SELECT user_id AS userId, key, value FROM settings ORDER BY key, user_id`).all() as {
+      userId: string;
+      key: string;
+      value: string;
+    }[];
   }
 
   delete(key: string, userId = GLOBAL): void {

@@ -10,9 +10,11 @@ export class SuggestionsStore {
   }
 
   list(userId?: string): { id: number; userId: string; text: string; createdAt: string }[] {
-    const rows = (userId
-      ? this.db.prepare(`SELECT * FROM suggestions WHERE user_id = ? ORDER BY id DESC`).all(userId)
-      : this.db.prepare(`SELECT * FROM suggestions ORDER BY id DESC`).all()) as { id: number; user_id: string; text: string; created_at: string }[];
+    const rows = (
+      userId
+        ? this.db.prepare(`SELECT * FROM suggestions WHERE user_id = ? ORDER BY id DESC`).all(userId)
+        : this.db.prepare(`SELECT * FROM suggestions ORDER BY id DESC`).all()
+    ) as { id: number; user_id: string; text: string; created_at: string }[];
     return rows.map((r) => ({ id: r.id, userId: r.user_id, text: r.text, createdAt: r.created_at }));
   }
 

@@ -73,7 +73,9 @@ export class TextRows {
    * finished by `lilo doctor` instead of re-embedded.
    */
   tombstone(id: number, now: string): void {
-    this.db.prepare(`UPDATE ${this.store} SET forgotten_at = ?, superseded_at = coalesce(superseded_at, ?), updated_at = ? WHERE id = ?`).run(now, now, now, id);
+    this.db
+      .prepare(`UPDATE ${this.store} SET forgotten_at = ?, superseded_at = coalesce(superseded_at, ?), updated_at = ? WHERE id = ?`)
+      .run(now, now, now, id);
   }
 
   /** Rows whose forget was interrupted (tombstoned, not yet deleted). */
@@ -100,7 +102,8 @@ export class TextRows {
 
   /** A live (not superseded) row of this user with exactly this text. */
   findExact(userId: string, text: string): TextRow | undefined {
-    const row = prepared(this.db, `SELECT * FROM ${this.store} WHERE user_id = ? AND text = ? AND superseded_at IS NULL LIMIT 1`).get(userId, text) as RawRow | undefined;
+    const row = prepared(this.db, `SELECT * FROM ${this.store} WHERE user_id = ? AND text = ? AND superseded_at IS NULL LIMIT 1`).get(userId, text) as
+      RawRow | undefined;
     return row && this.toRow(row);
   }
 

@@ -13,8 +13,26 @@ export interface Topic {
   createdAt: string;
 }
 
-type RawTopic = { id: number; user_id: string; text: string; kind: Topic["kind"]; status: Topic["status"]; due_at: string; done_at: string | null; created_at: string };
-const toTopic = (r: RawTopic): Topic => ({ id: r.id, userId: r.user_id, text: r.text, kind: r.kind, status: r.status, dueAt: r.due_at, doneAt: r.done_at, createdAt: r.created_at });
+type RawTopic = {
+  id: number;
+  user_id: string;
+  text: string;
+  kind: Topic["kind"];
+  status: Topic["status"];
+  due_at: string;
+  done_at: string | null;
+  created_at: string;
+};
+const toTopic = (r: RawTopic): Topic => ({
+  id: r.id,
+  userId: r.user_id,
+  text: r.text,
+  kind: r.kind,
+  status: r.status,
+  dueAt: r.due_at,
+  doneAt: r.done_at,
+  createdAt: r.created_at,
+});
 
 /** Store 8: things to ask about later. */
 export class TopicsStore {
@@ -52,7 +70,10 @@ export class TopicsStore {
 
   /** Marks an open or queued topic as done by hand (`lilo topics done`); false when there is none. */
   finish(id: number, now: string): boolean {
-    return this.db.prepare(`UPDATE topics SET status = 'done', done_at = ?, updated_at = ? WHERE id = ? AND status IN ('open', 'queued')`).run(now, now, id).changes > 0;
+    return (
+      this.db.prepare(`UPDATE topics SET status = 'done', done_at = ?, updated_at = ? WHERE id = ? AND status IN ('open', 'queued')`).run(now, now, id)
+        .changes > 0
+    );
   }
 
   /** Changes a topic's text; false when there is no such topic. */

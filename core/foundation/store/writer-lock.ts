@@ -76,7 +76,9 @@ function readHolder(path: string): LockHolder | undefined {
   }
   try {
     const h = JSON.parse(raw) as Partial<LockHolder>;
-    return typeof h.pid === "number" ? { pid: h.pid, since: String(h.since ?? "?"), startTicks: h.startTicks ?? null, role: String(h.role ?? "lilo") } : undefined;
+    return typeof h.pid === "number"
+      ? { pid: h.pid, since: String(h.since ?? "?"), startTicks: h.startTicks ?? null, role: String(h.role ?? "lilo") }
+      : undefined;
   } catch {
     // A torn write of a holder that crashed while writing it: that holder is gone, so there is no lock.
     return undefined;

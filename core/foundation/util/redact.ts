@@ -55,5 +55,8 @@ export function urlSecrets(raw: string | undefined): string[] {
   if (!raw || !URL.canParse(raw)) return [];
   const u = new URL(raw);
   const params = [...u.searchParams].filter(([name]) => SECRET_PARAM.test(name)).map(([, value]) => value);
-  return [u.password, u.password && u.username].map((s) => (s ? decodeURIComponent(s) : "")).concat(params).filter(Boolean);
+  return [u.password, u.password && u.username]
+    .map((s) => (s ? decodeURIComponent(s) : ""))
+    .concat(params)
+    .filter(Boolean);
 }

@@ -76,43 +76,57 @@ function getOnce(url: URL, pinned: CheckedAddress | undefined, o: SafeFetchOptio
   const client = url.protocol === "https:" ? https : http;
   return new Promise<Once>((resolve, reject) => {
     const fail = (err: unknown) =>
-      reject(err instanceof LookupError ? err : new LookupError("failed", signal.aborted ? `no complete answer within ${o.timeoutMs} ms` : `cannot read ${url.origin}: ${(err as Error).message}`, { cause: err }));
-    const req = client.get(url, { signal, headers: { "user-agent": USER_AGENT, accept: o.accept ?? "text/html,text/plain,application/json;q=0.9,*/*;q=0.5" }, ...(lookup ? { lookup } : {}) }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        return resolve({ redirect: res.headers.location });
-      }
-      if (status >= 400) {
-        res.resume();
-        return reject(new LookupError("failed", `HTTP ${status} from ${url.origin}`));
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      res.on("data", (c: Buffer) => {
-        if (truncated) return;
-        const room = o.maxBytes - size;
-        if (c.length >= room) {
-          chunks.push(c.subarray(0, room));
-          size = o.maxBytes;
-          truncated = true;
-          res.destroy(); // enough: the rest is never downloaded
-          resolve({ fetched: { status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks), truncated } });
-          return;
+      reject(
+        err instanceof LookupError
+          ? err
+          : new LookupError("failed", signal.aborted ? `no complete answer within ${o.timeoutMs} ms` : `cannot read ${url.origin}: ${(err as Error).message}`, {
+              cause: err,
+            }),
+      );
+    const req = client.get(
+      url,
+      {
+        signal,
+        headers: { "user-agent": USER_AGENT, accept: o.accept ?? "text/html,text/plain,application/json;q=0.9,*/*;q=0.5" },
+        ...(lookup ? { lookup } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          return resolve({ redirect: res.headers.location });
         }
-        chunks.push(c);
-        size += c.length;
-      });
-      let ended = false;
-      res.on("end", () => {
-        ended = true;
-        resolve({ fetched: { status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks), truncated } });
-      });
-      res.on("error", (err) => (truncated ? undefined : fail(err)));
-      // Aborted mid-body (the time cap): the body never ends, and the caller must still hear about it.
-      res.on("close", () => (ended || truncated ? undefined : fail(signal.reason ?? new Error("connection closed before the end of the body"))));
-    });
+        if (status >= 400) {
+          res.resume();
+          return reject(new LookupError("failed", `HTTP ${status} from ${url.origin}`));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let truncated = false;
+        res.on("data", (c: Buffer) => {
+          if (truncated) return;
+          const room = o.maxBytes - size;
+          if (c.length >= room) {
+            chunks.push(c.subarray(0, room));
+            size = o.maxBytes;
+            truncated = true;
+            res.destroy(); // enough: the rest is never downloaded
+            resolve({ fetched: { status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks), truncated } });
+            return;
+          }
+          chunks.push(c);
+          size += c.length;
+        });
+        let ended = false;
+        res.on("end", () => {
+          ended = true;
+          resolve({ fetched: { status, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks), truncated } });
+        });
+        res.on("error", (err) => (truncated ? undefined : fail(err)));
+        // Aborted mid-body (the time cap): the body never ends, and the caller must still hear about it.
+        res.on("close", () => (ended || truncated ? undefined : fail(signal.reason ?? new Error("connection closed before the end of the body"))));
+      },
+    );
     req.on("error", fail);
   });
 }

@@ -55,7 +55,11 @@ export class MessageVectors {
     if (!missing.length) return 0;
     const vectors = await this.embedder.embed(missing.map((m) => m.text));
     if (vectors.length !== missing.length) throw new LiloError("embedder", `The embedder returned ${vectors.length} vectors for ${missing.length} messages`);
-    this.table.put(userId, this.embedder.id, missing.map((m, i) => ({ id: m.id, vector: vectors[i]! })));
+    this.table.put(
+      userId,
+      this.embedder.id,
+      missing.map((m, i) => ({ id: m.id, vector: vectors[i]! })),
+    );
     // The cache extends itself with newer ids; only an older id filled in (an old log catching up) needs a reload.
     const cachedUpTo = this.cache.get(userId)?.lastId ?? 0;
     if (missing.some((m) => m.id <= cachedUpTo)) this.cache.delete(userId);

@@ -150,9 +150,22 @@ export class ChatSearch {
 
   /** Matching rows in rank order (or newest first without words), the day part applied on the local hour. */
   private candidates(q: RecallQuery, match: string | undefined, range: { from: string; to: string } | undefined): RankedMessage[] {
-    const from = [q.filter.from, range?.from].filter((x): x is string => x !== undefined).sort().at(-1);
-    const to = [q.filter.to, range?.to].filter((x): x is string => x !== undefined).sort().at(0);
-    const rows = this.table.candidates({ userId: q.userId, excludeConversationId: q.excludeConversationId, from, to, match, contextWeight: this.tuning.contextWeight });
+    const from = [q.filter.from, range?.from]
+      .filter((x): x is string => x !== undefined)
+      .sort()
+      .at(-1);
+    const to = [q.filter.to, range?.to]
+      .filter((x): x is string => x !== undefined)
+      .sort()
+      .at(0);
+    const rows = this.table.candidates({
+      userId: q.userId,
+      excludeConversationId: q.excludeConversationId,
+      from,
+      to,
+      match,
+      contextWeight: this.tuning.contextWeight,
+    });
     const out: RankedMessage[] = [];
     for (const row of rows) {
       if (q.filter.dayPart && !this.inDayPart(row.created_at, q.filter.dayPart)) continue;
@@ -178,9 +191,7 @@ export class ChatSearch {
     const before = this.table.neighbour(row.conversation_id, row.id, "<");
     const after = this.table.neighbour(row.conversation_id, row.id, ">");
     const aboutRemembering =
-      row.role === "user"
-        ? isRecallRequest(row.text)
-        : row.recall_answer === 1 || (before?.role === "user" && isRecallRequest(before.text));
+      row.role === "user" ? isRecallRequest(row.text) : row.recall_answer === 1 || (before?.role === "user" && isRecallRequest(before.text));
     return {
       conversationId: row.conversation_id,
       ...(before ? { before: this.message(before, CONTEXT_CHARS) } : {}),

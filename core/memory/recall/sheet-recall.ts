@@ -83,7 +83,12 @@ const FUSION_DEPTH = 50;
 async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
   const depth = Math.max(FUSION_DEPTH, o.limit);
   const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
-  const keyword = deps.recall.rank({ ...p.query, userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+  const keyword = deps.recall.rank({
+    ...p.query,
+    userId: o.userId,
+    limit: depth,
+    ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}),
+  });
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
   if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
   const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
@@ -95,7 +100,14 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
   let fused = reciprocalRankFusion(lists, t.rrfK);
   let feedback: RankedMessage[] = [];
   if (t.prfDocs > 0) {
-    feedback = expandedSearch(deps, p, o, fused.slice(0, t.prfDocs).map((f) => f.id), t.prfTerms, depth);
+    feedback = expandedSearch(
+      deps,
+      p,
+      o,
+      fused.slice(0, t.prfDocs).map((f) => f.id),
+      t.prfTerms,
+      depth,
+    );
     fused = reciprocalRankFusion([...lists, { ids: feedback.map((h) => h.id), weight: t.prfWeight }], t.rrfK);
   }
   const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...dense, ...keyword].map((h) => [h.id, h]));
@@ -129,9 +141,19 @@ function expandedSearch(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpti
   for (const text of deps.recall.texts(top).values()) {
     for (const w of new Set(searchWords([text]))) if (!known.has(w) && w.length >= 4) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
-  const extra = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]).slice(0, terms).map(([w]) => w);
+  const extra = [...counts]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, terms)
+    .map(([w]) => w);
   if (!extra.length) return [];
-  return deps.recall.rank({ ...p.query, terms: [...p.terms, ...extra], userId: o.userId, limit: depth, ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}) });
+  return deps.recall.rank({
+    ...p.query,
+    terms: [...p.terms, ...extra],
+    userId: o.userId,
+    limit: depth,
+    ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}),
+  });
 }
 
 /** A named date with hits filters to them ("am 3. Mai" means that day); without any, the ranking stands. */

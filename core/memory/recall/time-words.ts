@@ -63,18 +63,50 @@ const EVENING = { part: "evening" } as const;
  * seed. "morgen" means *morning*: a look back cannot mean tomorrow.
  */
 const PHRASES: ReadonlyArray<readonly [string, Effect]> = [
-  ["heute", TODAY], ["today", TODAY],
-  ["gestern", YESTERDAY], ["yesterday", YESTERDAY],
-  ["vorgestern", DAY_BEFORE], ["the day before yesterday", DAY_BEFORE], ["day before yesterday", DAY_BEFORE],
-  ["letzte woche", LAST_WEEK], ["letzten woche", LAST_WEEK], ["vergangene woche", LAST_WEEK], ["vergangenen woche", LAST_WEEK],
-  ["last week", LAST_WEEK], ["past week", LAST_WEEK],
-  ["morgens", MORNING], ["morgen", MORNING], ["am morgen", MORNING], ["fruh", MORNING],
-  ["vormittags", MORNING], ["vormittag", MORNING], ["am vormittag", MORNING], ["in the morning", MORNING], ["morning", MORNING],
-  ["mittags", NOON], ["mittag", NOON], ["am mittag", NOON], ["at noon", NOON], ["noon", NOON], ["at midday", NOON], ["midday", NOON],
-  ["nachmittags", AFTERNOON], ["nachmittag", AFTERNOON], ["am nachmittag", AFTERNOON], ["in the afternoon", AFTERNOON], ["afternoon", AFTERNOON],
-  ["abends", EVENING], ["abend", EVENING], ["am abend", EVENING], ["in the evening", EVENING], ["evening", EVENING],
-  ["tonight", { ...TODAY, ...EVENING }], ["last night", { ...YESTERDAY, ...EVENING }],
-  ["this morning", { ...TODAY, ...MORNING }], ["this afternoon", { ...TODAY, ...AFTERNOON }], ["this evening", { ...TODAY, ...EVENING }],
+  ["heute", TODAY],
+  ["today", TODAY],
+  ["gestern", YESTERDAY],
+  ["yesterday", YESTERDAY],
+  ["vorgestern", DAY_BEFORE],
+  ["the day before yesterday", DAY_BEFORE],
+  ["day before yesterday", DAY_BEFORE],
+  ["letzte woche", LAST_WEEK],
+  ["letzten woche", LAST_WEEK],
+  ["vergangene woche", LAST_WEEK],
+  ["vergangenen woche", LAST_WEEK],
+  ["last week", LAST_WEEK],
+  ["past week", LAST_WEEK],
+  ["morgens", MORNING],
+  ["morgen", MORNING],
+  ["am morgen", MORNING],
+  ["fruh", MORNING],
+  ["vormittags", MORNING],
+  ["vormittag", MORNING],
+  ["am vormittag", MORNING],
+  ["in the morning", MORNING],
+  ["morning", MORNING],
+  ["mittags", NOON],
+  ["mittag", NOON],
+  ["am mittag", NOON],
+  ["at noon", NOON],
+  ["noon", NOON],
+  ["at midday", NOON],
+  ["midday", NOON],
+  ["nachmittags", AFTERNOON],
+  ["nachmittag", AFTERNOON],
+  ["am nachmittag", AFTERNOON],
+  ["in the afternoon", AFTERNOON],
+  ["afternoon", AFTERNOON],
+  ["abends", EVENING],
+  ["abend", EVENING],
+  ["am abend", EVENING],
+  ["in the evening", EVENING],
+  ["evening", EVENING],
+  ["tonight", { ...TODAY, ...EVENING }],
+  ["last night", { ...YESTERDAY, ...EVENING }],
+  ["this morning", { ...TODAY, ...MORNING }],
+  ["this afternoon", { ...TODAY, ...AFTERNOON }],
+  ["this evening", { ...TODAY, ...EVENING }],
 ];
 
 /** Longest phrases first, so "am Abend" wins over "Abend" and "the day before yesterday" over "yesterday". */
@@ -102,7 +134,7 @@ export function parseTimeWords(query: string, clock: Clock, timeZone: string): P
   const timeWords: string[] = [];
   let days: [number, number] | undefined;
   let part: DayPart | undefined;
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const hit = TABLE.find((p) => p.words.every((w, j) => folded[i + j] === w));
     if (!hit) {
       terms.push(tokens[i]!);

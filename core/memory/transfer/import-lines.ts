@@ -49,10 +49,7 @@ export interface RefusedLine {
 }
 
 /** Parses and validates a whole file's text; nothing is written. */
-export function parseImportText(
-  text: string,
-  defaults: { store: ImportStore; userId: string; now: string },
-): { lines: ImportLine[]; refused: RefusedLine[] } {
+export function parseImportText(text: string, defaults: { store: ImportStore; userId: string; now: string }): { lines: ImportLine[]; refused: RefusedLine[] } {
   const lines: ImportLine[] = [];
   const refused: RefusedLine[] = [];
   for (const [i, raw] of text.split("\n").entries()) {
@@ -68,7 +65,11 @@ export function parseImportText(
     const parsed = LINE.safeParse(withStore);
     if (!parsed.success) {
       const store = (withStore as { store?: unknown } | null)?.store;
-      refused.push({ line: i + 1, store: typeof store === "string" ? store : "?", reason: parsed.error.issues.map((x) => `${x.path.join(".") || "line"}: ${x.message}`).join("; ") });
+      refused.push({
+        line: i + 1,
+        store: typeof store === "string" ? store : "?",
+        reason: parsed.error.issues.map((x) => `${x.path.join(".") || "line"}: ${x.message}`).join("; "),
+      });
       continue;
     }
     const l = parsed.data;

@@ -20,7 +20,10 @@ export interface ImportPlan {
 
 /** Counts per store, for the dry-run table. */
 export function planCounts(plan: ImportPlan): Record<ImportStore, { add: number; skip: number; refuse: number }> {
-  const out = Object.fromEntries(IMPORT_STORES.map((s) => [s, { add: 0, skip: 0, refuse: 0 }])) as Record<ImportStore, { add: number; skip: number; refuse: number }>;
+  const out = Object.fromEntries(IMPORT_STORES.map((s) => [s, { add: 0, skip: 0, refuse: 0 }])) as Record<
+    ImportStore,
+    { add: number; skip: number; refuse: number }
+  >;
   for (const l of plan.add) out[l.store].add++;
   for (const s of plan.skip) out[s.line.store].skip++;
   for (const r of plan.refused) if (r.store in out) out[r.store as ImportStore].refuse++;

@@ -96,7 +96,10 @@ describe("splitMarkdown / renderChunks", () => {
     expect(parts.length).toBeGreaterThan(2);
     for (const p of parts) {
       const code = p.split("\n").filter((l) => !l.startsWith("```"));
-      expect(code.every((l) => l === "    x = 1"), JSON.stringify(p)).toBe(true);
+      expect(
+        code.every((l) => l === "    x = 1"),
+        JSON.stringify(p),
+      ).toBe(true);
     }
   });
 

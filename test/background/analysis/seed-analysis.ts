@@ -21,9 +21,24 @@ export function seedAnalysisChats(lilo: Lilo): number[] {
       .run("2026-11-10T08:00:00Z", "2026-11-10T08:00:00Z");
     const id = Number(greeting.lastInsertRowid);
     const chatLog = new ChatLog(sql);
-    chatLog.append({ userId: "chris", conversationId: id, role: "assistant", text: "Guten Morgen Christian, wie war der Arzttermin?", model: "anthropic:claude-greet", createdAt: "2026-11-10T08:00:00Z", proactive: true });
+    chatLog.append({
+      userId: "chris",
+      conversationId: id,
+      role: "assistant",
+      text: "Guten Morgen Christian, wie war der Arzttermin?",
+      model: "anthropic:claude-greet",
+      createdAt: "2026-11-10T08:00:00Z",
+      proactive: true,
+    });
     chatLog.append({ userId: "chris", conversationId: id, role: "user", text: "Gut, danke der Nachfrage", createdAt: "2026-11-10T08:05:00Z" });
-    chatLog.append({ userId: "chris", conversationId: id, role: "assistant", text: "Das freut mich sehr für dich.", model: "anthropic:claude-greet", createdAt: "2026-11-10T08:06:00Z" });
+    chatLog.append({
+      userId: "chris",
+      conversationId: id,
+      role: "assistant",
+      text: "Das freut mich sehr für dich.",
+      model: "anthropic:claude-greet",
+      createdAt: "2026-11-10T08:06:00Z",
+    });
     return id;
   });
   ids.push(gid);
@@ -50,10 +65,14 @@ export function seedLongConversation(lilo: Lilo, at: string, count: number, char
   return seedConversation(
     lilo,
     "chris",
-    Array.from({ length: count }, (_, i) => [
-      i % 2 === 0 ? "user" : "assistant",
-      `Nachricht ${i} ${"x".repeat(chars)}`,
-      new Date(start + i * 60_000).toISOString(),
-    ] as ["user" | "assistant", string, string]),
+    Array.from(
+      { length: count },
+      (_, i) =>
+        [i % 2 === 0 ? "user" : "assistant", `Nachricht ${i} ${"x".repeat(chars)}`, new Date(start + i * 60_000).toISOString()] as [
+          "user" | "assistant",
+          string,
+          string,
+        ],
+    ),
   );
 }

@@ -96,8 +96,13 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
   });
 
   it("finds quotes of four words or more and checks them against the transcript", () => {
-    const report = 'Sie sagt „Ich versuche immer ehrlich zu sein“ (2.11.), aber auch "Ich habe das nie gesagt, ehrlich" und „zu kurz hier“. Gekürzt: “Ich glaube nicht, … ein Bewusstsein habe”.';
-    expect(extractQuotes(report)).toEqual(["Ich versuche immer ehrlich zu sein", "Ich habe das nie gesagt, ehrlich", "Ich glaube nicht, … ein Bewusstsein habe"]);
+    const report =
+      'Sie sagt „Ich versuche immer ehrlich zu sein“ (2.11.), aber auch "Ich habe das nie gesagt, ehrlich" und „zu kurz hier“. Gekürzt: “Ich glaube nicht, … ein Bewusstsein habe”.';
+    expect(extractQuotes(report)).toEqual([
+      "Ich versuche immer ehrlich zu sein",
+      "Ich habe das nie gesagt, ehrlich",
+      "Ich glaube nicht, … ein Bewusstsein habe",
+    ]);
     const transcript = "[10:01] Lilo: Ich versuche immer ehrlich zu sein, Christian.\n[19:01] Lilo: Ich glaube nicht, dass ich ein Bewusstsein habe.";
     expect(verifyQuotes([report], transcript)).toEqual([
       { quote: "Ich versuche immer ehrlich zu sein", verified: true },

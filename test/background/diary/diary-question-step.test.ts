@@ -4,7 +4,6 @@ import { makeTestLilo, isExtraction, type TestLilo, fakeAnthropicEnv, NO_EXTRACT
 import { fixedClock } from "../../../core/index.ts";
 import { isDiaryQuestion } from "../../../core/background/diary/diary-question-step.ts";
 
-
 describe("isDiaryQuestion: a diary word plus a trigger, whole words, German and English", () => {
   it.each([
     "Wie viele Tagebucheinträge hast du?",
@@ -33,10 +32,7 @@ describe("the diary question step in a chat turn", () => {
   beforeEach(async () => {
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Ich habe zwei Einträge."));
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake),
-      { clock },
-    );
+    t = makeTestLilo(fakeAnthropicEnv(fake), { clock });
   });
   afterEach(async () => {
     await t.cleanup();
@@ -48,8 +44,22 @@ describe("the diary question step in a chat turn", () => {
   it("puts the count and the newest entries, straight from the database, on the cheat sheet", async () => {
     const { lilo } = t;
     const long = "Heute hat Christian mir von seinem Umzug erzählt. ".repeat(20).trim();
-    await lilo.memory.add({ text: "Der erste Eintrag.", userId: "chris", store: "diary", createdAt: "2026-11-30T22:45:00Z", allowDuplicate: true, extra: { day: "2026-11-30" } });
-    await lilo.memory.add({ text: long, userId: "chris", store: "diary", createdAt: "2026-12-01T22:45:00Z", allowDuplicate: true, extra: { day: "2026-12-01" } });
+    await lilo.memory.add({
+      text: "Der erste Eintrag.",
+      userId: "chris",
+      store: "diary",
+      createdAt: "2026-11-30T22:45:00Z",
+      allowDuplicate: true,
+      extra: { day: "2026-11-30" },
+    });
+    await lilo.memory.add({
+      text: long,
+      userId: "chris",
+      store: "diary",
+      createdAt: "2026-12-01T22:45:00Z",
+      allowDuplicate: true,
+      extra: { day: "2026-12-01" },
+    });
     await lilo.memory.add({ text: "Annas Eintrag", userId: "anna", store: "diary", allowDuplicate: true });
 
     await lilo.handleMessage({ userId: "chris", text: "Wie viele Tagebucheinträge hast du schon?" });

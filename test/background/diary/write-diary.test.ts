@@ -165,7 +165,9 @@ describe("the diary (docs/spec.md §8)", () => {
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
     const pinged = written(await lilo.diary.writeNow("chris"));
     expect(pinged.ping).toBe("sent");
-    expect(transport.sent).toEqual([{ target: { transport: "fake", chatId: "42" }, message: { kind: "diary", text: "📔 Ich habe eben in mein Tagebuch geschrieben." } }]);
+    expect(transport.sent).toEqual([
+      { target: { transport: "fake", chatId: "42" }, message: { kind: "diary", text: "📔 Ich habe eben in mein Tagebuch geschrieben." } },
+    ]);
     expect(lilo.push.history("chris").map((h) => [h.kind, h.outcome])).toEqual([
       ["diary", "sent"],
       ["diary", "not-opted-in"],

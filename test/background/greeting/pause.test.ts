@@ -38,7 +38,15 @@ describe("time in words for greetings", () => {
 
   it("builds the context: pause, today's date, the messages with their days, what 'tomorrow' meant", () => {
     const msg = (id: number, role: "user" | "assistant", text: string, createdAt: string): ChatLogMessage => ({
-      id, userId: "chris", conversationId: 1, role, text, model: null, mood: null, proactive: false, createdAt,
+      id,
+      userId: "chris",
+      conversationId: 1,
+      role,
+      text,
+      model: null,
+      mood: null,
+      proactive: false,
+      createdAt,
     });
     const c = returnContext(
       [

@@ -29,10 +29,7 @@ describe("the greeting context on return (docs/spec.md §9)", () => {
     clock = fixedClock(NOW);
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Guten Morgen!"));
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake),
-      { clock },
-    );
+    t = makeTestLilo(fakeAnthropicEnv(fake), { clock });
   });
   afterEach(async () => {
     await t.cleanup();
@@ -59,7 +56,11 @@ describe("the greeting context on return (docs/spec.md §9)", () => {
   it("is absent mid-conversation and on the very first message", async () => {
     await t.lilo.handleMessage({ userId: "chris", text: "Hallo, ich bin neu hier" });
     expect(chatSystems().at(-1)).not.toContain(CONTEXT);
-    seedConversation(t.lilo, "chris", MONDAY.map(([r, text, at]) => [r, text, new Date(Date.parse(at) - 7 * 86_400_000).toISOString()]));
+    seedConversation(
+      t.lilo,
+      "chris",
+      MONDAY.map(([r, text, at]) => [r, text, new Date(Date.parse(at) - 7 * 86_400_000).toISOString()]),
+    );
     clock.advance(10 * 60_000);
     await t.lilo.handleMessage({ userId: "chris", text: "Noch eine Frage" });
     expect(chatSystems().at(-1)).not.toContain(CONTEXT);
@@ -67,10 +68,7 @@ describe("the greeting context on return (docs/spec.md §9)", () => {
 
   it("uses English when Lilo speaks English", async () => {
     await t.cleanup();
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake, { LILO_USER_NAMES: "chris=Chris", LILO_LANGUAGE: "en" }),
-      { clock },
-    );
+    t = makeTestLilo(fakeAnthropicEnv(fake, { LILO_USER_NAMES: "chris=Chris", LILO_LANGUAGE: "en" }), { clock });
     seedConversation(t.lilo, "chris", MONDAY);
     await t.lilo.handleMessage({ userId: "chris", text: "Hi" });
     const sys = fake.requests.filter((r) => r.system?.startsWith("You are Lilo")).at(-1)!.system!;

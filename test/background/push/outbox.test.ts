@@ -23,8 +23,7 @@ describe("one outbox for every push (issue 12)", () => {
   let cli: Lilo | undefined;
   const clock = fixedClock("2026-12-02T21:00:00Z");
   const openCli = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, clock });
-  const proactive = () =>
-    readDb(t.lilo).all(`SELECT text FROM messages WHERE user_id = 'chris' AND proactive = 1 ORDER BY id`) as { text: string }[];
+  const proactive = () => readDb(t.lilo).all(`SELECT text FROM messages WHERE user_id = 'chris' AND proactive = 1 ORDER BY id`) as { text: string }[];
 
   beforeEach(async () => {
     fake = await startFakeAnthropic();

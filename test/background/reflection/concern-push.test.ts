@@ -23,10 +23,7 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
       if (isExtraction(body.system)) return NO_EXTRACTION;
       return "Das klingt anstrengend, erzähl mehr.";
     });
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }),
-      { clock },
-    );
+    t = makeTestLilo(fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }), { clock });
   });
   afterEach(async () => {
     await t.cleanup();

@@ -12,7 +12,8 @@ import { readDb } from "../../helpers/read-db.ts";
 /** The newest message the reflection saw, as `lilo settings` lists the stored state. */
 const lastSeen = (lilo: Lilo, userId: string) => lilo.settings.list().state.find((s) => s.key === LAST_SEEN_KEY && s.userId === userId)?.value;
 /** The id of the user's newest stored message. */
-const lastMessageId = (lilo: Lilo, userId: string) => (readDb(lilo).get("SELECT id FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1", userId) as { id: number }).id;
+const lastMessageId = (lilo: Lilo, userId: string) =>
+  (readDb(lilo).get("SELECT id FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1", userId) as { id: number }).id;
 
 const HOUR = 3_600_000;
 const NOW = "2026-12-02T21:00:00Z"; // 22:00 in Berlin
@@ -32,10 +33,7 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     answer = "1. Christian denkt in Systemen.";
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (body.model === "claude-think" ? answer : "ok"));
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }),
-      { clock },
-    );
+    t = makeTestLilo(fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }), { clock });
   });
   afterEach(async () => {
     await t.cleanup();
@@ -167,7 +165,11 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     // The concern: cut out, a 🧠 topic due at once.
     expect(concernOf(r)).toMatchObject({ status: "open" });
     const [topic] = lilo.topics.list("chris", "open");
-    expect(topic).toMatchObject({ kind: "concern", text: "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt oder nimmt.", dueAt: NOW.replace("Z", ".000Z") });
+    expect(topic).toMatchObject({
+      kind: "concern",
+      text: "🧠 Mich beschäftigt, ob dir das Lilo-Projekt gerade Energie gibt oder nimmt.",
+      dueAt: NOW.replace("Z", ".000Z"),
+    });
   });
 
   it("throttles concerns to one per 20 hours, queues (not drops) a further one, and skips duplicates of open topics", async () => {

@@ -15,7 +15,10 @@ export class CachedEmbedder implements Embedder {
   private readonly cache: Map<string, string>;
   private dirty = 0;
 
-  constructor(private readonly inner: Embedder, dir: string) {
+  constructor(
+    private readonly inner: Embedder,
+    dir: string,
+  ) {
     this.id = inner.id;
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, `${inner.id.replace(/[^\w.-]+/g, "_")}.json`);

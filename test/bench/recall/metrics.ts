@@ -40,8 +40,14 @@ export function score(outcomes: Outcome[]): Scores {
       const i = o.ranked.slice(0, 10).findIndex((id) => ev(o).has(id));
       return i < 0 ? 0 : 1 / (i + 1);
     }),
-    p50: percentile(outcomes.map((o) => o.ms), 50),
-    p95: percentile(outcomes.map((o) => o.ms), 95),
+    p50: percentile(
+      outcomes.map((o) => o.ms),
+      50,
+    ),
+    p95: percentile(
+      outcomes.map((o) => o.ms),
+      95,
+    ),
   };
 }
 

@@ -41,7 +41,11 @@ function parseArgs(argv: string[]): Args {
 /** The embedder by name: the offline USE lite, the synthetic hash, or a transformers.js model (downloads on a first run). */
 function pickEmbedder(name: string): Embedder {
   const inner: Embedder =
-    name === "use-lite" ? new UseLiteEmbedder() : name === "hash" ? new HashEmbedder(384) : new TransformersEmbedder({ model: name, localDir: ".bench/models", offline: false });
+    name === "use-lite"
+      ? new UseLiteEmbedder()
+      : name === "hash"
+        ? new HashEmbedder(384)
+        : new TransformersEmbedder({ model: name, localDir: ".bench/models", offline: false });
   return new CachedEmbedder(inner, ".bench/vectors");
 }
 
@@ -61,9 +65,16 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: numbe
 }
 
 /** Fills both Lilos with one sample's turns; returns row id → dia_id maps and the notes dropped as duplicates. */
-async function fill(chat: Lilo, notes: Lilo, user: string, turns: Turn[]): Promise<{ messages: Map<number, string>; noteIds: Map<number, string>; dropped: number }> {
+async function fill(
+  chat: Lilo,
+  notes: Lilo,
+  user: string,
+  turns: Turn[],
+): Promise<{ messages: Map<number, string>; noteIds: Map<number, string>; dropped: number }> {
   const first = turns[0]!.speaker;
-  const ids = chat.recall.importChat(turns.map((t) => ({ userId: user, role: t.speaker === first ? "user" : "assistant", text: turnText(t), createdAt: t.iso_time })));
+  const ids = chat.recall.importChat(
+    turns.map((t) => ({ userId: user, role: t.speaker === first ? "user" : "assistant", text: turnText(t), createdAt: t.iso_time })),
+  );
   const messages = new Map(ids.map((id, i) => [id, turns[i]!.dia_id]));
   await chat.recall.indexMessages(user);
   const noteIds = new Map<number, string>();
@@ -133,7 +144,8 @@ async function main(): Promise<void> {
   console.log(`machine: ${cpu[0]?.model ?? "?"}, ${cpu.length} cores, node ${process.version}`);
   console.log(`times: search only; query vectors come from the on-disk cache (embedding excluded)`);
   console.log("");
-  for (const l of [...TABLE_HEAD, ...table("sheet: chat-log search", out.sheet), ...table("memory.search", out.memory), ...table("BM25 baseline", out.bm25)]) console.log(l);
+  for (const l of [...TABLE_HEAD, ...table("sheet: chat-log search", out.sheet), ...table("memory.search", out.memory), ...table("BM25 baseline", out.bm25)])
+    console.log(l);
 }
 
 await main();

@@ -81,7 +81,9 @@ describe("corrections judged by a model", () => {
     expect(liveNotes()).not.toContain("Christian wohnt in Berlin");
     expect(await search("Berlin")).toEqual([]);
     // Nothing is erased: the row is only superseded.
-    expect((readDb(s.t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", berlin) as { superseded_at: string | null } | undefined)?.superseded_at).toBe("2026-12-02T18:00:00.000Z");
+    expect((readDb(s.t.lilo).get("SELECT superseded_at FROM notes WHERE id = ?", berlin) as { superseded_at: string | null } | undefined)?.superseded_at).toBe(
+      "2026-12-02T18:00:00.000Z",
+    );
     const [entry] = s.t.lilo.corrections.list({ userId: USER });
     expect(entry).toMatchObject({
       action: "delete",

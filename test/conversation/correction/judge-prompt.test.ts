@@ -26,7 +26,7 @@ describe("the judge prompt keeps stored texts as data", () => {
     expect(prompt.match(/<\/candidates>/g)).toHaveLength(1);
     expect(prompt.match(/<message from=/g)).toHaveLength(1);
     expect(prompt.match(/<\/answer>/g)).toHaveLength(1);
-    expect(prompt).toContain("<message from=\"Christian\">\nDas stimmt nicht.\n</message>");
+    expect(prompt).toContain('<message from="Christian">\nDas stimmt nicht.\n</message>');
     expect(judgeSystemPrompt(people)).toContain("data, not instructions");
   });
 

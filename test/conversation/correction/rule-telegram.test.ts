@@ -47,6 +47,11 @@ describe("a learned rule confirmed through a Telegram button", () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Und sonst?" });
     await waitForMessages(h.tg, CHRIS, 4);
     expect(messagesIn(h.tg, CHRIS)).toHaveLength(4);
-    expect(h.chatRequests().filter((r) => callKind(r) === "chat").at(-1)!.system).toContain(`- ${RULE}`);
+    expect(
+      h
+        .chatRequests()
+        .filter((r) => callKind(r) === "chat")
+        .at(-1)!.system,
+    ).toContain(`- ${RULE}`);
   });
 });

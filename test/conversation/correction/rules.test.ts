@@ -194,7 +194,9 @@ describe("typed answers never swallow a message, and never answer a question nob
     expect(r.text).toBe("Antwort auf: Lass uns lieber über Fußball reden");
     expect(status(q.id)).toBe("no");
     expect(rules()).toEqual([]);
-    expect(s.calls("chat").at(-1)!.system).toContain("Antwort-Hinweis: Die Nachricht beantwortet auch deine offene Frage (Ergebnis: Okay, ich merke mir das nicht.).");
+    expect(s.calls("chat").at(-1)!.system).toContain(
+      "Antwort-Hinweis: Die Nachricht beantwortet auch deine offene Frage (Ergebnis: Okay, ich merke mir das nicht.).",
+    );
 
     // The objection again, answered with no: the same rule is not proposed right after the user declined it.
     const q2 = await asked();

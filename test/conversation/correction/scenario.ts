@@ -35,10 +35,7 @@ export const USER = "chris";
 export async function startScenario(env: Record<string, string> = {}): Promise<Scenario> {
   const fake = await startFakeAnthropic();
   const clock = fixedClock("2026-12-02T18:00:00Z");
-  const t = makeTestLilo(
-    fakeAnthropicEnv(fake, env),
-    { clock },
-  );
+  const t = makeTestLilo(fakeAnthropicEnv(fake, env), { clock });
   const s: Scenario = {
     t,
     fake,

@@ -46,8 +46,18 @@ describe("typed yes/no answers", () => {
     expect(readYesNo("👍 👎")).toBe("no");
   });
 
-  it("reads a yes word with a negation as no: a rule never arises from \"don't save\"", () => {
-    for (const text of ["Nicht merken!", "Lieber nicht speichern", "Nicht so gern", "Bitte nicht speichern", "not ok", "Don't save that", "Do not save it", "Speicher das nicht", "Merk dir das lieber nicht!"]) {
+  it('reads a yes word with a negation as no: a rule never arises from "don\'t save"', () => {
+    for (const text of [
+      "Nicht merken!",
+      "Lieber nicht speichern",
+      "Nicht so gern",
+      "Bitte nicht speichern",
+      "not ok",
+      "Don't save that",
+      "Do not save it",
+      "Speicher das nicht",
+      "Merk dir das lieber nicht!",
+    ]) {
       expect(readYesNo(text), text).toBe("no");
     }
     // A negation alone answers nothing.

@@ -14,15 +14,29 @@ describe("moods", () => {
   });
 
   it.each([
-    ["froh", "freude"], ["happy", "freude"], ["Glücklich", "freude"], ["gluecklich", "freude"],
-    ["fröhlich", "freude"], ["joy", "freude"],
-    ["thoughtful", "nachdenklich"], ["grübelnd", "nachdenklich"],
-    ["sad", "traurig"], ["curious", "neugierig"],
-    ["worried", "besorgt"], ["Sorge", "besorgt"],
-    ["playful", "verspielt"], ["albern", "verspielt"],
-    ["warm", "liebevoll"], ["zärtlich", "liebevoll"], ["loving", "liebevoll"], ["love", "liebevoll"],
-    ["calm", "neutral"], ["ruhig", "neutral"],
-    ["sehr froh 😊", "freude"], ["freude!", "freude"], ["„neugierig“", "neugierig"],
+    ["froh", "freude"],
+    ["happy", "freude"],
+    ["Glücklich", "freude"],
+    ["gluecklich", "freude"],
+    ["fröhlich", "freude"],
+    ["joy", "freude"],
+    ["thoughtful", "nachdenklich"],
+    ["grübelnd", "nachdenklich"],
+    ["sad", "traurig"],
+    ["curious", "neugierig"],
+    ["worried", "besorgt"],
+    ["Sorge", "besorgt"],
+    ["playful", "verspielt"],
+    ["albern", "verspielt"],
+    ["warm", "liebevoll"],
+    ["zärtlich", "liebevoll"],
+    ["loving", "liebevoll"],
+    ["love", "liebevoll"],
+    ["calm", "neutral"],
+    ["ruhig", "neutral"],
+    ["sehr froh 😊", "freude"],
+    ["freude!", "freude"],
+    ["„neugierig“", "neugierig"],
   ] as const)("%s → %s", (raw, mood) => {
     expect(normalizeMood(raw)).toBe(mood);
   });

@@ -45,8 +45,15 @@ describe("parseMarkers – finding", () => {
   });
 
   it("maps unambiguous variants", () => {
-    expect(names("[GEDANKE: a] [Tagebuch: b] [FOLLOW-UP: c] [follow_up: d] [KI-NEWS: e] [WICHTIG: f] [Stimmung: g]"))
-      .toEqual(["THOUGHT:a", "DIARY:b", "FOLLOWUP:c", "FOLLOWUP:d", "KINEWS:e", "IMPORTANT:f", "EMOTION:g"]);
+    expect(names("[GEDANKE: a] [Tagebuch: b] [FOLLOW-UP: c] [follow_up: d] [KI-NEWS: e] [WICHTIG: f] [Stimmung: g]")).toEqual([
+      "THOUGHT:a",
+      "DIARY:b",
+      "FOLLOWUP:c",
+      "FOLLOWUP:d",
+      "KINEWS:e",
+      "IMPORTANT:f",
+      "EMOTION:g",
+    ]);
   });
 
   it("keeps a multiline payload", () => {
@@ -73,7 +80,10 @@ describe("parseMarkers – finding", () => {
 
   it("reads every marker the prompt teaches", () => {
     const all = Object.keys(MARKER_KINDS) as (keyof typeof MARKER_KINDS)[];
-    const prompt = markerInstructions("de", all, MARKERS).split("\n").filter((l) => l.startsWith("- ")).join("\n");
+    const prompt = markerInstructions("de", all, MARKERS)
+      .split("\n")
+      .filter((l) => l.startsWith("- "))
+      .join("\n");
     expect(new Set(parseMarkers(prompt).markers.map((m) => m.name))).toEqual(new Set(all));
   });
 });
@@ -107,7 +117,8 @@ describe("parseMarkers – unknown, malformed, truncated", () => {
     expect(parseMarkers("Das freut mich! [Emotion froh]")).toEqual({ text: "Das freut mich!", markers: [{ name: "EMOTION", payload: "froh", kind: "store" }] });
     expect(parseMarkers("[THOUGHT er wirkt müde] Wie geht's?").markers).toEqual([{ name: "THOUGHT", payload: "er wirkt müde", kind: "store" }]);
     // Prose in brackets stays: aliases and ordinary words need the colon.
-    for (const t of ["[Wichtig ist das nicht]", "[Quelle Wikipedia]", "[siehe unten]", "[x] erledigt"]) expect(parseMarkers(t)).toEqual({ text: t, markers: [] });
+    for (const t of ["[Wichtig ist das nicht]", "[Quelle Wikipedia]", "[siehe unten]", "[x] erledigt"])
+      expect(parseMarkers(t)).toEqual({ text: t, markers: [] });
   });
 
   it("strips emphasis around a marker with it (issue 12)", () => {
@@ -149,7 +160,8 @@ describe("parseMarkers – examples are left alone", () => {
       "Du schreibst „[RECALL: Film]” und ich suche.",
       "You write “[RECALL: film]” and I search.",
       "Du schreibst »[RECALL: Film]« und ich suche.",
-    ]) expect(parseMarkers(s)).toEqual({ text: s, markers: [] });
+    ])
+      expect(parseMarkers(s)).toEqual({ text: s, markers: [] });
   });
 
   it("still executes a real marker next to an example", () => {

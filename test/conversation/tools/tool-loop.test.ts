@@ -33,7 +33,9 @@ describe("native tool calls in the chat turn", () => {
 
     seedConversation(t.lilo, "chris", [["user", "Im Kino lief Disclosure Day.", "2026-11-20T19:00:00Z"]]);
     fake.requests.length = 0;
-    fake.reply({ text: "Moment. [EMOTION: neugierig]", toolCalls: [{ id: "toolu_r", name: "recall", input: { query: "Kino" } }] }).reply("Disclosure Day lief im Kino.");
+    fake
+      .reply({ text: "Moment. [EMOTION: neugierig]", toolCalls: [{ id: "toolu_r", name: "recall", input: { query: "Kino" } }] })
+      .reply("Disclosure Day lief im Kino.");
     const r = await t.lilo.handleMessage({ userId: "chris", text: "Was lief im Kino?" });
     await t.lilo.idle();
     expect(r.text).toBe("Disclosure Day lief im Kino.");
@@ -51,7 +53,9 @@ describe("native tool calls in the chat turn", () => {
   it("stops at its bound: after LILO_TOOL_ROUNDS rounds the last call forbids tools", async () => {
     const fake = await anthropic();
     let n = 0;
-    fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : { text: `Runde ${++n}`, toolCalls: [{ name: "diary_search", input: { query: `x${n}` } }] }));
+    fake.replyAlways((b) =>
+      isExtraction(b.system) ? NO_EXTRACTION : { text: `Runde ${++n}`, toolCalls: [{ name: "diary_search", input: { query: `x${n}` } }] },
+    );
     t = makeTestLilo(fakeAnthropicEnv(fake, { LILO_TOOL_ROUNDS: "2" }), { clock });
     const r = await t.lilo.handleMessage({ userId: "chris", text: "Such endlos" });
     await t.lilo.idle();
@@ -63,18 +67,32 @@ describe("native tool calls in the chat turn", () => {
 
   it("bad arguments and unknown tools are told to the model, not thrown", async () => {
     const fake = await anthropic();
-    fake.reply({ text: "", toolCalls: [{ id: "a", name: "recall", input: {} }, { id: "b", name: "shell", input: { cmd: "ls" } }] }).reply("Gut.").replyAlways(NO_EXTRACTION);
+    fake
+      .reply({
+        text: "",
+        toolCalls: [
+          { id: "a", name: "recall", input: {} },
+          { id: "b", name: "shell", input: { cmd: "ls" } },
+        ],
+      })
+      .reply("Gut.")
+      .replyAlways(NO_EXTRACTION);
     t = makeTestLilo(fakeAnthropicEnv(fake), { clock });
     const r = await t.lilo.handleMessage({ userId: "chris", text: "?" });
     expect(r.text).toBe("Gut.");
     const results = fake.requests[1]!.messages.at(-1)!.content as unknown as Array<{ content: string; is_error: boolean }>;
-    expect(results.map((x) => [x.is_error, x.content.split(":")[0]])).toEqual([[true, "invalid arguments for recall"], [true, "unknown tool shell"]]);
+    expect(results.map((x) => [x.is_error, x.content.split(":")[0]])).toEqual([
+      [true, "invalid arguments for recall"],
+      [true, "unknown tool shell"],
+    ]);
   });
 
   it("auto: a model whose API refuses tools falls back to markers, for this turn and later ones; markers mode never sends tools", async () => {
     const fake: FakeOpenAI = await startFakeOpenAI();
     fakes.push(fake);
-    fake.fail(400, 1, {}, "registry.ollama.ai/library/gemma:2b does not support tools").replyAlways((b) => (b.response_format ? NO_EXTRACTION : "Hallo. [EMOTION: freude]"));
+    fake
+      .fail(400, 1, {}, "registry.ollama.ai/library/gemma:2b does not support tools")
+      .replyAlways((b) => (b.response_format ? NO_EXTRACTION : "Hallo. [EMOTION: freude]"));
     t = makeTestLilo({ OLLAMA_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "ollama:gemma:2b" }, { clock });
     const r = await t.lilo.handleMessage({ userId: "chris", text: "Hallo" });
     expect(r).toMatchObject({ ok: true, text: "Hallo." });

@@ -23,7 +23,7 @@ describe("due topics on the cheat sheet and the addressed-check (docs/spec.md §
     return atTime(clock, iso(-30 * DAY), () => t.lilo.topics.add("chris", text, kind, dueAt));
   };
   const chatSystems = () => fake.requests.filter((r) => !isExtraction(r.system) && r.system?.startsWith("Du bist Lilo")).map((r) => r.system!);
-  const status = (id: number) => t.lilo.topics.list("chris", "done").some((x) => x.id === id) ? "done" : "open";
+  const status = (id: number) => (t.lilo.topics.list("chris", "done").some((x) => x.id === id) ? "done" : "open");
   const say = async (text: string) => {
     const r = await t.lilo.handleMessage({ userId: "chris", text });
     await t.lilo.idle();
@@ -36,10 +36,7 @@ describe("due topics on the cheat sheet and the addressed-check (docs/spec.md §
     answer = "Schön, dass du da bist.";
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : answer));
-    t = makeTestLilo(
-      fakeAnthropicEnv(fake),
-      { clock },
-    );
+    t = makeTestLilo(fakeAnthropicEnv(fake), { clock });
   });
   afterEach(async () => {
     await t.cleanup();
@@ -113,7 +110,10 @@ describe("checkAddressed", () => {
   it("needs two meaningful words for a concern and one for a follow-up", () => {
     expect(checkAddressed(concern, "Gehst du noch klettern?", WORDS)).toEqual({ addressed: false, found: ["klettern"], needed: 2 });
     expect(checkAddressed(concern, "Klettern oder lieber Schwimmen?", WORDS)).toMatchObject({ addressed: true, found: ["klettern", "schwimmen"] });
-    expect(checkAddressed({ kind: "followup", text: "Wie war der Zahnarzttermin?" }, "Und, der Zahnarzttermin?", WORDS)).toMatchObject({ addressed: true, needed: 1 });
+    expect(checkAddressed({ kind: "followup", text: "Wie war der Zahnarzttermin?" }, "Und, der Zahnarzttermin?", WORDS)).toMatchObject({
+      addressed: true,
+      needed: 1,
+    });
   });
 
   it("does not count short or filler words", () => {

@@ -120,7 +120,9 @@ describe("a chat turn against a fake Anthropic server", () => {
     const convs = readDb(lilo).all("SELECT DISTINCT conversation_id AS c FROM messages ORDER BY c");
     expect(convs).toHaveLength(2);
     // The finished conversation was summarised into the short-term memory and is on the new sheet.
-    expect((readDb(lilo).get("SELECT text FROM short_term WHERE user_id = 'chris' ORDER BY created_at DESC, id DESC LIMIT 1") as { text: string } | undefined)?.text).toBe("Gern, Christian!");
+    expect(
+      (readDb(lilo).get("SELECT text FROM short_term WHERE user_id = 'chris' ORDER BY created_at DESC, id DESC LIMIT 1") as { text: string } | undefined)?.text,
+    ).toBe("Gern, Christian!");
     expect(last.system).toContain("Kurzzeitgedächtnis");
   });
 

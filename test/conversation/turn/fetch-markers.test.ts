@@ -179,14 +179,17 @@ describe("fetch markers in the chat turn", () => {
 describe("fetch markers in English", () => {
   it("writes the follow-up in English", async () => {
     const fake = await startFakeAnthropic();
-    const t = makeTestLilo(
-      fakeAnthropicEnv(fake, { LILO_LANGUAGE: "en", LILO_USER_NAMES: "chris=Chris" }),
-      { clock: fixedClock("2026-12-02T18:00:00Z") },
-    );
+    const t = makeTestLilo(fakeAnthropicEnv(fake, { LILO_LANGUAGE: "en", LILO_USER_NAMES: "chris=Chris" }), { clock: fixedClock("2026-12-02T18:00:00Z") });
     try {
       seedConversation(t.lilo, "chris", [["user", "The cinema evening was great.", "2026-12-01T19:00:00Z"]]);
       fake.replyAlways((body) =>
-        isExtraction(body.system) ? EMPTY_EXTRACTION : isSummary(body.system) ? "Summary." : isFollowUp(body) ? "You loved it." : "Let me check. [RECALL: cinema yesterday evening]",
+        isExtraction(body.system)
+          ? EMPTY_EXTRACTION
+          : isSummary(body.system)
+            ? "Summary."
+            : isFollowUp(body)
+              ? "You loved it."
+              : "Let me check. [RECALL: cinema yesterday evening]",
       );
       const r = await t.lilo.handleMessage({ userId: "chris", text: "How was the cinema yesterday?" });
       await t.lilo.idle();

@@ -90,7 +90,12 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(lilo.models.switchChat("claude-other", lilo.clock.now().toISOString())).toEqual({ provider: "anthropic", model: "claude-other" });
     expect(lilo.models.switchChat("openai:llama3.1:8b", lilo.clock.now().toISOString())).toEqual({ provider: "openai", model: "llama3.1:8b" });
     // The conversation started with the OpenAI model.
-    expect((readDb(lilo).get("SELECT start_model FROM conversations WHERE user_id = 'chris' ORDER BY last_message_at DESC, id DESC LIMIT 1") as { start_model: string | null } | undefined)?.start_model).toBe("openai:llama3.1");
+    expect(
+      (
+        readDb(lilo).get("SELECT start_model FROM conversations WHERE user_id = 'chris' ORDER BY last_message_at DESC, id DESC LIMIT 1") as
+          { start_model: string | null } | undefined
+      )?.start_model,
+    ).toBe("openai:llama3.1");
   });
 
   it("answers a connection failure with a clear error and no half-written rows", async () => {

@@ -7,18 +7,32 @@ import { fixedClock } from "../../../core/index.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, fakeAnthropicEnv, NO_EXTRACTION, type TestLilo } from "../../helpers/test-lilo.ts";
 
-const message = { id: 1, userId: "chris", conversationId: 1, role: "user" as const, text: "Hallo", model: null, mood: null, proactive: false, createdAt: "2026-12-02T18:00:00.000Z" };
+const message = {
+  id: 1,
+  userId: "chris",
+  conversationId: 1,
+  role: "user" as const,
+  text: "Hallo",
+  model: null,
+  mood: null,
+  proactive: false,
+  createdAt: "2026-12-02T18:00:00.000Z",
+};
 const turn = () => new Turn({ kind: "retry", message });
 const mw = (name: string, run: TurnMiddleware["run"]): TurnMiddleware => ({ name, run });
 
 describe("compose: (ctx, next) middleware in one ordered list", () => {
   it("runs in order, with the part after `await next()` unwinding in reverse", async () => {
     const log: string[] = [];
-    const chain = compose(["a", "b", "c"].map((n) => mw(n, async (_ctx, next) => {
-      log.push(`${n} before`);
-      await next();
-      log.push(`${n} after`);
-    })));
+    const chain = compose(
+      ["a", "b", "c"].map((n) =>
+        mw(n, async (_ctx, next) => {
+          log.push(`${n} before`);
+          await next();
+          log.push(`${n} after`);
+        }),
+      ),
+    );
     await chain(turn());
     expect(log).toEqual(["a before", "b before", "c before", "c after", "b after", "a after"]);
   });
@@ -41,10 +55,12 @@ describe("compose: (ctx, next) middleware in one ordered list", () => {
   });
 
   it("refuses next() called twice", async () => {
-    const chain = compose([mw("twice", async (_ctx, next) => {
-      await next();
-      await next();
-    })]);
+    const chain = compose([
+      mw("twice", async (_ctx, next) => {
+        await next();
+        await next();
+      }),
+    ]);
     await expect(chain(turn())).rejects.toThrow(/called next\(\) twice/);
   });
 
@@ -65,8 +81,21 @@ describe("the sheet's sections come from typed slots in docs/spec.md §4 order, 
     ctx.sheet.questionOutcome = "Q";
     expect(slotSections(ctx.sheet)).toEqual(["Q", "G", "T", "C1", "C2", "D", "P"]);
     const sheet = buildCheatSheet({
-      language: "de", userName: "Chris", assistantName: "Lilo", timezone: "Europe/Berlin", persona: "Du bist Lilo.", now: "jetzt", rules: [], profile: [],
-      important: [], notes: [], passages: [], thoughts: [], slots: ctx.sheet, recent: [], message: "Hallo",
+      language: "de",
+      userName: "Chris",
+      assistantName: "Lilo",
+      timezone: "Europe/Berlin",
+      persona: "Du bist Lilo.",
+      now: "jetzt",
+      rules: [],
+      profile: [],
+      important: [],
+      notes: [],
+      passages: [],
+      thoughts: [],
+      slots: ctx.sheet,
+      recent: [],
+      message: "Hallo",
     });
     expect(sheet.system.endsWith("Q\n\nG\n\nT\n\nC1\n\nC2\n\nD\n\nP")).toBe(true);
   });

@@ -39,7 +39,11 @@ describe("the memory part of the cheat sheet", () => {
     t.embedder.set("Seine Freundin vom Bouldern hat lange nichts von sich hören lassen.", vectorWithCosine(q, 0.8, 2));
     // Neither a shared word nor meaning: noise the floor must cut.
     t.embedder.set("Christian kocht gern Linsensuppe.", vectorWithCosine(q, 0.05, 3));
-    for (const text of ["Jorinde ist Christians Kletterpartnerin aus Tromsø.", "Seine Freundin vom Bouldern hat lange nichts von sich hören lassen.", "Christian kocht gern Linsensuppe."]) {
+    for (const text of [
+      "Jorinde ist Christians Kletterpartnerin aus Tromsø.",
+      "Seine Freundin vom Bouldern hat lange nichts von sich hören lassen.",
+      "Christian kocht gern Linsensuppe.",
+    ]) {
       expect((await t.lilo.memory.add({ text, userId: "chris" })).added).toBe(true);
     }
     const { system, blocks } = await sheet(msg);
@@ -71,7 +75,7 @@ describe("the memory part of the cheat sheet", () => {
     expect((await t.lilo.recall.rank("3. Mai Büro", { userId: "chris", limit: 2 })).every((m) => m.createdAt.startsWith("2026-05-03"))).toBe(true);
   });
 
-  it("labels the persona's own turns in a passage with her name (LILO_NAME), not with \"Lilo\"", async () => {
+  it('labels the persona\'s own turns in a passage with her name (LILO_NAME), not with "Lilo"', async () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian", LILO_NAME: "Mira" }, { clock });
     t.lilo.recall.importChat([
       { userId: "chris", role: "user", text: "Heute war ein langer Tag im Büro.", createdAt: "2026-05-03T10:00:00Z" },
@@ -113,7 +117,8 @@ describe("the memory part of the cheat sheet", () => {
     let s = await sheet("Guten Morgen!");
     expect(s.system).toContain("Wichtige Erinnerungen");
     expect(s.system).toContain("- Christians Mutter ist im Krankenhaus.");
-    for (let i = 0; i < 6; i++) await t.lilo.memory.add({ text: `Wichtiges Ereignis Nummer ${i} mit etwas mehr Text darin.`, userId: "chris", store: "important" });
+    for (let i = 0; i < 6; i++)
+      await t.lilo.memory.add({ text: `Wichtiges Ereignis Nummer ${i} mit etwas mehr Text darin.`, userId: "chris", store: "important" });
     s = await sheet("Wie geht es deiner Mutter im Krankenhaus?");
     expect(s.blocks.important.kept[0]?.text).toBe("Christians Mutter ist im Krankenhaus.");
     expect(s.blocks.important.left.length).toBeGreaterThan(0);
@@ -123,7 +128,8 @@ describe("the memory part of the cheat sheet", () => {
   it("keeps every profile category within the budget, the newest and most relevant entries first", async () => {
     t = makeTestLilo({ LILO_PROFILE_MAX_CHARS: "400" }, { clock });
     const p = t.lilo.profile;
-    for (let i = 0; i < 90; i++) atTime(clock, `2026-01-01T00:${String(i % 60).padStart(2, "0")}:00Z`, () => p.add("chris", "person", `Personenfakt Nummer ${i} über Christian`));
+    for (let i = 0; i < 90; i++)
+      atTime(clock, `2026-01-01T00:${String(i % 60).padStart(2, "0")}:00Z`, () => p.add("chris", "person", `Personenfakt Nummer ${i} über Christian`));
     atTime(clock, "2026-01-02T00:00:00Z", () => p.add("chris", "work", "arbeitet als Entwickler"));
     atTime(clock, "2026-01-02T00:00:00Z", () => p.add("chris", "preferences", "mag Jazz"));
     const { system, blocks } = await sheet("Was macht die Arbeit?");
@@ -146,7 +152,10 @@ describe("the memory part of the cheat sheet", () => {
 
 describe("duplicates belong to the embedder in use", () => {
   it("drops a duplicate by meaning with a known embedder and keeps it with an unknown one; exact text is dropped by both", async () => {
-    for (const [id, dropped] of [["Xenova/all-MiniLM-L6-v2", true], [undefined, false]] as const) {
+    for (const [id, dropped] of [
+      ["Xenova/all-MiniLM-L6-v2", true],
+      [undefined, false],
+    ] as const) {
       const embedder = new ControlledEmbedder(DIM, id);
       t = makeTestLilo({}, { clock, embedder });
       const base = basisVector(DIM, 4);

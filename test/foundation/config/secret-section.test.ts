@@ -54,7 +54,9 @@ describe("a leaf marked only `secret: true` in a registered section", () => {
   };
 
   it("is derived into the secret list with the passwords and keys of URL leaves, not the plain ones", () => {
-    const config = loadConfig({ PAGER_API_KEY: KEY, PAGER_ENDPOINT: `https://bot:${URL_PASSWORD}@pager.example/v1?token=${URL_TOKEN}`, PAGER_ROOM: ROOM }, [PAGER]);
+    const config = loadConfig({ PAGER_API_KEY: KEY, PAGER_ENDPOINT: `https://bot:${URL_PASSWORD}@pager.example/v1?token=${URL_TOKEN}`, PAGER_ROOM: ROOM }, [
+      PAGER,
+    ]);
     const secrets = configSecrets(config);
     expect(secrets).toEqual(expect.arrayContaining([KEY, URL_PASSWORD, "bot", URL_TOKEN]));
     expect(secrets).not.toContain(ROOM);

@@ -35,7 +35,11 @@ describe("the configuration table", () => {
       "greeting.cron",
       "push.quiet_hours",
     ]);
-    expect(configTable(ADAPTER_SECTIONS).leaves.filter((l) => l.secret).map((l) => l.env)).toContain("TELEGRAM_BOT_TOKEN");
+    expect(
+      configTable(ADAPTER_SECTIONS)
+        .leaves.filter((l) => l.secret)
+        .map((l) => l.env),
+    ).toContain("TELEGRAM_BOT_TOKEN");
   });
 
   it("parses provider:model in one place: first colon, Ollama tags kept", () => {

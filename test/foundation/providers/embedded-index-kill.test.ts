@@ -11,7 +11,10 @@ import { openDatabase } from "../../../core/foundation/store/db.ts";
 /** Starts the burst child and SIGKILLs it once it has done `ops` changes. */
 function burstAndKill(dir: string, ops: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/index-burst-child.ts", dir], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/index-burst-child.ts", dir], {
+      cwd: process.cwd(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.stdout.on("data", (d: Buffer) => {
@@ -43,7 +46,9 @@ describe("embedded index after SIGKILL during a burst of adds and forgets", () =
     lilo = createLilo(config, { embedder, vectorIndex: index });
     await lilo.warmUp();
 
-    const inSqlite = (db.prepare("SELECT store, row_id AS rowId, user_id AS userId FROM memory_vectors").all() as { store: string; rowId: number; userId: string }[])
+    const inSqlite = (
+      db.prepare("SELECT store, row_id AS rowId, user_id AS userId FROM memory_vectors").all() as { store: string; rowId: number; userId: string }[]
+    )
       .map((k) => `${k.store}/${k.userId}/${k.rowId}`)
       .sort();
     const inIndex = (await index.keys()).map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();

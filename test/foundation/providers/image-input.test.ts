@@ -21,8 +21,22 @@ describe("image input on both providers", () => {
   });
 
   it("sends an OpenAI-compatible model the picture as an image_url data URL before the text", async () => {
-    const model = new OpenAICompatibleModel({ provider: "openai", model: "gpt-4o", apiKey: "sk-test", baseUrl: openai.baseURL, timeoutMs: 5_000, maxRetries: 0, maxTokens: 100 });
-    await model.complete({ system: "sys", messages: [{ role: "assistant", content: "Hallo" }, { role: "user", content: "Was ist das?", images: [IMAGE] }] });
+    const model = new OpenAICompatibleModel({
+      provider: "openai",
+      model: "gpt-4o",
+      apiKey: "sk-test",
+      baseUrl: openai.baseURL,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      maxTokens: 100,
+    });
+    await model.complete({
+      system: "sys",
+      messages: [
+        { role: "assistant", content: "Hallo" },
+        { role: "user", content: "Was ist das?", images: [IMAGE] },
+      ],
+    });
     expect(openai.requests.at(-1)!.messages.at(-1)).toEqual({
       role: "user",
       content: [
@@ -33,9 +47,20 @@ describe("image input on both providers", () => {
   });
 
   it("sends Anthropic the picture as a base64 image block", async () => {
-    const model = new AnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "sk-ant", baseUrl: anthropic.baseURL, timeoutMs: 5_000, maxRetries: 0, maxTokens: 100 });
+    const model = new AnthropicModel({
+      provider: "anthropic",
+      model: "claude-test",
+      apiKey: "sk-ant",
+      baseUrl: anthropic.baseURL,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      maxTokens: 100,
+    });
     await model.complete({ system: "sys", messages: [{ role: "user", content: "", images: [IMAGE] }] });
-    expect(anthropic.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: IMAGE.data } }] });
+    expect(anthropic.requests.at(-1)!.messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: IMAGE.data } }],
+    });
   });
 
   it("reads LILO_VISION as providers or single models; the default covers anthropic and openai", () => {

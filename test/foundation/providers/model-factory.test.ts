@@ -22,9 +22,7 @@ describe("createChatModel: configuration errors", () => {
   const empty = loadConfig({});
 
   it("names ANTHROPIC_API_KEY when Anthropic has no key", () => {
-    expect(configError(() => createChatModel({ provider: "anthropic", model: "claude-sonnet-4-5" }, empty)).message).toContain(
-      "ANTHROPIC_API_KEY",
-    );
+    expect(configError(() => createChatModel({ provider: "anthropic", model: "claude-sonnet-4-5" }, empty)).message).toContain("ANTHROPIC_API_KEY");
     // A base URL alone does not make Anthropic keyless.
     const withUrl = loadConfig({ ANTHROPIC_BASE_URL: "http://127.0.0.1:9/" });
     expect(configError(() => createChatModel({ provider: "anthropic", model: "c" }, withUrl)).message).toContain("ANTHROPIC_API_KEY");

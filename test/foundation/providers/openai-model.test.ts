@@ -1,9 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  OpenAICompatibleModel,
-  PLACEHOLDER_API_KEY,
-  type OpenAICompatibleModelOptions,
-} from "../../../core/foundation/providers/openai-model.ts";
+import { OpenAICompatibleModel, PLACEHOLDER_API_KEY, type OpenAICompatibleModelOptions } from "../../../core/foundation/providers/openai-model.ts";
 import { ProviderError } from "../../../core/foundation/errors.ts";
 import type { ProviderFailure } from "../../../core/foundation/providers/sdk-errors.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.ts";

@@ -18,7 +18,9 @@ describe("transcriber retries (the SDK's, LILO_TRANSCRIBE_MAX_RETRIES)", () => {
   const transcriber = (env: Record<string, string> = {}) => createTranscriber(loadConfig({ LILO_TRANSCRIBE_BASE_URL: stt.baseURL, ...env }).media)!;
 
   it("retries a server error as often as configured, then fails with a retryable ProviderError", async () => {
-    const err = await transcriber({ LILO_TRANSCRIBE_MAX_RETRIES: "1" }).transcribe(audio).catch((e: unknown) => e);
+    const err = await transcriber({ LILO_TRANSCRIBE_MAX_RETRIES: "1" })
+      .transcribe(audio)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect([(err as ProviderError).status, (err as ProviderError).retryable]).toEqual([503, true]);
     expect(stt.calls).toHaveLength(2);

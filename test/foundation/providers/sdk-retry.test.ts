@@ -58,7 +58,15 @@ describe("the SDKs' retries against the fake servers", () => {
   const claude = (maxRetries = 3, timeoutMs = 5_000) =>
     new AnthropicModel({ model: "claude-test", apiKey: KEY, baseUrl: anthropic.baseURL, timeoutMs, maxRetries, maxTokens: 100 });
   const deepseek = (maxRetries = 3) =>
-    new OpenAICompatibleModel({ provider: "deepseek", model: "deepseek-chat", apiKey: KEY, baseUrl: openai.baseURL, timeoutMs: 5_000, maxRetries, maxTokens: 100 });
+    new OpenAICompatibleModel({
+      provider: "deepseek",
+      model: "deepseek-chat",
+      apiKey: KEY,
+      baseUrl: openai.baseURL,
+      timeoutMs: 5_000,
+      maxRetries,
+      maxTokens: 100,
+    });
   const timed = async <T>(p: Promise<T>): Promise<[T, number]> => {
     const started = Date.now();
     const out = await p;
@@ -93,7 +101,9 @@ describe("the SDKs' retries against the fake servers", () => {
 
   it("gives up after maxRetries and surfaces the last ProviderError", async () => {
     openai.fail(503, 5, TINY);
-    const err = await deepseek(2).complete(hello).catch((e: unknown) => e);
+    const err = await deepseek(2)
+      .complete(hello)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).status).toBe(503);
     expect(openai.requests).toHaveLength(3);
@@ -104,7 +114,15 @@ describe("the SDKs' retries against the fake servers", () => {
     await expect(claude().complete(hello)).rejects.toMatchObject({ status: 400, retryable: false });
     expect(anthropic.requests).toHaveLength(1);
 
-    const wrongKey = new OpenAICompatibleModel({ provider: "openai", model: "gpt-4o-mini", apiKey: "sk-WRONG-1234567", baseUrl: openai.baseURL, timeoutMs: 5_000, maxRetries: 3, maxTokens: 100 });
+    const wrongKey = new OpenAICompatibleModel({
+      provider: "openai",
+      model: "gpt-4o-mini",
+      apiKey: "sk-WRONG-1234567",
+      baseUrl: openai.baseURL,
+      timeoutMs: 5_000,
+      maxRetries: 3,
+      maxTokens: 100,
+    });
     const err = (await wrongKey.complete(hello).catch((e: unknown) => e)) as ProviderError;
     expect([err.status, err.retryable]).toEqual([401, false]);
     expect(String(err)).not.toContain("sk-WRONG-1234567");
@@ -118,7 +136,16 @@ describe("the SDKs' retries against the fake servers", () => {
   it("does not wait for a Retry-After longer than a minute: fails at once, retryable later", async () => {
     anthropic.fail(429, 1, { "retry-after": "120" });
     openai.fail(529, 1, { "retry-after-ms": "90000" });
-    const [errs, ms] = await timed(Promise.all([claude().complete(hello).catch((e: unknown) => e), deepseek().complete(hello).catch((e: unknown) => e)]));
+    const [errs, ms] = await timed(
+      Promise.all([
+        claude()
+          .complete(hello)
+          .catch((e: unknown) => e),
+        deepseek()
+          .complete(hello)
+          .catch((e: unknown) => e),
+      ]),
+    );
     expect(ms).toBeLessThan(1_000);
     const [a, b] = errs as ProviderFailure[];
     expect([a!.status, a!.retryable, a!.retryAfterMs]).toEqual([429, true, 120_000]);

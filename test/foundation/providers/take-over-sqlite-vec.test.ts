@@ -13,8 +13,11 @@ import { FIXTURE_DIM, FIXTURE_ENTRIES, SQLITE_VEC_DB } from "../../fixtures/sqli
 const EMB = "controlled-8";
 const sorted = (keys: VectorKey[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
 /** The data tables of the removed backend (not the vec0 declaration). */
-const vec0Tables = (db: Db) => db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'vec_memory_*' ORDER BY name`).pluck().all() as string[];
-const hasEmbeddedRecord = (db: Db) => db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'memory_vector_meta'`).get() !== undefined && db.prepare(`SELECT 1 FROM memory_vector_meta`).get() !== undefined;
+const vec0Tables = (db: Db) =>
+  db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'vec_memory_*' ORDER BY name`).pluck().all() as string[];
+const hasEmbeddedRecord = (db: Db) =>
+  db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'memory_vector_meta'`).get() !== undefined &&
+  db.prepare(`SELECT 1 FROM memory_vector_meta`).get() !== undefined;
 
 describe("EmbeddedIndex takes over the sqlite-vec backend's tables (read without the extension)", () => {
   let dir: string;
@@ -43,7 +46,9 @@ describe("EmbeddedIndex takes over the sqlite-vec backend's tables (read without
       expect(hits[0]!.score).toBeCloseTo(1, 5); // the same floats, not re-embedded or rounded
     }
     const gone = FIXTURE_ENTRIES.find((f) => f.forgotten)!;
-    expect(await index.search({ vector: Float32Array.from(basisVector(FIXTURE_DIM, gone.axis)), store: "notes", userId: "chris", k: 5, minScore: 0.5 })).toEqual([]);
+    expect(
+      await index.search({ vector: Float32Array.from(basisVector(FIXTURE_DIM, gone.axis)), store: "notes", userId: "chris", k: 5, minScore: 0.5 }),
+    ).toEqual([]);
     expect(vec0Tables(db)).toEqual([]);
     expect(() => db.prepare("SELECT vec_version()")).toThrow(/no such function/); // the extension was never loaded
     await index.close();

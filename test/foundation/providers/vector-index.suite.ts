@@ -22,7 +22,9 @@ export { cosine };
 
 const rec = (store: VectorStore, rowId: number, userId: string, vector: Float32Array): VectorRecord => ({ store, rowId, userId, vector });
 const sortKeys = (keys: VectorKey[]): VectorKey[] =>
-  [...keys].map(({ store, rowId, userId }) => ({ store, rowId, userId })).sort((a, b) => a.store.localeCompare(b.store) || a.rowId - b.rowId || a.userId.localeCompare(b.userId));
+  [...keys]
+    .map(({ store, rowId, userId }) => ({ store, rowId, userId }))
+    .sort((a, b) => a.store.localeCompare(b.store) || a.rowId - b.rowId || a.userId.localeCompare(b.userId));
 
 /** The contract every VectorIndex backend must satisfy. */
 export function describeVectorIndex(name: string, makeIndex: () => Promise<VectorIndexHarness>): void {
@@ -80,7 +82,10 @@ export function describeVectorIndex(name: string, makeIndex: () => Promise<Vecto
         for (const userId of [ALICE, "bob", "carol"]) {
           const hits = await index.search({ vector: v, store, userId, k: 10 });
           const want = all.filter((r) => r.store === store && r.userId === userId).map((r) => r.rowId);
-          expect(hits.map((x) => x.rowId), `${store}/${userId}`).toEqual(want);
+          expect(
+            hits.map((x) => x.rowId),
+            `${store}/${userId}`,
+          ).toEqual(want);
           for (const hit of hits) {
             expect(hit.store).toBe(store);
             expect(hit.userId).toBe(userId);
@@ -118,10 +123,12 @@ export function describeVectorIndex(name: string, makeIndex: () => Promise<Vecto
       await index.init(4, EMB);
       await index.upsert([rec("important", 42, "u1", vec(1, 0, 0, 0)), rec("important", 43, "u1", vec(0, 0, 1, 0))]);
       await index.upsert([rec("important", 42, "u1", vec(0, 1, 0, 0))]); // re-embedded text
-      expect(sortKeys(await index.keys())).toEqual(sortKeys([
-        { store: "important", rowId: 42, userId: "u1" },
-        { store: "important", rowId: 43, userId: "u1" },
-      ]));
+      expect(sortKeys(await index.keys())).toEqual(
+        sortKeys([
+          { store: "important", rowId: 42, userId: "u1" },
+          { store: "important", rowId: 43, userId: "u1" },
+        ]),
+      );
       const hits = await index.search({ vector: vec(0, 1, 0, 0), store: "important", userId: "u1", k: 10 });
       expect(hits[0]).toMatchObject({ rowId: 42 });
       expect(hits[0]!.score).toBeCloseTo(1, 4);
@@ -137,10 +144,12 @@ export function describeVectorIndex(name: string, makeIndex: () => Promise<Vecto
         { store: "thoughts", rowId: 1, userId: "u1" },
       ]);
       await index.delete([]);
-      expect(sortKeys(await index.keys())).toEqual(sortKeys([
-        { store: "diary", rowId: 1, userId: "u1" },
-        { store: "notes", rowId: 2, userId: "u1" },
-      ]));
+      expect(sortKeys(await index.keys())).toEqual(
+        sortKeys([
+          { store: "diary", rowId: 1, userId: "u1" },
+          { store: "notes", rowId: 2, userId: "u1" },
+        ]),
+      );
       const hits = await index.search({ vector: vec(1, 0, 0, 0), store: "notes", userId: "u1", k: 10 });
       expect(hits.map((x) => x.rowId)).toEqual([2]);
     });

@@ -165,7 +165,12 @@ describe("QdrantIndex against the fake: what goes over the wire", () => {
     const query = fake.requestsFor("mem", "/points/query").at(-1)!;
     expect(query.body).toMatchObject({
       query: [1, 2, 3],
-      filter: { must: [{ key: "store", match: { value: "diary" } }, { key: "userId", match: { value: "anna" } }] },
+      filter: {
+        must: [
+          { key: "store", match: { value: "diary" } },
+          { key: "userId", match: { value: "anna" } },
+        ],
+      },
       limit: 4,
       score_threshold: 0.25,
       with_payload: true,

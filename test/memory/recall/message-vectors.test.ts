@@ -20,7 +20,12 @@ describe("message vectors (the meaning side of the chat-log search)", () => {
     dir = mkdtempSync(join(tmpdir(), "lilo-mv-"));
     db = openDatabase(join(dir, "lilo.db"));
     const log = new ChatLog(db);
-    const msgs = Array.from({ length: n }, (_, i) => ({ userId: "chris", role: "user" as const, text: `Nachricht ${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }));
+    const msgs = Array.from({ length: n }, (_, i) => ({
+      userId: "chris",
+      role: "user" as const,
+      text: `Nachricht ${i}`,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    }));
     return { log, ids: importMessages(db, log, msgs, 60) };
   }
   const count = (embedder?: string) =>
@@ -34,7 +39,13 @@ describe("message vectors (the meaning side of the chat-log search)", () => {
     expect(await v.catchUpAll("chris")).toBe(36);
     expect(count()).toBe(100);
     const conv = log.latestConversation("chris")!.id;
-    log.append({ userId: "anna", conversationId: log.conversationAt("anna", new Date("2026-02-01T00:00:00Z"), 60, null).id, role: "user", text: "Annas Geheimnis", createdAt: "2026-02-01T00:00:00Z" });
+    log.append({
+      userId: "anna",
+      conversationId: log.conversationAt("anna", new Date("2026-02-01T00:00:00Z"), 60, null).id,
+      role: "user",
+      text: "Annas Geheimnis",
+      createdAt: "2026-02-01T00:00:00Z",
+    });
     log.append({ userId: "chris", conversationId: conv, role: "user", text: "Neu", createdAt: "2026-01-01T02:00:00Z" });
     expect(await v.catchUp("chris")).toBe(1);
     const hits = v.search("chris", (await e.embed(["Annas Geheimnis"]))[0]!, 200, () => true);

@@ -15,8 +15,7 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
   let search: ChatSearch;
   /** The search runs on its own connection to Lilo's file. */
   let sql: Db;
-  const find = (terms: string[], extra: Partial<RecallQuery> = {}) =>
-    search.search({ userId: "chris", terms, filter: {}, limit: 8, ...extra });
+  const find = (terms: string[], extra: Partial<RecallQuery> = {}) => search.search({ userId: "chris", terms, filter: {}, limit: 8, ...extra });
   const hits = (terms: string[], extra: Partial<RecallQuery> = {}) => find(terms, extra).map((p) => p.hit.text);
 
   beforeEach(() => {

@@ -96,10 +96,12 @@ export class EmbeddedIndex implements VectorIndex {
     const old = this.parts.size;
     this.meta = this.run(
       () =>
-        this.db.transaction(() => {
-          dropSqliteVec(this.db);
-          return table.reset(dimension, embedderId);
-        }).immediate(),
+        this.db
+          .transaction(() => {
+            dropSqliteVec(this.db);
+            return table.reset(dimension, embedderId);
+          })
+          .immediate(),
       "reset the vector index",
     );
     this.parts = new Map();
@@ -112,7 +114,8 @@ export class EmbeddedIndex implements VectorIndex {
   async upsert(records: VectorRecord[]): Promise<void> {
     const { table, meta } = this.ready();
     for (const r of records) {
-      if (r.vector.length !== meta.dimension) throw new VectorIndexError(`Vector for ${r.store}#${r.rowId} has ${r.vector.length} dimensions, the index expects ${meta.dimension}`);
+      if (r.vector.length !== meta.dimension)
+        throw new VectorIndexError(`Vector for ${r.store}#${r.rowId} has ${r.vector.length} dimensions, the index expects ${meta.dimension}`);
     }
     if (records.length === 0) return;
     this.write(() => table.put(records));
@@ -130,7 +133,8 @@ export class EmbeddedIndex implements VectorIndex {
 
   async search(query: VectorQuery): Promise<VectorHit[]> {
     const { table, meta } = this.ready();
-    if (query.vector.length !== meta.dimension) throw new VectorIndexError(`Query vector has ${query.vector.length} dimensions, the index expects ${meta.dimension}`);
+    if (query.vector.length !== meta.dimension)
+      throw new VectorIndexError(`Query vector has ${query.vector.length} dimensions, the index expects ${meta.dimension}`);
     const k = Math.floor(query.k);
     if (!(k > 0)) return [];
     this.refresh();
@@ -226,7 +230,13 @@ export class EmbeddedIndex implements VectorIndex {
       snap = undefined; // a damaged snapshot is derived data: rebuilt from SQLite below
     }
     const h = snap?.header;
-    const fits = h && h.generation === meta.generation && h.dimension === meta.dimension && h.embedderId === meta.embedderId && h.lastSeq >= meta.prunedThrough && h.lastSeq <= table.lastSeq();
+    const fits =
+      h &&
+      h.generation === meta.generation &&
+      h.dimension === meta.dimension &&
+      h.embedderId === meta.embedderId &&
+      h.lastSeq >= meta.prunedThrough &&
+      h.lastSeq <= table.lastSeq();
     this.dataVersion = table.dataVersion();
     if (snap && fits) {
       this.parts = new Map(snap.partitions.map((p) => [partKey(p.userId, p.store), p]));
@@ -263,10 +273,12 @@ export class EmbeddedIndex implements VectorIndex {
   private write(fn: () => number): void {
     let seq = 0;
     this.run(() => {
-      this.db.transaction(() => {
-        this.sync();
-        seq = fn();
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.sync();
+          seq = fn();
+        })
+        .immediate();
     }, "write vectors");
     // Only after the commit: a rolled-back sequence number is handed out again.
     if (seq > 0) this.lastSeq = seq;
@@ -285,8 +297,7 @@ export class EmbeddedIndex implements VectorIndex {
     if (now.generation !== meta.generation || this.lastSeq < now.prunedThrough || this.lastSeq > table.lastSeq()) {
       this.meta = now;
       this.rebuild();
-    }
-    else this.catchUp(table.changesAfter(this.lastSeq));
+    } else this.catchUp(table.changesAfter(this.lastSeq));
   }
 
   /** Applies logged changes: each key takes its current state in SQLite. */

@@ -95,7 +95,8 @@ export class Partition {
     if (b) {
       if (b.graph.contains(BigInt(rowId))) b.graph.remove(BigInt(rowId));
       // The last row moved into a slot the cursor has passed: add it now or it would be missed.
-      if (slot < this.count && slot < b.cursor && !b.graph.contains(BigInt(this.rowIds[slot]!))) b.graph.add(BigInt(this.rowIds[slot]!), this.vectorAt(slot), 1);
+      if (slot < this.count && slot < b.cursor && !b.graph.contains(BigInt(this.rowIds[slot]!)))
+        b.graph.add(BigInt(this.rowIds[slot]!), this.vectorAt(slot), 1);
     }
     return true;
   }

@@ -21,7 +21,10 @@ export interface SnapshotHeader {
  * crash leaves the old snapshot or the new one, never half of one.
  */
 export function saveSnapshot(path: string, header: Omit<SnapshotHeader, "partitions">, partitions: Partition[], withGraphs = true): void {
-  const head: SnapshotHeader = { ...header, partitions: partitions.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && p.hasGraph })) };
+  const head: SnapshotHeader = {
+    ...header,
+    partitions: partitions.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && p.hasGraph })),
+  };
   const json = Buffer.from(JSON.stringify(head));
   const lenBuf = Buffer.alloc(4);
   lenBuf.writeUInt32LE(json.length);

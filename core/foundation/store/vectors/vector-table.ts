@@ -58,10 +58,12 @@ export class VectorTable {
   /** Drops every vector and the log, and starts a new generation. */
   reset(dimension: number, embedderId: string): TableMeta {
     const meta = { dimension, embedderId, generation: randomUUID(), prunedThrough: 0 };
-    this.db.transaction(() => {
-      this.db.exec(`DELETE FROM ${VECTORS}; DELETE FROM ${CHANGES}; DELETE FROM ${META};`);
-      this.stmts.putMeta.run(meta.dimension, meta.embedderId, meta.generation);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.db.exec(`DELETE FROM ${VECTORS}; DELETE FROM ${CHANGES}; DELETE FROM ${META};`);
+        this.stmts.putMeta.run(meta.dimension, meta.embedderId, meta.generation);
+      })
+      .immediate();
     return meta;
   }
 
@@ -105,7 +107,12 @@ export class VectorTable {
 
   /** Changes after `seq`, oldest first. */
   changesAfter(seq: number): Change[] {
-    return (this.stmts.changes.all(seq) as { seq: number; store: VectorStore; row_id: number; user_id: string }[]).map((c) => ({ seq: c.seq, store: c.store, rowId: c.row_id, userId: c.user_id }));
+    return (this.stmts.changes.all(seq) as { seq: number; store: VectorStore; row_id: number; user_id: string }[]).map((c) => ({
+      seq: c.seq,
+      store: c.store,
+      rowId: c.row_id,
+      userId: c.user_id,
+    }));
   }
 
   /** The newest sequence number ever handed out (0 for none). */
@@ -116,10 +123,12 @@ export class VectorTable {
   /** Forgets log entries up to `seq` (a snapshot holds them) and records that it did. */
   prune(seq: number): void {
     if (seq <= 0) return;
-    this.db.transaction(() => {
-      this.stmts.prune.run(seq);
-      this.stmts.setPruned.run(seq);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.stmts.prune.run(seq);
+        this.stmts.setPruned.run(seq);
+      })
+      .immediate();
   }
 
   count(): number {
