@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { ROOT, importsOf, tsFiles } from "./import-graph.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const CORE = join(ROOT, "core");
 
 /**
@@ -13,21 +13,6 @@ const CORE = join(ROOT, "core");
  */
 export const ROOMS = ["api", "background", "conversation", "lookups", "memory", "foundation"] as const;
 type Room = (typeof ROOMS)[number];
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return path.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Every relative import of a file (static, re-export, type-only and dynamic), resolved to a path from the repository root. */
-export function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)].map((m) => m[1]!);
-  return specs.map((s) => relative(ROOT, normalize(join(dirname(file), s))));
-}
 
 /** The room a core file lives in ("index" for core/index.ts). */
 export function roomOf(path: string): Room | "index" | undefined {
