@@ -1,19 +1,10 @@
 import type { ReactionTypeEmoji } from "grammy/types";
 import type { Mood } from "../../core/index.ts";
+import { MOOD_EMOJI } from "../shared/mood-emoji.ts";
 
 /**
  * One Telegram reaction per mood. Telegram accepts only its own reaction set,
  * so every value is checked against grammY's `ReactionTypeEmoji["emoji"]` at
- * compile time. Neutral uses 👌 rather than 😐 because the latter reads as
- * displeasure when shown as a reaction.
+ * compile time.
  */
-export const MOOD_REACTIONS = {
-  freude: "😁",
-  nachdenklich: "🤔",
-  neutral: "👌",
-  traurig: "😢",
-  neugierig: "👀",
-  besorgt: "😨",
-  verspielt: "🤪",
-  liebevoll: "🥰",
-} as const satisfies Record<Mood, ReactionTypeEmoji["emoji"]>;
+export const MOOD_REACTIONS = MOOD_EMOJI satisfies Record<Mood, ReactionTypeEmoji["emoji"]>;

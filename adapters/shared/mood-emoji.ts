@@ -1,0 +1,18 @@
+import type { Mood } from "../../core/index.ts";
+
+/**
+ * One emoji per mood, shown as a reaction on the user's message. Both chats
+ * use the same ones so Lilo looks alike everywhere; Telegram checks them
+ * against its own reaction set (adapters/telegram/reactions.ts). Neutral uses
+ * 👌 rather than 😐 because the latter reads as displeasure as a reaction.
+ */
+export const MOOD_EMOJI = {
+  freude: "😁",
+  nachdenklich: "🤔",
+  neutral: "👌",
+  traurig: "😢",
+  neugierig: "👀",
+  besorgt: "😨",
+  verspielt: "🤪",
+  liebevoll: "🥰",
+} as const satisfies Record<Mood, string>;
