@@ -14,10 +14,10 @@
 // through `Lilo` (`Lilo["memory"]`); only the types a caller has to spell are exported by name.
 export { createLilo, type LiloPorts } from "./api/create-lilo.ts";
 export type { Lilo } from "./api/lilo-api.ts";
-export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./background/analysis/analysis-api.ts";
-export type { SettingRow } from "./foundation/settings/settings-api.ts";
-export type { ThoughtEntry } from "./background/reflection/reflection-api.ts";
-export type { GreetingPreview } from "./background/greeting/greeting-api.ts";
+export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./api/analysis-api.ts";
+export type { SettingRow } from "./api/settings-api.ts";
+export type { ThoughtEntry } from "./api/reflection-api.ts";
+export type { GreetingPreview } from "./api/greeting-api.ts";
 
 // Names the use cases take (the CLI offers them as choices before any core code runs).
 export { ANY_USER, EXPORT_STORES, DEDUPE_STORES, type ExportStore, type DedupeStore } from "./api/names.ts";

@@ -17,7 +17,7 @@ import { ShortTermStore } from "../foundation/store/short-term.ts";
 import { RulesStore } from "../foundation/store/rules.ts";
 import { SettingsStore } from "../foundation/store/settings.ts";
 import { LiveSettings, ownLiveSections } from "../foundation/settings/live-settings.ts";
-import { createSettingsApi } from "../foundation/settings/settings-api.ts";
+import { createSettingsApi } from "./settings-api.ts";
 import { describeError } from "../foundation/errors.ts";
 import { ModelProblems } from "../foundation/store/model-problems.ts";
 import { TopicsStore } from "../foundation/store/topics.ts";

@@ -4,10 +4,10 @@
  * delivered push, each built from the services with exactly the
  * dependencies it declares, around one shared feature context.
  */
-import { diaryApi, type DiaryApi } from "../../background/diary/diary-api.ts";
-import { reflectionApi, type ReflectionApi } from "../../background/reflection/reflection-api.ts";
-import { greetingApi, type GreetingApi } from "../../background/greeting/greeting-api.ts";
-import { analysisApi, type AnalysisApi } from "../../background/analysis/analysis-api.ts";
+import { diaryApi, type DiaryApi } from "../diary-api.ts";
+import { reflectionApi, type ReflectionApi } from "../reflection-api.ts";
+import { greetingApi, type GreetingApi } from "../greeting-api.ts";
+import { analysisApi, type AnalysisApi } from "../analysis-api.ts";
 import { concerns } from "../../background/reflection/concerns.ts";
 import { featureContext } from "../../background/feature-context.ts";
 import { deliveredBookkeeping } from "../../background/push/delivered.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock, ProviderError, silentLogger, type AnalysisApi } from "../../../core/index.ts";
 import { MARKERS } from "../../../core/conversation/markers/registry.ts";
-import { analysisApi } from "../../../core/background/analysis/analysis-api.ts";
+import { analysisApi } from "../../../core/api/analysis-api.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";

@@ -1,10 +1,10 @@
-import { describeError } from "../../foundation/errors.ts";
-import type { Persona } from "../../conversation/persona/persona.ts";
-import type { TextRow } from "../../foundation/store/text-rows.ts";
-import type { FeatureContext } from "../feature-context.ts";
-import type { ReflectionConfig } from "./concerns.ts";
-import { pairAnswers } from "./parse-reflection.ts";
-import { reflect, type ReflectionDeps, type ReflectionResult } from "./reflect.ts";
+import { describeError } from "../foundation/errors.ts";
+import type { Persona } from "../conversation/persona/persona.ts";
+import type { TextRow } from "../foundation/store/text-rows.ts";
+import type { FeatureContext } from "../background/feature-context.ts";
+import type { ReflectionConfig } from "../background/reflection/concerns.ts";
+import { pairAnswers } from "../background/reflection/parse-reflection.ts";
+import { reflect, type ReflectionDeps, type ReflectionResult } from "../background/reflection/reflect.ts";
 
 /** One stored thought as adapters and the CLI show it. */
 export interface ThoughtEntry {

@@ -1,7 +1,15 @@
-import { describeError } from "../../foundation/errors.ts";
-import type { Persona } from "../../conversation/persona/persona.ts";
-import type { FeatureContext } from "../feature-context.ts";
-import { draftGreeting, greet, greetingBlocker, type GreetingConfig, type GreetingDeps, type GreetingReason, type GreetingResult } from "./greet.ts";
+import { describeError } from "../foundation/errors.ts";
+import type { Persona } from "../conversation/persona/persona.ts";
+import type { FeatureContext } from "../background/feature-context.ts";
+import {
+  draftGreeting,
+  greet,
+  greetingBlocker,
+  type GreetingConfig,
+  type GreetingDeps,
+  type GreetingReason,
+  type GreetingResult,
+} from "../background/greeting/greet.ts";
 
 /** A greeting written for a look, neither sent nor stored (`lilo greet`). */
 export type GreetingPreview = {

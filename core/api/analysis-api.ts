@@ -4,31 +4,31 @@
  * run (part by part, then a merge), resume after a restart, saved reports,
  * and the editable questions.
  */
-import type { LiloConfig } from "../../foundation/config/config.ts";
-import type { Persona } from "../../conversation/persona/persona.ts";
-import type { FeatureContext } from "../feature-context.ts";
-import { modelLabel, type ChatModel } from "../../foundation/ports/chat-model.ts";
-import type { Db } from "../../foundation/store/db.ts";
-import type { SettingsStore } from "../../foundation/store/settings.ts";
-import type { ModelRegistry } from "../../foundation/models/registry.ts";
-import type { Sleep } from "../../foundation/util/retry.ts";
-import { analystInstruction, blueprintBlock, defaultQuestions } from "../prompts/analysis.ts";
-import { markerInstructions } from "../../conversation/prompts/markers.ts";
-import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
-import { formatLocalShort, localParts } from "../../foundation/util/time.ts";
-import { selectConversations, type AnalysisSelection } from "./selection.ts";
-import { renderConversation, transcriptText } from "./transcript.ts";
-import { approxTokens, chunkTranscript } from "./chunks.ts";
-import { ReportStore, type AnalysisListEntry, type AnalysisState } from "./report-store.ts";
-import { selectionLabel } from "./report-format.ts";
-import { runAnalysis, type AnalysisResult } from "./run.ts";
-import { AnalysisError, ConfigError } from "../../foundation/errors.ts";
+import type { LiloConfig } from "../foundation/config/config.ts";
+import type { Persona } from "../conversation/persona/persona.ts";
+import type { FeatureContext } from "../background/feature-context.ts";
+import { modelLabel, type ChatModel } from "../foundation/ports/chat-model.ts";
+import type { Db } from "../foundation/store/db.ts";
+import type { SettingsStore } from "../foundation/store/settings.ts";
+import type { ModelRegistry } from "../foundation/models/registry.ts";
+import type { Sleep } from "../foundation/util/retry.ts";
+import { analystInstruction, blueprintBlock, defaultQuestions } from "../background/prompts/analysis.ts";
+import { markerInstructions } from "../conversation/prompts/markers.ts";
+import type { MarkerRegistry } from "../conversation/markers/marker-registry.ts";
+import { formatLocalShort, localParts } from "../foundation/util/time.ts";
+import { selectConversations, type AnalysisSelection } from "../background/analysis/selection.ts";
+import { renderConversation, transcriptText } from "../background/analysis/transcript.ts";
+import { approxTokens, chunkTranscript } from "../background/analysis/chunks.ts";
+import { ReportStore, type AnalysisListEntry, type AnalysisState } from "../background/analysis/report-store.ts";
+import { selectionLabel } from "../background/analysis/report-format.ts";
+import { runAnalysis, type AnalysisResult } from "../background/analysis/run.ts";
+import { AnalysisError, ConfigError } from "../foundation/errors.ts";
 
-export { AnalysisError } from "../../foundation/errors.ts";
-export type { AnalysisSelection } from "./selection.ts";
-export type { AnalysisResult } from "./run.ts";
-export type { AnalysisListEntry } from "./report-store.ts";
-export type { QuoteCheck } from "./quotes.ts";
+export { AnalysisError } from "../foundation/errors.ts";
+export type { AnalysisSelection } from "../background/analysis/selection.ts";
+export type { AnalysisResult } from "../background/analysis/run.ts";
+export type { AnalysisListEntry } from "../background/analysis/report-store.ts";
+export type { QuoteCheck } from "../background/analysis/quotes.ts";
 
 const QUESTIONS_SETTING = "analysis_questions";
 

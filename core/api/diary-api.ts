@@ -1,9 +1,9 @@
-import { describeError } from "../../foundation/errors.ts";
-import type { Persona } from "../../conversation/persona/persona.ts";
-import type { FeatureContext } from "../feature-context.ts";
-import { toDiaryEntry, writeDiary, type DiaryConfig, type DiaryDeps, type DiaryEntry, type DiaryResult } from "./write-diary.ts";
+import { describeError } from "../foundation/errors.ts";
+import type { Persona } from "../conversation/persona/persona.ts";
+import type { FeatureContext } from "../background/feature-context.ts";
+import { toDiaryEntry, writeDiary, type DiaryConfig, type DiaryDeps, type DiaryEntry, type DiaryResult } from "../background/diary/write-diary.ts";
 
-export type { DiaryEntry } from "./write-diary.ts";
+export type { DiaryEntry } from "../background/diary/write-diary.ts";
 
 /** The diary as Lilo exposes it (`lilo.diary`). */
 export interface DiaryApi {

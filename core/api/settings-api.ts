@@ -1,12 +1,12 @@
-import { loadConfig, type LiloConfig } from "../config/config.ts";
-import { formatModelSpec } from "../config/model-spec.ts";
-import { showLeaf } from "../config/table.ts";
-import { isSecretSet } from "../config/secrets.ts";
-import { redactSecrets } from "../util/redact.ts";
-import { ConfigError } from "../errors.ts";
-import type { ModelRegistry } from "../models/registry.ts";
-import { GLOBAL, type SettingsStore } from "../store/settings.ts";
-import type { LiveSettings, SettingSource } from "./live-settings.ts";
+import { loadConfig, type LiloConfig } from "../foundation/config/config.ts";
+import { formatModelSpec } from "../foundation/config/model-spec.ts";
+import { showLeaf } from "../foundation/config/table.ts";
+import { isSecretSet } from "../foundation/config/secrets.ts";
+import { redactSecrets } from "../foundation/util/redact.ts";
+import { ConfigError } from "../foundation/errors.ts";
+import type { ModelRegistry } from "../foundation/models/registry.ts";
+import { GLOBAL, type SettingsStore } from "../foundation/store/settings.ts";
+import type { LiveSettings, SettingSource } from "../foundation/settings/live-settings.ts";
 
 /** The run-time chat model switch (`lilo model`), listed first among the live settings. */
 export const CHAT_MODEL = "chat_model";
