@@ -62,6 +62,11 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
       }
       if (out.retried) s.problems.record(user.userId, "extraction", "retried", "first answer unusable", now);
       else if (out.repaired) s.problems.record(user.userId, "extraction", "repaired", "JSON cut out of surrounding text", now);
+      if (out.invalidItems.length) {
+        // A bad value costs only its item, like a store writer would refuse it; it is still a model problem to count.
+        s.problems.record(user.userId, "extraction", "dropped", `items with values no store accepts: ${out.invalidItems.join(" | ")}`, now);
+        s.logger.warn("extraction items with invalid values were dropped", { userId: user.userId, items: out.invalidItems });
+      }
       if (out.droppedFacts.length) s.logger.info("facts not taken from the user's words were dropped", { facts: out.droppedFacts });
       await rememberExtraction(s, out.extraction, { userId: user.userId, sourceMessageId: answer.id, now });
     },

@@ -2,16 +2,29 @@ import { z } from "zod";
 import type { ChatModel } from "../../foundation/ports/chat-model.ts";
 import { completeJson, type JsonParse } from "../../foundation/util/model-json.ts";
 import { extractionRetryPrompt, extractionSystemPrompt, extractionUserPrompt } from "../prompts/extraction.ts";
+import { STORE_VALUES, describeValueIssues, type StoreValues } from "../../foundation/store/values.ts";
 import { wordsOnlyFromAssistant } from "./provenance.ts";
 
-/** The one JSON answer of the extraction call. */
+/**
+ * The shape of the one JSON answer of the extraction call. Only the shape:
+ * the values of each item (a profile category, a weight) are checked item by
+ * item against the stores' own rules (values.ts), so one bad item is dropped
+ * and the good ones are kept.
+ */
 export const extractionSchema = z.object({
   facts: z.array(z.string()).default([]),
   content: z.array(z.string()).default([]),
-  profile: z.array(z.object({ category: z.string().min(1), text: z.string().min(1) })).default([]),
-  important: z.array(z.object({ text: z.string().min(1), weight: z.coerce.number().int().min(1).max(3).default(1) })).default([]),
+  profile: z.array(z.object({ category: z.unknown(), text: z.unknown() })).default([]),
+  important: z.array(z.object({ text: z.unknown(), weight: z.unknown().optional() })).default([]),
 });
-export type Extraction = z.infer<typeof extractionSchema>;
+
+/** What an extraction stores: notes, profile facts and important memories, each already within its store's rules. */
+export interface Extraction {
+  facts: string[];
+  content: string[];
+  profile: StoreValues<"profile">[];
+  important: (StoreValues<"important"> & { weight: number })[];
+}
 
 export interface ExtractionInput {
   userName: string;
@@ -25,7 +38,16 @@ export interface ExtractionInput {
 }
 
 export type ExtractionOutcome =
-  { ok: true; extraction: Extraction; repaired: boolean; retried: boolean; droppedFacts: string[] } | { ok: false; problem: string; raw: string };
+  | {
+      ok: true;
+      extraction: Extraction;
+      repaired: boolean;
+      retried: boolean;
+      droppedFacts: string[];
+      /** Items dropped because a value breaks its store's rules, each with the rule ("profile "bogus": profile category must be one of …"). */
+      invalidItems: string[];
+    }
+  | { ok: false; problem: string; raw: string };
 
 /**
  * Runs the extraction call: zod-validated, repaired if wrapped in prose,
@@ -36,7 +58,7 @@ export async function extractMemories(model: ChatModel, input: ExtractionInput, 
   const system = extractionSystemPrompt(input);
   const user = extractionUserPrompt(input);
   const first = await completeJson(model, { system, messages: [{ role: "user", content: user }], schema: extractionSchema, maxTokens });
-  let parsed: Extract<JsonParse<Extraction>, { ok: true }>;
+  let parsed: Extract<JsonParse<z.infer<typeof extractionSchema>>, { ok: true }>;
   let retried = false;
   if (first.ok) parsed = first;
   else {
@@ -59,17 +81,27 @@ export async function extractMemories(model: ChatModel, input: ExtractionInput, 
   const ignore = [input.userName, input.assistantName];
   const fromUser = (t: string) => wordsOnlyFromAssistant(t, userTexts, input.assistantText, ignore).length === 0;
   const facts = clean(parsed.value.facts);
-  const droppedFacts = [...facts.filter((f) => !fromUser(f)), ...parsed.value.profile.map((p) => p.text).filter((t) => !fromUser(t))];
+  const invalidItems: string[] = [];
+  const valid = <S extends "profile" | "important">(store: S, items: Record<string, unknown>[]): StoreValues<S>[] =>
+    items.flatMap((item) => {
+      const r = STORE_VALUES[store].safeParse(item);
+      if (r.success) return [r.data as StoreValues<S>];
+      invalidItems.push(`${store} ${JSON.stringify(item).slice(0, 200)}: ${describeValueIssues(r.error)}`);
+      return [];
+    });
+  const profile = valid("profile", parsed.value.profile);
+  // A weight may come as "2"; a missing one is the default 1.
+  const important = valid(
+    "important",
+    parsed.value.important.map((i) => ({ text: i.text, weight: typeof i.weight === "string" ? Number(i.weight) : (i.weight ?? 1) })),
+  ).map((i) => ({ text: i.text, weight: i.weight ?? 1 }));
+  const droppedFacts = [...facts.filter((f) => !fromUser(f)), ...profile.map((p) => p.text).filter((t) => !fromUser(t))];
   return {
     ok: true,
     repaired: parsed.repaired,
     retried,
     droppedFacts,
-    extraction: {
-      facts: facts.filter(fromUser),
-      content: clean(parsed.value.content),
-      profile: parsed.value.profile.map((p) => ({ category: p.category.trim().toLowerCase(), text: p.text.trim() })).filter((p) => fromUser(p.text)),
-      important: parsed.value.important.map((i) => ({ text: i.text.trim(), weight: i.weight })).filter((i) => i.text),
-    },
+    invalidItems,
+    extraction: { facts: facts.filter(fromUser), content: clean(parsed.value.content), profile: profile.filter((p) => fromUser(p.text)), important },
   };
 }

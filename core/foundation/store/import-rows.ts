@@ -4,6 +4,7 @@
  * vector stores are written through their row classes (core/foundation/store/text-rows.ts).
  */
 import type { Db } from "./db.ts";
+import { checkStoreValues } from "./values.ts";
 
 /** The stores without vectors that an import writes. */
 export type PlainImportStore = "profile" | "rules" | "topics";
@@ -17,11 +18,13 @@ export function hasImportedText(db: Db, store: PlainImportStore, userId: string,
 
 /** Inserts a profile line as imported; returns its id. */
 export function insertImportedProfile(db: Db, l: { userId: string; category: string; text: string; at: string }): number {
+  checkStoreValues("profile", l);
   return run(db, `INSERT INTO profile (user_id, category, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, l.userId, l.category, l.text, l.at, l.at);
 }
 
 /** Inserts a rule as imported; returns its id. */
 export function insertImportedRule(db: Db, l: { userId: string; text: string; enabled: boolean; at: string }): number {
+  checkStoreValues("rules", l);
   return run(db, `INSERT INTO rules (user_id, text, enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, l.userId, l.text, l.enabled ? 1 : 0, l.at, l.at);
 }
 
@@ -30,6 +33,7 @@ export function insertImportedTopic(
   db: Db,
   l: { userId: string; text: string; kind: string; status: string; dueAt: string; doneAt: string | null; at: string },
 ): number {
+  checkStoreValues("topics", l);
   return run(
     db,
     `INSERT INTO topics (user_id, text, kind, status, due_at, done_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -1,5 +1,8 @@
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
+import { checkStoreValues, PROFILE_CATEGORIES } from "./values.ts";
+
+export { PROFILE_CATEGORIES };
 
 /** One profile fact about the user. */
 export interface ProfileEntry {
@@ -10,9 +13,6 @@ export interface ProfileEntry {
   createdAt: string;
   updatedAt: string;
 }
-
-/** The categories extraction may use; admins may add others. */
-export const PROFILE_CATEGORIES = ["person", "work", "projects", "preferences", "relationships", "health", "other"] as const;
 
 /** Store 2: short facts about the user by category, always on the cheat sheet. */
 export class ProfileStore {
@@ -30,8 +30,12 @@ export class ProfileStore {
     return rows.map((r) => ({ id: r.id, userId: r.user_id, category: r.category, text: r.text, createdAt: r.created_at, updatedAt: r.updated_at }));
   }
 
-  /** Adds a fact unless the same text is already in that category; returns its id. */
-  add(userId: string, category: string, text: string, now: string): { id: number; added: boolean } {
+  /**
+   * Adds a fact unless the same text is already in that category; returns
+   * its id. The category must be one of `PROFILE_CATEGORIES` (values.ts).
+   */
+  add(userId: string, rawCategory: string, rawText: string, now: string): { id: number; added: boolean } {
+    const { category, text } = checkStoreValues("profile", { category: rawCategory, text: rawText });
     const info = this.db
       .prepare(`INSERT OR IGNORE INTO profile (user_id, category, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`)
       .run(userId, category, text, now, now);

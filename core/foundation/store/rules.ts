@@ -1,5 +1,6 @@
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
+import { checkStoreValues } from "./values.ts";
 
 /** A behaviour rule the user confirmed. */
 export interface Rule {
@@ -36,6 +37,7 @@ export class RulesStore {
   }
 
   add(userId: string, text: string, now: string, sourceMessageId?: number): number {
+    checkStoreValues("rules", { text });
     const info = this.db
       .prepare(`INSERT INTO rules (user_id, text, enabled, source_message_id, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?)`)
       .run(userId, text, sourceMessageId ?? null, now, now);

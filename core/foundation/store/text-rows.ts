@@ -1,6 +1,7 @@
 import type { Db } from "./db.ts";
 import type { VectorStore } from "../ports/vector-index.ts";
 import { prepared } from "./prepared.ts";
+import { checkStoreValues } from "./values.ts";
 
 /** One row of a store that has vectors (notes, important memories, thoughts, diary). */
 export interface TextRow {
@@ -51,7 +52,9 @@ export class TextRows {
     this.extras = EXTRA_COLUMNS[store];
   }
 
+  /** Inserts a row; its text and store-specific values must pass the store's rules (values.ts), or nothing is written. */
   insert(userId: string, text: string, createdAt: string, extra: Record<string, unknown> = {}): number {
+    checkStoreValues(this.store, { ...extra, text });
     const cols = this.extras.filter((c) => extra[c] !== undefined);
     const names = ["user_id", "text", "created_at", "updated_at", ...cols];
     const sql = `INSERT INTO ${this.store} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`;

@@ -1,4 +1,5 @@
 import type { Db } from "./db.ts";
+import { checkStoreValues } from "./values.ts";
 
 /** A follow-up topic or a 🧠 concern. */
 export interface Topic {
@@ -40,6 +41,7 @@ export class TopicsStore {
 
   /** Adds a topic; a "queued" one (a concern that came too soon) waits for `reopen`. */
   add(userId: string, text: string, kind: Topic["kind"], dueAt: string, now: string, status: "open" | "queued" = "open"): number {
+    checkStoreValues("topics", { text, kind, status, dueAt });
     const info = this.db
       .prepare(`INSERT INTO topics (user_id, text, kind, status, due_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
       .run(userId, text, kind, status, dueAt, now, now);

@@ -1,20 +1,21 @@
 import { z } from "zod";
 import { IMPORT_STORES, type ImportStore } from "./import-stores.ts";
+import { STORE_VALUES, describeValueIssues, storeTime } from "../../foundation/store/values.ts";
 
 /**
  * The line format `lilo import` reads: what `lilo export` writes. Every
  * store it exports comes back field for field; `id` and `supersededAt` are
  * accepted and ignored (ids are the new database's; only live rows are
  * exported). The chat log is not importable (it is Lilo's record of what
- * was said, not memory to load).
+ * was said, not memory to load). Each store's fields follow the same value
+ * rules as its writer (core/foundation/store/values.ts): a line no store
+ * would write is refused, with the rule it breaks.
  */
 
 export { IMPORT_STORES, type ImportStore };
 
-const when = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 const base = {
-  text: z.string().trim().min(1),
-  createdAt: when.optional(),
+  createdAt: storeTime.optional(),
   userId: z.string().trim().min(1).optional(),
   id: z.number().optional(),
   supersededAt: z.string().optional(),
@@ -22,20 +23,13 @@ const base = {
 
 /** One line per store, as zod schemas (strict: an unknown field is refused, not silently dropped). */
 const LINE = z.discriminatedUnion("store", [
-  z.strictObject({ store: z.literal("notes"), ...base, kind: z.enum(["fact", "content"]).optional() }),
-  z.strictObject({ store: z.literal("important"), ...base, weight: z.number().int().optional() }),
-  z.strictObject({ store: z.literal("thoughts"), ...base, origin: z.string().min(1).optional(), questions: z.string().optional() }),
-  z.strictObject({ store: z.literal("diary"), ...base, day: z.string().optional() }),
-  z.strictObject({ store: z.literal("profile"), ...base, category: z.string().trim().min(1) }),
-  z.strictObject({ store: z.literal("rules"), ...base, enabled: z.boolean().optional() }),
-  z.strictObject({
-    store: z.literal("topics"),
-    ...base,
-    kind: z.enum(["followup", "concern"]).optional(),
-    status: z.enum(["open", "done", "dropped", "queued"]).optional(),
-    dueAt: when.optional(),
-    doneAt: when.optional(),
-  }),
+  z.strictObject({ store: z.literal("notes"), ...base, ...STORE_VALUES.notes.shape }),
+  z.strictObject({ store: z.literal("important"), ...base, ...STORE_VALUES.important.shape }),
+  z.strictObject({ store: z.literal("thoughts"), ...base, ...STORE_VALUES.thoughts.shape }),
+  z.strictObject({ store: z.literal("diary"), ...base, ...STORE_VALUES.diary.shape }),
+  z.strictObject({ store: z.literal("profile"), ...base, ...STORE_VALUES.profile.shape }),
+  z.strictObject({ store: z.literal("rules"), ...base, ...STORE_VALUES.rules.shape }),
+  z.strictObject({ store: z.literal("topics"), ...base, ...STORE_VALUES.topics.shape }),
 ]);
 
 /** A validated import line with the defaults filled in. */
@@ -52,7 +46,9 @@ export interface RefusedLine {
 export function parseImportText(text: string, defaults: { store: ImportStore; userId: string; now: string }): { lines: ImportLine[]; refused: RefusedLine[] } {
   const lines: ImportLine[] = [];
   const refused: RefusedLine[] = [];
-  for (const [i, raw] of text.split("\n").entries()) {
+  // A UTF-8 byte-order mark (as some Windows editors write) is not part of the first line.
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  for (const [i, raw] of body.split("\n").entries()) {
     if (!raw.trim()) continue;
     let json: unknown;
     try {
@@ -68,7 +64,7 @@ export function parseImportText(text: string, defaults: { store: ImportStore; us
       refused.push({
         line: i + 1,
         store: typeof store === "string" ? store : "?",
-        reason: parsed.error.issues.map((x) => `${x.path.join(".") || "line"}: ${x.message}`).join("; "),
+        reason: describeValueIssues(parsed.error),
       });
       continue;
     }

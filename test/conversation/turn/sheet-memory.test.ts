@@ -11,6 +11,7 @@ import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { startFakeQdrant } from "../../fakes/fake-qdrant.ts";
 import { readDb } from "../../helpers/read-db.ts";
 import { atTime } from "../../helpers/clock-at.ts";
+import { PROFILE_CATEGORIES } from "../../../core/foundation/store/values.ts";
 
 const DIM = 64;
 const clock = fixedClock("2026-12-02T18:00:00Z");
@@ -143,7 +144,7 @@ describe("the memory part of the cheat sheet", () => {
   it("keeps the whole memory part under its budget, whatever the store sizes", async () => {
     t = makeTestLilo({ LILO_MEMORY_BUDGET_TOKENS: "150" }, { clock });
     for (let i = 0; i < 20; i++) await t.lilo.memory.add({ text: `Kino Erinnerung ${i}: ${"lang ".repeat(20)}`, userId: "chris" });
-    for (let i = 0; i < 20; i++) t.lilo.profile.add("chris", `kategorie${i}`, `Eintrag ${i} ${"x".repeat(30)}`);
+    for (let i = 0; i < 20; i++) t.lilo.profile.add("chris", PROFILE_CATEGORIES[i % PROFILE_CATEGORIES.length]!, `Eintrag ${i} ${"x".repeat(30)}`);
     const { blocks } = await sheet("Gehen wir ins Kino?");
     expect(blocks.usedTokens).toBeLessThanOrEqual(150);
     expect(blocks.notes.kept.length + blocks.notes.left.length).toBe(5);
