@@ -6,6 +6,7 @@ import {
   openToOthers,
   requireModel,
   describeError,
+  LiloError,
   type Lilo,
   type LiloConfig,
   type LiloPorts,
@@ -54,7 +55,7 @@ export async function runApp(ports: LiloPorts = {}): Promise<number> {
   }
   let lock: WriterLock;
   try {
-    lock = WriterLock.acquire(lilo.config.dataDir, "bot", new Date());
+    lock = WriterLock.acquire(lilo.config.dbPath, "bot", new Date());
   } catch (err) {
     process.stderr.write(`${describeError(err)}\n`);
     await lilo.close();
@@ -82,6 +83,8 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   // After-reply work (extraction, checks) that a crash interrupted runs again.
   const resumed = lilo.inbox.resumeJobs();
   if (resumed) logger.info("resuming after-reply jobs left by the last run", { count: resumed });
+  // A reindex a crash interrupted is finished in the background; meanwhile search falls back to what it has (keywords).
+  const reindexing = resumeReindex(lilo, logger);
   const adapters = await startConfiguredAdapters(lilo, logger);
   // This process has the chat connections: it delivers the pushes every process (jobs, the CLI) writes to the outbox.
   if (adapters.length > 0) lilo.push.startDelivery(lilo.config.push.outboxPollMs);
@@ -92,12 +95,14 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   } catch (err) {
     process.stderr.write(`${describeError(err)}\n`);
     for (const a of adapters) await a.stop();
+    await reindexing.stop();
     await lilo.close();
     return 1;
   }
   const stopAll = async (running: RunningAdapter[]) => {
     await jobs?.stop();
     for (const a of running) await a.stop();
+    await reindexing.stop();
     await lilo.close();
   };
   if (adapters.length === 0) {
@@ -135,4 +140,30 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   logger.info("stopping");
   await stopAll(adapters);
   return 0;
+}
+
+/**
+ * Continues an interrupted `lilo reindex` in the background; `stop()` ends
+ * it between batches (it stays resumable) and waits, before the database closes.
+ */
+function resumeReindex(lilo: Lilo, logger: Logger): { stop(): Promise<void> } {
+  const abort = new AbortController();
+  const pending = lilo.maintenance.pendingReindex();
+  if (pending) logger.info("finishing an interrupted reindex in the background", { model: pending.embedderId, done: pending.done });
+  const run = lilo.maintenance.resumeReindex(abort.signal).then(
+    (outcome) => {
+      if (outcome?.finished) logger.info("interrupted reindex finished", { memories: outcome.done });
+    },
+    (err: unknown) => {
+      // Another live process (a `lilo reindex --apply`) runs it: it finishes there.
+      if (err instanceof LiloError && err.code === "locked") logger.info(describeError(err));
+      else logger.error("could not finish the interrupted reindex; run `lilo reindex --apply`", { error: describeError(err) });
+    },
+  );
+  return {
+    stop: async () => {
+      abort.abort();
+      await run;
+    },
+  };
 }

@@ -67,6 +67,8 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
       withLilo(open, io, async (lilo) => {
         const total = lilo.memory.countLive();
         io.out(`${total} memories would be embedded with ${lilo.config.embedding.model} into ${lilo.config.vector.backend}`);
+        const pending = lilo.maintenance.pendingReindex();
+        if (pending) io.out(`an interrupted reindex (${pending.embedderId}) got to ${pending.done} memories: --apply (or the bot's next start) continues it`);
         if (!o.apply) {
           io.out("dry run: nothing changed. Run `lilo reindex --apply` to rebuild.");
           return 0;
@@ -78,14 +80,17 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
           Presets.shades_classic,
         );
         let started = false;
-        const done = await lilo.maintenance.reindex((n, t) => {
+        const outcome = await lilo.maintenance.reindex((n, t) => {
           if (!started) {
+            // Recorded as a job from here on: a kill leaves a reindex that the next run or the bot's start continues.
+            io.out(`reindex started at ${n} of ${t} (resumable)`);
             bar.start(t, n);
             started = true;
           } else bar.update(n);
         });
         if (started) bar.stop();
-        io.out(`reindexed ${done} memories`);
+        const done = outcome.done;
+        io.out(`reindexed ${done} memories${outcome.resumed ? " (continued an interrupted reindex)" : ""}`);
         return 0;
       }),
     );

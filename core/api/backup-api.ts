@@ -44,7 +44,7 @@ export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, cl
       if (paths.dbPath === ":memory:") throw new LiloError("restore", "an in-memory database cannot be restored");
       // The bot must not run while pages are replaced, busy or idle: refuse rather than wait.
       // The lock also keeps a bot from starting until the restore is done.
-      const lock = WriterLock.acquire(paths.dataDir, "restore", clock.now());
+      const lock = WriterLock.acquire(paths.dbPath, "restore", clock.now());
       try {
         assertNoWriter(db);
         const backup = await create();

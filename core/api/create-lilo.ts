@@ -268,7 +268,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       forRole: (role) => models.forRole(role),
     },
     lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
-    maintenance: maintenanceApi(memory, index, embedder, stores.problems),
+    maintenance: maintenanceApi(memory, index, embedder, stores.problems, jobs, clock),
     contacts,
     warmUp: () => memory.init(),
     idle: () => background.idle(),

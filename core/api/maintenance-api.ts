@@ -2,13 +2,32 @@ import type { Embedder } from "../foundation/ports/embedder.ts";
 import type { VectorIndex, VectorIndexState } from "../foundation/ports/vector-index.ts";
 import type { Memory } from "../memory/memory.ts";
 import type { ModelProblems } from "../foundation/store/model-problems.ts";
-import { checkConsistency, reindex, repairConsistency, type ConsistencyReport } from "../memory/maintenance.ts";
+import type { Clock } from "../foundation/ports/clock.ts";
+import type { JobsStore } from "../foundation/store/jobs.ts";
+import {
+  checkConsistency,
+  pendingReindex,
+  reindex,
+  repairConsistency,
+  type ConsistencyReport,
+  type ReindexOutcome,
+  type ReindexProgress,
+} from "../memory/maintenance.ts";
 
 /** `lilo doctor` and `lilo reindex`: SQLite (the truth) against the derived vector index. */
 export interface MaintenanceApi {
   check(): Promise<ConsistencyReport>;
   repair(report: ConsistencyReport): Promise<void>;
-  reindex(onProgress?: (done: number, total: number) => void): Promise<number>;
+  /**
+   * Rebuilds the index from SQLite, continuing an interrupted reindex of the
+   * same model where it stopped; throws ReindexBusyError while another live
+   * process runs it. `signal` stops it between batches (it stays resumable).
+   */
+  reindex(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<ReindexOutcome>;
+  /** Finishes a reindex a crash interrupted (the bot's start, in the background); undefined when there is none. */
+  resumeReindex(signal?: AbortSignal): Promise<ReindexOutcome | undefined>;
+  /** How far an interrupted reindex got, if one is pending. */
+  pendingReindex(): ReindexProgress | undefined;
   /** The derived copy of the embedded index (entries, last change applied, rebuild needed); undefined for other backends. */
   indexState(): Promise<VectorIndexState | undefined>;
   /** Rebuilds the embedded index's RAM copy from SQLite (no re-embedding); false for other backends. */
@@ -18,11 +37,14 @@ export interface MaintenanceApi {
 }
 
 /** Builds the maintenance use cases over the memory service and its index. */
-export function maintenanceApi(memory: Memory, index: VectorIndex, embedder: Embedder, problems: ModelProblems): MaintenanceApi {
+export function maintenanceApi(memory: Memory, index: VectorIndex, embedder: Embedder, problems: ModelProblems, jobs: JobsStore, clock: Clock): MaintenanceApi {
+  const deps = { memory, index, embedder, jobs, now: () => clock.now().toISOString() };
   return {
     check: () => checkConsistency(memory, index),
     repair: (report) => repairConsistency(memory, index, embedder, report),
-    reindex: (onProgress) => reindex(memory, index, embedder, onProgress),
+    reindex: async (onProgress, signal) => (await reindex(deps, { onProgress, signal }))!,
+    resumeReindex: (signal) => reindex(deps, { signal, onlyResume: true }),
+    pendingReindex: () => pendingReindex(jobs),
     indexState: async () => {
       await memory.init();
       return index.copyState?.();

@@ -2,6 +2,10 @@ import type { Embedder } from "../foundation/ports/embedder.ts";
 import type { VectorIndex, VectorKey } from "../foundation/ports/vector-index.ts";
 import { VECTOR_STORES } from "../foundation/ports/vector-index.ts";
 import type { Memory } from "./memory.ts";
+import { z } from "zod";
+import { LiloError, VectorIndexError } from "../foundation/errors.ts";
+import { MAINTENANCE_KIND_PREFIX, type JobsStore } from "../foundation/store/jobs.ts";
+import { currentProcess, isRunning } from "../foundation/store/writer-lock.ts";
 
 /** What `lilo doctor` found. */
 export interface ConsistencyReport {
@@ -62,29 +66,130 @@ export async function repairConsistency(memory: Memory, index: VectorIndex, embe
   }
 }
 
+/** A reindex's progress, stored in its job row after every batch: a killed reindex continues from here. */
+const reindexProgress = z.object({
+  /** The model the vectors are made with; another model starts over. */
+  embedderId: z.string(),
+  dimension: z.number().int().positive(),
+  /** The index was emptied for this model (before that, it may still hold the old model's vectors). */
+  reset: z.boolean(),
+  /** Index into VECTOR_STORES of the store being embedded, and the last row id done there. */
+  store: z.number().int().min(0),
+  lastId: z.number().int().min(0),
+  done: z.number().int().min(0),
+  /** The process working on it, so a second process does not run it at the same time. */
+  owner: z.object({ pid: z.number().int(), startTicks: z.string().nullable() }),
+});
+/** How far a reindex got, as its job row records it. */
+export type ReindexProgress = z.infer<typeof reindexProgress>;
+
+/** The job kind of a reindex (a maintenance run: DurableJobs leaves it to this code). */
+export const REINDEX_JOB = `${MAINTENANCE_KIND_PREFIX}reindex`;
+
+/** Another live process is running the reindex. */
+export class ReindexBusyError extends LiloError<"locked"> {
+  constructor(readonly pid: number) {
+    super("locked", `A reindex is already running (pid ${pid}); it continues there, and the bot finishes it on its next start if that process dies.`);
+  }
+}
+
+/** What a reindex did. */
+export interface ReindexOutcome {
+  /** Memories embedded so far (over every run of this reindex). */
+  done: number;
+  total: number;
+  /** It continued an interrupted reindex instead of starting afresh. */
+  resumed: boolean;
+  /** False when `signal` stopped it: the job stays pending and the next run continues. */
+  finished: boolean;
+}
+
+/** What a reindex works with. */
+export interface ReindexDeps {
+  memory: Memory;
+  index: VectorIndex;
+  embedder: Embedder;
+  jobs: JobsStore;
+  now: () => string;
+}
+
+/** The interrupted reindex to continue, if one is pending. */
+export function pendingReindex(jobs: JobsStore): ReindexProgress | undefined {
+  const job = jobs.latestPending(REINDEX_JOB);
+  const p = job && reindexProgress.safeParse(job.payload);
+  return p?.success ? p.data : undefined;
+}
+
 /**
  * Rebuilds the whole index from SQLite, e.g. after switching the embedding
- * model. `onProgress(done, total)` drives a progress bar.
+ * model, resumably: the run is a job row recording the model and the last
+ * row done after every batch, so a second run (or the bot's start, with
+ * `onlyResume`) continues an interrupted one instead of leaving rows
+ * without vectors. `onProgress(done, total)` drives a progress bar;
+ * `signal` stops it between batches (the job stays pending).
+ * Returns undefined with `onlyResume` when there is nothing to continue.
  */
 export async function reindex(
-  memory: Memory,
-  index: VectorIndex,
-  embedder: Embedder,
-  onProgress?: (done: number, total: number) => void,
-  batchSize = 32,
-): Promise<number> {
-  const dim = await embedder.dimension();
-  await index.reset(dim, embedder.id);
-  const total = VECTOR_STORES.reduce((n, s) => n + memory.rows[s].countLive(), 0);
-  let done = 0;
-  onProgress?.(done, total);
-  for (const store of VECTOR_STORES) {
-    for (const page of memory.rows[store].iterateLive(batchSize)) {
-      const vectors = await embedder.embed(page.map((r) => r.text));
-      await index.upsert(page.map((r, j) => ({ store, rowId: r.id, userId: r.userId, vector: vectors[j]! })));
-      done += page.length;
-      onProgress?.(done, total);
+  deps: ReindexDeps,
+  opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; onlyResume?: boolean; batchSize?: number } = {},
+): Promise<ReindexOutcome | undefined> {
+  const { memory, index, embedder, jobs, now } = deps;
+  const batchSize = opts.batchSize ?? 32;
+  const dimension = await embedder.dimension();
+  const fresh = (): ReindexProgress => ({ embedderId: embedder.id, dimension, reset: false, store: 0, lastId: 0, done: 0, owner: currentProcess() });
+  // Claimed inside one write transaction: two processes starting at once cannot both take it.
+  const claim = jobs.exclusive(() => {
+    const job = jobs.latestPending(REINDEX_JOB);
+    const parsed = job && reindexProgress.safeParse(job.payload);
+    const old = parsed?.success ? parsed.data : undefined;
+    if (old && old.owner.pid !== process.pid && isRunning(old.owner)) throw new ReindexBusyError(old.owner.pid);
+    if (!job && opts.onlyResume) return undefined;
+    // Made for another model (the setting changed since), or unreadable: start over.
+    const same = old && old.embedderId === embedder.id && old.dimension === dimension;
+    const progress = same ? { ...old, owner: currentProcess() } : fresh();
+    if (job) {
+      jobs.progress(job.id, progress, now());
+      return { id: job.id, progress, resumed: !!same };
+    }
+    return { id: jobs.add("", REINDEX_JOB, progress, now()), progress, resumed: false };
+  });
+  if (!claim) return undefined;
+  let p = claim.progress;
+  const save = (next: ReindexProgress) => {
+    p = next;
+    jobs.progress(claim.id, p, now());
+  };
+  if (!p.reset) {
+    await index.reset(dimension, embedder.id);
+    save({ ...p, reset: true });
+  } else {
+    try {
+      await memory.init();
+    } catch (err) {
+      // The index holds another model again (a restore, another reindex): nothing of this run is left, start over.
+      if (!(err instanceof VectorIndexError)) throw err;
+      await index.reset(dimension, embedder.id);
+      save({ ...fresh(), reset: true });
     }
   }
-  return done;
+  const total = VECTOR_STORES.reduce((n, s) => n + memory.rows[s].countLive(), 0);
+  opts.onProgress?.(p.done, total);
+  for (let s = p.store; s < VECTOR_STORES.length; s++) {
+    const store = VECTOR_STORES[s]!;
+    for (const page of memory.rows[store].iterateLive(batchSize, s === p.store ? p.lastId : 0)) {
+      if (opts.signal?.aborted) return { done: p.done, total, resumed: claim.resumed, finished: false };
+      const vectors = await embedder.embed(page.map((r) => r.text));
+      // Read the rows again: one forgotten or superseded meanwhile (the bot runs) must not get a vector.
+      const live = page.flatMap((r, j) => {
+        const now = memory.rows[store].get(r.id);
+        return now && !now.supersededAt && !now.forgottenAt ? [{ store, rowId: r.id, userId: r.userId, vector: vectors[j]! }] : [];
+      });
+      await index.upsert(live);
+      save({ ...p, store: s, lastId: page[page.length - 1]!.id, done: p.done + page.length });
+      opts.onProgress?.(p.done, total);
+    }
+    save({ ...p, store: s + 1, lastId: 0 });
+  }
+  jobs.done(claim.id, now());
+  return { done: p.done, total, resumed: claim.resumed, finished: true };
 }

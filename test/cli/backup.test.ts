@@ -124,18 +124,18 @@ describe("lilo backup / restore", () => {
     expect(notes()).toEqual(["Christian mag Kino", "Christian trinkt Tee"]);
   });
 
-  it("refuses --apply while a live process holds the writer lock, and ignores a stale lock", async () => {
+  it("refuses --apply while a live process holds the writer lock beside the database, and ignores a stale lock", async () => {
     const file = await backup();
     // A live process that is not this one: the parent of the test runner.
-    writeFileSync(join(t.dir, "lilo.lock"), JSON.stringify({ pid: process.ppid, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
+    writeFileSync(`${t.lilo.config.dbPath}.lock`, JSON.stringify({ pid: process.ppid, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
     const refused = await runCli(open, ["restore", file, "--apply"]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(`Lilo is running (bot, pid ${process.ppid}`);
     expect(refused.out).not.toContain("restored");
     // A lock left by a process that is gone (kill -9) does not block.
-    writeFileSync(join(t.dir, "lilo.lock"), JSON.stringify({ pid: 2 ** 22 + 12345, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
+    writeFileSync(`${t.lilo.config.dbPath}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
     const ok = await runCli(open, ["restore", file, "--apply"]);
     expect(ok.code).toBe(0);
-    expect(existsSync(join(t.dir, "lilo.lock"))).toBe(false);
+    expect(existsSync(`${t.lilo.config.dbPath}.lock`)).toBe(false);
   });
 });

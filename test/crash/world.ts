@@ -103,9 +103,9 @@ export class CrashWorld {
     return proc;
   }
 
-  /** Runs `lilo <args>` as its own process (the real CLI with the offline embedder). */
-  cli(args: string[]): Proc {
-    return this.spawn(["--import", "tsx", "test/crash/cli-entry.ts", ...args]);
+  /** Runs `lilo <args>` as its own process (the real CLI with the offline embedder); `env` adds to or replaces variables (another data folder). */
+  cli(args: string[], env: Record<string, string> = {}): Proc {
+    return this.spawn(["--import", "tsx", "test/crash/cli-entry.ts", ...args], env);
   }
 
   async kill(proc: Proc): Promise<void> {
@@ -118,8 +118,8 @@ export class CrashWorld {
     return proc.exited;
   }
 
-  private spawn(args: string[]): Proc {
-    const child = spawn(process.execPath, args, { cwd: process.cwd(), env: this.env(), stdio: ["ignore", "pipe", "pipe"] });
+  private spawn(args: string[], env: Record<string, string> = {}): Proc {
+    const child = spawn(process.execPath, args, { cwd: process.cwd(), env: { ...this.env(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout!.on("data", (c) => (out += String(c)));
     child.stderr!.on("data", (c) => (out += String(c)));

@@ -20,6 +20,13 @@ interface RawJob {
 }
 
 /**
+ * Kinds starting with this are maintenance runs (a reindex) that record
+ * their progress in the payload and are continued by their own code; the
+ * after-reply runner (DurableJobs) never picks them up.
+ */
+export const MAINTENANCE_KIND_PREFIX = "maintenance:";
+
+/**
  * Durable after-reply work (extraction, addressed-check): written in the
  * transaction that stores the answer, so a crash between answer and
  * extraction cannot lose that turn's facts; resumed on the next start.
@@ -35,17 +42,28 @@ export class JobsStore {
     return Number(info.lastInsertRowid);
   }
 
-  /** Pending jobs, oldest first. */
+  /** Pending after-reply jobs, oldest first (maintenance runs are left out). */
   pending(limit = 1_000): Job[] {
-    const rows = this.db.prepare(`SELECT * FROM jobs WHERE status = 'pending' ORDER BY id LIMIT ?`).all(limit) as RawJob[];
-    return rows.map((r) => ({
-      id: r.id,
-      userId: r.user_id,
-      kind: r.kind,
-      payload: JSON.parse(r.payload) as unknown,
-      attempts: r.attempts,
-      createdAt: r.created_at,
-    }));
+    const rows = this.db
+      .prepare(`SELECT * FROM jobs WHERE status = 'pending' AND kind NOT LIKE '${MAINTENANCE_KIND_PREFIX}%' ORDER BY id LIMIT ?`)
+      .all(limit) as RawJob[];
+    return rows.map(toJob);
+  }
+
+  /** The newest pending job of one kind (a maintenance run to continue), if any. */
+  latestPending(kind: string): Job | undefined {
+    const row = this.db.prepare(`SELECT * FROM jobs WHERE status = 'pending' AND kind = ? ORDER BY id DESC LIMIT 1`).get(kind) as RawJob | undefined;
+    return row && toJob(row);
+  }
+
+  /** Records how far a maintenance run got (its payload), so a run killed after this continues from here. */
+  progress(id: number, payload: unknown, now: string): void {
+    this.db.prepare(`UPDATE jobs SET payload = ?, updated_at = ? WHERE id = ?`).run(JSON.stringify(payload), now, id);
+  }
+
+  /** Runs `fn` in one write transaction (taken at once), so a look at the jobs and the change it decides on are not split by another process. */
+  exclusive<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
 
   /** Counts a start of the job before it runs: a job that keeps crashing the process gives up after the limit. */
@@ -67,4 +85,8 @@ export class JobsStore {
     const rows = this.db.prepare(`SELECT status, count(*) AS n FROM jobs GROUP BY status`).all() as { status: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
+}
+
+function toJob(r: RawJob): Job {
+  return { id: r.id, userId: r.user_id, kind: r.kind, payload: JSON.parse(r.payload) as unknown, attempts: r.attempts, createdAt: r.created_at };
 }

@@ -118,9 +118,9 @@ export class TextRows {
     return rows.map((r) => this.toRow(r));
   }
 
-  /** Every live row of every user, oldest first, in pages; for reindex and doctor. */
-  *iterateLive(pageSize = 500): Generator<TextRow[]> {
-    let after = 0;
+  /** Every live row of every user, oldest first, in pages; for reindex and doctor (`afterId`: only rows past it, where a reindex stopped). */
+  *iterateLive(pageSize = 500, afterId = 0): Generator<TextRow[]> {
+    let after = afterId;
     const stmt = this.db.prepare(`SELECT * FROM ${this.store} WHERE superseded_at IS NULL AND id > ? ORDER BY id LIMIT ?`);
     for (;;) {
       const rows = stmt.all(after, pageSize) as RawRow[];

@@ -1,5 +1,5 @@
-import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { LiloError } from "../errors.ts";
 
 /** What the lock file says about its holder. */
@@ -12,8 +12,32 @@ export interface LockHolder {
   role: string;
 }
 
-/** Lilo's writer lock file inside the data directory. */
-export const lockPath = (dataDir: string) => join(dataDir, "lilo.lock");
+/**
+ * The writer lock file of a database: `<real path of the database>.lock`,
+ * beside the file itself, so every process that opens this database finds
+ * the same lock whatever its data folder, relative path or symlink to it.
+ */
+export function lockPath(dbPath: string): string {
+  return `${realDbPath(dbPath)}.lock`;
+}
+
+/** The database's path with every symlink resolved; for a file not created yet, its folder's real path. */
+function realDbPath(dbPath: string): string {
+  const abs = resolve(dbPath);
+  try {
+    return realpathSync(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new LiloError("locked", `Cannot resolve the database path ${abs}`, { cause: err });
+  }
+  try {
+    return join(realpathSync(dirname(abs)), basename(abs));
+  } catch (err) {
+    throw new LiloError("locked", `The folder of the database ${abs} does not exist`, { cause: err });
+  }
+}
+
+/** An in-memory database belongs to its process alone: there is nothing to lock. */
+const isMemory = (dbPath: string) => dbPath === ":memory:";
 
 /**
  * The lock a running bot holds (and a whole-file data move takes) for as
@@ -22,13 +46,13 @@ export const lockPath = (dataDir: string) => join(dataDir, "lilo.lock");
  * (kill -9) is recognised as stale and taken over.
  */
 export class WriterLock {
-  private constructor(private readonly path: string) {}
+  private constructor(private readonly path: string | undefined) {}
 
-  /** Takes the lock, or throws naming the live holder. */
-  static acquire(dataDir: string, role: string, now: Date): WriterLock {
-    mkdirSync(dataDir, { recursive: true });
-    const path = lockPath(dataDir);
-    const holder = liveHolder(dataDir);
+  /** Takes the lock of the database at `dbPath`, or throws naming the live holder. */
+  static acquire(dbPath: string, role: string, now: Date): WriterLock {
+    if (isMemory(dbPath)) return new WriterLock(undefined);
+    const path = lockPath(dbPath);
+    const holder = liveHolder(dbPath);
     if (holder) throw new LockHeldError(holder);
     const me: LockHolder = { pid: process.pid, since: now.toISOString(), startTicks: startTicks(process.pid), role };
     writeFileSync(path, JSON.stringify(me), { mode: 0o600 });
@@ -37,6 +61,7 @@ export class WriterLock {
 
   /** Removes the lock file if it is still ours. */
   release(): void {
+    if (!this.path) return;
     const h = readHolder(this.path);
     if (h?.pid === process.pid) unlinkSync(this.path);
   }
@@ -49,20 +74,30 @@ export class LockHeldError extends LiloError {
   }
 }
 
-/** The process holding the lock, if it is alive; undefined when free or stale. */
-export function liveHolder(dataDir: string): LockHolder | undefined {
-  const h = readHolder(lockPath(dataDir));
+/** The process holding the lock of the database at `dbPath`, if it is alive; undefined when free or stale. */
+export function liveHolder(dbPath: string): LockHolder | undefined {
+  if (isMemory(dbPath)) return undefined;
+  const h = readHolder(lockPath(dbPath));
   if (!h || h.pid === process.pid) return undefined;
-  if (!isAlive(h.pid)) return undefined;
-  const ticks = startTicks(h.pid);
-  // Same PID, other start time: the holder died and the number was reused.
-  if (h.startTicks && ticks && ticks !== h.startTicks) return undefined;
-  return h;
+  return isRunning(h) ? h : undefined;
 }
 
-/** Throws when a live process holds the writer lock. */
-export function assertNotLocked(dataDir: string): void {
-  const h = liveHolder(dataDir);
+/** This process, as a lock file or a job's progress records its owner. */
+export function currentProcess(): { pid: number; startTicks: string | null } {
+  return { pid: process.pid, startTicks: startTicks(process.pid) };
+}
+
+/** Is the process that recorded itself as `p` still running (not dead, its PID not reused)? */
+export function isRunning(p: { pid: number; startTicks: string | null }): boolean {
+  if (!isAlive(p.pid)) return false;
+  const ticks = startTicks(p.pid);
+  // Same PID, other start time: the holder died and the number was reused.
+  return !(p.startTicks && ticks && ticks !== p.startTicks);
+}
+
+/** Throws when a live process holds the writer lock of the database at `dbPath`. */
+export function assertNotLocked(dbPath: string): void {
+  const h = liveHolder(dbPath);
   if (h) throw new LockHeldError(h);
 }
 
