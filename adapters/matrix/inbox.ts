@@ -62,12 +62,20 @@ export async function storeSync(lilo: Lilo, ctx: Pick<MatrixContext, "state" | "
 /**
  * On start, before syncing: answers every stored Matrix message whose turn a
  * crash or stop interrupted (in order, once), and sends answers that were
- * stored but not delivered. Returns how many it finished.
+ * stored but not delivered. Returns how many it finished. The room's
+ * members are asked of the server first (the cache is empty at start): a
+ * room that stopped being private meanwhile gets nothing, and its messages
+ * stay open for a later start.
  */
-export async function resumeMatrix(ctx: MatrixContext, logger: Logger): Promise<number> {
+export async function resumeMatrix(ctx: MatrixContext, allowedUsers: Record<string, string>, logger: Logger): Promise<number> {
   let finished = 0;
   for (const open of ctx.lilo.inbox.unfinished(MATRIX_TRANSPORT)) {
     if (!open.chatId) continue;
+    const partner = await ctx.privacy.partner(open.chatId);
+    if (!partner || allowedUsers[partner] !== open.message.userId) {
+      logger.warn("matrix: a stored message stays open, its room is not private now", { messageId: open.message.id, roomId: open.chatId });
+      continue;
+    }
     try {
       const result = await ctx.lilo.inbox.finish(open.message.id);
       if (!result) continue;

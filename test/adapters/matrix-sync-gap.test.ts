@@ -28,6 +28,7 @@ describe("Matrix: member changes after a sync gap", () => {
   let model: FakeAnthropic;
   let t: TestLilo;
   let bot: RunningMatrix;
+  let storage: MemoryStorageProvider;
 
   beforeEach(async () => {
     hs = await startFakeMatrix({ botUserId: BOT, accessToken: "mx-token" });
@@ -45,7 +46,8 @@ describe("Matrix: member changes after a sync gap", () => {
     const pin = Array.from({ length: 64 }, (_, i) => (i === 0 ? 1 : 0));
     for (const text of [PIN_NOTE, ASK, AGAIN]) t.embedder.set(text, pin);
     await t.lilo.memory.add({ text: PIN_NOTE, userId: "chris" });
-    bot = await startMatrix(t.lilo, silentLogger, { storage: new MemoryStorageProvider() });
+    storage = new MemoryStorageProvider();
+    bot = await startMatrix(t.lilo, silentLogger, { storage });
     hs.invite(ROOM, CHRIS);
     await hs.waitFor(() => hs.joined.has(ROOM));
     // A private room with an answer from memory, and pushes switched on there.
@@ -119,5 +121,24 @@ describe("Matrix: member changes after a sync gap", () => {
     expect(bodies()).toEqual(["Antwort: PIN 4711", T.pushOn, T.notPrivate, "Antwort: PIN 4711"]);
     expect(JSON.stringify(model.requests)).not.toContain("Mit Eve");
     expect(stored().filter((s) => !s.startsWith("Antwort"))).toEqual([ASK, AGAIN]);
+  });
+
+  it("leaves a message stored before a restart open while its room is not private, and answers it once it is", async () => {
+    await bot.stop();
+    // Stored with its sync, not answered before the stop; meanwhile Eve joined.
+    t.lilo.inbox.receive({ userId: "chris", text: AGAIN, transport: "matrix", chatId: ROOM, externalId: "$stored:fake" });
+    hs.members.get(ROOM)!.add(EVE);
+    const asked = hs.memberRequests(ROOM);
+    bot = await startMatrix(t.lilo, silentLogger, { storage });
+    expect(hs.memberRequests(ROOM)).toBeGreaterThan(asked);
+    expect(chats()).toBe(1);
+    expect(t.lilo.inbox.unfinished("matrix").map((u) => u.externalId)).toEqual(["$stored:fake"]);
+
+    await bot.stop();
+    hs.members.get(ROOM)!.delete(EVE);
+    bot = await startMatrix(t.lilo, silentLogger, { storage });
+    expect(t.lilo.inbox.unfinished("matrix")).toEqual([]);
+    expect(bodies()).toEqual(["Antwort: PIN 4711", T.pushOn, "Antwort: PIN 4711"]);
+    expect(chats()).toBe(2);
   });
 });
