@@ -76,7 +76,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   client.on("room.event", (roomId: string, ev: RawEvent) => run(roomId, () => onEvent(ctx, gate, roomId, ev)));
   lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars, privacy));
   // What a crash left open is answered first; then each sync's messages are stored before its token is saved.
-  await resumeMatrix(ctx, logger);
+  await resumeMatrix(ctx, allowedUsers, logger);
   client.onSync = (response) => storeSync(lilo, ctx, gate, response);
   await client.start();
   logger.info("matrix syncing", { userId: gate.botUserId });

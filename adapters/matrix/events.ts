@@ -50,16 +50,16 @@ export async function onInvite(ctx: MatrixContext, gate: Gate, roomId: string, e
  * A timeline event. Only allowed users in allowed rooms that are private
  * (Lilo and that one user) get anything: the bot's own events, strangers,
  * other rooms and shared rooms are dropped before anything is stored or
- * sent to a model.
+ * sent to a model. Membership was followed, and the event judged, when its
+ * sync was read (`storeSync`); this uses that verdict.
  */
 export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev: RawEvent): Promise<void> {
-  if (ev.type === "m.room.member") await ctx.privacy.memberEvent(roomId, (ev as { state_key?: string }).state_key, ev.content?.membership);
   const userId = gate.allowedUsers[ev.sender];
   if (ev.sender === gate.botUserId || !userId || !ctx.state.isAllowedRoom(roomId)) return;
   const since = Math.max(gate.notBefore, gate.invitedAt.get(roomId) ?? 0);
   if (since && (ev.origin_server_ts ?? 0) < since) return;
   if (ev.type === "m.room.member") return;
-  const partner = await ctx.privacy.partner(roomId);
+  const partner = await ctx.privacy.partnerFor(roomId, ev.event_id);
   if (partner !== ev.sender) {
     // Nothing of anyone's memory in a shared room: one notice, then silence.
     if (!partner && ctx.privacy.firstNotice(roomId)) await ctx.client.sendText(roomId, ctx.texts.notPrivate);

@@ -3,6 +3,7 @@ import { describeError, type Lilo, type Logger } from "../../core/index.ts";
 import type { MatrixContext } from "./context.ts";
 import { isCommand } from "./commands.ts";
 import { messageText, type Gate, type RawEvent } from "./events.ts";
+import type { SyncedRoom } from "./privacy.ts";
 import { deliverTurn } from "./reply.ts";
 
 /** The transport name Matrix messages are stored under. */
@@ -25,28 +26,34 @@ export class DurableSyncClient extends WatchedMatrixClient {
   }
 }
 
-type SyncResponse = { rooms?: { join?: Record<string, { timeline?: { events?: RawEvent[] } }> } };
+type SyncResponse = {
+  rooms?: { join?: Record<string, { timeline?: { events?: RawEvent[]; limited?: boolean }; state?: { events?: SyncedRoom["stateEvents"] } }> };
+};
 
 /**
- * Stores the text messages of a sync that the event handlers will answer:
- * allowed users in allowed rooms that are private (Lilo and that one user,
- * judged with the room's member events replayed in timeline order, as the
- * handlers do), newer than the gate's start, no commands. A message in a
- * shared room is never stored, so a restart can never answer it there.
+ * Reads a sync before the SDK emits its events: follows each joined room's
+ * members (a gap or a member change in `state` has them asked of the
+ * server again; member events of the timeline are replayed in order),
+ * judges each event of an allowed user once, in that order, for its
+ * handler, and stores the text messages the handlers will answer: allowed
+ * users in allowed rooms that are private (Lilo and that one user), newer
+ * than the gate's start, no commands. A message in a shared room is never
+ * stored, so a restart can never answer it there.
  */
 export async function storeSync(lilo: Lilo, ctx: Pick<MatrixContext, "state" | "privacy">, gate: Gate, response: unknown): Promise<void> {
   const joined = (response as SyncResponse).rooms?.join ?? {};
   for (const [roomId, room] of Object.entries(joined)) {
-    if (!ctx.state.isAllowedRoom(roomId)) continue;
+    await ctx.privacy.syncRoom(roomId, { limited: room.timeline?.limited === true, stateEvents: room.state?.events ?? [] });
+    const allowedRoom = ctx.state.isAllowedRoom(roomId);
     const since = Math.max(gate.notBefore, gate.invitedAt.get(roomId) ?? 0);
     for (const ev of room.timeline?.events ?? []) {
       if (ev.type === "m.room.member") await ctx.privacy.memberEvent(roomId, (ev as { state_key?: string }).state_key, ev.content?.membership);
       const userId = gate.allowedUsers[ev.sender];
-      if (!userId || ev.sender === gate.botUserId || ev.type !== "m.room.message") continue;
+      if (!allowedRoom || !userId || ev.sender === gate.botUserId || ev.type === "m.room.member") continue;
       if (since && (ev.origin_server_ts ?? 0) < since) continue;
+      if ((await ctx.privacy.judge(roomId, ev.event_id)) !== ev.sender || ev.type !== "m.room.message") continue;
       const text = messageText(ev.content ?? {});
       if (!text || isCommand(text)) continue;
-      if ((await ctx.privacy.partner(roomId)) !== ev.sender) continue;
       lilo.inbox.receive({ userId, text, transport: MATRIX_TRANSPORT, chatId: roomId, externalId: ev.event_id });
     }
   }
@@ -55,12 +62,20 @@ export async function storeSync(lilo: Lilo, ctx: Pick<MatrixContext, "state" | "
 /**
  * On start, before syncing: answers every stored Matrix message whose turn a
  * crash or stop interrupted (in order, once), and sends answers that were
- * stored but not delivered. Returns how many it finished.
+ * stored but not delivered. Returns how many it finished. The room's
+ * members are asked of the server first (the cache is empty at start): a
+ * room that stopped being private meanwhile gets nothing, and its messages
+ * stay open for a later start.
  */
-export async function resumeMatrix(ctx: MatrixContext, logger: Logger): Promise<number> {
+export async function resumeMatrix(ctx: MatrixContext, allowedUsers: Record<string, string>, logger: Logger): Promise<number> {
   let finished = 0;
   for (const open of ctx.lilo.inbox.unfinished(MATRIX_TRANSPORT)) {
     if (!open.chatId) continue;
+    const partner = await ctx.privacy.partner(open.chatId);
+    if (!partner || allowedUsers[partner] !== open.message.userId) {
+      logger.warn("matrix: a stored message stays open, its room is not private now", { messageId: open.message.id, roomId: open.chatId });
+      continue;
+    }
     try {
       const result = await ctx.lilo.inbox.finish(open.message.id);
       if (!result) continue;

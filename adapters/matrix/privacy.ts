@@ -3,6 +3,16 @@ import { describeError, type Logger } from "../../core/index.ts";
 
 /** Rooms whose membership is remembered; beyond this the cache starts over (it is only a cache). */
 const MAX_CACHED_ROOMS = 10_000;
+/** Verdicts kept for events the handlers have not reached yet; beyond this they start over (a missing one is judged again). */
+const MAX_VERDICTS = 10_000;
+
+/** What of a joined room's sync section decides whether its members must be asked again. */
+export interface SyncedRoom {
+  /** True after a sync gap: events were left out, membership changes among them. */
+  limited: boolean;
+  /** The room's `state` section: state as of the timeline's start, only partly sent (member changes in a gap appear here only). */
+  stateEvents: readonly { type?: string; state_key?: string; content?: Record<string, unknown> }[];
+}
 
 /**
  * Which rooms count as private: Lilo and exactly one allowed user are the
@@ -11,17 +21,24 @@ const MAX_CACHED_ROOMS = 10_000;
  * shared by two people never shows one person's memory to the other.
  *
  * The members of a room are asked of the homeserver (`joined_members`) the
- * first time they are needed, then kept up to date from the room's
- * `m.room.member` events in timeline order. The server's answer may already
- * include later changes; replaying the events on top of it still ends in
- * the right set, and a message between a join and a leave is judged with
- * the joined member present.
+ * first time they are needed, then kept up to date from every sync before
+ * the SDK emits its events (`storeSync`): the room's `m.room.member` events
+ * in timeline order, and after a sync gap (`timeline.limited`) or any
+ * member event in the `state` section the whole set is asked of the server
+ * again, with the state section applied on top (the SDK itself never looks
+ * at that section, so a join there would otherwise go unseen). The server's
+ * answer may already include later changes; replaying the events on top of
+ * it still ends in the right set, and a message between a join and a leave
+ * is judged with the joined member present. Each message is judged once,
+ * there, in sync order; the event handlers use that verdict.
  */
 export class RoomPrivacy {
   /** Room id → joined members (Lilo included). */
   private readonly members = new Map<string, Set<string>>();
   /** Rooms told that Lilo does not talk there (until the room is private again). */
   private readonly told = new Set<string>();
+  /** Event id → the private partner when the event was judged in its sync ("" = not private then). */
+  private readonly verdicts = new Map<string, string>();
 
   constructor(
     private readonly client: Pick<MatrixClient, "getJoinedRoomMembers">,
@@ -32,14 +49,47 @@ export class RoomPrivacy {
 
   /** The Matrix id of the only other member when the room is private; undefined otherwise (or when the server cannot say). */
   async partner(roomId: string): Promise<string | undefined> {
-    const members = await this.load(roomId);
-    const others = [...(members ?? [])].filter((m) => m !== this.botUserId);
-    const partner = members?.has(this.botUserId) && others.length === 1 && this.allowedUsers[others[0]!] ? others[0] : undefined;
+    const partner = await this.currentPartner(roomId);
     if (partner) this.told.delete(roomId);
     return partner;
   }
 
-  /** Applies an `m.room.member` event of the room's timeline (join, leave, ban, …). */
+  /**
+   * Judges an event of the sync being read (in timeline order) and keeps the
+   * verdict for its handler: the private partner then, or undefined.
+   */
+  async judge(roomId: string, eventId: string): Promise<string | undefined> {
+    const partner = await this.currentPartner(roomId);
+    if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+    this.verdicts.set(eventId, partner ?? "");
+    return partner;
+  }
+
+  /** The partner for an event's handler: its verdict from the sync if there is one, else the room as it is now. */
+  async partnerFor(roomId: string, eventId: string): Promise<string | undefined> {
+    const verdict = this.verdicts.get(eventId);
+    if (verdict === undefined) return this.partner(roomId);
+    this.verdicts.delete(eventId);
+    if (verdict) this.told.delete(roomId);
+    return verdict || undefined;
+  }
+
+  /**
+   * A joined room's section of a sync, before its timeline: after a gap or
+   * a member change in `state`, the members are asked of the server again
+   * (a failure leaves them unknown, so the room counts as shared and is
+   * asked again at the next message) and the state section is applied.
+   */
+  async syncRoom(roomId: string, room: SyncedRoom): Promise<void> {
+    const stateMembers = room.stateEvents.filter((ev) => ev.type === "m.room.member");
+    if (!room.limited && stateMembers.length === 0) return;
+    this.members.delete(roomId);
+    this.logger.debug("matrix room members asked again", { roomId, limited: room.limited, stateMemberEvents: stateMembers.length });
+    for (const ev of stateMembers) await this.memberEvent(roomId, ev.state_key, ev.content?.membership);
+    await this.load(roomId);
+  }
+
+  /** Applies an `m.room.member` event of the room's timeline or state (join, leave, ban, …). */
   async memberEvent(roomId: string, userId: string | undefined, membership: unknown): Promise<void> {
     const members = await this.load(roomId);
     if (!members || !userId) return;
@@ -58,6 +108,12 @@ export class RoomPrivacy {
     if (this.told.has(roomId)) return false;
     this.told.add(roomId);
     return true;
+  }
+
+  private async currentPartner(roomId: string): Promise<string | undefined> {
+    const members = await this.load(roomId);
+    const others = [...(members ?? [])].filter((m) => m !== this.botUserId);
+    return members?.has(this.botUserId) && others.length === 1 && this.allowedUsers[others[0]!] ? others[0] : undefined;
   }
 
   private async load(roomId: string): Promise<Set<string> | undefined> {

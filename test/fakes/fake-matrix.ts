@@ -8,7 +8,10 @@
  * answers every entry after N at once, or long-polls until one arrives (up to
  * the `timeout` the client asked for). As on a real server, the bot's own
  * events come back in its timeline, and it only sees rooms it has joined;
- * on joining, it sees the room's latest earlier events too.
+ * on joining, it sees the room's latest earlier events too. A sync gap can be
+ * staged: `gap` makes a room's next sync `limited`, and `joinInGap` /
+ * `leaveInGap` change the members with the member event only in that
+ * limited sync's `state` section (as a real server sends it after a gap).
  *
  * ```ts
  * const hs = await startFakeMatrix({ botUserId: "@lilo:fake", accessToken: "t" });
@@ -75,6 +78,14 @@ export interface FakeMatrix {
   addMember(roomId: string, userId: string): void;
   /** A user leaves the room: an `m.room.member` leave event in its timeline. */
   removeMember(roomId: string, userId: string): void;
+  /** A sync gap: the room's next sync has `timeline.limited` set (and nothing new in `state`). */
+  gap(roomId: string): void;
+  /** A user joins during a sync gap: the join event comes only in the `state` section of a limited sync. */
+  joinInGap(roomId: string, userId: string): void;
+  /** A user leaves during a sync gap: the leave event comes only in the `state` section of a limited sync. */
+  leaveInGap(roomId: string, userId: string): void;
+  /** How many `joined_members` requests the bot made for `roomId`. */
+  memberRequests(roomId: string): number;
   /** A user's text message; returns its event id. */
   sendText(roomId: string, senderId: string, body: string, extra?: Record<string, unknown>): string;
   /** A user's 👍-style annotation on `eventId`; returns the reaction's event id. */
@@ -97,7 +108,8 @@ export interface FakeMatrixOptions {
   accessToken?: string;
 }
 
-type Entry = { seq: number; kind: "invite" | "timeline"; roomId: string; event: FakeEvent };
+/** A log entry: an invitation, a timeline event, a state event after a gap ("state") or a bare gap ("gap", no event). */
+type Entry = { seq: number; kind: "invite" | "timeline" | "state" | "gap"; roomId: string; event?: FakeEvent };
 
 /** How many earlier events a newly joined room's timeline shows (Synapse's default timeline limit). */
 const HISTORY_ON_JOIN = 10;
@@ -117,7 +129,7 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   let lastSince = 0;
 
   const append = (
-    kind: Entry["kind"],
+    kind: Exclude<Entry["kind"], "gap">,
     roomId: string,
     sender: string,
     type: string,
@@ -235,7 +247,12 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
           ephemeral: { events: [] },
           account_data: { events: [] },
         });
-        room.timeline.events.push(e.event);
+        if (e.kind === "timeline") room.timeline.events.push(e.event);
+        else {
+          // After a gap the server sends the state as of the timeline's start, and the timeline is marked limited.
+          room.timeline.limited = true;
+          if (e.event) room.state.events.push(e.event);
+        }
       }
     }
     sendJson(res, 200, { next_batch: String(log.length), rooms, account_data: { events: [] }, presence: { events: [] }, to_device: { events: [] } });
@@ -275,6 +292,24 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     removeMember(roomId, userId) {
       fake.members.get(roomId)?.delete(userId);
       append("timeline", roomId, userId, "m.room.member", { membership: "leave" }, { state_key: userId });
+    },
+    gap(roomId) {
+      if (!fake.joined.has(roomId)) throw new Error(`fake Matrix: a gap needs a joined room (${roomId})`);
+      log.push({ seq: log.length + 1, kind: "gap", roomId });
+      for (const wake of [...waiting]) wake();
+    },
+    joinInGap(roomId, userId) {
+      if (!fake.joined.has(roomId)) throw new Error(`fake Matrix: a gap needs a joined room (${roomId})`);
+      memberSet(roomId).add(userId);
+      append("state", roomId, userId, "m.room.member", { membership: "join" }, { state_key: userId });
+    },
+    leaveInGap(roomId, userId) {
+      if (!fake.joined.has(roomId)) throw new Error(`fake Matrix: a gap needs a joined room (${roomId})`);
+      fake.members.get(roomId)?.delete(userId);
+      append("state", roomId, userId, "m.room.member", { membership: "leave" }, { state_key: userId });
+    },
+    memberRequests(roomId) {
+      return fake.requests.filter((r) => r.method === "GET" && decodeURIComponent(r.path).endsWith(`/rooms/${roomId}/joined_members`)).length;
     },
     sendText(roomId, senderId, body, extra = {}) {
       return append("timeline", roomId, senderId, "m.room.message", { msgtype: "m.text", body, ...extra }).event_id;
