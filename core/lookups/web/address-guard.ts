@@ -56,13 +56,13 @@ export function forbiddenReason(address: string, allowLoopback = false): string 
   const v6 = ip as ipaddr.IPv6;
   const inner = embeddedIPv4(v6);
   if (inner) {
-    // A mapped address is the IPv4 address itself on a dual-stack socket, so it gets the IPv4 verdict whole.
+    // A mapped address is the IPv4 address itself on a dual-stack socket, so the test switch holds for it too.
     const mapped = inner.form === "IPv4-mapped";
     for (const v4 of inner.ipv4) {
       const why = ipv4Reason(v4, mapped && allowLoopback);
       if (why) return `${address} embeds ${v4.toString()} (${inner.form}), ${why}`;
     }
-    return mapped || inner.publicWhenIPv4Public ? undefined : `${address} is in the ${inner.form} form, which no public site needs`;
+    return inner.publicWhenIPv4Public ? undefined : `${address} is in the ${inner.form} form, which no public site needs`;
   }
   const range = v6.range();
   if (range === "loopback" && allowLoopback) return undefined;

@@ -14,9 +14,10 @@ export interface EmbeddedIPv4 {
   /** The embedded IPv4 addresses (Teredo has two: its server and its client). */
   ipv4: ipaddr.IPv4[];
   /**
-   * Whether a public embedded address makes the whole address public. Only
-   * for the well-known NAT64 prefix: a DNS64 resolver on an IPv6-only network
-   * gives every IPv4-only site such an address. The other forms are
+   * Whether a public embedded address makes the whole address public. For
+   * the mapped form (on a dual-stack socket it is the IPv4 address itself)
+   * and the well-known NAT64 prefix (a DNS64 resolver on an IPv6-only network
+   * gives every IPv4-only site such an address). The other forms are
    * deprecated or local transition mechanisms no public site is reached by.
    */
   publicWhenIPv4Public: boolean;
@@ -41,7 +42,7 @@ export function embeddedIPv4(ip: ipaddr.IPv6): EmbeddedIPv4 | undefined {
   // ::a.b.c.d (RFC 4291 "IPv4-compatible", deprecated); :: and ::1 are the unspecified and loopback addresses themselves.
   if (w.slice(0, 6).every((x) => x === 0) && (w[6] !== 0 || w[7]! > 1)) return { form: "IPv4-compatible", ipv4: [last()], publicWhenIPv4Public: false };
   // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (RFC 6145 translated).
-  if (w.slice(0, 5).every((x) => x === 0) && w[5] === 0xffff) return { form: "IPv4-mapped", ipv4: [last()], publicWhenIPv4Public: false };
+  if (w.slice(0, 5).every((x) => x === 0) && w[5] === 0xffff) return { form: "IPv4-mapped", ipv4: [last()], publicWhenIPv4Public: true };
   if (w.slice(0, 4).every((x) => x === 0) && w[4] === 0xffff && w[5] === 0) return { form: "IPv4-translated", ipv4: [last()], publicWhenIPv4Public: false };
   if (ip.match(WELL_KNOWN_NAT64, 96)) return { form: "NAT64, 64:ff9b::/96", ipv4: [last()], publicWhenIPv4Public: true };
   // Local-use NAT64 (RFC 8215): where the IPv4 sits depends on the local prefix length; the /96 spelling is the common one.
