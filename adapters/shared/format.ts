@@ -44,13 +44,16 @@ const FENCE = /```(?:([\w#+.-]{1,20})?[ \t]*\n)?([\s\S]*?)```/g;
 const LINK = /^\[([^[\]\n]+)\]\(([^()\s]+)\)/;
 const SAFE_URL = /^(https?:\/\/|mailto:|tg:\/\/)/i;
 const MAX_DEPTH = 4;
+/** What redaction puts in place of a secret (core/foundation/util/redact.ts): shown as it is, never as emphasis. */
+const MASK_RUN = "***";
 /** Longest emphasis span searched for; bounds the work on pathological input ("*a *a *a …"). */
 const MAX_SPAN = 500;
 
 /**
  * Renders the model's Markdown subset as HTML: **bold**, __bold__, *italic*,
  * _italic_, ~~strike~~, `code`, ``` fenced blocks ```, [links](https://…),
- * `# headings` (bold) and `* ` bullets (•). Everything else is escaped text.
+ * `# headings` (bold) and `* ` bullets (•). Everything else is escaped text,
+ * also runs of three or more asterisks (the mask of a redacted secret).
  * Emphasis does not span lines, which keeps a stray `*` from swallowing a
  * whole answer.
  */
@@ -107,6 +110,8 @@ function matchAt(s: string, i: number, depth: number, links: boolean): Hit | und
   const c = s[i];
   if (c === "`") return code(s, i);
   if (depth >= MAX_DEPTH) return undefined;
+  // Three or more asterisks are the mask of a redacted secret ("Bearer ***", "sk-***"), never emphasis.
+  if (c === "*" && s.startsWith(MASK_RUN, i)) return literal(s.slice(i, i + runLength(s, i)), i);
   if (s.startsWith("**", i)) return wrap(s, i, "**", "b", depth, links) ?? literal("**", i);
   if (s.startsWith("~~", i)) return wrap(s, i, "~~", "s", depth, links) ?? literal("~~", i);
   if (s.startsWith("__", i)) return (wordBoundary(s, i - 1) ? wrap(s, i, "__", "b", depth, links) : undefined) ?? literal("__", i);
@@ -121,6 +126,20 @@ function literal(delim: string, i: number): Hit {
   return { html: escapeHtml(delim), end: i + delim.length };
 }
 
+/** The number of asterisks from position `k` on. */
+function runLength(s: string, k: number): number {
+  let n = 0;
+  while (s[k + n] === "*") n++;
+  return n;
+}
+
+/** The number of asterisks right before position `k`. */
+function runBefore(s: string, k: number): number {
+  let n = 0;
+  while (k - n > 0 && s[k - n - 1] === "*") n++;
+  return n;
+}
+
 /** True when position `k` is outside the string or not a letter/digit (snake_case stays literal). */
 function wordBoundary(s: string, k: number): boolean {
   return k < 0 || k >= s.length || !/[\p{L}\p{N}]/u.test(s[k]!);
@@ -132,6 +151,11 @@ function wrap(s: string, i: number, delim: string, tag: string, depth: number, l
   const underscore = delim[0] === "_";
   for (let j = s.indexOf(delim, start + 1); j !== -1 && j - start <= MAX_SPAN; j = s.indexOf(delim, j + 1)) {
     if (/\s/.test(s[j - 1]!)) continue;
+    // A mask cannot close a span either: "x=*** and **y**" stays literal up to the real closer.
+    if (delim[0] === "*" && runLength(s, j - runBefore(s, j)) >= MASK_RUN.length) {
+      j += runLength(s, j) - 1;
+      continue;
+    }
     // A single delimiter must not be half of a double one ("*a **b** c*").
     if (delim.length === 1 && (s[j + 1] === delim || s[j - 1] === delim)) continue;
     if (underscore && !wordBoundary(s, j + delim.length)) continue;

@@ -49,6 +49,7 @@ export interface TelegramBot {
 export interface TelegramAdapter extends RunningAdapter {
   bot: Bot<LiloContext>;
   /** Where the webhook listens, in webhook mode. */
+  webhookAddress?: string;
   webhookPort?: number;
 }
 
@@ -149,7 +150,7 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
   let server: WebhookServer | undefined;
   try {
     if (cfg.webhookUrl) {
-      server = await startWebhook(bot, { url: cfg.webhookUrl, port: cfg.webhookPort, logger });
+      server = await startWebhook(bot, { url: cfg.webhookUrl, host: cfg.webhookHost, port: cfg.webhookPort, logger });
     } else {
       await bot.api.deleteWebhook();
       runner = run(bot, { runner: { fetch: { allowed_updates: UPDATES } } });
@@ -159,11 +160,11 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
     lilo.push.unregisterTransport(TELEGRAM_TRANSPORT);
     throw err;
   }
-  logger.info(`telegram bot @${bot.botInfo.username} ${server ? `listening for webhook calls on port ${server.port}` : "polling"}`);
+  logger.info(`telegram bot @${bot.botInfo.username} ${server ? `listening for webhook calls on ${server.address}:${server.port}` : "polling"}`);
   return {
     name: "telegram",
     bot,
-    ...(server ? { webhookPort: server.port } : {}),
+    ...(server ? { webhookAddress: server.address, webhookPort: server.port } : {}),
     stop: async () => {
       // A polling failure was logged when it happened; stopping only ends the loop.
       await runner?.stop()?.catch(() => undefined);

@@ -1,6 +1,12 @@
 import { wholeNumber as int, optionalText as opt, configLeaf as s, optionalUrl as url, configSection, sectionOf, type LiloConfig } from "../../core/index.ts";
+import { isIP } from "node:net";
 import { z } from "zod";
 import { parseAllowList } from "../shared/allow-list.ts";
+
+/** An IP address or a host name (what node:http's listen takes as a host). */
+function isListenAddress(v: string): boolean {
+  return isIP(v) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(v);
+}
 
 /**
  * Telegram's variables: a section of the configuration table (core/foundation/config/section.ts)
@@ -21,6 +27,11 @@ export const TELEGRAM_SECTION = configSection({
     webhookPort: s(int(8080), {
       env: "TELEGRAM_WEBHOOK_PORT",
       doc: "local port of the webhook listener behind your reverse proxy; a secret derived from the token guards it",
+      group: "telegram",
+    }),
+    webhookHost: s(z.string().trim().refine(isListenAddress, "an IP address or a host name").default("127.0.0.1"), {
+      env: "TELEGRAM_WEBHOOK_HOST",
+      doc: "address the webhook listener binds to: 127.0.0.1 for a reverse proxy on this machine; 0.0.0.0 or :: listens on every interface",
       group: "telegram",
     }),
     apiRoot: s(url(), { env: "TELEGRAM_API_ROOT", doc: "self-hosted Bot API server, e.g. http://127.0.0.1:8081", group: "telegram" }),

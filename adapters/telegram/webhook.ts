@@ -7,6 +7,8 @@ import type { LiloContext } from "./context.ts";
 
 /** A running webhook listener. */
 export interface WebhookServer {
+  /** The address it listens on (server.address(): 127.0.0.1 unless TELEGRAM_WEBHOOK_HOST says otherwise). */
+  address: string;
   /** The port it listens on (useful when 0 was asked for). */
   port: number;
   close(): Promise<void>;
@@ -23,12 +25,12 @@ export function webhookSecret(token: string): string {
 }
 
 /**
- * Registers `url` with Telegram and serves it on `port` with node:http and
+ * Registers `url` with Telegram and serves it on `host`:`port` with node:http and
  * grammY's webhookCallback. The bot's middleware hands the work to a
  * per-chat queue and returns at once, so Telegram gets its 200 immediately
  * and never re-sends an update because a model call was slow.
  */
-export async function startWebhook(bot: Bot<LiloContext>, opts: { url: string; port: number; logger: Logger }): Promise<WebhookServer> {
+export async function startWebhook(bot: Bot<LiloContext>, opts: { url: string; host: string; port: number; logger: Logger }): Promise<WebhookServer> {
   const secret = webhookSecret(bot.token);
   const handle = webhookCallback(bot, "http", { secretToken: secret });
   const server: Server = createServer((req, res) => {
@@ -43,7 +45,8 @@ export async function startWebhook(bot: Bot<LiloContext>, opts: { url: string; p
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.port, () => resolve());
+    // Only the given address: a reverse proxy on this machine forwards Telegram's calls, nobody else reaches the port.
+    server.listen(opts.port, opts.host, () => resolve());
   });
   const close = () =>
     new Promise<void>((resolve) => {
@@ -56,5 +59,6 @@ export async function startWebhook(bot: Bot<LiloContext>, opts: { url: string; p
     await close();
     throw err;
   }
-  return { port: (server.address() as AddressInfo).port, close };
+  const bound = server.address() as AddressInfo;
+  return { address: bound.address, port: bound.port, close };
 }

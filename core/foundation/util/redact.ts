@@ -5,6 +5,12 @@
  * by their shape, and every configured secret by its value.
  */
 
+/**
+ * What a secret becomes. Chat messages are rendered from Markdown, where
+ * "***" could open emphasis; the renderer (adapters/shared/format.ts) shows a
+ * run of three or more asterisks as it is, so a mask in an error reason stays
+ * literal. Keep the two in step when changing it.
+ */
 const MASK = "***";
 
 /** Shapes of secrets, each with its replacement (groups keep the harmless part). */
