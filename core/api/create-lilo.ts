@@ -145,6 +145,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       return config.push.quietHours;
     },
     timezone: config.timezone,
+    maxAgeHours: () => config.push.maxAgeHours,
   });
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
