@@ -229,7 +229,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       deliveryFailed: deliveryState("failed"),
       resumeJobs: () => durable.runPending(),
     },
-    preview: (message) => turn.preview(message),
+    // Outside a turn the chat log's newest messages are embedded first; a turn leaves that to its after-reply job.
+    preview: async (message) => (await messageVectors.catchUp(message.userId), turn.preview(message)),
     memory: memoryApi(memory),
     profile: profileApi(stores.profile, clock),
     rules: rulesApi(stores.rules, clock),
@@ -239,8 +240,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     backup: backupApi(db, config, clock),
     settings: createSettingsApi({ config, live, store: settings, models, now: () => clock.now().toISOString() }),
     recall: {
-      passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
-      rank: async (text, o) => rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      passages: async (text, o) => (await messageVectors.catchUp(o.userId), recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) })),
+      rank: async (text, o) => (await messageVectors.catchUp(o.userId), rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) })),
       importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
       indexMessages: (userId) => messageVectors.catchUpAll(userId),
     },
