@@ -2,8 +2,12 @@ import { WatchedMatrixClient } from "./client.ts";
 import { describeError, type Lilo, type Logger } from "../../core/index.ts";
 import type { MatrixContext } from "./context.ts";
 import { isCommand } from "./commands.ts";
-import { messageText, type Gate, type RawEvent } from "./events.ts";
+import { isMedia, messageText, type Gate, type RawEvent } from "./events.ts";
+import { caption, downloadAudio } from "./media.ts";
 import { deliverTurn } from "./reply.ts";
+import { sendMarkdown } from "./send.ts";
+import { photoMessageText, voicePlaceholder } from "../shared/media-texts.ts";
+import { resumeVoice } from "../shared/media.ts";
 
 /** The transport name Matrix messages are stored under. */
 export const MATRIX_TRANSPORT = "matrix";
@@ -28,7 +32,10 @@ export class DurableSyncClient extends WatchedMatrixClient {
 type SyncResponse = { rooms?: { join?: Record<string, { timeline?: { events?: RawEvent[] } }> } };
 
 /**
- * Stores the text messages of a sync that the event handlers will answer:
+ * Stores the messages of a sync that the event handlers will answer (text;
+ * an image as its caption, as Telegram's photos; an audio message as a
+ * placeholder with its `mxc://` URL, which its turn or a restart replaces
+ * with the transcript):
  * allowed users in allowed rooms that are private (Lilo and that one user,
  * judged with the room's member events replayed in timeline order, as the
  * handlers do), newer than the gate's start, no commands. A message in a
@@ -44,7 +51,7 @@ export async function storeSync(lilo: Lilo, ctx: Pick<MatrixContext, "state" | "
       const userId = gate.allowedUsers[ev.sender];
       if (!userId || ev.sender === gate.botUserId || ev.type !== "m.room.message") continue;
       if (since && (ev.origin_server_ts ?? 0) < since) continue;
-      const text = messageText(ev.content ?? {});
+      const text = arrivalText(ev.content ?? {}, lilo.config.persona.language);
       if (!text || isCommand(text)) continue;
       if ((await ctx.privacy.partner(roomId)) !== ev.sender) continue;
       lilo.inbox.receive({ userId, text, transport: MATRIX_TRANSPORT, chatId: roomId, externalId: ev.event_id });
@@ -52,16 +59,28 @@ export async function storeSync(lilo: Lilo, ctx: Pick<MatrixContext, "state" | "
   }
 }
 
+/** The text a message is stored with on arrival, as its handler will hand it to the turn; undefined for what is not stored. */
+function arrivalText(content: Record<string, unknown>, language: "de" | "en"): string | undefined {
+  if (!isMedia(content)) return messageText(content);
+  if (content.msgtype === "m.image") return photoMessageText(language, caption(content));
+  if (content.msgtype === "m.audio" && typeof content.url === "string") return voicePlaceholder(language, content.url);
+  return undefined;
+}
+
 /**
  * On start, before syncing: answers every stored Matrix message whose turn a
- * crash or stop interrupted (in order, once), and sends answers that were
- * stored but not delivered. Returns how many it finished.
+ * crash or stop interrupted (in order, once; a voice note is fetched again
+ * and transcribed first), and sends answers that were stored but not
+ * delivered. Returns how many it finished.
  */
 export async function resumeMatrix(ctx: MatrixContext, logger: Logger): Promise<number> {
   let finished = 0;
   for (const open of ctx.lilo.inbox.unfinished(MATRIX_TRANSPORT)) {
     if (!open.chatId) continue;
+    const roomId = open.chatId;
     try {
+      const say = (reply: string) => sendMarkdown(ctx.client, roomId, reply, ctx.maxMessageChars);
+      if (!(await resumeVoice(ctx.lilo, logger, open, (url) => downloadAudio(ctx, url), say))) continue;
       const result = await ctx.lilo.inbox.finish(open.message.id);
       if (!result) continue;
       await deliverTurn(ctx, { roomId: open.chatId, eventId: open.externalId ?? "", sender: "", userId: open.message.userId }, result);

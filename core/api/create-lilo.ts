@@ -25,6 +25,7 @@ import { SuggestionsStore } from "../foundation/store/suggestions.ts";
 import { Memory, type HybridTuning } from "../memory/memory.ts";
 import { ModelRegistry, type ModelFactory } from "../foundation/models/registry.ts";
 import { BackgroundTasks } from "../foundation/util/background.ts";
+import { normalizeText } from "../foundation/util/text.ts";
 import { InboxStore } from "../foundation/store/inbox.ts";
 import { JobsStore } from "../foundation/store/jobs.ts";
 import { DurableJobs } from "../foundation/util/durable-jobs.ts";
@@ -223,6 +224,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
         const got = turn.receive(message);
         return { messageId: got.message.id, duplicate: got.duplicate };
       },
+      complete: (messageId, text) => inbox.completeText(messageId, normalizeText(text).trim(), clock.now().toISOString()),
+      dismiss: (messageId) => inbox.dismiss(messageId, clock.now().toISOString()),
       unfinished: (transport) => inbox.unfinished(transport),
       finish: (messageId) => turn.finish(messageId),
       delivered: deliveryState("delivered"),
