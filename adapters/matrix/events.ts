@@ -83,7 +83,7 @@ export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev
 }
 
 /** A message Lilo answers as media: any type but text, notice and emote, and not an edit (the original was answered). */
-function isMedia(content: Record<string, unknown>): boolean {
+export function isMedia(content: Record<string, unknown>): boolean {
   const relation = content["m.relates_to"] as { rel_type?: string } | undefined;
   return typeof content.msgtype === "string" && !["m.text", "m.notice", "m.emote"].includes(content.msgtype) && relation?.rel_type !== "m.replace";
 }

@@ -2,9 +2,13 @@ import { WatchedMatrixClient } from "./client.ts";
 import { describeError, type Lilo, type Logger } from "../../core/index.ts";
 import type { MatrixContext } from "./context.ts";
 import { isCommand } from "./commands.ts";
-import { messageText, type Gate, type RawEvent } from "./events.ts";
+import { isMedia, messageText, type Gate, type RawEvent } from "./events.ts";
+import { caption, downloadAudio } from "./media.ts";
 import type { SyncedRoom } from "./privacy.ts";
 import { deliverTurn } from "./reply.ts";
+import { sendMarkdown } from "./send.ts";
+import { photoMessageText, voicePlaceholder } from "../shared/media-texts.ts";
+import { resumeVoice } from "../shared/media.ts";
 
 /** The transport name Matrix messages are stored under. */
 export const MATRIX_TRANSPORT = "matrix";
@@ -35,10 +39,12 @@ type SyncResponse = {
  * members (a gap or a member change in `state` has them asked of the
  * server again; member events of the timeline are replayed in order),
  * judges each event of an allowed user once, in that order, for its
- * handler, and stores the text messages the handlers will answer: allowed
- * users in allowed rooms that are private (Lilo and that one user), newer
- * than the gate's start, no commands. A message in a shared room is never
- * stored, so a restart can never answer it there.
+ * handler, and stores the messages the handlers will answer (text; an image
+ * as its caption, as Telegram's photos; an audio message as a placeholder
+ * with its `mxc://` URL, which its turn or a restart replaces with the
+ * transcript): allowed users in allowed rooms that are private (Lilo and
+ * that one user), newer than the gate's start, no commands. A message in a
+ * shared room is never stored, so a restart can never answer it there.
  */
 export async function storeSync(lilo: Lilo, ctx: Pick<MatrixContext, "state" | "privacy">, gate: Gate, response: unknown): Promise<void> {
   const joined = (response as SyncResponse).rooms?.join ?? {};
@@ -52,31 +58,42 @@ export async function storeSync(lilo: Lilo, ctx: Pick<MatrixContext, "state" | "
       if (!allowedRoom || !userId || ev.sender === gate.botUserId || ev.type === "m.room.member") continue;
       if (since && (ev.origin_server_ts ?? 0) < since) continue;
       if ((await ctx.privacy.judge(roomId, ev.event_id)) !== ev.sender || ev.type !== "m.room.message") continue;
-      const text = messageText(ev.content ?? {});
+      const text = arrivalText(ev.content ?? {}, lilo.config.persona.language);
       if (!text || isCommand(text)) continue;
       lilo.inbox.receive({ userId, text, transport: MATRIX_TRANSPORT, chatId: roomId, externalId: ev.event_id });
     }
   }
 }
 
+/** The text a message is stored with on arrival, as its handler will hand it to the turn; undefined for what is not stored. */
+function arrivalText(content: Record<string, unknown>, language: "de" | "en"): string | undefined {
+  if (!isMedia(content)) return messageText(content);
+  if (content.msgtype === "m.image") return photoMessageText(language, caption(content));
+  if (content.msgtype === "m.audio" && typeof content.url === "string") return voicePlaceholder(language, content.url);
+  return undefined;
+}
+
 /**
  * On start, before syncing: answers every stored Matrix message whose turn a
- * crash or stop interrupted (in order, once), and sends answers that were
- * stored but not delivered. Returns how many it finished. The room's
- * members are asked of the server first (the cache is empty at start): a
- * room that stopped being private meanwhile gets nothing, and its messages
- * stay open for a later start.
+ * crash or stop interrupted (in order, once; a voice note is fetched again
+ * and transcribed first), and sends answers that were stored but not
+ * delivered. Returns how many it finished. The room's members are asked of
+ * the server first (the cache is empty at start): a room that stopped being
+ * private meanwhile gets nothing, and its messages stay open for a later start.
  */
 export async function resumeMatrix(ctx: MatrixContext, allowedUsers: Record<string, string>, logger: Logger): Promise<number> {
   let finished = 0;
   for (const open of ctx.lilo.inbox.unfinished(MATRIX_TRANSPORT)) {
     if (!open.chatId) continue;
-    const partner = await ctx.privacy.partner(open.chatId);
+    const roomId = open.chatId;
+    const partner = await ctx.privacy.partner(roomId);
     if (!partner || allowedUsers[partner] !== open.message.userId) {
-      logger.warn("matrix: a stored message stays open, its room is not private now", { messageId: open.message.id, roomId: open.chatId });
+      logger.warn("matrix: a stored message stays open, its room is not private now", { messageId: open.message.id, roomId });
       continue;
     }
     try {
+      const say = (reply: string) => sendMarkdown(ctx.client, roomId, reply, ctx.maxMessageChars);
+      if (!(await resumeVoice(ctx.lilo, logger, open, (url) => downloadAudio(ctx, url), say))) continue;
       const result = await ctx.lilo.inbox.finish(open.message.id);
       if (!result) continue;
       await deliverTurn(ctx, { roomId: open.chatId, eventId: open.externalId ?? "", sender: "", userId: open.message.userId }, result);

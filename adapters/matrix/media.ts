@@ -1,6 +1,6 @@
-import { describeError, LiloError, type ImageInput, type IncomingMessage } from "../../core/index.ts";
-import { MEDIA_TEXTS, photoMessageText } from "../shared/media-texts.ts";
-import { chatModelSeesImages, transcribeVoice } from "../shared/media.ts";
+import { describeError, LiloError, type AudioInput, type ImageInput, type IncomingMessage } from "../../core/index.ts";
+import { MEDIA_TEXTS, photoMessageText, voicePlaceholder } from "../shared/media-texts.ts";
+import { chatModelSeesImages, transcribeStored, transcribeVoice } from "../shared/media.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { sendMarkdown } from "./send.ts";
 
@@ -35,13 +35,22 @@ export async function onMediaMessage(ctx: MatrixContext, source: MatrixEventSour
     return answer(images ? { ...message, images } : message);
   }
   if (msgtype === "m.audio") {
-    const outcome = await transcribeVoice(lilo, logger, async () => ({
+    const audio = async (): Promise<AudioInput> => ({
       data: (await download(ctx, content, lilo.config.media.maxAudioBytes)).data,
       fileName: typeof content.filename === "string" ? content.filename : "voice.ogg",
       mediaType: mimeOf(content) ?? "audio/ogg",
-    }));
-    if ("reply" in outcome) return void (await say(outcome.reply));
-    return answer({ ...base, text: outcome.text });
+    });
+    if (typeof content.url !== "string") {
+      // Nothing to fetch again after a restart (encrypted media): not stored, the short reply says why.
+      const outcome = await transcribeVoice(lilo, logger, audio);
+      if ("reply" in outcome) return void (await say(outcome.reply));
+      return answer({ ...base, text: outcome.text });
+    }
+    // Stored with the sync as its placeholder (inbox.ts); this finds that row (or stores it).
+    const stored = lilo.inbox.receive({ ...base, text: voicePlaceholder(lilo.config.persona.language, content.url) });
+    const text = await transcribeStored(lilo, logger, stored.messageId, audio, say);
+    if (text !== undefined) return answer({ ...base, text });
+    return;
   }
   const kind = OTHER_KINDS[msgtype] ?? msgtype;
   logger.info("matrix message kind not supported; short reply sent", { roomId: source.roomId, msgtype });
@@ -54,8 +63,13 @@ export async function onSticker(ctx: MatrixContext, source: MatrixEventSource): 
   await sendMarkdown(ctx.client, source.roomId, MEDIA_TEXTS[ctx.lilo.config.persona.language].sticker(undefined), ctx.maxMessageChars);
 }
 
+/** A voice note stored before a restart, fetched again by its `mxc://` URL for its transcript (inbox.ts). */
+export async function downloadAudio(ctx: MatrixContext, url: string): Promise<AudioInput> {
+  return { data: (await download(ctx, { url }, ctx.lilo.config.media.maxAudioBytes)).data, fileName: "voice.ogg", mediaType: "audio/ogg" };
+}
+
 /** Since Matrix 1.10 `body` is a caption when a separate `filename` is given; otherwise it is only the file name. */
-function caption(content: Record<string, unknown>): string | undefined {
+export function caption(content: Record<string, unknown>): string | undefined {
   const { body, filename } = content;
   return typeof body === "string" && typeof filename === "string" && body !== filename ? body : undefined;
 }

@@ -9,6 +9,8 @@ export const MEDIA_TEXTS = {
   de: {
     /** Stored (and shown in the history) in place of the picture itself. */
     photoNote: "[Foto]",
+    /** Stored on arrival in place of a voice note until its transcript replaces it (and kept when there is none). */
+    voiceNote: "[Sprachnachricht]",
     noTranscriber: "Sprachnachrichten kann ich leider noch nicht anhören. Schreib mir gern, was du sagen wolltest.",
     transcriptionFailed: "Deine Sprachnachricht konnte ich gerade nicht verstehen. Magst du es noch einmal versuchen oder es mir schreiben?",
     emptyTranscript: "In deiner Sprachnachricht habe ich nichts gehört. Magst du es noch einmal versuchen?",
@@ -19,6 +21,7 @@ export const MEDIA_TEXTS = {
   },
   en: {
     photoNote: "[Photo]",
+    voiceNote: "[Voice note]",
     noTranscriber: "I can't listen to voice messages yet. Feel free to write what you wanted to say.",
     transcriptionFailed: "I couldn't make out your voice message just now. Try again, or write it to me?",
     emptyTranscript: "I heard nothing in your voice message. Try again?",
@@ -58,4 +61,26 @@ const KIND_EN: Record<string, string> = {
 export function photoMessageText(language: keyof typeof MEDIA_TEXTS, caption: string | undefined): string {
   const note = MEDIA_TEXTS[language].photoNote;
   return caption?.trim() ? `${note} ${caption.trim()}` : note;
+}
+
+/** What stands between the voice note's label and its platform reference in a stored placeholder. */
+const MEDIA_REF = " (media:";
+
+/**
+ * The text stored for a voice note when it arrives, before it is
+ * transcribed: the label and the platform's reference to the audio (a
+ * Telegram file id, a Matrix `mxc://` URL), so a restart can fetch and
+ * transcribe it again. The transcript replaces it before the turn runs.
+ */
+export function voicePlaceholder(language: keyof typeof MEDIA_TEXTS, ref: string): string {
+  return `${MEDIA_TEXTS[language].voiceNote}${MEDIA_REF}${ref})`;
+}
+
+/** The platform reference in a stored voice-note placeholder; undefined for any other text. */
+export function voiceRef(text: string): string | undefined {
+  for (const t of Object.values(MEDIA_TEXTS)) {
+    const start = `${t.voiceNote}${MEDIA_REF}`;
+    if (text.startsWith(start) && text.endsWith(")") && text.length > start.length + 1) return text.slice(start.length, -1);
+  }
+  return undefined;
 }

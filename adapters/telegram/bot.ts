@@ -145,7 +145,7 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
   await bot.api.setMyCommands(availableCommands(texts)).catch((err: unknown) => logger.warn("telegram command menu not set", { error: describeError(err) }));
   lilo.push.registerTransport(telegramTransport(bot.api, logger));
   // What a crash left open is answered first, in order, before new messages come in.
-  await resumeTelegram(lilo, bot.api, logger);
+  await resumeTelegram(lilo, bot.api, logger, telegramFiles(bot.api, cfg.token, cfg.apiRoot));
   let runner: RunnerHandle | undefined;
   let server: WebhookServer | undefined;
   try {

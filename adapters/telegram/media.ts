@@ -1,8 +1,8 @@
 import type { Bot } from "grammy";
 import type { Message, PhotoSize } from "grammy/types";
 import { describeError, type ImageInput, type IncomingMessage } from "../../core/index.ts";
-import { MEDIA_TEXTS, photoMessageText } from "../shared/media-texts.ts";
-import { chatModelSeesImages, transcribeVoice } from "../shared/media.ts";
+import { MEDIA_TEXTS, photoMessageText, voicePlaceholder } from "../shared/media-texts.ts";
+import { chatModelSeesImages, transcribeStored } from "../shared/media.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import type { TelegramFiles } from "./files.ts";
 import { telegramMessageId } from "./inbox.ts";
@@ -52,13 +52,21 @@ export function registerMedia(bot: Bot<LiloContext>, deps: TelegramDeps, files: 
 
   bot.on(["message:voice", "message:audio"], async (ctx) => {
     const voice = ctx.msg.voice ?? ctx.msg.audio!;
-    const outcome = await transcribeVoice(lilo, logger, async () => ({
-      data: await files(voice.file_id, media.maxAudioBytes),
-      fileName: ctx.msg.voice ? "voice.ogg" : (ctx.msg.audio?.file_name ?? "audio.mp3"),
-      mediaType: voice.mime_type ?? "audio/ogg",
-    }));
-    if ("reply" in outcome) return void (await say(ctx, outcome.reply));
-    await runTurn(ctx, deps, () => lilo.handleMessage(incoming(ctx, outcome.text)));
+    // Stored on arrival as its placeholder (inbox.ts); this finds that row (or stores it, if the update came another way).
+    const stored = lilo.inbox.receive(incoming(ctx, voicePlaceholder(lilo.config.persona.language, voice.file_id)));
+    const text = await transcribeStored(
+      lilo,
+      logger,
+      stored.messageId,
+      async () => ({
+        data: await files(voice.file_id, media.maxAudioBytes),
+        fileName: ctx.msg.voice ? "voice.ogg" : (ctx.msg.audio?.file_name ?? "audio.mp3"),
+        mediaType: voice.mime_type ?? "audio/ogg",
+      }),
+      (reply) => say(ctx, reply),
+    );
+    if (text === undefined) return;
+    await runTurn(ctx, deps, () => lilo.handleMessage(incoming(ctx, text)));
   });
 
   bot.on("message:sticker", async (ctx) => {

@@ -25,6 +25,7 @@ import { SuggestionsStore } from "../foundation/store/suggestions.ts";
 import { Memory, type HybridTuning } from "../memory/memory.ts";
 import { ModelRegistry, type ModelFactory } from "../foundation/models/registry.ts";
 import { BackgroundTasks } from "../foundation/util/background.ts";
+import { normalizeText } from "../foundation/util/text.ts";
 import { InboxStore } from "../foundation/store/inbox.ts";
 import { JobsStore } from "../foundation/store/jobs.ts";
 import { DurableJobs } from "../foundation/util/durable-jobs.ts";
@@ -145,6 +146,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       return config.push.quietHours;
     },
     timezone: config.timezone,
+    maxAgeHours: () => config.push.maxAgeHours,
   });
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
@@ -222,13 +224,16 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
         const got = turn.receive(message);
         return { messageId: got.message.id, duplicate: got.duplicate };
       },
+      complete: (messageId, text) => inbox.completeText(messageId, normalizeText(text).trim(), clock.now().toISOString()),
+      dismiss: (messageId) => inbox.dismiss(messageId, clock.now().toISOString()),
       unfinished: (transport) => inbox.unfinished(transport),
       finish: (messageId) => turn.finish(messageId),
       delivered: deliveryState("delivered"),
       deliveryFailed: deliveryState("failed"),
       resumeJobs: () => durable.runPending(),
     },
-    preview: (message) => turn.preview(message),
+    // Outside a turn the chat log's newest messages are embedded first; a turn leaves that to its after-reply job.
+    preview: async (message) => (await messageVectors.catchUp(message.userId), turn.preview(message)),
     memory: memoryApi(memory),
     profile: profileApi(stores.profile, clock),
     rules: rulesApi(stores.rules, clock),
@@ -238,8 +243,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     backup: backupApi(db, config, clock),
     settings: createSettingsApi({ config, live, store: settings, models, now: () => clock.now().toISOString() }),
     recall: {
-      passages: async (text, o) => recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
-      rank: async (text, o) => rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) }),
+      passages: async (text, o) => (await messageVectors.catchUp(o.userId), recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) })),
+      rank: async (text, o) => (await messageVectors.catchUp(o.userId), rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) })),
       importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
       indexMessages: (userId) => messageVectors.catchUpAll(userId),
     },

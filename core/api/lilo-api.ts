@@ -39,6 +39,13 @@ import type { LiveApi } from "./live-api.ts";
 export interface InboxApi {
   /** Stores a message (once per `externalId`); returns its id and whether it had arrived before. */
   receive(message: IncomingMessage): { messageId: number; duplicate: boolean };
+  /**
+   * Replaces the text of a stored message whose turn has not run yet (a voice
+   * note's placeholder becomes its transcript); false when it was answered already.
+   */
+  complete(messageId: number, text: string): boolean;
+  /** No turn will answer this stored message: the adapter replied itself (a voice note it could not transcribe). */
+  dismiss(messageId: number): void;
   /** Messages of one platform whose turn did not finish or whose answer was not sent, oldest first. */
   unfinished(transport: string): UnfinishedMessage[];
   /** Answers (or, past the age limit, acknowledges) a stored message, or returns its unsent answer; undefined when done. */

@@ -22,6 +22,8 @@ export interface ChatTurnParts {
   steps: {
     storeMessage: TurnMiddleware;
     extraction: TurnMiddleware;
+    /** The chat log's message vectors, filled after the reply. */
+    messageVectors: TurnMiddleware;
     pendingAnswer: TurnMiddleware;
     correction: TurnMiddleware;
     diaryQuestion: TurnMiddleware;
@@ -59,7 +61,7 @@ export interface ChatTurn {
 }
 
 /**
- * Builds the turn: store message → extraction after the reply → pending
+ * Builds the turn: store message → extraction and message vectors after the reply → pending
  * yes/no → correction → diary question → return greeting → due topic →
  * [extra] → answer with the model. The sheet shows the middleware's sections
  * in docs/spec.md §4 order whatever this order is.
@@ -69,6 +71,7 @@ export function createChatTurn(parts: ChatTurnParts): ChatTurn {
   const middleware: TurnMiddleware[] = [
     steps.storeMessage,
     steps.extraction,
+    steps.messageVectors,
     steps.pendingAnswer,
     steps.correction,
     steps.diaryQuestion,

@@ -112,7 +112,15 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     const [reply] = await waitForMessages(h.tg, CHRIS);
     expect(reply!.params.text).toContain("Sprachnachricht konnte ich gerade nicht verstehen");
     expect(h.chatRequests()).toEqual([]);
-    expect(rows()).toEqual([]);
+    // Stored on arrival (the durable inbox), then settled with its plain label: no turn answers it, not after a restart either.
+    await vi.waitFor(
+      () =>
+        expect(readDb(h.lilo).all("SELECT role, text, reply_state AS state FROM messages")).toEqual([
+          { role: "user", text: "[Sprachnachricht]", state: "acknowledged" },
+        ]),
+      { timeout: 5_000, interval: 10 },
+    );
+    expect(h.lilo.inbox.unfinished("telegram")).toEqual([]);
     expect(log.lines.some((l) => l.startsWith("warn voice note not transcribed"))).toBe(true);
   });
 

@@ -32,6 +32,8 @@ export class CrashWorld {
   readonly dir = mkdtempSync(join(tmpdir(), "lilo-crash-"));
   private readonly holds = new Map<string, Promise<void>>();
   private readonly releases = new Map<string, () => void>();
+  /** More variables for the bot and the CLI (e.g. a transcription endpoint), set before `startBot`. */
+  extraEnv: Record<string, string> = {};
 
   private constructor(
     readonly tg: FakeTelegram,
@@ -77,6 +79,7 @@ export class CrashWorld {
       LILO_DIARY_ENABLED: "false",
       LILO_REFLECTION_ENABLED: "false",
       LILO_TERMINAL_USER: "chris",
+      ...this.extraEnv,
     };
   }
 

@@ -12,6 +12,7 @@ import { registerAfterReplyTasks } from "../../conversation/turn/after-reply.ts"
 import { answerWithModel } from "../../conversation/turn/answer.ts";
 import { createAnswering, type Answering } from "../../conversation/turn/answering.ts";
 import { createTurnSheet, type TurnSheet } from "../../conversation/turn/sheet.ts";
+import { messageVectorsAfterReply, messageVectorsTask } from "../../conversation/turn/message-vectors-step.ts";
 import { finishStored } from "../../conversation/turn/resume.ts";
 import { summarizePrevious } from "../../conversation/turn/short-term-summary.ts";
 import { extractAfterReply, extractionTask } from "../../conversation/extraction/extract-after-reply.ts";
@@ -35,6 +36,7 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
     steps: {
       storeMessage: storeMessageStep(s),
       extraction: extractionStep(s),
+      messageVectors: messageVectorsAfterReply(messageVectorsTask(s.messageVectors)),
       pendingAnswer: pendingAnswer(
         { questions: s.questions, chatLog: s.chatLog, clock: s.clock, logger: s.logger },
         { answerWords: config.questions.answerWords, language },

@@ -40,7 +40,8 @@ export class Push {
     db: Db,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly quiet: { hours: QuietHours | undefined; timezone: string },
+    /** Quiet hours, and how long a queued push stays worth sending (LILO_PUSH_MAX_AGE_HOURS, read at each delivery). */
+    private readonly quiet: { hours: QuietHours | undefined; timezone: string; maxAgeHours?: () => number },
   ) {
     this.outbox = new Outbox(db);
     this.targets = new PushTargets(db);
@@ -152,6 +153,7 @@ export class Push {
   private async deliver(id: number): Promise<PushResult | undefined> {
     const row = this.outbox.claim(id, this.clock.now().toISOString());
     if (!row) return undefined;
+    if (this.expired(row)) return { outcome: "failed" };
     const outcome = await this.attempt(row);
     this.outbox.finish(id, outcome, this.clock.now().toISOString());
     if (outcome !== "sent") return { outcome };
@@ -164,6 +166,23 @@ export class Push {
       this.logger.error("delivered push not recorded", { userId: row.userId, kind: row.message.kind, error: describeError(err) });
       return { outcome };
     }
+  }
+
+  /**
+   * A push that waited in the outbox longer than the maximum age (the bot was
+   * down for days) is dropped, not sent late: a diary ping from last week
+   * would only confuse. Logged, and in the push log as failed with "expired"
+   * (the outbox row keeps the outcome "expired").
+   */
+  private expired(row: OutboxRow): boolean {
+    const ageMs = this.clock.now().getTime() - Date.parse(row.createdAt);
+    const maxHours = this.quiet.maxAgeHours?.() ?? 24;
+    if (!(ageMs > maxHours * 3_600_000)) return false;
+    const hours = Math.round(ageMs / 360_000) / 10;
+    this.logger.info("queued push dropped: older than LILO_PUSH_MAX_AGE_HOURS", { userId: row.userId, kind: row.message.kind, ageHours: hours, maxHours });
+    this.log(row.userId, row.message, this.target(row.userId), "failed", `expired: queued ${hours} h ago, more than ${maxHours} h`);
+    this.outbox.finish(row.id, "expired", this.clock.now().toISOString());
+    return true;
   }
 
   private async attempt(row: OutboxRow): Promise<PushOutcome> {

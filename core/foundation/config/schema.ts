@@ -315,6 +315,11 @@ export const rawConfigSchema = z.object({
       doc: "the running bot delivers pushes the CLI queued, checking this often",
       group: "memory",
     }),
+    maxAgeHours: s(positive(24), {
+      env: "LILO_PUSH_MAX_AGE_HOURS",
+      doc: "a queued push older than this is dropped (logged as expired), not sent late",
+      group: "memory",
+    }),
   }),
   analysis: z.object({
     chunkChars: s(positiveInt(150_000), { env: "LILO_ANALYSIS_CHUNK_CHARS", doc: "characters per part, ≈ 43,000 tokens", group: "analysis" }),

@@ -35,6 +35,26 @@ export class InboxStore {
     this.db.prepare(`UPDATE messages SET reply_state = ?, updated_at = ? WHERE id = ?`).run(state, now, messageId);
   }
 
+  /**
+   * Gives a message still waiting for its turn its real text (a voice note
+   * stored on arrival as a placeholder gets its transcript). False when its
+   * turn already ran: the text it was answered with stays.
+   */
+  completeText(messageId: number, text: string, now: string): boolean {
+    if (!text) return false;
+    return (
+      this.db.prepare(`UPDATE messages SET text = ?, updated_at = ? WHERE id = ? AND role = 'user' AND reply_state = 'pending'`).run(text, now, messageId)
+        .changes === 1
+    );
+  }
+
+  /** A message no turn will answer (the adapter replied itself): no longer waiting, never resumed. */
+  dismiss(messageId: number, now: string): void {
+    this.db
+      .prepare(`UPDATE messages SET reply_state = 'acknowledged', updated_at = ? WHERE id = ? AND role = 'user' AND reply_state = 'pending'`)
+      .run(now, messageId);
+  }
+
   /** Records whether an answer reached the user. */
   setDelivery(answerId: number, delivery: Delivery, now: string): void {
     this.db.prepare(`UPDATE messages SET delivery = ?, updated_at = ? WHERE id = ? AND role = 'assistant'`).run(delivery, now, answerId);

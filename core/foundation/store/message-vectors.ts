@@ -23,18 +23,26 @@ export class MessageVectorsTable {
     prepared(this.db, `DELETE FROM message_vectors WHERE user_id = ? AND embedder <> ?`).run(userId, embedderId);
   }
 
-  /** Up to `limit` of the user's messages newer than `afterId` without a vector, newest first. */
+  /**
+   * Up to `limit` of the user's messages newer than `afterId` without a
+   * vector, newest first. A user message still waiting for its turn is left
+   * out: its text may yet change (a voice note's placeholder becomes its transcript).
+   */
   missing(userId: string, afterId: number, limit: number): { id: number; text: string }[] {
     return prepared(
       this.db,
       `SELECT m.id, m.text FROM messages m LEFT JOIN message_vectors v ON v.message_id = m.id
-         WHERE m.user_id = ? AND m.id > ? AND v.message_id IS NULL ORDER BY m.id DESC LIMIT ?`,
+         WHERE m.user_id = ? AND m.id > ? AND v.message_id IS NULL AND m.reply_state <> 'pending' ORDER BY m.id DESC LIMIT ?`,
     ).all(userId, afterId, limit) as { id: number; text: string }[];
   }
 
-  /** The id of the user's newest message, 0 without any. */
-  newestMessageId(userId: string): number {
-    return (prepared(this.db, `SELECT max(id) AS id FROM messages WHERE user_id = ?`).get(userId) as { id: number | null }).id ?? 0;
+  /** The id below the user's oldest message still waiting for its turn, or of the newest message (0 without any). */
+  settledUpTo(userId: string): number {
+    const r = prepared(
+      this.db,
+      `SELECT coalesce((SELECT min(id) - 1 FROM messages WHERE user_id = ? AND reply_state = 'pending'), (SELECT max(id) FROM messages WHERE user_id = ?), 0) AS id`,
+    ).get(userId, userId) as { id: number };
+    return r.id;
   }
 
   /** Stores vectors of one user and embedder in one transaction. */

@@ -17,6 +17,8 @@ export interface OutboxRow {
   force: boolean;
   after: AfterDelivery | undefined;
   attempts: number;
+  /** When the push was written to the outbox (ISO): a push queued too long is dropped, not sent late. */
+  createdAt: string;
 }
 
 interface RawRow {
@@ -27,6 +29,7 @@ interface RawRow {
   force: number;
   after: string | null;
   attempts: number;
+  created_at: string;
 }
 
 /**
@@ -51,7 +54,7 @@ export class Outbox {
       .prepare(`UPDATE push_outbox SET status = 'claimed', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'pending'`)
       .run(now, id).changes;
     if (changed !== 1) return undefined;
-    return toRow(this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE id = ?`).get(id) as RawRow);
+    return toRow(this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts, created_at FROM push_outbox WHERE id = ?`).get(id) as RawRow);
   }
 
   finish(id: number, outcome: string, now: string): void {
@@ -75,7 +78,7 @@ export class Outbox {
   recover(now: string, maxAttempts = 2): OutboxRow[] {
     const given = (
       this.db
-        .prepare(`SELECT id, user_id, kind, text, force, after, attempts FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`)
+        .prepare(`SELECT id, user_id, kind, text, force, after, attempts, created_at FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`)
         .all(maxAttempts) as RawRow[]
     ).map(toRow);
     this.db.prepare(`UPDATE push_outbox SET status = 'pending', updated_at = ? WHERE status = 'claimed' AND attempts < ?`).run(now, maxAttempts);
@@ -93,5 +96,6 @@ function toRow(r: RawRow): OutboxRow {
     force: r.force === 1,
     after: r.after ? (JSON.parse(r.after) as AfterDelivery) : undefined,
     attempts: r.attempts,
+    createdAt: r.created_at,
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The meaning side of the chat-log search. Message vectors are derived data
  * kept in SQLite beside the messages (`message_vectors`, one embedder at a
- * time), filled lazily: before a search, the user's newest messages without
- * a vector are embedded in one batch. The search is an exact cosine scan in
+ * time), filled after each reply (a durable job, core/conversation/turn/message-vectors-step.ts)
+ * and before a search outside a turn: the user's newest messages without a
+ * vector are embedded in one batch. The search is an exact cosine scan in
  * memory over one user's vectors (cached, extended as messages come in):
  * a few milliseconds for thousands of messages, no second index to keep in
  * step with the vector backend.
@@ -49,9 +50,10 @@ export class MessageVectors {
   async catchUp(userId: string): Promise<number> {
     const after = this.complete.get(userId);
     if (after === undefined) this.table.dropOtherEmbedders(userId, this.embedder.id);
-    // Once complete, only newer messages can lack a vector (an edited old message waits for the next start).
+    // Once complete, only newer messages can lack a vector (an edited old message waits for the next start);
+    // a message still waiting for its turn is not embedded yet, so "complete" stops below it.
     const missing = this.table.missing(userId, after ?? 0, CATCH_UP_BATCH);
-    if (missing.length < CATCH_UP_BATCH) this.complete.set(userId, Math.max(after ?? 0, missing[0]?.id ?? 0, this.table.newestMessageId(userId)));
+    if (missing.length < CATCH_UP_BATCH) this.complete.set(userId, Math.max(after ?? 0, this.table.settledUpTo(userId)));
     if (!missing.length) return 0;
     const vectors = await this.embedder.embed(missing.map((m) => m.text));
     if (vectors.length !== missing.length) throw new LiloError("embedder", `The embedder returned ${vectors.length} vectors for ${missing.length} messages`);

@@ -91,7 +91,7 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
   });
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
   if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
-  const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
+  const dense = denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
   const lists = [
     { ids: keyword.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
@@ -121,9 +121,12 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
   );
 }
 
-/** Messages closest in meaning that pass the time filters and the floor, after embedding the newest ones. */
-async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
-  await vectors.catchUp(o.userId);
+/**
+ * Messages closest in meaning that pass the time filters and the floor. It
+ * embeds nothing: the turn's after-reply job fills the vectors, the CLI's
+ * search and the preview catch up before they search (core/api/create-lilo.ts).
+ */
+function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
   const f = p.query.filter;
   const floor = deps.minSimilarity?.() ?? 0;
   const keep = (h: { conversationId: number; createdAt: string }) =>

@@ -70,13 +70,15 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     await lilo.idle();
     expect(readDb(lilo).all("SELECT kind, status FROM jobs ORDER BY id")).toEqual([
       { kind: "extraction", status: "done" },
+      { kind: "message-vectors", status: "done" },
       { kind: "after:due-topic", status: "done" },
     ]);
     // As if the process had died during the extraction call.
     seedDb(lilo, (sql) => sql.prepare("UPDATE jobs SET status = 'pending', attempts = 1").run());
-    expect(lilo.inbox.resumeJobs()).toBe(2);
+    expect(lilo.inbox.resumeJobs()).toBe(3);
     await lilo.idle();
     expect(readDb(lilo).all("SELECT status, attempts FROM jobs ORDER BY id")).toEqual([
+      { status: "done", attempts: 2 },
       { status: "done", attempts: 2 },
       { status: "done", attempts: 2 },
     ]);
