@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -34,4 +34,23 @@ describe("the lilo executable", () => {
     const bad = await lilo(["topics", "done", "7"]).catch((e: { code: number; stderr: string }) => e);
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining("no topic with id 7") });
   }, 30_000);
+
+  // The same command tree in its own process, with the offline hash embedder (test/crash/cli-entry.ts): import opens the memory.
+  const liloOffline = (args: string[]) =>
+    run(process.execPath, ["--import", "tsx", "test/crash/cli-entry.ts", ...args], {
+      env: { PATH: process.env.PATH ?? "", LILO_ENV_FILE: join(dir, "no.env"), LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" },
+    });
+
+  it("imports through the real process: a bad value is refused with its line and rule, a file with a BOM is read", async () => {
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, `${JSON.stringify({ store: "profile", category: "bogus", text: "Mag Tee", userId: "owner" })}\n`);
+    const refused = await liloOffline(["import", bad, "--apply"]).catch((e: { code: number; stderr: string; stdout: string }) => e);
+    expect(refused).toMatchObject({ code: 1 });
+    expect(`${(refused as { stdout: string }).stdout}${(refused as { stderr: string }).stderr}`).toMatch(/line 1: profile category must be one of/);
+    const bom = join(dir, "bom.jsonl");
+    writeFileSync(bom, `\uFEFF${JSON.stringify({ store: "profile", category: "work", text: "Arbeitet als Tischler", userId: "owner" })}\n`);
+    await liloOffline(["import", bom, "--apply"]);
+    const facts = JSON.parse((await liloOffline(["profile", "list", "--json"])).stdout) as { text: string }[];
+    expect(facts.map((f) => f.text)).toEqual(["Arbeitet als Tischler"]);
+  }, 60_000);
 });
