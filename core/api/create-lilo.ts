@@ -312,7 +312,7 @@ function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
     return lazyVectorIndex(name, async () => new (await import("../foundation/providers/qdrant-index.ts")).QdrantIndex(options));
   }
   // The sqlite-vec backend is gone; its tables are taken over by the embedded index on this start.
-  if (config.vector.backend === "sqlite-vec") {
+  if (config.vector.removedBackend) {
     logger.warn("LILO_VECTOR_BACKEND=sqlite-vec is no longer supported and is read as embedded; set LILO_VECTOR_BACKEND=embedded (or remove the line) in .env");
   }
   return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize });

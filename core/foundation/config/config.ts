@@ -89,7 +89,12 @@ function complete(raw: RawConfig) {
       model: raw.embedding.model ?? DEFAULT_EMBEDDING_MODELS[raw.persona.language],
       localDir: raw.embedding.localDir ?? `${dataDir}/models`,
     },
-    vector: { ...raw.vector, backend: raw.vector.backend ?? (raw.vector.qdrantUrl ? "qdrant" : "embedded") },
+    // The removed sqlite-vec backend is read as embedded (its tables are taken over on start); `removedBackend` lets start-up say so.
+    vector: {
+      ...raw.vector,
+      backend: raw.vector.backend === "sqlite-vec" ? "embedded" : (raw.vector.backend ?? (raw.vector.qdrantUrl ? "qdrant" : "embedded")),
+      removedBackend: raw.vector.backend === "sqlite-vec",
+    },
     analysis: { ...raw.analysis, dir: raw.analysis.dir ?? `${dataDir}/analyses` },
     lookup: lookupConfig(raw.lookup),
     media: mediaConfig(raw.media),
