@@ -6,11 +6,13 @@ const FIRST_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 60_000;
 /**
  * Retries of any other call (a send, an edit, a download) before its error
- * goes up: about 1.5 to 3 minutes of outage. The answer is then marked
- * failed (/retry redoes it) instead of holding the chat's queue and `stop`
- * for as long as Telegram is down.
+ * goes up: about 12 to 25 minutes of outage (waits capped at a minute,
+ * jittered down to half), so an answer to a message sent during a short
+ * outage still arrives by itself. After that the answer is marked failed
+ * (/retry redoes it) instead of holding the chat's queue and `stop` for as
+ * long as Telegram is down.
  */
-export const MAX_CALL_RETRIES = 8;
+export const MAX_CALL_RETRIES = 30;
 /** Polling and start-up must outlast any outage: they retry until Telegram answers or the bot stops. */
 const ENDLESS = new Set(["getUpdates", "getMe", "deleteWebhook", "setWebhook"]);
 
