@@ -1,59 +1,29 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MemoryStorageProvider } from "matrix-bot-sdk";
-import { silentLogger } from "../../core/index.ts";
-import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { MATRIX_TEXTS } from "../../adapters/matrix/texts.ts";
-import { startFakeMatrix, type FakeMatrix } from "../fakes/fake-matrix.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { NO_EXTRACTION, isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { readDb } from "../helpers/read-db.ts";
+import type { FakeMatrix } from "../fakes/fake-matrix.ts";
+import type { FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
+import { ASK, CHRIS, ROOM, roomBodies, startPinRoom, stopPinRoom, storedTexts, type PinRoom } from "./matrix-pin-room.ts";
 
-const BOT = "@lilo:fake.server";
-const CHRIS = "@chris:fake.server";
 const ANNA = "@anna:fake.server";
 const EVE = "@eve:fake.server";
-const ROOM = "!chris:fake.server";
 const T = MATRIX_TEXTS.de;
-const ASK = "Wie ist Christians PIN für das Fahrradschloss?";
-const PIN_NOTE = "Christians PIN für das Fahrradschloss ist 4711.";
 
 describe("Matrix: Lilo talks only in rooms of her and one allowed user", () => {
+  let w: PinRoom;
   let hs: FakeMatrix;
   let model: FakeAnthropic;
   let t: TestLilo;
-  let bot: RunningMatrix;
 
   beforeEach(async () => {
-    hs = await startFakeMatrix({ botUserId: BOT, accessToken: "mx-token" });
-    model = await startFakeAnthropic();
-    model.replyAlways(async (body) => (isExtraction(body.system) ? NO_EXTRACTION : `Antwort: ${body.system?.includes("4711") ? "PIN 4711" : "ohne PIN"}`));
-    t = makeTestLilo({
-      ANTHROPIC_API_KEY: "sk-ant-test",
-      ANTHROPIC_BASE_URL: model.baseURL,
-      LILO_CHAT_MODEL: "anthropic:claude-test",
-      MATRIX_HOMESERVER_URL: hs.url,
-      MATRIX_ACCESS_TOKEN: "mx-token",
-      MATRIX_ALLOWED_USERS: `${CHRIS}=chris,${ANNA}=anna`,
-    });
-    // Every question about the PIN finds the PIN note (same vector).
-    const pin = Array.from({ length: 64 }, (_, i) => (i === 0 ? 1 : 0));
-    for (const text of [PIN_NOTE, ASK, "Jetzt allein: die PIN für das Fahrradschloss?", "Eve ist weg, die PIN für das Fahrradschloss?"])
-      t.embedder.set(text, pin);
-    await t.lilo.memory.add({ text: PIN_NOTE, userId: "chris" });
-    bot = await startMatrix(t.lilo, silentLogger, { storage: new MemoryStorageProvider() });
-    hs.invite(ROOM, CHRIS);
-    await hs.waitFor(() => hs.joined.has(ROOM));
+    w = await startPinRoom(`${CHRIS}=chris,${ANNA}=anna`, ["Jetzt allein: die PIN für das Fahrradschloss?", "Eve ist weg, die PIN für das Fahrradschloss?"]);
+    ({ hs, model, t } = w);
   });
 
-  afterEach(async () => {
-    await bot.stop();
-    await hs.close();
-    await t.cleanup();
-    await model.close();
-  });
+  afterEach(() => stopPinRoom(w));
 
-  const bodies = () => hs.sent.filter((e) => e.roomId === ROOM && e.type === "m.room.message").map((e) => String(e.content.body));
-  const stored = () => (readDb(t.lilo).all("SELECT text FROM messages ORDER BY id") as { text: string }[]).map((r) => r.text);
+  const bodies = () => roomBodies(w);
+  const stored = () => storedTexts(w);
 
   it("gives a room shared by two allowed users one notice and nothing of either's memory", async () => {
     hs.addMember(ROOM, ANNA);

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MemoryStorageProvider } from "matrix-bot-sdk";
+import type { MemoryStorageProvider } from "matrix-bot-sdk";
 import { silentLogger } from "../../core/index.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { MATRIX_TEXTS } from "../../adapters/matrix/texts.ts";
-import { startFakeMatrix, type FakeMatrix } from "../fakes/fake-matrix.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
-import { NO_EXTRACTION, isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { readDb } from "../helpers/read-db.ts";
+import type { FakeMatrix } from "../fakes/fake-matrix.ts";
+import type { FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import type { TestLilo } from "../helpers/test-lilo.ts";
+import { ASK, CHRIS, ROOM, chatCalls, roomBodies, startPinRoom, stopPinRoom, storedTexts, type PinRoom } from "./matrix-pin-room.ts";
 
 /**
  * After a sync gap a homeserver sends `timeline.limited` and puts the member
@@ -14,16 +14,12 @@ import { readDb } from "../helpers/read-db.ts";
  * emits. Lilo must see them there, and after any gap ask the server, before
  * she answers again (through the real adapter and matrix-bot-sdk).
  */
-const BOT = "@lilo:fake.server";
-const CHRIS = "@chris:fake.server";
 const EVE = "@eve:fake.server";
-const ROOM = "!chris:fake.server";
 const T = MATRIX_TEXTS.de;
-const ASK = "Wie ist Christians PIN für das Fahrradschloss?";
 const AGAIN = "Eve ist weg, die PIN für das Fahrradschloss?";
-const PIN_NOTE = "Christians PIN für das Fahrradschloss ist 4711.";
 
 describe("Matrix: member changes after a sync gap", () => {
+  let w: PinRoom;
   let hs: FakeMatrix;
   let model: FakeAnthropic;
   let t: TestLilo;
@@ -31,25 +27,8 @@ describe("Matrix: member changes after a sync gap", () => {
   let storage: MemoryStorageProvider;
 
   beforeEach(async () => {
-    hs = await startFakeMatrix({ botUserId: BOT, accessToken: "mx-token" });
-    model = await startFakeAnthropic();
-    model.replyAlways(async (body) => (isExtraction(body.system) ? NO_EXTRACTION : `Antwort: ${body.system?.includes("4711") ? "PIN 4711" : "ohne PIN"}`));
-    t = makeTestLilo({
-      ANTHROPIC_API_KEY: "sk-ant-test",
-      ANTHROPIC_BASE_URL: model.baseURL,
-      LILO_CHAT_MODEL: "anthropic:claude-test",
-      MATRIX_HOMESERVER_URL: hs.url,
-      MATRIX_ACCESS_TOKEN: "mx-token",
-      MATRIX_ALLOWED_USERS: `${CHRIS}=chris`,
-    });
-    // Every question about the PIN finds the PIN note (same vector).
-    const pin = Array.from({ length: 64 }, (_, i) => (i === 0 ? 1 : 0));
-    for (const text of [PIN_NOTE, ASK, AGAIN]) t.embedder.set(text, pin);
-    await t.lilo.memory.add({ text: PIN_NOTE, userId: "chris" });
-    storage = new MemoryStorageProvider();
-    bot = await startMatrix(t.lilo, silentLogger, { storage });
-    hs.invite(ROOM, CHRIS);
-    await hs.waitFor(() => hs.joined.has(ROOM));
+    w = await startPinRoom(`${CHRIS}=chris`, [AGAIN]);
+    ({ hs, model, t, bot, storage } = w);
     // A private room with an answer from memory, and pushes switched on there.
     hs.sendText(ROOM, CHRIS, ASK);
     hs.sendText(ROOM, CHRIS, "!push on");
@@ -58,15 +37,13 @@ describe("Matrix: member changes after a sync gap", () => {
   });
 
   afterEach(async () => {
-    await bot.stop();
-    await hs.close();
-    await t.cleanup();
-    await model.close();
+    w.bot = bot; // a test may have restarted the adapter
+    await stopPinRoom(w);
   });
 
-  const bodies = () => hs.sent.filter((e) => e.roomId === ROOM && e.type === "m.room.message").map((e) => String(e.content.body));
-  const stored = () => (readDb(t.lilo).all("SELECT text FROM messages ORDER BY id") as { text: string }[]).map((r) => r.text);
-  const chats = () => model.requests.filter((r) => !isExtraction(r.system)).length;
+  const bodies = () => roomBodies(w);
+  const stored = () => storedTexts(w);
+  const chats = () => chatCalls(w);
 
   it("sees a join that comes only in a limited sync's state, and the leave the same way", async () => {
     hs.joinInGap(ROOM, EVE);
