@@ -45,7 +45,7 @@ export type { Logger } from "./foundation/ports/logger.ts";
 export { consoleLogger, silentLogger } from "./foundation/ports/logger.ts";
 export type { Embedder } from "./foundation/ports/embedder.ts";
 export type { VectorIndex, VectorIndexState } from "./foundation/ports/vector-index.ts";
-export type { ChatModel, ChatRequest, ChatResponse, ImageInput } from "./foundation/ports/chat-model.ts";
+export type { CallPurpose, ChatModel, ChatRequest, ChatResponse, ImageInput } from "./foundation/ports/chat-model.ts";
 export type { WebSearch, SearchResult } from "./foundation/ports/web-search.ts";
 export type { Transport, PushMessage, PushTarget } from "./foundation/ports/transport.ts";
 export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts";

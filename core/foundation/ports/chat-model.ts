@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /** A picture sent with a user message (never stored: only its caption is). */
 export interface ImageInput {
   /** "image/jpeg", "image/png", "image/webp" or "image/gif". */
@@ -40,6 +42,13 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/**
+ * What a model call is for: the usage ledger records it, and a budget decides
+ * by it which calls may still run.
+ */
+export type CallPurpose =
+  "chat" | "tool-round" | "lookup-follow-up" | "extraction" | "judge" | "summary" | "diary" | "reflection" | "greeting" | "concern" | "analysis" | "other";
+
 export interface ChatRequest {
   /** The cheat sheet's system part. */
   system: string;
@@ -49,6 +58,10 @@ export interface ChatRequest {
   temperature?: number;
   /** Ask for a JSON object answer where the provider supports it. */
   json?: boolean;
+  /** The shape a JSON answer must have; a provider that can constrain its output (a grammar) uses it. */
+  schema?: z.ZodType;
+  /** What this call is for (ledger, budgets); unset counts as "other". */
+  purpose?: CallPurpose;
   /** Tools the model may call natively; "none" forbids calls while tool messages are in the history. */
   tools?: ToolSpec[];
   toolChoice?: "auto" | "none";
@@ -62,7 +75,8 @@ export interface ChatResponse {
   /** The model that answered, as the provider reports it. */
   model: string;
   stopReason?: string;
-  usage?: { inputTokens: number; outputTokens: number };
+  /** Token counts as the provider reported them; `cachedInputTokens` is the part of the input read from a prompt cache. */
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
   /** Native tool calls the model wants answered before it writes its answer. */
   toolCalls?: ToolCall[];
 }

@@ -43,6 +43,6 @@ export async function completeJson<T>(
   model: ChatModel,
   req: { system: string; messages: ChatMessage[]; schema: z.ZodType<T>; maxTokens: number },
 ): Promise<JsonParse<T> & { raw: string }> {
-  const res = await model.complete({ system: req.system, messages: req.messages, json: true, maxTokens: req.maxTokens, temperature: 0 });
+  const res = await model.complete({ system: req.system, messages: req.messages, json: true, schema: req.schema, maxTokens: req.maxTokens, temperature: 0 });
   return { ...parseModelJson(res.text, req.schema), raw: res.text };
 }
