@@ -23,7 +23,10 @@ import { roughTokens, startScriptedLlm, type Responder, type ScriptedLlm } from 
 export interface AnthropicRequestBody {
   model: string;
   max_tokens: number;
+  /** The system prompt as one text (blocks joined; see `systemBlocks`). */
   system?: string;
+  /** The system blocks as sent, when the client sent blocks (a prefix marked for prompt caching). */
+  systemBlocks?: Array<{ type: "text"; text: string; cache_control?: { type: string } }>;
   messages: Array<{ role: "user" | "assistant"; content: string }>;
   temperature?: number;
   [key: string]: unknown;
@@ -36,7 +39,8 @@ export type AnthropicReply =
       text: string;
       model?: string;
       stopReason?: string;
-      usage?: { input_tokens: number; output_tokens: number };
+      /** Exact usage to report; null sends none (as some gateways do). */
+      usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number } | null;
       /** Native tool calls, sent as `tool_use` blocks after the text (stop_reason "tool_use"). */
       toolCalls?: Array<{ id?: string; name: string; input: unknown }>;
     };
@@ -75,6 +79,12 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<
       keyOf,
       wrongKeyMessage: (key) => `invalid x-api-key: ${key ?? "(none)"}`,
       sendError,
+      normalize: (body) => {
+        const system = body.system as unknown;
+        if (!Array.isArray(system)) return body;
+        const blocks = system as NonNullable<AnthropicRequestBody["systemBlocks"]>;
+        return { ...body, system: blocks.map((b) => b.text).join(""), systemBlocks: blocks };
+      },
       sendReply: (res, body, answer) => {
         const r: Exclude<AnthropicReply, string> = typeof answer === "string" ? { text: answer } : answer;
         sendJson(res, 200, {
@@ -88,7 +98,7 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<
           model: r.model ?? body.model,
           stop_reason: r.stopReason ?? (r.toolCalls?.length ? "tool_use" : "end_turn"),
           stop_sequence: null,
-          usage: r.usage ?? { input_tokens: roughTokens(JSON.stringify(body.messages)), output_tokens: roughTokens(r.text) },
+          ...(r.usage === null ? {} : { usage: r.usage ?? { input_tokens: roughTokens(JSON.stringify(body.messages)), output_tokens: roughTokens(r.text) } }),
         });
       },
     },

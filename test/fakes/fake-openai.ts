@@ -37,7 +37,8 @@ export type OpenAIReply =
       text: string;
       model?: string;
       finishReason?: string;
-      usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+      /** Exact usage to report; null sends none (as some local servers do). */
+      usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | null;
       /** Native function calls, sent as `tool_calls` (finish_reason "tool_calls"); `arguments` is JSON-encoded unless a string. */
       toolCalls?: Array<{ id?: string; name: string; input: unknown }>;
     };
@@ -103,7 +104,7 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOp
               finish_reason: r.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
             },
           ],
-          usage: r.usage ?? { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+          ...(r.usage === null ? {} : { usage: r.usage ?? { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } }),
         });
       },
     },

@@ -40,6 +40,8 @@ export interface VendorProtocol<Body, Reply> {
   wrongKeyMessage(key: string | undefined): string;
   sendError(res: ServerResponse, status: number, message?: string, headers?: Record<string, string>): void;
   sendReply(res: ServerResponse, body: Body, reply: Reply): void;
+  /** The body as tests read it (e.g. Anthropic's cache-marked system blocks as one string); default the body as sent. */
+  normalize?(body: Body): Body;
 }
 
 type Step<Body, Reply> =
@@ -66,7 +68,7 @@ export async function startScriptedLlm<Body, Reply, Self>(
     if (!protocol.isApiCall(req)) return protocol.sendError(res, 404, `Not found: ${req.method} ${req.path}`);
     const key = protocol.keyOf(req);
     if (opts.apiKey !== undefined && key !== opts.apiKey) return protocol.sendError(res, 401, protocol.wrongKeyMessage(key));
-    const body = req.body as Body;
+    const body = protocol.normalize ? protocol.normalize(req.body as Body) : (req.body as Body);
     requests.push(body);
     const size = JSON.stringify(body).length;
     if (size > maxContextChars)

@@ -52,6 +52,13 @@ export type CallPurpose =
 export interface ChatRequest {
   /** The cheat sheet's system part. */
   system: string;
+  /**
+   * The leading part of `system` that stays byte-identical from one call to
+   * the next (persona, rules, boundaries, marker instructions): Anthropic
+   * gets it as its own system block marked for prompt caching; servers with
+   * automatic prefix caching hit on it because it comes first.
+   */
+  stablePrefix?: string;
   /** Recent turns and the new message, oldest first, ending with a user message. */
   messages: ChatMessage[];
   maxTokens?: number;
@@ -62,6 +69,8 @@ export interface ChatRequest {
   schema?: z.ZodType;
   /** What this call is for (ledger, budgets); unset counts as "other". */
   purpose?: CallPurpose;
+  /** The Lilo user the call is for (ledger); unset for calls that serve nobody in particular. */
+  userId?: string;
   /** Tools the model may call natively; "none" forbids calls while tool messages are in the history. */
   tools?: ToolSpec[];
   toolChoice?: "auto" | "none";
@@ -75,8 +84,12 @@ export interface ChatResponse {
   /** The model that answered, as the provider reports it. */
   model: string;
   stopReason?: string;
-  /** Token counts as the provider reported them; `cachedInputTokens` is the part of the input read from a prompt cache. */
-  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+  /**
+   * Token counts as the provider reported them. `inputTokens` is the whole
+   * prompt; `cachedInputTokens` the part of it read from a prompt cache,
+   * `cacheWriteTokens` the part written into one (Anthropic bills it higher).
+   */
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number };
   /** Native tool calls the model wants answered before it writes its answer. */
   toolCalls?: ToolCall[];
 }

@@ -53,7 +53,7 @@ export class AnthropicModel implements ChatModel {
         {
           model: this.model,
           max_tokens: request.maxTokens ?? this.maxTokens,
-          ...(request.system ? { system: request.system } : {}),
+          ...(request.system ? { system: systemBlocks(request) } : {}),
           messages: request.messages.map(anthropicMessage),
           ...anthropicTools(request),
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
@@ -76,7 +76,7 @@ export class AnthropicModel implements ChatModel {
       model: message.model,
       ...(toolCalls.length ? { toolCalls } : {}),
       ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
-      ...(message.usage ? { usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens } } : {}),
+      ...(message.usage ? { usage: anthropicUsage(message.usage) } : {}),
     };
   }
 
@@ -91,4 +91,31 @@ export class AnthropicModel implements ChatModel {
       },
     );
   }
+}
+
+/**
+ * The system prompt: as plain text, or — when the request names a stable
+ * prefix — as two blocks, the prefix marked `cache_control` so the next turn
+ * reads it from Anthropic's prompt cache.
+ */
+export function systemBlocks(request: ChatRequest): string | Anthropic.TextBlockParam[] {
+  const prefix = request.stablePrefix;
+  if (!prefix || !request.system.startsWith(prefix)) return request.system;
+  const rest = request.system.slice(prefix.length);
+  return [{ type: "text", text: prefix, cache_control: { type: "ephemeral" } }, ...(rest.trim() ? [{ type: "text" as const, text: rest }] : [])];
+}
+
+/**
+ * Anthropic counts cache reads and writes apart from `input_tokens`; the
+ * ledger wants the whole prompt with the cached part inside it.
+ */
+function anthropicUsage(u: Anthropic.Usage): NonNullable<ChatResponse["usage"]> {
+  const read = u.cache_read_input_tokens ?? 0;
+  const written = u.cache_creation_input_tokens ?? 0;
+  return {
+    inputTokens: u.input_tokens + read + written,
+    outputTokens: u.output_tokens,
+    ...(u.cache_read_input_tokens != null ? { cachedInputTokens: read } : {}),
+    ...(u.cache_creation_input_tokens != null ? { cacheWriteTokens: written } : {}),
+  };
 }

@@ -81,7 +81,7 @@ export class OpenAICompatibleModel implements ChatModel {
       ...(toolCalls.length ? { toolCalls } : {}),
       model: completion.model || this.model,
       ...(choice.finish_reason ? { stopReason: choice.finish_reason } : {}),
-      ...(completion.usage ? { usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } } : {}),
+      ...(completion.usage ? { usage: openaiUsage(completion.usage) } : {}),
     };
   }
 
@@ -100,4 +100,10 @@ export class OpenAICompatibleModel implements ChatModel {
       { abort: OpenAI.APIUserAbortError, timeout: OpenAI.APIConnectionTimeoutError, connection: OpenAI.APIConnectionError, api: OpenAI.APIError },
     );
   }
+}
+
+/** The usage block; `prompt_tokens_details.cached_tokens` is the part of the prompt an automatic prefix cache served. */
+function openaiUsage(u: NonNullable<ChatCompletion["usage"]>): NonNullable<ChatResponse["usage"]> {
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  return { inputTokens: u.prompt_tokens, outputTokens: u.completion_tokens, ...(typeof cached === "number" ? { cachedInputTokens: cached } : {}) };
 }
