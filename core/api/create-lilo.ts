@@ -29,6 +29,7 @@ import { normalizeText } from "../foundation/util/text.ts";
 import { InboxStore } from "../foundation/store/inbox.ts";
 import { JobsStore } from "../foundation/store/jobs.ts";
 import { DurableJobs } from "../foundation/util/durable-jobs.ts";
+import { usageLedger, budgetFallbackModel } from "./wiring/usage.ts";
 import { createTranscriber } from "../foundation/providers/openai-transcriber.ts";
 import type { Transcriber } from "../foundation/ports/transcriber.ts";
 import type { TurnMiddleware } from "../conversation/turn/types.ts";
@@ -66,6 +67,8 @@ import { suggestionsApi } from "./suggestions-api.ts";
 import { backupApi } from "./backup-api.ts";
 import { transferApi } from "./transfer-api.ts";
 import { maintenanceApi } from "./maintenance-api.ts";
+import { usageApi } from "./usage-api.ts";
+import { budgetWarnings } from "../background/budget/budget-warnings.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
 export interface LiloPorts {
@@ -115,11 +118,16 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
   });
   const settings = new SettingsStore(db);
-  const overrides: Partial<Record<ModelRole, ChatModel>> = { ...ports.models };
-  if (ports.chatModel) overrides.chat = ports.chatModel;
+  const usage = usageLedger(config, db, clock, logger);
+  // Every model — configured, switched to, or passed in — goes through the usage ledger.
+  const overrides: Partial<Record<ModelRole, ChatModel>> = {};
+  for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
+    overrides[role as ModelRole] = usage.wrap(model);
   const contacts = new Contacts(settings, clock);
   const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config));
-  const models = new ModelRegistry(config, (spec) => recordingContact(makeModel(spec), contacts), settings, overrides);
+  const models: ModelRegistry = new ModelRegistry(config, (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)), settings, overrides, () =>
+    budgetFallbackModel(usage.budget, models, logger),
+  );
   const background = new BackgroundTasks(logger);
   const stores = {
     chatLog: new ChatLog(db),
@@ -148,8 +156,13 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     timezone: config.timezone,
     maxAgeHours: () => config.push.maxAgeHours,
   });
-  const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
+  const warnings = budgetWarnings(
+    { budget: usage.budget, push, settings, clock, logger, users: () => history.users() },
+    { costs: config.costs, language: config.persona.language },
+  );
+  usage.afterCall(() => background.run("budget warning", () => warnings.check()));
+  const correctionLog = new CorrectionLog(db, memory, clock);
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
   const messageVectors = new MessageVectors(db, embedder);
   const chatRecall: ChatRecallDeps = {
@@ -204,6 +217,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     durable,
     persona,
     markers,
+    budget: usage.budget,
   };
   const turn = createChatTurn(chatTurnParts(services, ports.steps));
   const features = backgroundFeatures(services);
@@ -275,6 +289,14 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
     maintenance: maintenanceApi(memory, index, embedder, stores.problems, jobs, clock),
     contacts,
+    usage: usageApi({
+      ledger: usage.ledger,
+      budget: usage.budget,
+      clock,
+      timeZone: config.timezone,
+      currency: () => config.costs.currency,
+      checkBudget: () => warnings.check(),
+    }),
     warmUp: () => memory.init(),
     idle: () => background.idle(),
     close: async () => {

@@ -21,6 +21,8 @@ export interface ChatTurnParts {
   /** The built-in middleware by name; the order is this file's. */
   steps: {
     storeMessage: TurnMiddleware;
+    /** Tells each user once per period that a budget is spent, under the answer. */
+    budgetNotice: TurnMiddleware;
     extraction: TurnMiddleware;
     /** The chat log's message vectors, filled after the reply. */
     messageVectors: TurnMiddleware;
@@ -70,6 +72,7 @@ export function createChatTurn(parts: ChatTurnParts): ChatTurn {
   const { steps } = parts;
   const middleware: TurnMiddleware[] = [
     steps.storeMessage,
+    steps.budgetNotice,
     steps.extraction,
     steps.messageVectors,
     steps.pendingAnswer,

@@ -39,6 +39,7 @@ import type { Questions } from "../../conversation/questions/questions.ts";
 import type { CorrectionLog } from "../../conversation/correction/correction-log.ts";
 import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import type { Push } from "../../background/push/push.ts";
+import type { Budget } from "../../foundation/usage/budget.ts";
 
 /** Every service of one Lilo, each built once. */
 export interface Services {
@@ -84,4 +85,6 @@ export interface Services {
   persona: Persona;
   /** The markers understood everywhere: `LiloPorts.markers` or Lilo's own, resolved once. */
   markers: MarkerRegistry;
+  /** The day and month budgets against the usage ledger. */
+  budget: Budget;
 }

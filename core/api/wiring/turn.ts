@@ -22,6 +22,7 @@ import { Corrections } from "../../conversation/correction/corrections.ts";
 import { diaryQuestion } from "../../background/diary/diary-question-step.ts";
 import { returnGreeting } from "../../background/greeting/return-step.ts";
 import { dueTopic } from "../../conversation/topics/due-topic-step.ts";
+import { budgetNotice } from "../../conversation/turn/budget-notice.ts";
 import { chatMarkerNames } from "../../conversation/tools/chat-markers.ts";
 import type { FetchDeps } from "../../conversation/markers/fetch.ts";
 import type { ChatTurnParts } from "../pipeline.ts";
@@ -35,6 +36,7 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
   return {
     steps: {
       storeMessage: storeMessageStep(s),
+      budgetNotice: budgetNotice({ budget: s.budget, settings: s.settings, clock: s.clock }, { costs: config.costs, language }),
       extraction: extractionStep(s),
       messageVectors: messageVectorsAfterReply(messageVectorsTask(s.messageVectors)),
       pendingAnswer: pendingAnswer(

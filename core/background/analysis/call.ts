@@ -29,7 +29,7 @@ export interface AnalystCallOptions {
 export async function callAnalyst(model: ChatModel, request: Omit<ChatRequest, "maxTokens">, o: AnalystCallOptions): Promise<ChatResponse> {
   const limits = [o.maxTokens, ...o.retryTokens];
   for (const maxTokens of limits) {
-    const res = await withRetry(() => model.complete({ ...request, maxTokens, maxRetries: 0 }), {
+    const res = await withRetry(() => model.complete({ purpose: "analysis", ...request, maxTokens, maxRetries: 0 }), {
       maxRetries: o.maxRetries,
       baseDelayMs: 2_000,
       maxDelayMs: 30_000,

@@ -87,6 +87,8 @@ export async function writeDiary(d: Diary, userId: string, opts: { force?: boole
     messages: [{ role: "user", content: prompt.user }],
     maxTokens: ctx.maxTokens,
     temperature: 0.8,
+    purpose: "diary",
+    userId,
   });
   // Markers have no effect in the diary; they must not land in it either.
   const text = parseMarkers(reply.text, deps.markers).text.trim();

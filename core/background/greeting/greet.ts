@@ -116,7 +116,14 @@ export async function draftGreeting({ deps, config, persona, ctx }: Greeting, us
     concern: concern?.text,
   });
   const model = deps.models.forRole("chat");
-  const reply = await model.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: ctx.maxTokens, temperature: 0.8 });
+  const reply = await model.complete({
+    system: prompt.system,
+    messages: [{ role: "user", content: prompt.user }],
+    maxTokens: ctx.maxTokens,
+    temperature: 0.8,
+    purpose: "greeting",
+    userId,
+  });
   // Markers have no effect in a greeting; the user must never see one.
   const text = parseMarkers(reply.text, deps.markers).text.trim();
   return { text, model, context, after, ...(concern ? { concern } : {}) };

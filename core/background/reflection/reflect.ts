@@ -99,6 +99,8 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
     messages: [{ role: "user", content: prompt.user }],
     maxTokens: ctx.maxTokens,
     temperature: 0.7,
+    purpose: "reflection",
+    userId,
   });
   const parsed = parseMarkers(reply.text, deps.markers);
   const concerns = parsed.markers.filter((m) => m.name === "ANSPRECHEN");

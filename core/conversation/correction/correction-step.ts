@@ -92,6 +92,7 @@ async function correctNotes(deps: Deps, ctx: TurnContext): Promise<"corrected" |
   const now = deps.clock.now().toISOString();
   const judged = await corrections.judge({
     ...who,
+    userId: ctx.userId,
     message: ctx.text,
     previousAnswer: ctx.previousAnswer?.text,
     candidates: candidates.map((c) => ({ id: c.key, text: c.text, date: c.createdAt.slice(0, 10), source: c.source })),
@@ -124,7 +125,7 @@ async function proposeRule(deps: Deps, ctx: TurnContext): Promise<void> {
   // and none right after the message answered the previous one.
   if (!ctx.previousAnswer || ctx.question || ctx.flags.answeredQuestion) return;
   const who = people(deps, ctx.userId);
-  const out = await deps.corrections.deriveRule({ ...who, message: ctx.text, previousAnswer: ctx.previousAnswer.text });
+  const out = await deps.corrections.deriveRule({ ...who, userId: ctx.userId, message: ctx.text, previousAnswer: ctx.previousAnswer.text });
   const now = deps.clock.now().toISOString();
   if (!out.ok) {
     deps.corrections.problem(ctx.userId, "rule", "dropped", out.problem, now);

@@ -4,6 +4,7 @@
  * (correction-step.ts) decides when; this service knows where candidates come
  * from, which model judges, where changes and model problems are written.
  */
+import { tagCalls } from "../../foundation/usage/call-tags.ts";
 import type { LiloConfig } from "../../foundation/config/config.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
 import type { Memory } from "../../memory/memory.ts";
@@ -57,8 +58,8 @@ export class Corrections {
   }
 
   /** The judge model's verdicts on the candidates. */
-  judge(input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[] }): Promise<JudgeOutcome> {
-    return judgeCandidates(this.s.models.forRole("judge"), input, this.config.maxTokens);
+  judge(input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[]; userId?: string }): Promise<JudgeOutcome> {
+    return judgeCandidates(tagCalls(this.s.models.forRole("judge"), { purpose: "judge", userId: input.userId }), input, this.config.maxTokens);
   }
 
   /** Carries out the verdicts (notes superseded and logged, profile entries offered). */
@@ -67,8 +68,8 @@ export class Corrections {
   }
 
   /** A behaviour rule derived from the contradiction, or none. */
-  deriveRule(input: CorrectionPeople & { message: string; previousAnswer: string }): Promise<RuleOutcome> {
-    return deriveRule(this.s.models.forRole("judge"), input, this.config.maxTokens);
+  deriveRule(input: CorrectionPeople & { message: string; previousAnswer: string; userId?: string }): Promise<RuleOutcome> {
+    return deriveRule(tagCalls(this.s.models.forRole("judge"), { purpose: "judge", userId: input.userId }), input, this.config.maxTokens);
   }
 
   /** Whether the user has this rule already (compared without case). */

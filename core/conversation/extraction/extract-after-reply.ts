@@ -1,3 +1,4 @@
+import { tagCalls } from "../../foundation/usage/call-tags.ts";
 import type { Clock } from "../../foundation/ports/clock.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
@@ -42,7 +43,7 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
       const language = s.persona.language;
       const now = s.clock.now().toISOString();
       const out = await extractMemories(
-        s.models.forRole("extraction"),
+        tagCalls(s.models.forRole("extraction"), { purpose: "extraction", userId: user.userId }),
         {
           userName: s.persona.userName(user.userId),
           assistantName: s.persona.name,

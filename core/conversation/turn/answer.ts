@@ -67,7 +67,7 @@ async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report
   const budgeted = applyBudget(await s.sheet.assemble(ctx, (b) => report((notes = b.notes.kept))), config.budget, language);
   if (budgeted.dropped) s.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
   if (budgeted.overBy > 0) s.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
-  const request = pictures.attach({ ...budgeted.request, maxTokens: config.maxTokens });
+  const request = pictures.attach({ ...budgeted.request, maxTokens: config.maxTokens, purpose: "chat", userId: ctx.userId });
   // An empty or markers-only answer is not an answer: ask once more, then report it (the turn stays retryable).
   for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
     const reply = await s.answering.complete(ctx, model, request);

@@ -12,8 +12,10 @@ export interface CheatSheetInput {
   /** The persona's name (LILO_NAME): the speaker of her own turns in recalled passages. */
   assistantName: string;
   timezone: string;
-  /** Persona and tool instructions, the model-independent system prompt. */
+  /** The persona's system prompt (model-independent). */
   persona: string;
+  /** How to write markers (the ones this setup answers). */
+  markerInstructions: string;
   /** Local date and time, computed by the program (models reckon badly with dates). */
   now: string;
   rules: string[];
@@ -33,14 +35,27 @@ export interface CheatSheetInput {
 }
 
 /**
- * Assembles the prompt in the documented order. What matters most sits at
- * the start (persona, rules) and the end (recent turns, the message), since
+ * The part of the sheet that stays byte-identical from turn to turn, in
+ * order: persona, the user's rules, boundaries (issue 19 adds them here),
+ * marker instructions. It comes first so a provider's prompt cache serves it
+ * (Anthropic's cache_control, OpenAI-compatible servers' automatic prefix
+ * caching); nothing that changes per turn (the time, memories) may go in.
+ */
+export function stableBlocks(input: Pick<CheatSheetInput, "language" | "persona" | "rules" | "markerInstructions">): string[] {
+  const L = CHEAT_SHEET_LABELS[input.language];
+  return [input.persona.trim(), ...(input.rules.length ? [`${L.rules}\n${bullets(input.rules)}`] : []), input.markerInstructions.trim()].filter(Boolean);
+}
+
+/**
+ * Assembles the prompt in the documented order: the stable part first
+ * (stableBlocks), then the per-turn sheet. What matters most sits at the
+ * start (persona, rules) and the end (recent turns, the message), since
  * models overlook the middle of long prompts ("lost in the middle").
  */
 export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
   const L = CHEAT_SHEET_LABELS[input.language];
-  const sections: string[] = [input.persona.trim(), L.now(input.now, input.timezone)];
-  if (input.rules.length) sections.push(`${L.rules}\n${bullets(input.rules)}`);
+  const stablePrefix = `${stableBlocks(input).join("\n\n")}\n\n`;
+  const sections: string[] = [L.now(input.now, input.timezone)];
   const profile = renderProfileLines(input.profile.map((p, id) => ({ id, userId: "", createdAt: "", updatedAt: "", ...p })));
   if (profile) sections.push(`${L.profile(input.userName)}\n${profile}`);
   if (input.important.length) sections.push(`${L.important}\n${bullets(input.important.map((i) => i.text))}`);
@@ -49,7 +64,11 @@ export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
   if (input.passages.length) sections.push(`${L.passages}\n${input.passages.map((p) => renderPassage(p, input.userName, input.assistantName)).join("\n\n")}`);
   if (input.thoughts.length) sections.push(`${L.thoughts}\n${bullets(input.thoughts.map((t) => t.text))}`);
   for (const extra of slotSections(input.slots)) if (extra.trim()) sections.push(extra.trim());
-  return { system: sections.join("\n\n"), messages: alternate([...input.recent, { role: "user", content: input.message }]) };
+  return {
+    system: `${stablePrefix}${sections.join("\n\n")}`,
+    stablePrefix,
+    messages: alternate([...input.recent, { role: "user", content: input.message }]),
+  };
 }
 
 /**

@@ -69,7 +69,7 @@ export async function resolveFetchMarkers(
   });
   let second: ParsedAnswer;
   try {
-    second = parseMarkers((await model.complete({ ...request, messages })).text, deps.markers);
+    second = parseMarkers((await model.complete({ ...request, messages, purpose: "lookup-follow-up" })).text, deps.markers);
   } catch (err) {
     deps.logger.error("follow-up call for fetch markers failed; delivering the first answer", { userId: ctx.userId, error: describeError(err) });
     return { text: first.text || RECALL_TEXTS[persona.language].lookupFailed, storeMarkers: firstStore, recall };

@@ -49,14 +49,14 @@ export function createTurnSheet(s: SheetSources, config: { memory: LiloConfig["m
         { userId: ctx.userId, text: ctx.text, conversationId: ctx.conversationId, shortTermChars: shortTerm?.length ?? 0 },
       );
       report(blocks);
-      const persona = [s.persona.chatPrompt(ctx.userId), markerInstructions(language, s.markerNames(), s.markers)].join("\n\n");
       const recent = historyTurns(s.chatLog.recent(ctx.conversationId, m.recentMessages, ctx.userMessage.id), proactivePlaceholder(language, s.persona.name));
       return buildCheatSheet({
         language,
         userName: s.persona.userName(ctx.userId),
         assistantName: s.persona.name,
         timezone: config.timezone,
-        persona,
+        persona: s.persona.chatPrompt(ctx.userId),
+        markerInstructions: markerInstructions(language, s.markerNames(), s.markers),
         now: formatLocal(ctx.now, config.timezone, language),
         rules: s.rules.list(ctx.userId, true).map((r) => r.text),
         profile: blocks.profile.kept,

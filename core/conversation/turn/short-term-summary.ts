@@ -30,6 +30,8 @@ export async function summarizeConversation(
     messages: [{ role: "user", content: transcript }],
     maxTokens: 400,
     temperature: 0.3,
+    purpose: "summary",
+    userId,
   });
   // Models sometimes add markers out of habit; they must not land in memory.
   return parseMarkers(reply.text, deps.markers).text;

@@ -28,6 +28,10 @@ const GROUPS: Record<Group, GroupText> = {
   embeddings: { title: "Embeddings and vector index" },
   memory: { title: "Memory (the seed's numbers)" },
   budgets: { title: "Budgets: what goes to the chat model (one huge message never breaks later turns)" },
+  costs: {
+    title: "Costs: the usage ledger, prices and budgets (`lilo usage`, /usage)",
+    intro: ["At 100 % of a budget the diary, reflection, greetings and concern checks stop until the next day or month; the chat goes on."],
+  },
   recall: { title: "Recall: fetch markers in chat (one follow-up call answers all of them)" },
   corrections: { title: "Corrections (a model judges; the score only finds candidates)" },
   live: {

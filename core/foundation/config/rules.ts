@@ -17,6 +17,7 @@ export type Group =
   | "embeddings"
   | "memory"
   | "budgets"
+  | "costs"
   | "recall"
   | "corrections"
   | "live"

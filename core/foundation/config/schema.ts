@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { QuietHours } from "../util/quiet-hours.ts";
+import { parsePrices } from "../usage/prices.ts";
+import { parseBudget } from "../usage/budget-value.ts";
 import { bool, cronPattern, int, isTimeZone, num, opt, optionalScore, positive, positiveInt, quietHours, score, setting as s, url } from "./rules.ts";
 
 /**
@@ -207,6 +209,40 @@ export const rawConfigSchema = z.object({
       env: "LILO_REQUEST_BUDGET_TOKENS",
       doc: "estimated tokens, 3 characters each, of the whole request; oldest turns go first",
       group: "budgets",
+    }),
+  }),
+  costs: z.object({
+    currency: s(z.string().trim().min(1).default("USD"), {
+      env: "LILO_CURRENCY",
+      doc: "what prices and budgets are in (a label; the default prices are US dollars)",
+      group: "costs",
+    }),
+    prices: s(z.string().trim().default("").refine(valid(parsePrices), { error: (i) => problem(parsePrices, i.input) }), {
+      env: "LILO_MODEL_PRICES",
+      doc: "per million tokens, model=input/cached/output[/cache-write], comma-separated; over the built-in list; unknown models count tokens only",
+      group: "costs",
+      example: "claude-sonnet-4-5=3/0.3/15/3.75,deepseek:deepseek-chat=0.28/0.028/0.42",
+    }),
+    keepDays: s(positiveInt(400), { env: "LILO_USAGE_KEEP_DAYS", doc: "the usage ledger forgets calls older than this", group: "costs" }),
+    budgetDay: s(budget(), {
+      env: "LILO_BUDGET_DAY",
+      doc: "per local day: an amount (2.50) or tokens (300k tokens); 80 % warns once, 100 % stops the background jobs",
+      group: "costs",
+      live: "budget.day",
+    }),
+    budgetMonth: s(budget(), { env: "LILO_BUDGET_MONTH", doc: "per calendar month, the same way", group: "costs", live: "budget.month" }),
+    fallbackModel: s(z.string().trim().default(""), {
+      env: "LILO_BUDGET_FALLBACK_MODEL",
+      doc: "provider:model the chat switches to once a budget is spent; empty = the chat keeps its model and says the budget is spent",
+      group: "costs",
+      live: "budget.fallback_model",
+      example: "deepseek:deepseek-chat",
+    }),
+    notify: s(z.string().trim().default(""), {
+      env: "LILO_BUDGET_NOTIFY",
+      doc: "user ids that get the 80 % warning as a push (comma-separated); empty = every user who opted in to pushes",
+      group: "costs",
+      example: "owner",
     }),
   }),
   recall: z.object({
@@ -441,6 +477,26 @@ export const rawConfigSchema = z.object({
     userId: s(z.string().trim().min(1).default("owner"), { env: "LILO_TERMINAL_USER", doc: "the Lilo user id of the terminal chat", group: "terminal" }),
   }),
 });
+
+/** A budget: an amount or tokens, "" or "off" for none (usage/budget-value.ts). */
+function budget() {
+  return z.string().trim().default("").refine(valid(parseBudget), { error: (i) => problem(parseBudget, i.input) });
+}
+
+/** Does `parse` accept the value? */
+function valid(parse: (raw: string) => unknown): (raw: string) => boolean {
+  return (raw) => problem(parse, raw) === undefined;
+}
+
+/** What `parse` says is wrong with the value, if anything. */
+function problem(parse: (raw: string) => unknown, raw: unknown): string | undefined {
+  try {
+    parse(String(raw));
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 /** The table's output before derived values (providers, model specs, user names, …) are added. */
 export type RawConfig = z.output<typeof rawConfigSchema>;

@@ -24,15 +24,20 @@ export class ModelRegistry {
     private readonly factory: ModelFactory,
     private readonly settings: SettingsStore,
     private readonly overrides: Partial<Record<ModelRole, ChatModel>> = {},
+    /** The cheaper model the chat switches to while a budget is spent (LILO_BUDGET_FALLBACK_MODEL), else undefined. */
+    private readonly budgetFallback: () => ChatModel | undefined = () => undefined,
   ) {}
 
   /**
    * The model for a role. A role without its own setting (LILO_DIARY_MODEL, …)
    * follows the chat model in force, so a run-time switch moves extraction,
    * judge, summary, diary and reflection too, never leaving memory writing on
-   * a dead provider.
+   * a dead provider. While a budget is spent and a fallback model is
+   * configured, the chat and the roles following it use that model.
    */
   forRole(role: ModelRole): ChatModel {
+    const fallback = role === "chat" || !this.config.models[role] ? this.budgetFallback() : undefined;
+    if (fallback) return fallback;
     const override = this.overrides[role] ?? (role !== "chat" && !this.config.models[role] ? this.overrides.chat : undefined);
     if (override) return override;
     if (role === "chat") return this.get(this.chatSpec());

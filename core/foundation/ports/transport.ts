@@ -1,6 +1,6 @@
 /** A message Lilo sends on her own (greeting, concern, diary ping, test push). */
 export interface PushMessage {
-  kind: "greeting" | "concern" | "diary" | "test" | "question";
+  kind: "greeting" | "concern" | "diary" | "test" | "question" | "budget";
   text: string;
 }
 

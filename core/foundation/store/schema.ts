@@ -376,4 +376,29 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   );
   CREATE INDEX push_outbox_pending ON push_outbox(status, id);
   `,
+  /* issue 20: the usage ledger — every model call with its tokens, latency and cost, pruned after LILO_USAGE_KEEP_DAYS */ `
+  CREATE TABLE usage_ledger (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    -- the call's calendar day in Lilo's time zone: budgets and reports count by it
+    local_day TEXT NOT NULL,
+    -- null: the call served nobody in particular
+    user_id TEXT,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    purpose TEXT NOT NULL,
+    -- the whole prompt; the cached and cache-write parts are inside it
+    input_tokens INTEGER NOT NULL,
+    cached_input_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL,
+    -- 1: the server sent no usage; the tokens are estimated from the text
+    estimated INTEGER NOT NULL DEFAULT 0,
+    latency_ms INTEGER NOT NULL,
+    -- in LILO_CURRENCY at the price of the day; null when no price is known for the model
+    cost REAL
+  );
+  CREATE INDEX usage_ledger_day ON usage_ledger(local_day);
+  CREATE INDEX usage_ledger_created ON usage_ledger(created_at);
+  `,
 ];
