@@ -20,6 +20,7 @@ import { registerImport } from "./commands/import.ts";
 import { registerDedupe } from "./commands/dedupe.ts";
 import { registerSettings } from "./commands/settings.ts";
 import { registerStatus } from "./commands/status.ts";
+import { registerUsage } from "./commands/usage.ts";
 import { registerLookups } from "./commands/lookups.ts";
 import { registerSuggestions } from "./commands/suggestions.ts";
 import { version } from "./version.ts";
@@ -53,6 +54,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerDedupe(program, open, io);
   registerSettings(program, open, io);
   registerStatus(program, open, io);
+  registerUsage(program, open, io);
   registerLookups(program, open, io);
   registerSuggestions(program, open, io);
   return program;

@@ -18,6 +18,7 @@ export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./api/analysi
 export type { SettingRow } from "./api/settings-api.ts";
 export type { ThoughtEntry } from "./api/reflection-api.ts";
 export type { GreetingPreview } from "./api/greeting-api.ts";
+export { formatMoney, formatTokens, spendOfLimit } from "./conversation/prompts/spend.ts";
 export type { UsageApi, UsageSummary, UsageOverview, UsageGrouping, UsageRow, UsageTotals, BudgetStatus, PeriodBudget } from "./api/usage-api.ts";
 
 // Names the use cases take (the CLI offers them as choices before any core code runs).

@@ -90,12 +90,14 @@ export function startJobs(lilo: Lilo, logger: Logger): RunningJobs {
     });
   });
   // The CLI is another process: the settings table is looked at every few seconds.
+  // A budget warning held back by quiet hours goes out at the first poll after them.
   const poll = setInterval(() => {
     try {
       lilo.live.refresh();
     } catch (err) {
       logger.error("live settings not read", { error: describeError(err) });
     }
+    lilo.usage.checkBudget().catch((err: unknown) => logger.error("budget warning not sent", { error: describeError(err) }));
   }, lilo.config.live.pollSeconds * 1000);
   poll.unref();
   return {

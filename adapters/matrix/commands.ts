@@ -1,6 +1,7 @@
 import { describeError, ModelSwitchError, type DiaryReason, type ReflectionReason } from "../../core/index.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { modelSwitchRefused } from "../shared/model-texts.ts";
+import { usageText } from "../shared/usage-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
 import { sendMarkdown, withTyping } from "./send.ts";
@@ -22,6 +23,7 @@ const FOUND_NOTES = 5;
 
 const COMMANDS: Record<string, Command> = {
   help: async (ctx) => ctx.texts.help.join("\n"),
+  usage: async (ctx) => usageText(ctx.lilo.usage.overview(), ctx.lilo.config.persona.language),
   model: async (ctx, _s, arg) => {
     const { models, clock } = ctx.lilo;
     const label = () => `${models.chatSpec().provider}:${models.chatSpec().model}`;

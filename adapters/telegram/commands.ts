@@ -5,6 +5,7 @@ import { forgetNote, memoryOverview } from "./memory-view.ts";
 import { diaryReply, thinkReply } from "./on-demand.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { modelSwitchRefused } from "../shared/model-texts.ts";
+import { usageText } from "../shared/usage-texts.ts";
 import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
 import { runTurn } from "./turn.ts";
@@ -18,7 +19,7 @@ export interface BotCommand {
 
 /** The commands this Lilo offers, in /help order. */
 export function availableCommands(texts: TelegramTexts): BotCommand[] {
-  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push"];
+  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push", "usage"];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
 
@@ -26,7 +27,7 @@ function helpText(texts: TelegramTexts): string {
   return [texts.helpTitle, ...availableCommands(texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
 }
 
-/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think and /push. */
+/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think, /push and /usage. */
 export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps): void {
   const { lilo, logger, texts } = deps;
   const say = (ctx: LiloContext, text: string) => sendText(ctx.api, ctx.chat!.id, text, logger);
@@ -46,6 +47,8 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
       await say(ctx, `⚠️ ${err.message}`);
     }
   });
+
+  bot.command("usage", (ctx) => say(ctx, usageText(lilo.usage.overview(), lilo.config.persona.language)));
 
   bot.command("memory", async (ctx) => {
     const view = memoryOverview(deps, ctx.liloUserId, String(ctx.chat.id));

@@ -13,7 +13,7 @@ const de: TerminalTexts = {
   listening: (name) => `${name} hört zu.`,
   help: [
     "Befehle: /retry (letzte Nachricht neu beantworten), /model [anbieter:modell] (zeigen oder wechseln),",
-    "/diary (Tagebuch jetzt schreiben), /think (jetzt nachdenken), /help, /quit",
+    "/diary (Tagebuch jetzt schreiben), /think (jetzt nachdenken), /usage (was es kostet), /help, /quit",
   ].join("\n"),
   logTo: (path) => `(Protokoll: ${path})`,
   nothingToRetry: "Nichts zu wiederholen: deine letzte Nachricht ist beantwortet.",
@@ -26,7 +26,7 @@ const en: TerminalTexts = {
   listening: (name) => `${name} is listening.`,
   help: [
     "Commands: /retry (answer the last message again), /model [provider:model] (show or switch),",
-    "/diary (write the diary now), /think (think now), /help, /quit",
+    "/diary (write the diary now), /think (think now), /usage (what it costs), /help, /quit",
   ].join("\n"),
   logTo: (path) => `(log: ${path})`,
   nothingToRetry: "Nothing to retry: your last message was answered.",

@@ -26,8 +26,9 @@ export function registerExport(program: Command, open: LiloOpener, io: CliIO): v
     .option("--all", "every user")
     .option("--store <list>", `only these stores, comma-separated (${EXPORT_STORES.join(", ")})`, parseStores)
     .option("--messages", "also the chat log (every message verbatim)")
+    .option("--usage", "also the usage ledger (every model call with its tokens and cost; not read by `lilo import`)")
     .option("-o, --out <file>", "write to a file instead of stdout")
-    .action((o: { user?: string; all?: boolean; store?: ExportStore[]; messages?: boolean; out?: string }) =>
+    .action((o: { user?: string; all?: boolean; store?: ExportStore[]; messages?: boolean; usage?: boolean; out?: string }) =>
       withLilo(open, io, async (lilo) => {
         if (o.all && o.user) {
           io.err("error: use either --user or --all");
@@ -41,6 +42,12 @@ export function registerExport(program: Command, open: LiloOpener, io: CliIO): v
           const exported = lilo.transfer.export(store, userId);
           counts.push(`${store} ${exported.length}`);
           for (const line of exported) lines.push(JSON.stringify(line));
+        }
+        if (o.usage) {
+          const calls = lilo.usage.entries().filter((e) => userId === undefined || e.userId === userId);
+          counts.push(`usage ${calls.length}`);
+          for (const { at, userId: user, ...e } of calls)
+            lines.push(JSON.stringify({ store: "usage", text: `${e.provider}:${e.model} ${e.purpose}`, createdAt: at, userId: user ?? "", ...e }));
         }
         if (o.out) {
           // Memories and messages: readable by the owner only, like the database.

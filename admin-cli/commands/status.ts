@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { ContactStatus, Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
+import { todaysSpend } from "./usage.ts";
 
 /** `lilo status`: when each adapter and model was last reached, and the last failure. */
 export function registerStatus(program: Command, open: LiloOpener, io: CliIO): void {
@@ -22,6 +23,7 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
           const failed = r.lastFailureAt ? `; last failure ${r.lastFailureAt}: ${r.lastError ?? "?"}` : "";
           io.out(`${r.name.padEnd(34)} ${ok}${failed}`);
         }
+        io.out(todaysSpend(lilo));
         return 0;
       }),
     );
