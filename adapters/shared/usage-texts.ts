@@ -46,8 +46,8 @@ export function usageText(o: UsageOverview, language: Lang): string {
     de
       ? `${t.calls} Aufrufe, ${tok(t.inputTokens)} Tokens rein (${tok(t.cachedInputTokens)} aus dem Cache), ${tok(t.outputTokens)} raus – ${cost(t)}`
       : `${t.calls} calls, ${tok(t.inputTokens)} tokens in (${tok(t.cachedInputTokens)} cached), ${tok(t.outputTokens)} out – ${cost(t)}`;
-  const roles = (rows: UsageRow[]) =>
-    rows.map((r) => `  · ${ROLE_NAMES[language][r.key] ?? r.key}: ${r.cost === null ? `${tok(r.inputTokens + r.outputTokens)} ${de ? "Tokens" : "tokens"}` : cost(r)}`);
+  const roles = (groups: UsageRow[]) =>
+    groups.map((r) => `  · ${ROLE_NAMES[language][r.key] ?? r.key}: ${r.cost === null ? `${tok(r.inputTokens + r.outputTokens)} ${de ? "Tokens" : "tokens"}` : cost(r)}`);
   const lines = [
     `💸 ${de ? "Heute" : "Today"} (${o.today.day}): ${totals(o.today.total)}`,
     ...roles(o.today.byRole),

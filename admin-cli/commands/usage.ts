@@ -13,7 +13,7 @@ function parseGrouping(value: string): UsageGrouping {
 /**
  * `lilo usage`: what model calls cost, from the usage ledger (this month
  * unless --from/--to say otherwise), grouped by role, model, user, day or
- * month; `--json` prints one object with `total` beside the rows.
+ * month; `--json` prints one object with `total` beside the groups.
  */
 export function registerUsage(program: Command, open: LiloOpener, io: CliIO): void {
   program
@@ -22,7 +22,7 @@ export function registerUsage(program: Command, open: LiloOpener, io: CliIO): vo
     .option("--by <grouping>", `group by ${GROUPINGS.join(", ")} (default role)`, parseGrouping)
     .option("--from <day>", "first local day, YYYY-MM-DD (default: the first of this month)")
     .option("--to <day>", "last local day, YYYY-MM-DD (default: today)")
-    .option("--json", "print one JSON object: range, currency, total and rows")
+    .option("--json", "print one JSON object: range, currency, total and groups")
     .action((o: { by?: UsageGrouping; from?: string; to?: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
         const overview = lilo.usage.overview();
@@ -47,8 +47,8 @@ export function usageTable(s: UsageSummary): string[] {
     [key.padEnd(28), String(t.calls).padStart(6), tok(t.inputTokens).padStart(9), tok(t.cachedInputTokens).padStart(9), tok(t.outputTokens).padStart(9), money(t).padStart(12)].join(" ");
   const range = `${s.from ?? "the beginning"} … ${s.to ?? "today"}`;
   const lines = [`Usage ${range}, by ${s.by} (${s.currency})`, [s.by.padEnd(28), "calls", "input", "cached", "output", "cost"].map((h, i) => (i ? h.padStart(i === 5 ? 12 : i === 1 ? 6 : 9) : h)).join(" ")];
-  if (!s.rows.length) lines.push("(no model calls in this range)");
-  lines.push(...s.rows.map((r: UsageRow) => row(r.key, r)), row("total", s.total));
+  if (!s.groups.length) lines.push("(no model calls in this range)");
+  lines.push(...s.groups.map((r: UsageRow) => row(r.key, r)), row("total", s.total));
   if (s.total.unpricedCalls) lines.push(`${s.total.unpricedCalls} call(s) of models without a price count tokens only (set LILO_MODEL_PRICES).`);
   if (s.total.estimatedCalls) lines.push(`${s.total.estimatedCalls} call(s) estimated: the server sent no usage.`);
   return lines;

@@ -16,7 +16,7 @@ export interface UsageSummary {
   /** What `cost` is in (LILO_CURRENCY). */
   currency: string;
   total: UsageTotals;
-  rows: UsageRow[];
+  groups: UsageRow[];
 }
 
 /** Today and this month at a glance (`/usage`, `lilo status`). */
@@ -68,7 +68,7 @@ export function usageApi(deps: {
     summary(opts = {}) {
       const r = range({ from: opts.from, to: opts.to });
       const by = opts.by ?? "role";
-      return { ...r, by, currency: deps.currency(), total: deps.ledger.totals(r), rows: deps.ledger.grouped(r, by) };
+      return { ...r, by, currency: deps.currency(), total: deps.ledger.totals(r), groups: deps.ledger.grouped(r, by) };
     },
     overview() {
       const day = localDay(deps.clock.now(), deps.timeZone);
