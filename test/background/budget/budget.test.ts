@@ -1,0 +1,134 @@
+import { afterEach, beforeAll, afterAll, describe, expect, it } from "vitest";
+import { fixedClock, silentLogger } from "../../../core/index.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
+import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestLilo } from "../../helpers/test-lilo.ts";
+import { recordingTransport } from "../../helpers/seed-chat.ts";
+import { runDiaryJob } from "../../../jobs/diary-job.ts";
+import { runReflectionJob } from "../../../jobs/reflection-job.ts";
+
+/** Every call the fake answers costs exactly 100 tokens: 90 in, 10 out. */
+const USAGE = { input_tokens: 90, output_tokens: 10 };
+
+/**
+ * Budgets with the fake clock (issue 20): a warning once at 80 %, another
+ * once at 100 %; at 100 % the background jobs stop and the chat goes on —
+ * with a notice, or with the fallback model; a new day or month starts over.
+ */
+describe("budgets", () => {
+  let fake: FakeAnthropic;
+  let t: TestLilo;
+  const clock = fixedClock("2026-12-03T09:00:00Z"); // 10:00 in Berlin
+
+  beforeAll(async () => {
+    fake = await startFakeAnthropic();
+    fake.replyAlways((body) => ({ text: isExtraction(body.system) ? NO_EXTRACTION : "Schön!", usage: USAGE }));
+  });
+  afterAll(() => fake.close());
+  afterEach(async () => {
+    await t.cleanup();
+    fake.requests.length = 0;
+  });
+
+  function start(env: Record<string, string>) {
+    t = makeTestLilo(fakeAnthropicEnv(fake, { LILO_CHAT_MODEL: "anthropic:claude-main", ...env }), { clock });
+    const transport = recordingTransport();
+    t.lilo.push.registerTransport(transport);
+    t.lilo.push.optIn("chris", { transport: "fake", chatId: "1" });
+    return transport;
+  }
+
+  /** One chat turn (a chat call and, after the reply, an extraction call: 200 tokens), waited out. */
+  async function turn(text = "Hallo") {
+    clock.advance(60_000);
+    const r = await t.lilo.handleMessage({ userId: "chris", text });
+    await t.lilo.idle();
+    return r;
+  }
+
+  it("warns once at 80 %, once at 100 %, stops the jobs, keeps chatting with a notice once; the next day starts over", async () => {
+    const pushes = start({ LILO_BUDGET_DAY: "1000 tokens" });
+    for (let i = 0; i < 3; i++) await turn();
+    expect(t.lilo.usage.budget()).toMatchObject({ level: "ok", day: { spent: 600, share: 0.6 } });
+    expect(pushes.sent).toHaveLength(0);
+
+    await turn(); // 800 tokens: 80 %
+    expect(t.lilo.usage.budget().level).toBe("warn");
+    expect(pushes.sent.map((p) => p.message.kind)).toEqual(["budget"]);
+    expect(pushes.sent[0]!.message.text).toContain("80 % des Tagesbudgets");
+    await t.lilo.usage.checkBudget();
+    expect(pushes.sent).toHaveLength(1);
+
+    const fifth = await turn(); // 1000 tokens: spent once the extraction after the reply is counted
+    expect(fifth.text).toBe("Schön!");
+    expect(t.lilo.usage.budget().level).toBe("spent");
+    expect(pushes.sent.map((p) => p.message.text)).toEqual([expect.stringContaining("80 %"), expect.stringContaining("Tagesbudget ist aufgebraucht")]);
+
+    // The chat goes on; the first answer after the budget is spent says so, the next one does not.
+    const sixth = await turn();
+    expect(sixth.ok).toBe(true);
+    expect(sixth.text).toMatch(/^Schön!\n\n💸 Das Budget ist aufgebraucht \(.+ von .+ Tokens\)\. Ich antworte weiter;/);
+    expect((await turn()).text).toBe("Schön!");
+
+    // Background jobs stop: no model call, not even from "write now".
+    const before = fake.requests.length;
+    expect(await runDiaryJob(t.lilo, silentLogger)).toMatchObject({ users: 0, done: 0 });
+    expect(await runReflectionJob(t.lilo, silentLogger)).toMatchObject({ users: 0, done: 0 });
+    const forced = await t.lilo.diary.writeNow("chris");
+    expect(forced).toMatchObject({ kind: "failed", error: expect.stringContaining("budget is spent") });
+    expect(fake.requests.length).toBe(before);
+    expect(pushes.sent).toHaveLength(2);
+
+    // A new day: the budget starts over, the jobs run again.
+    clock.set("2026-12-04T09:00:00Z");
+    expect(t.lilo.usage.budget()).toMatchObject({ level: "ok", day: { period: "2026-12-04", spent: 0 } });
+    expect((await runDiaryJob(t.lilo, silentLogger)).users).toBe(1);
+    expect(fake.requests.length).toBeGreaterThan(before);
+    // The diary call (and the summary its delivered ping starts) are on the new day's bill.
+    expect(t.lilo.usage.summary({ from: "2026-12-04", by: "role" }).groups.map((g) => g.key)).toContain("diary");
+    expect((await turn()).text).toBe("Schön!");
+  });
+
+  it("switches the chat to LILO_BUDGET_FALLBACK_MODEL (a live setting) while the month's budget is spent; a new month starts over", async () => {
+    clock.set("2026-12-31T09:00:00Z");
+    start({ LILO_BUDGET_MONTH: "400 tokens" });
+    t.lilo.settings.set("budget.fallback_model", "anthropic:claude-cheap");
+    await turn();
+    await turn(); // 400 tokens: spent
+    expect(t.lilo.usage.budget()).toMatchObject({ level: "spent", month: { period: "2026-12" } });
+    const cheap = await turn();
+    expect(cheap.model).toBe("anthropic:claude-cheap");
+    expect(cheap.text).toContain("Ich antworte mit anthropic:claude-cheap weiter");
+    expect(fake.requests.at(-2)!.model).toBe("claude-cheap"); // the chat call; the extraction after it follows the chat model
+    expect(t.lilo.usage.summary({ by: "model" }).groups.map((g) => g.key)).toContain("anthropic:claude-cheap");
+
+    clock.set("2027-01-01T09:00:00Z");
+    expect(t.lilo.usage.budget().level).toBe("ok");
+    expect((await turn()).model).toBe("anthropic:claude-main");
+  });
+
+  it("sends no warning in quiet hours, and none that has gone stale by the next day", async () => {
+    clock.set("2026-12-03T22:00:00Z"); // 23:00 in Berlin
+    const pushes = start({ LILO_BUDGET_DAY: "250 tokens", LILO_QUIET_HOURS: "22:30-07:00" });
+    await turn(); // 200 tokens: 80 %
+    expect(t.lilo.usage.budget().level).toBe("warn");
+    expect(pushes.sent).toHaveLength(0);
+    clock.set("2026-12-03T22:50:00Z");
+    await t.lilo.usage.checkBudget();
+    expect(pushes.sent).toHaveLength(0);
+    clock.set("2026-12-04T06:05:00Z"); // 07:05 in Berlin, a new day: 0 % — no stale warning
+    await t.lilo.usage.checkBudget();
+    expect(pushes.sent).toHaveLength(0);
+  });
+
+  it("a warning held by quiet hours goes out the moment they end (same day)", async () => {
+    clock.set("2026-12-03T11:00:00Z"); // 12:00 in Berlin
+    const pushes = start({ LILO_BUDGET_DAY: "250 tokens", LILO_QUIET_HOURS: "11:30-14:00" });
+    await turn();
+    expect(pushes.sent).toHaveLength(0);
+    clock.set("2026-12-03T13:05:00Z"); // 14:05 in Berlin
+    await t.lilo.usage.checkBudget();
+    expect(pushes.sent.map((p) => p.message.kind)).toEqual(["budget"]);
+    await t.lilo.usage.checkBudget();
+    expect(pushes.sent).toHaveLength(1);
+  });
+});
