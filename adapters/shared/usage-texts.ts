@@ -47,7 +47,9 @@ export function usageText(o: UsageOverview, language: Lang): string {
       ? `${t.calls} Aufrufe, ${tok(t.inputTokens)} Tokens rein (${tok(t.cachedInputTokens)} aus dem Cache), ${tok(t.outputTokens)} raus – ${cost(t)}`
       : `${t.calls} calls, ${tok(t.inputTokens)} tokens in (${tok(t.cachedInputTokens)} cached), ${tok(t.outputTokens)} out – ${cost(t)}`;
   const roles = (groups: UsageRow[]) =>
-    groups.map((r) => `  · ${ROLE_NAMES[language][r.key] ?? r.key}: ${r.cost === null ? `${tok(r.inputTokens + r.outputTokens)} ${de ? "Tokens" : "tokens"}` : cost(r)}`);
+    groups.map(
+      (r) => `  · ${ROLE_NAMES[language][r.key] ?? r.key}: ${r.cost === null ? `${tok(r.inputTokens + r.outputTokens)} ${de ? "Tokens" : "tokens"}` : cost(r)}`,
+    );
   const lines = [
     `💸 ${de ? "Heute" : "Today"} (${o.today.day}): ${totals(o.today.total)}`,
     ...roles(o.today.byRole),
@@ -62,6 +64,7 @@ export function usageText(o: UsageOverview, language: Lang): string {
     lines.push(`${name}: ${spendOfLimit(b.spent, b.limit, o.currency, language)} (${Math.floor(b.share * 100)} %)${spent}`);
   }
   const estimated = o.month.total.estimatedCalls;
-  if (estimated) lines.push(de ? `(${estimated} Aufrufe geschätzt: der Server nannte keine Zahlen)` : `(${estimated} calls estimated: the server sent no usage)`);
+  if (estimated)
+    lines.push(de ? `(${estimated} Aufrufe geschätzt: der Server nannte keine Zahlen)` : `(${estimated} calls estimated: the server sent no usage)`);
   return lines.join("\n");
 }

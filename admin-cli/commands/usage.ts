@@ -1,5 +1,14 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { formatMoney, formatTokens, spendOfLimit, type Lilo, type UsageGrouping, type UsageRow, type UsageSummary, type UsageTotals } from "../../core/index.ts";
+import {
+  formatMoney,
+  formatTokens,
+  spendOfLimit,
+  type Lilo,
+  type UsageGrouping,
+  type UsageRow,
+  type UsageSummary,
+  type UsageTotals,
+} from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 
@@ -44,9 +53,19 @@ export function usageTable(s: UsageSummary): string[] {
   const money = (t: UsageTotals) => (t.cost === null ? "–" : formatMoney(t.cost, s.currency, "en"));
   const tok = (n: number) => formatTokens(n, "en");
   const row = (key: string, t: UsageTotals) =>
-    [key.padEnd(28), String(t.calls).padStart(6), tok(t.inputTokens).padStart(9), tok(t.cachedInputTokens).padStart(9), tok(t.outputTokens).padStart(9), money(t).padStart(12)].join(" ");
+    [
+      key.padEnd(28),
+      String(t.calls).padStart(6),
+      tok(t.inputTokens).padStart(9),
+      tok(t.cachedInputTokens).padStart(9),
+      tok(t.outputTokens).padStart(9),
+      money(t).padStart(12),
+    ].join(" ");
   const range = `${s.from ?? "the beginning"} … ${s.to ?? "today"}`;
-  const lines = [`Usage ${range}, by ${s.by} (${s.currency})`, [s.by.padEnd(28), "calls", "input", "cached", "output", "cost"].map((h, i) => (i ? h.padStart(i === 5 ? 12 : i === 1 ? 6 : 9) : h)).join(" ")];
+  const lines = [
+    `Usage ${range}, by ${s.by} (${s.currency})`,
+    [s.by.padEnd(28), "calls", "input", "cached", "output", "cost"].map((h, i) => (i ? h.padStart(i === 5 ? 12 : i === 1 ? 6 : 9) : h)).join(" "),
+  ];
   if (!s.groups.length) lines.push("(no model calls in this range)");
   lines.push(...s.groups.map((r: UsageRow) => row(r.key, r)), row("total", s.total));
   if (s.total.unpricedCalls) lines.push(`${s.total.unpricedCalls} call(s) of models without a price count tokens only (set LILO_MODEL_PRICES).`);
@@ -62,7 +81,9 @@ export function budgetLines(lilo: Lilo): string[] {
     const period = b[p];
     if (!period) return [];
     const state = period.share >= 1 ? " — spent: background jobs stopped" : period.share >= 0.8 ? " — over 80 %" : "";
-    return [`Budget ${p === "day" ? "today" : "this month"}: ${spendOfLimit(period.spent, period.limit, currency, "en")} (${Math.floor(period.share * 100)} %)${state}`];
+    return [
+      `Budget ${p === "day" ? "today" : "this month"}: ${spendOfLimit(period.spent, period.limit, currency, "en")} (${Math.floor(period.share * 100)} %)${state}`,
+    ];
   });
 }
 

@@ -125,8 +125,12 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     overrides[role as ModelRole] = usage.wrap(model);
   const contacts = new Contacts(settings, clock);
   const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config));
-  const models: ModelRegistry = new ModelRegistry(config, (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)), settings, overrides, () =>
-    budgetFallbackModel(usage.budget, models, logger),
+  const models: ModelRegistry = new ModelRegistry(
+    config,
+    (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)),
+    settings,
+    overrides,
+    () => budgetFallbackModel(usage.budget, models, logger),
   );
   const background = new BackgroundTasks(logger);
   const stores = {

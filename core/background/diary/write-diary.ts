@@ -76,10 +76,12 @@ export async function writeDiary(d: Diary, userId: string, opts: { force?: boole
   const since = new Date(now.getTime() - c.windowHours * 3_600_000).toISOString();
   // A generous message cap: an exchange is rarely more than a few messages, and 24 h of chat stays small.
   const messages = deps.history.since(userId, since, Math.max(1, c.maxExchanges) * 6);
-  if (messages.length === 0) return { kind: "skipped", reason: "no-conversation" };
+  // Lilo's own pushes (greetings, concerns, pings) are no conversation: a window of nothing else costs no call.
+  const said = messages.filter((m) => !m.proactive);
+  if (said.length === 0) return { kind: "skipped", reason: "no-conversation" };
   const rows = deps.memory.rows;
   const lastEntry = rows.diary.list(userId, 1)[0];
-  if (!opts.force && lastEntry && !messages.some((m) => m.createdAt > lastEntry.createdAt)) return { kind: "skipped", reason: "nothing-new" };
+  if (!opts.force && lastEntry && !said.some((m) => m.createdAt > lastEntry.createdAt)) return { kind: "skipped", reason: "nothing-new" };
 
   const prompt = diaryPrompt(sheet(d, userId, now, since, messages));
   const reply = await deps.models.forRole("diary").complete({

@@ -58,7 +58,9 @@ export class Corrections {
   }
 
   /** The judge model's verdicts on the candidates. */
-  judge(input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[]; userId?: string }): Promise<JudgeOutcome> {
+  judge(
+    input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[]; userId?: string },
+  ): Promise<JudgeOutcome> {
     return judgeCandidates(tagCalls(this.s.models.forRole("judge"), { purpose: "judge", userId: input.userId }), input, this.config.maxTokens);
   }
 

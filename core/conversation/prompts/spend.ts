@@ -26,7 +26,8 @@ export function formatTokens(n: number, language: Lang): string {
 /** A budget's spend and limit in its unit: "2,05 € von 2,50 €", "240k of 300k tokens". */
 export function spendOfLimit(spent: number, limit: BudgetLimit, currency: string, language: Lang): string {
   const of = language === "de" ? "von" : "of";
-  if (limit.unit === "tokens") return `${formatTokens(spent, language)} ${of} ${formatTokens(limit.amount, language)} ${language === "de" ? "Tokens" : "tokens"}`;
+  if (limit.unit === "tokens")
+    return `${formatTokens(spent, language)} ${of} ${formatTokens(limit.amount, language)} ${language === "de" ? "Tokens" : "tokens"}`;
   return `${formatMoney(spent, currency, language)} ${of} ${formatMoney(limit.amount, currency, language)}`;
 }
 

@@ -55,7 +55,13 @@ async function toolLoop(
     const last = round >= tools.rounds;
     let res: ChatResponse;
     try {
-      res = await model.complete({ ...request, messages, tools: specs, toolChoice: last ? "none" : "auto", ...(round > 0 ? { purpose: "tool-round" as const } : {}) });
+      res = await model.complete({
+        ...request,
+        messages,
+        tools: specs,
+        toolChoice: last ? "none" : "auto",
+        ...(round > 0 ? { purpose: "tool-round" as const } : {}),
+      });
     } catch (err) {
       if (round > 0 || !tools.learnRefusal(model, err)) throw err;
       // This model has no tools after all: this turn and later ones use the fetch markers.

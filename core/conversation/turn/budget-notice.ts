@@ -31,7 +31,11 @@ export function budgetNotice(deps: BudgetNoticeDeps, config: { costs: { currency
       const spent = [status.day, status.month].find((b) => b && b.share >= 1);
       if (!spent || deps.settings.get(NOTICE_KEY, ctx.userId) === spent.period) return;
       deps.settings.set(NOTICE_KEY, spent.period, deps.clock.now().toISOString(), ctx.userId);
-      const notice = budgetSpentNotice(config.language, spendOfLimit(spent.spent, spent.limit, config.costs.currency, config.language), config.costs.fallbackModel || undefined);
+      const notice = budgetSpentNotice(
+        config.language,
+        spendOfLimit(spent.spent, spent.limit, config.costs.currency, config.language),
+        config.costs.fallbackModel || undefined,
+      );
       ctx.result = { ...result, text: `${result.text}\n\n${notice}` };
     },
   };

@@ -217,12 +217,19 @@ export const rawConfigSchema = z.object({
       doc: "what prices and budgets are in (a label; the default prices are US dollars)",
       group: "costs",
     }),
-    prices: s(z.string().trim().default("").refine(valid(parsePrices), { error: (i) => problem(parsePrices, i.input) }), {
-      env: "LILO_MODEL_PRICES",
-      doc: "per million tokens, model=input/cached/output[/cache-write], comma-separated; over the built-in list; unknown models count tokens only",
-      group: "costs",
-      example: "claude-sonnet-4-5=3/0.3/15/3.75,deepseek:deepseek-chat=0.28/0.028/0.42",
-    }),
+    prices: s(
+      z
+        .string()
+        .trim()
+        .default("")
+        .refine(valid(parsePrices), { error: (i) => problem(parsePrices, i.input) }),
+      {
+        env: "LILO_MODEL_PRICES",
+        doc: "per million tokens, model=input/cached/output[/cache-write], comma-separated; over the built-in list; unknown models count tokens only",
+        group: "costs",
+        example: "claude-sonnet-4-5=3/0.3/15/3.75,deepseek:deepseek-chat=0.28/0.028/0.42",
+      },
+    ),
     keepDays: s(positiveInt(400), { env: "LILO_USAGE_KEEP_DAYS", doc: "the usage ledger forgets calls older than this", group: "costs" }),
     budgetDay: s(budget(), {
       env: "LILO_BUDGET_DAY",
@@ -480,7 +487,11 @@ export const rawConfigSchema = z.object({
 
 /** A budget: an amount or tokens, "" or "off" for none (usage/budget-value.ts). */
 function budget() {
-  return z.string().trim().default("").refine(valid(parseBudget), { error: (i) => problem(parseBudget, i.input) });
+  return z
+    .string()
+    .trim()
+    .default("")
+    .refine(valid(parseBudget), { error: (i) => problem(parseBudget, i.input) });
 }
 
 /** Does `parse` accept the value? */

@@ -43,7 +43,13 @@ export function parsePrices(raw: string): PriceTable {
     if (!entry) continue;
     const eq = entry.lastIndexOf("=");
     const name = eq > 0 ? entry.slice(0, eq).trim() : "";
-    const numbers = eq > 0 ? entry.slice(eq + 1).split("/").map((n) => n.trim()) : [];
+    const numbers =
+      eq > 0
+        ? entry
+            .slice(eq + 1)
+            .split("/")
+            .map((n) => n.trim())
+        : [];
     const values = numbers.map(Number);
     if (!name || values.length < 3 || values.length > 4 || numbers.some((n) => n === "") || values.some((v) => !Number.isFinite(v) || v < 0)) {
       throw new RangeError(`"${entry}" is not model=input/cached/output[/cache-write] (prices per million tokens, e.g. claude-sonnet-4-5=3/0.3/15)`);

@@ -119,7 +119,10 @@ describe("usage ledger (issue 20)", () => {
       cachedInputTokens: all.reduce((n, c) => n + c.cachedInputTokens, 0),
       outputTokens: all.reduce((n, c) => n + c.outputTokens, 0),
     });
-    expect(report.total.cost).toBeCloseTo(all.reduce((n, c) => n + (c.cost ?? 0), 0), 9);
+    expect(report.total.cost).toBeCloseTo(
+      all.reduce((n, c) => n + (c.cost ?? 0), 0),
+      9,
+    );
     expect(report.groups.map((g) => g.key).sort()).toEqual(["analysis", "chat", "diary", "extraction", "greeting"]);
     expect(report.groups.find((g) => g.key === "greeting")!.cost).toBeNull();
 
