@@ -142,8 +142,14 @@ export class UsageLedger {
 function dayRange(range: { from?: string | undefined; to?: string | undefined }): { where: string; args: string[] } {
   const parts: string[] = [];
   const args: string[] = [];
-  if (range.from) (parts.push("local_day >= ?"), args.push(range.from));
-  if (range.to) (parts.push("local_day <= ?"), args.push(range.to));
+  if (range.from) {
+    parts.push("local_day >= ?");
+    args.push(range.from);
+  }
+  if (range.to) {
+    parts.push("local_day <= ?");
+    args.push(range.to);
+  }
   return { where: parts.length ? `WHERE ${parts.join(" AND ")}` : "", args };
 }
 
