@@ -16,6 +16,8 @@ export interface CheatSheetInput {
   persona: string;
   /** How to write markers (the ones this setup answers). */
   markerInstructions: string;
+  /** What the user asked Lilo not to bring up, rendered (issue 19): part of the stable prefix, after the rules. */
+  boundaries?: string | undefined;
   /** Local date and time, computed by the program (models reckon badly with dates). */
   now: string;
   rules: string[];
@@ -41,9 +43,10 @@ export interface CheatSheetInput {
  * (Anthropic's cache_control, OpenAI-compatible servers' automatic prefix
  * caching); nothing that changes per turn (the time, memories) may go in.
  */
-export function stableBlocks(input: Pick<CheatSheetInput, "language" | "persona" | "rules" | "markerInstructions">): string[] {
+export function stableBlocks(input: Pick<CheatSheetInput, "language" | "persona" | "rules" | "boundaries" | "markerInstructions">): string[] {
   const L = CHEAT_SHEET_LABELS[input.language];
-  return [input.persona.trim(), ...(input.rules.length ? [`${L.rules}\n${bullets(input.rules)}`] : []), input.markerInstructions.trim()].filter(Boolean);
+  const rules = input.rules.length ? `${L.rules}\n${bullets(input.rules)}` : "";
+  return [input.persona, rules, input.boundaries ?? "", input.markerInstructions].map((b) => b.trim()).filter(Boolean);
 }
 
 /**
