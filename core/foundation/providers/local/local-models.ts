@@ -1,0 +1,54 @@
+import type { ChatModel } from "../../ports/chat-model.ts";
+import type { Logger } from "../../ports/logger.ts";
+import { LocalEngine, type LocalEngineOptions } from "./local-engine.ts";
+import { LocalChatModel } from "./local-model.ts";
+import { parseLocalModel, type ModelFolder } from "./model-file.ts";
+
+/** The `local` part of the configuration (LILO_LOCAL_*). */
+export interface LocalConfig extends ModelFolder {
+  gpu: LocalEngineOptions["gpu"];
+  threads: number;
+  contextTokens: number;
+  idleMinutes: number;
+}
+
+/**
+ * The `local` provider of one Lilo: every role that names a local model gets
+ * a ChatModel on the same engine, so one model sits in memory however many
+ * roles use it. Building it costs nothing; node-llama-cpp loads on the first
+ * request. `close` unloads the model (Lilo's close calls it).
+ */
+export class LocalModels {
+  private engine: LocalEngine | undefined;
+
+  constructor(
+    private readonly config: LocalConfig,
+    private readonly maxTokens: number,
+    private readonly logger: Logger,
+    private readonly schedule?: LocalEngineOptions["schedule"],
+  ) {}
+
+  /** The ChatModel for `local:<name>`; a ConfigError right away for a name that is neither a catalogue model nor a .gguf path. */
+  chatModel(name: string): ChatModel {
+    const ref = parseLocalModel(name, this.config);
+    return new LocalChatModel({ model: name, ref, folder: this.config, engine: this.shared(), maxTokens: this.maxTokens, logger: this.logger });
+  }
+
+  /** The engine, for status and tests. */
+  shared(): LocalEngine {
+    this.engine ??= new LocalEngine({
+      gpu: this.config.gpu,
+      threads: this.config.threads,
+      contextTokens: this.config.contextTokens,
+      idleMs: this.config.idleMinutes * 60_000,
+      logger: this.logger,
+      ...(this.schedule ? { schedule: this.schedule } : {}),
+    });
+    return this.engine;
+  }
+
+  async close(): Promise<void> {
+    await this.engine?.close();
+    this.engine = undefined;
+  }
+}
