@@ -130,7 +130,7 @@ export const rawConfigSchema = z.object({
       doc: "auto (a GPU when its binaries are installed, see README), off (CPU only), cuda, vulkan or metal",
       group: "local-model",
     }),
-    threads: s(int(0), { env: "LILO_LOCAL_THREADS", doc: "CPU threads; 0 = all cores", group: "local-model" }),
+    threads: s(int(0), { env: "LILO_LOCAL_THREADS", doc: "CPU threads; 0 = all cores but one (at least 1)", group: "local-model" }),
     contextTokens: s(z.coerce.number().int().min(512).optional(), {
       env: "LILO_LOCAL_CONTEXT_TOKENS",
       doc: "largest context; default LILO_REQUEST_BUDGET_TOKENS + LILO_MODEL_MAX_TOKENS (shrunk when memory is short)",

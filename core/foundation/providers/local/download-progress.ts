@@ -17,7 +17,10 @@ const MB = 1_000_000;
 export async function downloadProgress(label: string, logger: Logger, stream: NodeJS.WriteStream = process.stderr): Promise<ProgressDisplay> {
   if (stream.isTTY) {
     const { SingleBar, Presets } = await import("cli-progress");
-    const bar = new SingleBar({ stream, format: `${label} [{bar}] {percentage}% {value}/{total} MB, eta {eta_formatted}`, hideCursor: true }, Presets.shades_classic);
+    const bar = new SingleBar(
+      { stream, format: `${label} [{bar}] {percentage}% {value}/{total} MB, eta {eta_formatted}`, hideCursor: true },
+      Presets.shades_classic,
+    );
     let started = false;
     return {
       update: (done, total) => {

@@ -107,7 +107,10 @@ export class LocalChatModel implements ChatModel {
       });
     }
     return Object.fromEntries(
-      req.tools.map((t) => [t.name, { description: t.description, params: toGrammarSchema(t.parameters) as NonNullable<ChatModelFunctions[string]["params"]> }]),
+      req.tools.map((t) => [
+        t.name,
+        { description: t.description, params: toGrammarSchema(t.parameters) as NonNullable<ChatModelFunctions[string]["params"]> },
+      ]),
     );
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { ChatModel } from "../../ports/chat-model.ts";
 import type { Logger } from "../../ports/logger.ts";
 import { LocalEngine, type LocalEngineOptions } from "./local-engine.ts";
@@ -38,7 +39,7 @@ export class LocalModels {
   shared(): LocalEngine {
     this.engine ??= new LocalEngine({
       gpu: this.config.gpu,
-      threads: this.config.threads,
+      threads: this.config.threads || defaultThreads(),
       contextTokens: this.config.contextTokens,
       idleMs: this.config.idleMinutes * 60_000,
       logger: this.logger,
@@ -51,4 +52,13 @@ export class LocalModels {
     await this.engine?.close();
     this.engine = undefined;
   }
+}
+
+/**
+ * All cores but one: llama.cpp's threads spin while they wait for each other,
+ * so a generation that takes every core starves the rest of Lilo (the
+ * embedder, the chat adapters) and collapses when anything else runs.
+ */
+function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
 }

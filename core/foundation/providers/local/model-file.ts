@@ -59,7 +59,9 @@ export async function ensureModelFile(ref: LocalModelRef, folder: ModelFolder, l
     );
   }
   const size = `${(entry.sizeBytes / 1e9).toFixed(1)} GB`;
-  logger.info(`downloading Lilo's local model ${entry.title} (${size}) into ${resolve(folder.dir)}; only this once`, { url: downloadUrl(entry, folder.mirror) });
+  logger.info(`downloading Lilo's local model ${entry.title} (${size}) into ${resolve(folder.dir)}; only this once`, {
+    url: downloadUrl(entry, folder.mirror),
+  });
   const progress = await downloadProgress(basename(entry.file), logger);
   try {
     await downloadVerified({ url: downloadUrl(entry, folder.mirror), dest, sha256: entry.sha256, onProgress: progress.update });

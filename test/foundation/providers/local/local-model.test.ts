@@ -28,7 +28,12 @@ let model: ChatModel;
 let idle: { ms: number; fn: () => void; cancelled: boolean } | undefined;
 
 const config = (d: string): LocalConfig => ({ dir: d, offline: true, gpu: "off", threads: 1, contextTokens: 4096, idleMinutes: 15 });
-const hello: ChatRequest = { system: "Du bist Lilo, eine Begleiterin.", messages: [{ role: "user", content: "Hallo, wie geht's dir heute?" }], maxTokens: 24, temperature: 0 };
+const hello: ChatRequest = {
+  system: "Du bist Lilo, eine Begleiterin.",
+  messages: [{ role: "user", content: "Hallo, wie geht's dir heute?" }],
+  maxTokens: 24,
+  temperature: 0,
+};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "lilo-local-"));
@@ -94,7 +99,10 @@ describe("local model on the real llama.cpp", () => {
 
   it("refuses native tools with a 400 naming tools when the chat template has no function calling (the tool loop then uses markers)", async () => {
     const err = await model
-      .complete({ ...hello, tools: [{ name: "web_search", description: "search the web", parameters: { type: "object", properties: { query: { type: "string" } } } }] })
+      .complete({
+        ...hello,
+        tools: [{ name: "web_search", description: "search the web", parameters: { type: "object", properties: { query: { type: "string" } } } }],
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).status).toBe(400);
