@@ -1,7 +1,7 @@
 import { ConfigError } from "../errors.ts";
 import { splitModelSpec, type ModelSpec } from "./model-spec.ts";
 import type { RawConfig } from "./schema.ts";
-import { DEFAULT_LOCAL_MODEL } from "../providers/local/catalogue.ts";
+import { DEFAULT_LOCAL_MODEL, localModelProblem } from "../providers/local/catalogue.ts";
 
 /** Providers reached through the OpenAI-compatible client; a new vendor is one entry here (and its two leaves in schema.ts). */
 export const OPENAI_COMPATIBLE_VENDORS = {
@@ -52,6 +52,8 @@ export function modelSpecFrom(variable: string, value: string, providers: Record
   }
   const resolved = name || settings.defaultModel;
   if (!resolved) throw new ConfigError(`${variable}: name the model, e.g. ${provider}:llama3.1`);
+  const localProblem = settings.kind === "local" ? localModelProblem(resolved) : undefined;
+  if (localProblem) throw new ConfigError(`${variable}: ${localProblem}`);
   return { provider, model: resolved };
 }
 

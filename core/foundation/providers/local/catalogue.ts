@@ -98,5 +98,11 @@ export function catalogueEntry(name: string): LocalModelEntry | undefined {
   return LOCAL_MODELS.find((m) => m.name === wanted);
 }
 
+/** Why `local:<name>` names no model (neither a catalogue name nor a .gguf file), or undefined when it does. */
+export function localModelProblem(name: string): string | undefined {
+  if (catalogueEntry(name) || name.trim().toLowerCase().endsWith(".gguf")) return undefined;
+  return `local:${name} is neither one of Lilo's models (${LOCAL_MODELS.map((m) => m.name).join(", ")}) nor a .gguf file (e.g. local:/srv/models/my-model.gguf)`;
+}
+
 /** The model `local` without a name runs: the smallest, so a first start downloads the least. */
 export const DEFAULT_LOCAL_MODEL = LOCAL_MODELS[0]!.name;

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { ConfigError, ProviderError } from "../../errors.ts";
 import type { Logger } from "../../ports/logger.ts";
-import { LOCAL_MODELS, catalogueEntry, type LocalModelEntry } from "./catalogue.ts";
+import { catalogueEntry, localModelProblem, type LocalModelEntry } from "./catalogue.ts";
 import { downloadVerified } from "./download.ts";
 import { downloadProgress } from "./download-progress.ts";
 
@@ -25,12 +25,11 @@ export type LocalModelRef = { kind: "catalogue"; entry: LocalModelEntry } | { ki
  * else is a ConfigError at start-up, naming the choices.
  */
 export function parseLocalModel(name: string, folder: ModelFolder): LocalModelRef {
+  const problem = localModelProblem(name);
+  if (problem) throw new ConfigError(`${problem}.`);
   const entry = catalogueEntry(name);
   if (entry) return { kind: "catalogue", entry };
-  if (name.toLowerCase().endsWith(".gguf")) return { kind: "file", path: isAbsolute(name) ? name : resolve(folder.dir, name) };
-  throw new ConfigError(
-    `local:${name} is neither a model of Lilo's catalogue (${LOCAL_MODELS.map((m) => m.name).join(", ")}) nor a .gguf file (e.g. local:/srv/models/my-model.gguf).`,
-  );
+  return { kind: "file", path: isAbsolute(name) ? name : resolve(folder.dir, name) };
 }
 
 /**
