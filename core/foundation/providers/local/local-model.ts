@@ -6,13 +6,12 @@ import { toChatHistory } from "./chat-history.ts";
 import { toGrammarSchema, zodToGrammarSchema } from "./json-grammar-schema.ts";
 import { boundedSchema } from "./json-budget.ts";
 import type { Lane, LoadedModel, LocalEngine } from "./local-engine.ts";
-import { ensureModelFile, type LocalModelRef, type ModelFolder } from "./model-file.ts";
 
 export interface LocalModelOptions {
   /** The name after `local:` as configured. */
   model: string;
-  ref: LocalModelRef;
-  folder: ModelFolder;
+  /** The model's file on disk, fetched first if need be (shared by every ChatModel of the same file). */
+  file: () => Promise<string>;
   engine: LocalEngine;
   /** Output limit when a request names none (LILO_MODEL_MAX_TOKENS). */
   maxTokens: number;
@@ -36,25 +35,15 @@ const CHAT_PURPOSES = new Set(["chat", "tool-round", "lookup-follow-up", "greeti
 export class LocalChatModel implements ChatModel {
   readonly provider = "local";
   readonly model: string;
-  private file: Promise<string> | undefined;
 
   constructor(private readonly opts: LocalModelOptions) {
     this.model = opts.model;
   }
 
   async complete(req: ChatRequest): Promise<ChatResponse> {
-    const path = await this.modelFile();
+    const path = await this.opts.file();
     const lane: Lane = laneOf(req);
     return this.opts.engine.run(path, (m) => this.generate(m, m.chats[lane], req), req.signal);
-  }
-
-  private modelFile(): Promise<string> {
-    // One download however many calls wait for it; a failed one is forgotten so the next call tries again.
-    this.file ??= ensureModelFile(this.opts.ref, this.opts.folder, this.opts.logger).catch((err: unknown) => {
-      this.file = undefined;
-      throw err;
-    });
-    return this.file;
   }
 
   private async generate(m: LoadedModel, chat: LlamaChat, req: ChatRequest): Promise<ChatResponse> {

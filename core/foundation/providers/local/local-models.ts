@@ -3,7 +3,7 @@ import type { ChatModel } from "../../ports/chat-model.ts";
 import type { Logger } from "../../ports/logger.ts";
 import { LocalEngine, type LocalEngineOptions } from "./local-engine.ts";
 import { LocalChatModel } from "./local-model.ts";
-import { parseLocalModel, type ModelFolder } from "./model-file.ts";
+import { ensureModelFile, parseLocalModel, type ModelFolder } from "./model-file.ts";
 
 /** The `local` part of the configuration (LILO_LOCAL_*). */
 export interface LocalConfig extends ModelFolder {
@@ -21,6 +21,8 @@ export interface LocalConfig extends ModelFolder {
  */
 export class LocalModels {
   private engine: LocalEngine | undefined;
+  /** One download per file however many roles and calls wait for it; a failed one is forgotten so the next call tries again. */
+  private readonly files = new Map<string, Promise<string>>();
 
   constructor(
     private readonly config: LocalConfig,
@@ -32,7 +34,19 @@ export class LocalModels {
   /** The ChatModel for `local:<name>`; a ConfigError right away for a name that is neither a catalogue model nor a .gguf path. */
   chatModel(name: string): ChatModel {
     const ref = parseLocalModel(name, this.config);
-    return new LocalChatModel({ model: name, ref, folder: this.config, engine: this.shared(), maxTokens: this.maxTokens, logger: this.logger });
+    const key = ref.kind === "file" ? ref.path : ref.entry.file;
+    const file = () => {
+      let f = this.files.get(key);
+      if (!f) {
+        f = ensureModelFile(ref, this.config, this.logger).catch((err: unknown) => {
+          this.files.delete(key);
+          throw err;
+        });
+        this.files.set(key, f);
+      }
+      return f;
+    };
+    return new LocalChatModel({ model: name, file, engine: this.shared(), maxTokens: this.maxTokens, logger: this.logger });
   }
 
   /** The engine, for status and tests. */
