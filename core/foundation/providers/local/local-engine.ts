@@ -115,7 +115,16 @@ export class LocalEngine {
       this.loaded = await this.load(path);
       return this.loaded;
     } catch (err) {
-      throw new ProviderError(`The local model ${path} could not be loaded: ${describeError(err)}`, { provider: "local", retryable: false, cause: err });
+      // A GPU named in LILO_LOCAL_GPU whose prebuilt binaries are not installed (package.json stubs them out on Linux).
+      const hint =
+        err instanceof Error && err.constructor.name === "NoBinaryFoundError" && (this.opts.gpu === "cuda" || this.opts.gpu === "vulkan")
+          ? ` No llama.cpp binary for LILO_LOCAL_GPU=${this.opts.gpu}: install it with \`npm run local:gpu -- ${this.opts.gpu}\`, or set LILO_LOCAL_GPU=auto.`
+          : "";
+      throw new ProviderError(`The local model ${path} could not be loaded: ${describeError(err)}.${hint}`, {
+        provider: "local",
+        retryable: false,
+        cause: err,
+      });
     }
   }
 

@@ -121,6 +121,17 @@ describe("local model on the real llama.cpp", () => {
     expect(local.shared().isLoaded).toBe(true);
   });
 
+  it("LILO_LOCAL_GPU=cuda without the CUDA binaries (stubbed out by package.json) says how to install them", async () => {
+    const gpu = new LocalModels({ ...config(dir), gpu: "cuda" }, 16, silentLogger);
+    const err = await gpu
+      .chatModel(file)
+      .complete(hello)
+      .catch((e: unknown) => e);
+    await gpu.close();
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as Error).message).toContain("npm run local:gpu -- cuda");
+  });
+
   it("names the choices for an unknown model and the folder for a missing catalogue file when offline", async () => {
     expect(() => local.chatModel("gpt-5")).toThrow(ConfigError);
     expect(() => local.chatModel("gpt-5")).toThrow(/qwen2.5-1.5b/);
