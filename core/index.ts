@@ -60,6 +60,10 @@ export { configSection, sectionOf, type ConfigSection, type SectionValues } from
 // The leaf rules an adapter's section is written with, the same the core's table uses.
 export { setting as configLeaf, opt as optionalText, url as optionalUrl, int as wholeNumber } from "./foundation/config/rules.ts";
 
+// Lilo's own model (LILO_CHAT_MODEL=local:<name>): the catalogue the setup offers with download sizes, and the engine port.
+export { LOCAL_MODELS, DEFAULT_LOCAL_MODEL, type LocalModelEntry } from "./foundation/providers/local/catalogue.ts";
+export { LocalModels, type LocalConfig } from "./foundation/providers/local/local-models.ts";
+
 // Errors.
 export { LiloError, ConfigError, ModelSwitchError, ProviderError, EmbedderError, VectorIndexError } from "./foundation/errors.ts";
 export { NotFoundError, LookupError, AnalysisError } from "./foundation/errors.ts";

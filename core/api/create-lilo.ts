@@ -50,6 +50,7 @@ import { MessageVectors } from "../memory/recall/message-vectors.ts";
 import { importMessages } from "../foundation/store/chat-import.ts";
 import { createPersona } from "../conversation/persona/persona.ts";
 import { createChatModel } from "../foundation/providers/model-factory.ts";
+import { LocalModels } from "../foundation/providers/local/local-models.ts";
 import { lazyVectorIndex } from "../foundation/providers/lazy.ts";
 import { EmbeddedIndex } from "../foundation/providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "../foundation/providers/transformers-embedder.ts";
@@ -93,6 +94,8 @@ export interface LiloPorts {
   webSearch?: WebSearch;
   /** Speech to text for voice notes (otherwise the configured LILO_TRANSCRIBE_BASE_URL endpoint, if any). */
   transcriber?: Transcriber;
+  /** The engine of `local:` models (otherwise one built from LILO_LOCAL_*); closed with Lilo. */
+  localModels?: LocalModels;
 }
 
 /**
@@ -124,7 +127,9 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
     overrides[role as ModelRole] = usage.wrap(model);
   const contacts = new Contacts(settings, clock);
-  const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config));
+  // One engine for every role that uses Lilo's own model: one model in memory.
+  const localModels = ports.localModels ?? new LocalModels(config.local, config.modelCall.maxTokens, logger);
+  const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config, localModels));
   const models: ModelRegistry = new ModelRegistry(
     config,
     (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)),
@@ -307,6 +312,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       await push.stopDelivery();
       await background.idle();
       await index.close();
+      await localModels.close();
       if (!ports.db) db.close();
     },
   };

@@ -89,6 +89,12 @@ function complete(raw: RawConfig) {
       model: raw.embedding.model ?? DEFAULT_EMBEDDING_MODELS[raw.persona.language],
       localDir: raw.embedding.localDir ?? `${dataDir}/models`,
     },
+    // The context holds the whole request Lilo builds (its budget) plus the answer.
+    local: {
+      ...raw.local,
+      dir: raw.local.dir ?? `${dataDir}/models`,
+      contextTokens: raw.local.contextTokens ?? raw.budget.requestTokens + raw.modelCall.maxTokens,
+    },
     // The removed sqlite-vec backend is read as embedded (its tables are taken over on start); `removedBackend` lets start-up say so.
     vector: {
       ...raw.vector,

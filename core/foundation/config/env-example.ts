@@ -26,6 +26,10 @@ const GROUPS: Record<Group, GroupText> = {
   persona: { title: "Persona" },
   data: { title: "Data" },
   embeddings: { title: "Embeddings and vector index" },
+  "local-model": {
+    title: "Lilo's own model: LILO_CHAT_MODEL=local:qwen2.5-1.5b (or llama3.2-3b, qwen2.5-7b, or local:/path/to/model.gguf)",
+    intro: ["Runs inside Lilo, no key and no server: downloaded once into the folder below (resumable, checksum-verified)."],
+  },
   memory: { title: "Memory (the seed's numbers)" },
   budgets: { title: "Budgets: what goes to the chat model (one huge message never breaks later turns)" },
   costs: {

@@ -1,6 +1,7 @@
 import { ConfigError } from "../errors.ts";
 import { splitModelSpec, type ModelSpec } from "./model-spec.ts";
 import type { RawConfig } from "./schema.ts";
+import { DEFAULT_LOCAL_MODEL, localModelProblem } from "../providers/local/catalogue.ts";
 
 /** Providers reached through the OpenAI-compatible client; a new vendor is one entry here (and its two leaves in schema.ts). */
 export const OPENAI_COMPATIBLE_VENDORS = {
@@ -13,13 +14,14 @@ export type OpenAICompatibleVendor = keyof typeof OPENAI_COMPATIBLE_VENDORS;
 
 /** How to reach one provider. Keys live only in this object in memory, never in storage or logs. */
 export interface ProviderSettings {
-  kind: "anthropic" | "openai-compatible";
+  /** "local": Lilo's own model, run in this process (no key, no URL). */
+  kind: "anthropic" | "openai-compatible" | "local";
   apiKey: string | undefined;
   baseUrl: string | undefined;
   defaultModel: string | undefined;
 }
 
-/** Every provider with its kind, key, URL (the vendor's default unless set) and default model. */
+/** Every provider with its kind, key, URL (the vendor's default unless set) and default model; `local` is Lilo's own model. */
 export function providerSettings(raw: RawConfig["providers"]): Record<string, ProviderSettings> {
   const out: Record<string, ProviderSettings> = {
     anthropic: { kind: "anthropic", apiKey: raw.anthropic.apiKey, baseUrl: raw.anthropic.baseUrl, defaultModel: "claude-sonnet-4-5" },
@@ -28,6 +30,7 @@ export function providerSettings(raw: RawConfig["providers"]): Record<string, Pr
     const given = raw[name as OpenAICompatibleVendor];
     out[name] = { kind: "openai-compatible", apiKey: given.apiKey, baseUrl: given.baseUrl ?? v.defaultUrl, defaultModel: v.defaultModel };
   }
+  out.local = { kind: "local", apiKey: undefined, baseUrl: undefined, defaultModel: DEFAULT_LOCAL_MODEL };
   return out;
 }
 
@@ -49,6 +52,8 @@ export function modelSpecFrom(variable: string, value: string, providers: Record
   }
   const resolved = name || settings.defaultModel;
   if (!resolved) throw new ConfigError(`${variable}: name the model, e.g. ${provider}:llama3.1`);
+  const localProblem = settings.kind === "local" ? localModelProblem(resolved) : undefined;
+  if (localProblem) throw new ConfigError(`${variable}: ${localProblem}`);
   return { provider, model: resolved };
 }
 

@@ -15,6 +15,7 @@ export type Group =
   | "persona"
   | "data"
   | "embeddings"
+  | "local-model"
   | "memory"
   | "budgets"
   | "costs"

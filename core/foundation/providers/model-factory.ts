@@ -2,16 +2,22 @@ import type { ChatModel } from "../ports/chat-model.ts";
 import { OPENAI_COMPATIBLE_VENDORS, type LiloConfig, type ModelSpec, type ProviderSettings } from "../config/config.ts";
 import { ConfigError } from "../errors.ts";
 import { lazyChatModel } from "./lazy.ts";
+import type { LocalModels } from "./local/local-models.ts";
 
 /**
  * The ChatModel for one role: the provider's client, loaded on first use,
  * with timeout, SDK retries and default max tokens from `config.modelCall`.
  * Throws a ConfigError naming the variable to set when a key is missing.
+ * `local` models run on the engine of `local` (one per Lilo).
  */
-export function createChatModel(spec: ModelSpec, config: Pick<LiloConfig, "providers" | "modelCall">): ChatModel {
+export function createChatModel(spec: ModelSpec, config: Pick<LiloConfig, "providers" | "modelCall">, local?: LocalModels): ChatModel {
   const settings = config.providers[spec.provider];
   if (!settings) {
     throw new ConfigError(`Unknown model provider "${spec.provider}" (use one of: ${Object.keys(config.providers).join(", ")})`);
+  }
+  if (settings.kind === "local") {
+    if (!local) throw new ConfigError(`local:${spec.model}: Lilo's own model is not available in this process`);
+    return local.chatModel(spec.model);
   }
   const { timeoutMs, maxRetries, maxTokens } = config.modelCall;
   const common = { provider: spec.provider, model: spec.model, baseUrl: settings.baseUrl, timeoutMs, maxRetries, maxTokens };
