@@ -66,6 +66,8 @@ import { suggestionsApi } from "./suggestions-api.ts";
 import { backupApi } from "./backup-api.ts";
 import { transferApi } from "./transfer-api.ts";
 import { maintenanceApi } from "./maintenance-api.ts";
+import { webAccessApi } from "./web-access-api.ts";
+import { WebTokensStore } from "../foundation/store/web-tokens.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
 export interface LiloPorts {
@@ -275,6 +277,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
     maintenance: maintenanceApi(memory, index, embedder, stores.problems, jobs, clock),
     contacts,
+    webAccess: webAccessApi(new WebTokensStore(db), clock),
     warmUp: () => memory.init(),
     idle: () => background.idle(),
     close: async () => {

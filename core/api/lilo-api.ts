@@ -30,6 +30,7 @@ import type { QuestionsApi } from "./questions-api.ts";
 import type { LookupsApi } from "./lookups-api.ts";
 import type { ContactsApi } from "./contacts-api.ts";
 import type { LiveApi } from "./live-api.ts";
+import type { WebAccessApi } from "./web-access-api.ts";
 
 /**
  * The durable inbox: adapters store a message when the platform hands it
@@ -146,6 +147,8 @@ export interface Lilo {
   lookups: LookupsApi;
   /** `lilo doctor`, `lilo reindex`: the vector index against SQLite, and model-answer problems. */
   maintenance: MaintenanceApi;
+  /** Login links and sessions of Lilo's pages (`lilo web`, `/web`). */
+  webAccess: WebAccessApi;
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
   contacts: ContactsApi;
   /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */

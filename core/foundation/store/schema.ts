@@ -376,4 +376,16 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   );
   CREATE INDEX push_outbox_pending ON push_outbox(status, id);
   `,
+  /* issue 26: Lilo's pages — one-time login links and browser sessions, stored only as hashes of their tokens */ `
+  CREATE TABLE web_tokens (
+    hash TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('link', 'session')),
+    -- NULL: the operator (sees every user's memories)
+    user_id TEXT,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
+  `,
 ];
