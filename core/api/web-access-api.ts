@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../foundation/ports/clock.ts";
-import type { WebTokensStore } from "../foundation/store/web-tokens.ts";
+import type { WebTokenRow, WebTokensStore } from "../foundation/store/web-tokens.ts";
 import { ANY_USER, type MemoryOwner } from "./names.ts";
 
 /** A fresh token (shown once: in a link or a cookie) and until when it is valid. */
@@ -23,6 +23,8 @@ export type Redeemed = { ok: true; owner: MemoryOwner; session: IssuedToken } | 
 export interface WebAccessApi {
   /** A login link's token for one user (or `ANY_USER`: the operator, who sees everyone), valid `minutes`. */
   issueLink(owner: MemoryOwner, minutes: number): IssuedToken;
+  /** Whether a link would log in now ("valid") or why not, without using it (the page before the login button). */
+  linkState(linkToken: string): "valid" | LinkRefusal;
   /** Uses a link once and opens a session valid `sessionHours`; a second use, an expired or unknown link is refused. */
   redeem(linkToken: string, sessionHours: number): Redeemed;
   /** The owner of a live session; undefined for an unknown or expired one. */
@@ -45,15 +47,21 @@ export function webAccessApi(tokens: WebTokensStore, clock: Clock): WebAccessApi
     tokens.purge(new Date(now.getTime() - KEEP_MS).toISOString());
     return { token, expiresAt };
   };
+  const check = (linkToken: string): { state: LinkRefusal; row?: undefined } | { state: "valid"; row: WebTokenRow } => {
+    const row = tokens.get(hash(linkToken));
+    if (!row || row.kind !== "link") return { state: "unknown" };
+    if (row.usedAt) return { state: "used" };
+    if (row.expiresAt <= clock.now().toISOString()) return { state: "expired" };
+    return { state: "valid", row };
+  };
   return {
     issueLink: (owner, minutes) => issue("link", owner, minutes * 60_000),
+    linkState: (linkToken) => check(linkToken).state,
     redeem(linkToken, sessionHours) {
-      const now = clock.now().toISOString();
-      const row = tokens.get(hash(linkToken));
-      if (!row || row.kind !== "link") return { ok: false, reason: "unknown" };
-      if (row.usedAt) return { ok: false, reason: "used" };
-      if (row.expiresAt <= now) return { ok: false, reason: "expired" };
-      if (!tokens.use(hash(linkToken), now)) return { ok: false, reason: "used" };
+      const { state, row } = check(linkToken);
+      if (state !== "valid") return { ok: false, reason: state };
+      // The check and the use are two statements: `use` refuses a link another request used in between.
+      if (!tokens.use(hash(linkToken), clock.now().toISOString())) return { ok: false, reason: "used" };
       const owner = row.userId ?? ANY_USER;
       return { ok: true, owner, session: issue("session", owner, sessionHours * 3600_000) };
     },
