@@ -39,7 +39,8 @@ export function registerLogin(app: Hono<WebEnv>, { lilo, t, sessionHours }: WebD
     const body = await c.req.parseBody();
     const r = lilo.webAccess.redeem(String(body.token ?? ""), sessionHours);
     if (!r.ok) return c.html(<Refused t={t} reason={r.reason} />, 410);
-    setCookie(c, SESSION_COOKIE, r.session.token, { httpOnly: true, sameSite: "Strict", path: "/", expires: new Date(r.session.expiresAt) });
+    // Max-Age, not Expires: the browser's clock may differ from Lilo's; the session's end is checked on the server anyway.
+    setCookie(c, SESSION_COOKIE, r.session.token, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: sessionHours * 3600 });
     return c.redirect("/memories", 303);
   });
 }

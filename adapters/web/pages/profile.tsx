@@ -11,7 +11,7 @@ function FactRow({ v, f }: { v: Viewer; f: ProfileEntry }) {
   return (
     <li class="item" id={`fact-${f.id}`}>
       <PostForm v={v} action={href(v, base)} class="inline">
-        <input name="text" value={f.text} aria-label={f.category} required />
+        <input name="text" value={f.text} aria-label={v.t.categories[f.category] ?? f.category} required />
         <button type="submit">{v.t.save}</button>
       </PostForm>
       <PostForm v={v} action={href(v, `${base}/delete`)} confirm={v.t.confirmDelete}>
@@ -38,7 +38,7 @@ export function registerProfile(app: Hono<WebEnv>, { lilo }: WebDeps): void {
         {byCategory.size === 0 && <p class="empty">{v.t.none}</p>}
         {[...byCategory].map(([category, facts]) => (
           <section class="category">
-            <h2>{category}</h2>
+            <h2>{v.t.categories[category] ?? category}</h2>
             <ul class="items facts">
               {facts.map((f) => (
                 <FactRow v={v} f={f} />
