@@ -18,6 +18,7 @@ const FILES: Record<string, { path: () => string; type: string }> = {
   "uPlot.min.css": { path: () => require.resolve("uplot/dist/uPlot.min.css"), type: "text/css" },
   "style.css": { path: () => own("style.css"), type: "text/css" },
   "usage-chart.js": { path: () => own("usage-chart.js"), type: "text/javascript" },
+  "nav.js": { path: () => own("nav.js"), type: "text/javascript" },
 };
 
 /** Serves the static files, read once on first use; anything else under /static is a 404. */

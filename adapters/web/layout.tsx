@@ -19,6 +19,7 @@ export function Shell(props: { t: Texts; title: string; children: Child; viewer?
         <title>{`${props.title} · ${t.title}`}</title>
         <link rel="stylesheet" href="/static/style.css" />
         <script src="/static/htmx.min.js" defer></script>
+        <script src="/static/nav.js" defer></script>
         {(props.scripts ?? []).map((s) => (
           <script src={s} defer></script>
         ))}

@@ -30,7 +30,7 @@ function CorrectionRow({ v, c }: { v: Viewer; c: CorrectionEntry }) {
       </dl>
       <div class="meta">
         <span>
-          {c.action} · {c.store} #{c.rowId} · {localTime(c.createdAt, v.timeZone)}
+          {v.t.correctionActions[c.action] ?? c.action} · #{c.rowId} · {localTime(c.createdAt, v.timeZone)}
         </span>
         {c.undoneAt ? (
           <span class="badge off">

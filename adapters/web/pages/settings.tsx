@@ -13,7 +13,10 @@ export function LiveSetting({ v, row }: { v: Viewer; row: SettingRow }) {
   return (
     <PostForm v={v} action={action} swap="this" class="setting">
       <label>
-        <span class="key">{row.key}</span>
+        <span class="name">
+          {v.t.settingLabels[row.key] ?? row.key}
+          <code>{row.key}</code>
+        </span>
         {BOOLEAN.test(row.value) ? (
           <select name="value">
             <option value="true" selected={row.value === "true"}>
@@ -27,14 +30,17 @@ export function LiveSetting({ v, row }: { v: Viewer; row: SettingRow }) {
           <input name="value" value={row.value} />
         )}
       </label>
-      <span class="source">{v.t.source[row.source] ?? row.source}</span>
       <span class="actions">
-        <button type="submit" class="primary">
+        <button type="submit" class="primary small">
           {v.t.save}
         </button>
-        <button type="submit" name="reset" value="1">
-          {v.t.reset}
-        </button>
+        {row.source === "set" ? (
+          <button type="submit" name="reset" value="1" class="link" title={v.t.source.set}>
+            {v.t.reset}
+          </button>
+        ) : (
+          <span class="source">{v.t.source[row.source] ?? row.source}</span>
+        )}
       </span>
     </PostForm>
   );

@@ -58,9 +58,9 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
                   <tr>
                     <td>{r.day}</td>
                     <td>{r.role}</td>
-                    <td>{r.calls}</td>
-                    <td>{r.inputTokens + r.outputTokens}</td>
-                    <td>{r.costUsd === undefined ? "–" : r.costUsd.toFixed(4)}</td>
+                    <td class="num">{r.calls.toLocaleString(v.t.lang)}</td>
+                    <td class="num">{(r.inputTokens + r.outputTokens).toLocaleString(v.t.lang)}</td>
+                    <td class="num">{r.costUsd === undefined ? "–" : r.costUsd.toFixed(4)}</td>
                   </tr>
                 ))}
               </tbody>

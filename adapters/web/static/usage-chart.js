@@ -13,7 +13,9 @@
     width: el.clientWidth || 320,
     height: 260,
     scales: { x: { time: true } },
-    axes: [{}, { values: (u, vals) => vals.map(fmt), size: 56 }],
+    // One tick per day with data, shown as DD.MM (the page's days are local calendar days).
+    axes: [{ splits: () => xs, values: (u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(5, 10).split("-").reverse().join(".")) }, { values: (u, vals) => vals.map(fmt), size: 56 }],
+    legend: { live: false },
     series: [{}].concat(
       data.series.map((s, i) => ({
         label: s.role,

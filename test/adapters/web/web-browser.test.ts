@@ -176,6 +176,16 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     await shot("usage");
   });
 
+  it("switches the diary off on its page (a live setting, at once)", async () => {
+    await page.goto(`${server.url}/diary`);
+    const form = page.locator("form.setting", { hasText: "diary.enabled" });
+    await form.locator("select").selectOption("false");
+    await form.getByRole("button", { name: "Speichern" }).click();
+    await expect.poll(() => s.t.lilo.settings.get("diary.enabled")?.value).toBe("false");
+    expect(s.t.lilo.config.diary.enabled).toBe(false);
+    await page.locator("form.setting", { hasText: "diary.enabled" }).getByRole("button", { name: "Standard" }).waitFor();
+  });
+
   it("shows the other main pages (screenshots for a look at the design)", async () => {
     for (const [path, heading] of [
       ["/important", "Wichtig"],
