@@ -9,6 +9,7 @@ import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
 import { runTurn } from "./turn.ts";
 import { TELEGRAM_TRANSPORT } from "./transport.ts";
+import { registerWebCommand } from "./web-command.ts";
 
 /** A chat command as /help and Telegram's command menu show it. */
 export interface BotCommand {
@@ -18,7 +19,7 @@ export interface BotCommand {
 
 /** The commands this Lilo offers, in /help order. */
 export function availableCommands(texts: TelegramTexts): BotCommand[] {
-  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push"];
+  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push", "web"];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
 
@@ -26,7 +27,7 @@ function helpText(texts: TelegramTexts): string {
   return [texts.helpTitle, ...availableCommands(texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
 }
 
-/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think and /push. */
+/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think, /push and /web. */
 export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps): void {
   const { lilo, logger, texts } = deps;
   const say = (ctx: LiloContext, text: string) => sendText(ctx.api, ctx.chat!.id, text, logger);
@@ -94,4 +95,6 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
     const result = await withTyping(ctx.api, ctx.chat.id, logger, () => lilo.reflection.thinkNow(ctx.liloUserId));
     await say(ctx, thinkReply(result, texts));
   });
+
+  registerWebCommand(bot, deps);
 }

@@ -5,6 +5,7 @@ import { ANY_USER, ConfigError, type Lilo, type Logger, type MemoryOwner } from 
 import { createWebApp } from "./app.tsx";
 import type { WebSources } from "./sources.ts";
 import { webConfig } from "./config.ts";
+import { loginLink } from "./login-link.ts";
 
 /** Where and how the pages listen. */
 export interface WebServerOptions {
@@ -34,12 +35,6 @@ export function isLoopback(host: string): boolean {
   } catch {
     return false; // a host name other than localhost: it may resolve to anything
   }
-}
-
-/** A login link for the pages at `base` (no trailing slash needed). */
-export function loginLink(lilo: Lilo, base: string, owner: MemoryOwner): string {
-  const { token } = lilo.webAccess.issueLink(owner, webConfig(lilo.config).linkMinutes);
-  return `${base.replace(/\/+$/, "")}/login/${token}`;
 }
 
 /**

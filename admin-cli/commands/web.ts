@@ -28,12 +28,17 @@ export function registerWeb(program: Command, open: LiloOpener, io: CliIO, until
     .option("--link", "only print a login link for the pages the running bot serves (LILO_WEB_PORT)")
     .action((o: { host?: string; port?: string; user?: string; link?: boolean }, cmd: Command) =>
       withLilo(open, io, async (lilo) => {
-        const [{ startWebServer, loginLink }, { webConfig }] = await Promise.all([import("../../adapters/web/server.ts"), import("../../adapters/web/config.ts")]);
+        const [{ startWebServer }, { webConfig }, { botPagesUrl, loginLink }] = await Promise.all([
+          import("../../adapters/web/server.ts"),
+          import("../../adapters/web/config.ts"),
+          import("../../adapters/web/login-link.ts"),
+        ]);
         const config = webConfig(lilo.config);
         const owner = o.user ?? ANY_USER;
         if (o.link) {
-          if (!config.port) throw new ConfigError("the bot serves no pages: LILO_WEB_PORT is 0 (set it, or run `lilo web`)");
-          io.out(loginLink(lilo, config.publicUrl ?? `http://${config.host}:${config.port}`, owner));
+          const url = botPagesUrl(lilo);
+          if (!url) throw new ConfigError("the bot serves no pages: LILO_WEB_PORT is 0 (set it, or run `lilo web`)");
+          io.out(loginLink(lilo, url, owner));
           return 0;
         }
         const port = o.port !== undefined ? parseId(o.port, "--port") : config.port || DEFAULT_WEB_PORT;

@@ -165,8 +165,9 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     await page.locator("#usage-chart[data-rendered=true] canvas").waitFor();
     // The canvas has drawn pixels (not just an empty element): count the non-transparent ones.
     const painted = await page.locator("#usage-chart canvas").evaluate((el) => {
-      const c = el as HTMLCanvasElement;
-      const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      // The page's canvas, typed by what is used here (the tests compile without the DOM library).
+      const c = el as unknown as { width: number; height: number; getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+      const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
       let n = 0;
       for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
       return n;

@@ -16,8 +16,13 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
   beforeAll(async () => {
     t = makeTestLilo({ LILO_LANGUAGE: "en" }, { clock });
     app = createWebApp({ lilo: t.lilo, logger: silentLogger, sessionHours: 12 });
-    aliceNote = (await t.lilo.memory.add({ userId: "alice", text: "Alice goes to the cinema on Fridays" })).id;
-    bobNote = (await t.lilo.memory.add({ userId: "bob", text: "Bob's secret: he is afraid of pigeons" })).id;
+    const add = async (userId: string, text: string) => {
+      const r = await t.lilo.memory.add({ userId, text });
+      if (!r.added) throw new Error(`not added: ${text}`);
+      return r.id;
+    };
+    aliceNote = await add("alice", "Alice goes to the cinema on Fridays");
+    bobNote = await add("bob", "Bob's secret: he is afraid of pigeons");
   });
   afterAll(() => t.cleanup());
 
