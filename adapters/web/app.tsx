@@ -29,7 +29,8 @@ export interface WebAppOptions {
 
 // Scripts and styles only from this server (htmx and uPlot are served from their npm packages); no framing, no referrer (a login link carries a token).
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "x-frame-options": "DENY",
@@ -54,7 +55,8 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   app.use(requireSession(deps));
   registerLogout(app, deps);
   app.get("/", (c) => c.redirect(href(c.get("viewer"), "/memories"), 303));
-  for (const register of [registerMemories, registerForget, registerProfile, registerJournal, registerTopics, registerRules, registerCorrections]) register(app, deps);
+  for (const register of [registerMemories, registerForget, registerProfile, registerJournal, registerTopics, registerRules, registerCorrections])
+    register(app, deps);
   registerInsight(app, deps);
   registerSettings(app, deps);
   app.onError((err, c) => {

@@ -76,14 +76,28 @@ export function requireSession({ lilo, t }: WebDeps): MiddlewareHandler<WebEnv> 
     const csrf = csrfToken(session);
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       const sent = c.req.header("x-csrf-token") ?? String((await c.req.parseBody())._csrf ?? "");
-      if (!same(sent, csrf)) return c.html(<Shell t={t} title="403"><p class="notice error">{t.forbidden}</p></Shell>, 403);
+      if (!same(sent, csrf))
+        return c.html(
+          <Shell t={t} title="403">
+            <p class="notice error">{t.forbidden}</p>
+          </Shell>,
+          403,
+        );
     }
     const operator = owner === ANY_USER;
     const users = operator ? lilo.knownUsers() : [];
     const fallback = users[0] ?? lilo.config.terminal.userId;
     const userId = operator ? (c.req.query("u") ?? fallback) : (owner as string);
     c.set("session", session);
-    c.set("viewer", { owner, operator, userId, users: operator && !users.includes(userId) ? [userId, ...users] : users, csrf, t, timeZone: lilo.config.timezone });
+    c.set("viewer", {
+      owner,
+      operator,
+      userId,
+      users: operator && !users.includes(userId) ? [userId, ...users] : users,
+      csrf,
+      t,
+      timeZone: lilo.config.timezone,
+    });
     await next();
   };
 }

@@ -16,7 +16,7 @@ export const WEB_SECTION = configSection({
     }),
     host: s(z.string().trim().min(1).default("127.0.0.1"), {
       env: "LILO_WEB_HOST",
-      doc: "address the bot's pages listen on; anything but a loopback address must be chosen here or with `lilo web --host` on purpose",
+      doc: "address the bot's pages listen on (set here on purpose); `lilo web` listens on anything but loopback only with --host",
       group: "web",
     }),
     publicUrl: s(url(), {
@@ -29,7 +29,11 @@ export const WEB_SECTION = configSection({
       doc: "how long a login link is valid; each link opens one session once",
       group: "web",
     }),
-    sessionHours: s(z.coerce.number().int().positive().max(720).default(12), { env: "LILO_WEB_SESSION_HOURS", doc: "how long a browser stays logged in", group: "web" }),
+    sessionHours: s(z.coerce.number().int().positive().max(720).default(12), {
+      env: "LILO_WEB_SESSION_HOURS",
+      doc: "how long a browser stays logged in",
+      group: "web",
+    }),
   }),
 });
 

@@ -43,7 +43,9 @@ export function isLoopback(host: string): boolean {
  */
 export async function startWebServer(lilo: Lilo, logger: Logger, options: WebServerOptions): Promise<WebServer> {
   if (!isLoopback(options.host) && !options.hostGiven) {
-    throw new ConfigError(`Lilo's pages listen only on a loopback address unless you choose one: pass --host ${options.host} (or set LILO_WEB_HOST) on purpose`);
+    throw new ConfigError(
+      `Lilo's pages listen only on a loopback address unless you choose one: pass --host ${options.host} (or set LILO_WEB_HOST) on purpose`,
+    );
   }
   const app = createWebApp({ lilo, logger, sessionHours: webConfig(lilo.config).sessionHours, ...(options.sources ? { sources: options.sources } : {}) });
   const server: ServerType = await new Promise((resolve, reject) => {

@@ -22,7 +22,7 @@ export function registerWeb(program: Command, open: LiloOpener, io: CliIO, until
   program
     .command("web")
     .description("serve Lilo's pages (local web dashboard) and print a one-time login link first")
-    .option("--host <address>", "address to listen on (default LILO_WEB_HOST, 127.0.0.1); other than loopback only when given on purpose")
+    .option("--host <address>", "address to listen on (default LILO_WEB_HOST, 127.0.0.1); an address other than loopback only when given here")
     .option("--port <n>", `port (default LILO_WEB_PORT, else ${DEFAULT_WEB_PORT}; 0 picks a free one)`)
     .option("-u, --user <id>", "a link for this Lilo user (sees only their memories) instead of the operator's (sees everyone)")
     .option("--link", "only print a login link for the pages the running bot serves (LILO_WEB_PORT)")
@@ -42,8 +42,9 @@ export function registerWeb(program: Command, open: LiloOpener, io: CliIO, until
           return 0;
         }
         const port = o.port !== undefined ? parseId(o.port, "--port") : config.port || DEFAULT_WEB_PORT;
-        // --host on the command line, or LILO_WEB_HOST other than its default, is a choice made on purpose.
-        const hostGiven = cmd.getOptionValueSource("host") === "cli" || config.host !== "127.0.0.1";
+        // Only --host on the command line counts as choosing an address other than loopback on purpose
+        // (a LILO_WEB_HOST left in .env for the bot's pages does not open `lilo web` to the network).
+        const hostGiven = cmd.getOptionValueSource("host") === "cli";
         const server = await startWebServer(lilo, lilo.logger, { host: o.host ?? config.host, port, hostGiven, publicUrl: config.publicUrl });
         io.out(server.loginLink(owner));
         io.out(`Lilo's pages: ${server.url} — the link above logs in once within ${config.linkMinutes} minutes; Ctrl-C stops.`);

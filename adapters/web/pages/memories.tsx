@@ -63,7 +63,12 @@ export function registerMemories(app: Hono<WebEnv>, { lilo }: WebDeps): void {
     const v = c.get("viewer");
     const q = (c.req.query("q") ?? "").trim();
     const found: ShownMemory[] = q
-      ? (await lilo.memory.search(q, { store, userId: v.userId, k: 20, minScore: lilo.memory.sheetMinScore() })).map((h) => ({ store, id: h.id, text: h.text, createdAt: h.createdAt }))
+      ? (await lilo.memory.search(q, { store, userId: v.userId, k: 20, minScore: lilo.memory.sheetMinScore() })).map((h) => ({
+          store,
+          id: h.id,
+          text: h.text,
+          createdAt: h.createdAt,
+        }))
       : lilo.memory.list(v.userId, { store, limit: 100 });
     const path = store === "notes" ? "/memories" : "/important";
     return page(

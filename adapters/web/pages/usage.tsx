@@ -5,14 +5,14 @@ import type { UsageRow } from "../sources.ts";
 import { localTime, type WebDeps, type WebEnv } from "../viewer.ts";
 
 /** The chart's data: days on the x axis, one series per role (cost when every row has a price, else tokens). */
-export function chartData(rows: UsageRow[]): { days: string[]; unit: "usd" | "tokens"; series: { role: string; values: number[] }[] } {
-  const days = [...new Set(rows.map((r) => r.day))].sort();
-  const roles = [...new Set(rows.map((r) => r.role))].sort();
-  const unit = rows.every((r) => r.costUsd !== undefined) ? "usd" : "tokens";
+export function chartData(entries: UsageRow[]): { days: string[]; unit: "usd" | "tokens"; series: { role: string; values: number[] }[] } {
+  const days = [...new Set(entries.map((r) => r.day))].sort();
+  const roles = [...new Set(entries.map((r) => r.role))].sort();
+  const unit = entries.every((r) => r.costUsd !== undefined) ? "usd" : "tokens";
   const value = (r: UsageRow) => (unit === "usd" ? (r.costUsd ?? 0) : r.inputTokens + r.outputTokens);
   const series = roles.map((role) => ({
     role,
-    values: days.map((day) => rows.filter((r) => r.day === day && r.role === role).reduce((sum, r) => sum + value(r), 0)),
+    values: days.map((day) => entries.filter((r) => r.day === day && r.role === role).reduce((sum, r) => sum + value(r), 0)),
   }));
   return { days, unit, series };
 }
@@ -21,15 +21,15 @@ export function chartData(rows: UsageRow[]): { days: string[]; unit: "usd" | "to
 export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
   app.get("/usage", async (c) => {
     const v = c.get("viewer");
-    const rows = await sources.usage.perDay({ userId: v.operator ? undefined : v.userId, days: 30 });
-    const data = chartData(rows);
+    const entries = await sources.usage.perDay({ userId: v.operator ? undefined : v.userId, days: 30 });
+    const data = chartData(entries);
     // JSON in a non-executed script element: the chart script reads it; "<" is escaped so no text can end the element.
     const json = JSON.stringify(data).replace(/</g, "\\u003c");
     return page(
       c,
       "usage",
       v.t.nav.usage,
-      rows.length === 0 ? (
+      entries.length === 0 ? (
         <>
           <p class="hint">{v.t.usageIntro}</p>
           <p class="empty">{v.t.noUsage}</p>
@@ -43,7 +43,7 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
           <div id="usage-chart" class="chart" aria-label={v.t.nav.usage}></div>
           <script type="application/json" id="usage-data" dangerouslySetInnerHTML={{ __html: json }}></script>
           <div class="scroll">
-            <table class="rows">
+            <table class="entries">
               <thead>
                 <tr>
                   <th>{v.t.day}</th>
@@ -54,7 +54,7 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
                 </tr>
               </thead>
               <tbody>
-                {rows.map((r) => (
+                {entries.map((r) => (
                   <tr>
                     <td>{r.day}</td>
                     <td>{r.role}</td>
@@ -68,7 +68,7 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
           </div>
         </>
       ),
-      rows.length === 0 ? undefined : ["/static/uPlot.iife.min.js", "/static/usage-chart.js"],
+      entries.length === 0 ? undefined : ["/static/uPlot.iife.min.js", "/static/usage-chart.js"],
     );
   });
 

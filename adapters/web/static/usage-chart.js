@@ -14,7 +14,10 @@
     height: 260,
     scales: { x: { time: true } },
     // One tick per day with data, shown as DD.MM (the page's days are local calendar days).
-    axes: [{ splits: () => xs, values: (u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(5, 10).split("-").reverse().join(".")) }, { values: (u, vals) => vals.map(fmt), size: 56 }],
+    axes: [
+      { splits: () => xs, values: (u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(5, 10).split("-").reverse().join(".")) },
+      { values: (u, vals) => vals.map(fmt), size: 56 },
+    ],
     legend: { live: false },
     series: [{}].concat(
       data.series.map((s, i) => ({

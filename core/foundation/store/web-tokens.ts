@@ -18,9 +18,7 @@ export class WebTokensStore {
   constructor(private readonly db: Db) {}
 
   add(hash: string, kind: WebTokenKind, userId: string | null, expiresAt: string, now: string): void {
-    this.db
-      .prepare(`INSERT INTO web_tokens (hash, kind, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)`)
-      .run(hash, kind, userId, expiresAt, now);
+    this.db.prepare(`INSERT INTO web_tokens (hash, kind, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)`).run(hash, kind, userId, expiresAt, now);
   }
 
   get(hash: string): WebTokenRow | undefined {
@@ -30,9 +28,7 @@ export class WebTokensStore {
 
   /** Marks an unused, unexpired link used; false when another request used it first (one statement, so a link opens one session). */
   use(hash: string, now: string): boolean {
-    const r = this.db
-      .prepare(`UPDATE web_tokens SET used_at = ? WHERE hash = ? AND kind = 'link' AND used_at IS NULL AND expires_at > ?`)
-      .run(now, hash, now);
+    const r = this.db.prepare(`UPDATE web_tokens SET used_at = ? WHERE hash = ? AND kind = 'link' AND used_at IS NULL AND expires_at > ?`).run(now, hash, now);
     return r.changes === 1;
   }
 

@@ -62,13 +62,22 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     s.judge = JSON.stringify({ verdicts: [{ id: `n${ids.berlin}`, action: "delete", reason: "Christian ist nach Köln gezogen" }] });
     await say(s, msg);
     // Usage and receipts come in through the pages' sources, as the ledger and receipts will.
-    for (const [day, chat, extraction] of [["2026-11-30", 0.12, 0.02], ["2026-12-01", 0.3, 0.04], ["2026-12-02", 0.21, 0.05]] as const) {
+    for (const [day, chat, extraction] of [
+      ["2026-11-30", 0.12, 0.02],
+      ["2026-12-01", 0.3, 0.04],
+      ["2026-12-02", 0.21, 0.05],
+    ] as const) {
       usage.push({ day, role: "chat", calls: 12, inputTokens: 30_000, outputTokens: 2_000, costUsd: chat });
       usage.push({ day, role: "extraction", calls: 12, inputTokens: 8_000, outputTokens: 900, costUsd: extraction });
     }
     receipts.push({ at: "2026-12-02T17:59:00Z", message: msg, items: [{ kind: "note", text: "Christian wohnt in Berlin" }] });
 
-    server = await startWebServer(lilo, silentLogger, { host: "127.0.0.1", port: 0, hostGiven: false, sources: { usage: { perDay: () => usage }, receipts: { recent: () => receipts } } });
+    server = await startWebServer(lilo, silentLogger, {
+      host: "127.0.0.1",
+      port: 0,
+      hostGiven: false,
+      sources: { usage: { perDay: () => usage }, receipts: { recent: () => receipts } },
+    });
     mkdirSync(SHOTS, { recursive: true });
     profileDir = mkdtempSync(join(tmpdir(), "lilo-chromium-"));
     context = await chromium.launchPersistentContext(profileDir, {
@@ -166,7 +175,11 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     // The canvas has drawn pixels (not just an empty element): count the non-transparent ones.
     const painted = await page.locator("#usage-chart canvas").evaluate((el) => {
       // The page's canvas, typed by what is used here (the tests compile without the DOM library).
-      const c = el as unknown as { width: number; height: number; getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+      const c = el as unknown as {
+        width: number;
+        height: number;
+        getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+      };
       const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
       let n = 0;
       for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;

@@ -15,8 +15,10 @@ describe("Lilo's pages: lilo web and /web", () => {
   let t: TestLilo;
   let db: Db;
   // The CLI closes the Lilo it opens: each run gets its own on the same database file.
-  const open = (env: Record<string, string> = {}) => (): Lilo =>
-    createLilo(loadConfig({ ...env, LILO_DATA_DIR: t.dir }, ADAPTER_SECTIONS), { embedder: t.embedder, db });
+  const open =
+    (env: Record<string, string> = {}) =>
+    (): Lilo =>
+      createLilo(loadConfig({ ...env, LILO_DATA_DIR: t.dir }, ADAPTER_SECTIONS), { embedder: t.embedder, db });
 
   beforeAll(() => {
     t = makeTestLilo();
@@ -59,6 +61,13 @@ describe("Lilo's pages: lilo web and /web", () => {
     expect(await page.text()).toContain('name="u"');
     stop();
     await run;
+  });
+
+  it("`lilo web` refuses an address other than loopback unless --host names it", async () => {
+    const refused = await runCli(open({ LILO_WEB_HOST: "0.0.0.0" }), ["web", "--port", "0"]);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toBe("");
+    expect(refused.err).toContain("--host 0.0.0.0");
   });
 
   it("`lilo web --link` prints a link for the pages the bot serves, and says when it serves none", async () => {

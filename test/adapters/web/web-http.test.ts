@@ -108,7 +108,11 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
     });
     expect(edit.status).toBe(404);
     expect((await app.request(`/forget/notes/${bobNote}`, { headers: { cookie: alice.cookie } })).status).toBe(404);
-    const forget = await app.request(`/forget/notes/${bobNote}`, { method: "POST", headers: { cookie: alice.cookie }, body: new URLSearchParams({ _csrf: alice.csrf }) });
+    const forget = await app.request(`/forget/notes/${bobNote}`, {
+      method: "POST",
+      headers: { cookie: alice.cookie },
+      body: new URLSearchParams({ _csrf: alice.csrf }),
+    });
     expect(forget.status).toBe(404);
     expect(t.lilo.memory.get("bob", "notes", bobNote)!.text).toContain("pigeons");
     // Alice's search never shows Bob's memories.
@@ -125,7 +129,9 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
     try {
       const a = createWebApp({ lilo: s.lilo, logger: silentLogger, sessionHours: 1 });
       const { token } = s.lilo.webAccess.issueLink(ANY_USER, 5);
-      const session = /lilo_session=([^;]+)/.exec((await a.request("/login", { method: "POST", body: new URLSearchParams({ token }) })).headers.get("set-cookie")!)![1];
+      const session = /lilo_session=([^;]+)/.exec(
+        (await a.request("/login", { method: "POST", body: new URLSearchParams({ token }) })).headers.get("set-cookie")!,
+      )![1];
       const html = await (await a.request("/settings", { headers: { cookie: `lilo_session=${session}` } })).text();
       expect(html).toContain("ANTHROPIC_API_KEY");
       expect(html).not.toContain("very-secret");
