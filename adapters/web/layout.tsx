@@ -111,3 +111,19 @@ export function PostForm(props: { v: Viewer; action: string; children: Child; sw
     </form>
   );
 }
+
+/** A page's list of items (`each` renders one `<li>`), or the `empty` line when there are none. */
+export function Items<T>(props: { list: T[]; empty: string; each: (item: T) => Child }) {
+  if (props.list.length === 0) return <p class="empty">{props.empty}</p>;
+  return <ul class="items">{props.list.map(props.each)}</ul>;
+}
+
+/** A one-line text edited in place: the text field and its save button. */
+export function InlineEdit(props: { v: Viewer; action: string; value: string; label: string }) {
+  return (
+    <PostForm v={props.v} action={props.action} class="inline">
+      <input name="text" value={props.value} aria-label={props.label} required />
+      <button type="submit">{props.v.t.save}</button>
+    </PostForm>
+  );
+}

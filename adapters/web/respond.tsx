@@ -1,8 +1,9 @@
 /** @jsxImportSource hono/jsx */
+import type { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import { LiloError, VECTOR_STORES, describeError, type VectorStore } from "../../core/index.ts";
 import { Shell, Notice, type PageName } from "./layout.tsx";
-import type { WebContext } from "./viewer.ts";
+import { href, mayChange, type Viewer, type WebContext, type WebEnv } from "./viewer.ts";
 
 /**
  * The answer to a change: htmx swaps `fragment` in place; a plain form post (no JavaScript) is sent back
@@ -65,4 +66,33 @@ export const idParam = (s: string | undefined): number | undefined => (s && /^\d
 export async function field(c: WebContext, name: string): Promise<string> {
   const v = (await c.req.parseBody())[name];
   return typeof v === "string" ? v.trim() : "";
+}
+
+/**
+ * POST routes that change one of the viewer's items and answer with its row (nothing once it is gone):
+ * `${base}/:id` for the action named "" (the edit), `${base}/:id/${name}` for the others. Someone
+ * else's item, or a missing one, is a 404.
+ */
+export function rowActions<T extends { id: number; userId: string }>(
+  app: Hono<WebEnv>,
+  opts: {
+    base: string;
+    get(id: number): T | undefined;
+    row(v: Viewer, item: T): Child;
+    actions: Record<string, (item: T, c: WebContext) => unknown>;
+  },
+): void {
+  for (const [name, act] of Object.entries(opts.actions)) {
+    app.post(name ? `${opts.base}/:id/${name}` : `${opts.base}/:id`, (c) =>
+      attempt(c, async () => {
+        const v = c.get("viewer");
+        const id = idParam(c.req.param("id"));
+        const item = id === undefined ? undefined : opts.get(id);
+        if (!item || !mayChange(v, item.userId)) return notFound(c);
+        await act(item, c);
+        const now = opts.get(item.id);
+        return changed(c, () => (now ? opts.row(v, now) : null), href(v, opts.base));
+      }),
+    );
+  }
 }

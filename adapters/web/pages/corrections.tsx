@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { CorrectionEntry } from "../../../core/index.ts";
-import { PostForm } from "../layout.tsx";
+import { Items, PostForm } from "../layout.tsx";
 import { attempt, changed, idParam, notFound, page } from "../respond.tsx";
 import { href, localTime, mayChange, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";
 
@@ -57,15 +57,7 @@ export function registerCorrections(app: Hono<WebEnv>, { lilo }: WebDeps): void 
       v.t.nav.corrections,
       <>
         <p class="hint">{v.t.correctionsIntro}</p>
-        {list.length === 0 ? (
-          <p class="empty">{v.t.none}</p>
-        ) : (
-          <ul class="items">
-            {list.map((e) => (
-              <CorrectionRow v={v} c={e} />
-            ))}
-          </ul>
-        )}
+        <Items list={list} empty={v.t.none} each={(e) => <CorrectionRow v={v} c={e} />} />
       </>,
     );
   });

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import { Csrf, Notice } from "../layout.tsx";
+import { Csrf, Items, Notice } from "../layout.tsx";
 import { LiveSetting } from "./settings.tsx";
 import { page } from "../respond.tsx";
 import { href, localTime, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
@@ -35,30 +35,28 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
           <summary>{v.t.reflection}</summary>
           <LiveSettings v={v} lilo={lilo} prefix="reflection." />
         </details>
-        {thoughts.length === 0 ? (
-          <p class="empty">{v.t.none}</p>
-        ) : (
-          <ul class="items">
-            {thoughts.map((th) => (
-              <li class="item">
-                {th.parts.map((p) => (
-                  <div class="part">
-                    {p.question && <p class="question">{p.question}</p>}
-                    <p class="text">{p.answer}</p>
-                  </div>
-                ))}
-                <div class="meta">
-                  <span>
-                    {v.t.origin[th.origin] ?? th.origin} · {localTime(th.createdAt, v.timeZone)}
-                  </span>
-                  <a href={href(v, `/forget/thoughts/${th.id}`)} class="danger">
-                    {v.t.forget}
-                  </a>
+        <Items
+          list={thoughts}
+          empty={v.t.none}
+          each={(th) => (
+            <li class="item">
+              {th.parts.map((p) => (
+                <div class="part">
+                  {p.question && <p class="question">{p.question}</p>}
+                  <p class="text">{p.answer}</p>
                 </div>
-              </li>
-            ))}
-          </ul>
-        )}
+              ))}
+              <div class="meta">
+                <span>
+                  {v.t.origin[th.origin] ?? th.origin} · {localTime(th.createdAt, v.timeZone)}
+                </span>
+                <a href={href(v, `/forget/thoughts/${th.id}`)} class="danger">
+                  {v.t.forget}
+                </a>
+              </div>
+            </li>
+          )}
+        />
       </>,
     );
   });
@@ -82,24 +80,22 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
             </button>
           </form>
         </div>
-        {entries.length === 0 ? (
-          <p class="empty">{v.t.none}</p>
-        ) : (
-          <ul class="items">
-            {entries.map((e) => (
-              <li class="item">
-                <h3>{e.day}</h3>
-                <p class="text">{e.text}</p>
-                <div class="meta">
-                  <span>{localTime(e.createdAt, v.timeZone)}</span>
-                  <a href={href(v, `/forget/diary/${e.id}`)} class="danger">
-                    {v.t.forget}
-                  </a>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <Items
+          list={entries}
+          empty={v.t.none}
+          each={(e) => (
+            <li class="item">
+              <h3>{e.day}</h3>
+              <p class="text">{e.text}</p>
+              <div class="meta">
+                <span>{localTime(e.createdAt, v.timeZone)}</span>
+                <a href={href(v, `/forget/diary/${e.id}`)} class="danger">
+                  {v.t.forget}
+                </a>
+              </div>
+            </li>
+          )}
+        />
       </>,
     );
   };

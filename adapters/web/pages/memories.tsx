@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { VectorStore } from "../../../core/index.ts";
-import { Notice, PostForm } from "../layout.tsx";
+import { Items, Notice, PostForm } from "../layout.tsx";
 import { attempt, changed, field, idParam, notFound, page, storeParam } from "../respond.tsx";
 import { href, localTime, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
@@ -83,15 +83,7 @@ export function registerMemories(app: Hono<WebEnv>, { lilo }: WebDeps): void {
           <button type="submit">{v.t.search}</button>
         </form>
         <p class="hint">{q ? v.t.results(found.length, q) : `${v.t.newest} · ${v.t.searchHint}`}</p>
-        {found.length === 0 ? (
-          <p class="empty">{v.t.none}</p>
-        ) : (
-          <ul class="items">
-            {found.map((m) => (
-              <MemoryRow v={v} m={m} />
-            ))}
-          </ul>
-        )}
+        <Items list={found} empty={v.t.none} each={(m) => <MemoryRow v={v} m={m} />} />
       </>,
     );
   };

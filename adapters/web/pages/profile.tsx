@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { ProfileEntry } from "../../../core/index.ts";
-import { PostForm } from "../layout.tsx";
+import { InlineEdit, PostForm } from "../layout.tsx";
 import { attempt, changed, field, idParam, notFound, page } from "../respond.tsx";
 import { href, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
@@ -10,10 +10,7 @@ function FactRow({ v, f }: { v: Viewer; f: ProfileEntry }) {
   const base = `/profile/${f.id}`;
   return (
     <li class="item" id={`fact-${f.id}`}>
-      <PostForm v={v} action={href(v, base)} class="inline">
-        <input name="text" value={f.text} aria-label={v.t.categories[f.category] ?? f.category} required />
-        <button type="submit">{v.t.save}</button>
-      </PostForm>
+      <InlineEdit v={v} action={href(v, base)} value={f.text} label={v.t.categories[f.category] ?? f.category} />
       <PostForm v={v} action={href(v, `${base}/delete`)} confirm={v.t.confirmDelete}>
         <button type="submit" class="link danger">
           {v.t.delete}

@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { Rule } from "../../../core/index.ts";
-import { PostForm } from "../layout.tsx";
-import { attempt, changed, field, idParam, notFound, page } from "../respond.tsx";
+import { Items, PostForm } from "../layout.tsx";
+import { field, idParam, notFound, page, rowActions } from "../respond.tsx";
 import { href, localTime, mayChange, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
 /** One rule: on/off switch, edit in place, delete (htmx asks first). */
@@ -68,15 +68,7 @@ export function registerRules(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       v.t.nav.rules,
       <>
         <p class="hint">{v.t.rulesIntro}</p>
-        {rules.length === 0 ? (
-          <p class="empty">{v.t.none}</p>
-        ) : (
-          <ul class="items">
-            {rules.map((r) => (
-              <RuleRow v={v} r={r} />
-            ))}
-          </ul>
-        )}
+        <Items list={rules} empty={v.t.none} each={(r) => <RuleRow v={v} r={r} />} />
       </>,
     );
   });
@@ -91,29 +83,14 @@ export function registerRules(app: Hono<WebEnv>, { lilo }: WebDeps): void {
     const row = <RuleRow v={v} r={r} editing />;
     return c.req.header("hx-request") === "true" ? c.html(row) : page(c, "rules", v.t.nav.rules, <ul class="items">{row}</ul>);
   });
-  const after = (c: WebContext, id: number) => {
-    const v = c.get("viewer");
-    const r = lilo.rules.get(id);
-    return changed(c, () => (r ? <RuleRow v={v} r={r} /> : null), href(v, "/rules"));
-  };
-  app.post("/rules/:id/toggle", (c) => {
-    const r = rule(c);
-    if (!r) return notFound(c);
-    lilo.rules.setEnabled(r.id, !r.enabled);
-    return after(c, r.id);
-  });
-  app.post("/rules/:id", (c) =>
-    attempt(c, async () => {
-      const r = rule(c);
-      if (!r) return notFound(c);
-      lilo.rules.edit(r.id, await field(c, "text"));
-      return after(c, r.id);
-    }),
-  );
-  app.post("/rules/:id/delete", (c) => {
-    const r = rule(c);
-    if (!r) return notFound(c);
-    lilo.rules.delete(r.id);
-    return after(c, r.id);
+  rowActions(app, {
+    base: "/rules",
+    get: (id) => lilo.rules.get(id),
+    row: (v, r) => <RuleRow v={v} r={r} />,
+    actions: {
+      "": async (r, c) => lilo.rules.edit(r.id, await field(c, "text")),
+      toggle: (r) => lilo.rules.setEnabled(r.id, !r.enabled),
+      delete: (r) => lilo.rules.delete(r.id),
+    },
   });
 }

@@ -1,19 +1,16 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { Topic } from "../../../core/index.ts";
-import { PostForm } from "../layout.tsx";
-import { attempt, changed, field, idParam, notFound, page } from "../respond.tsx";
-import { href, localTime, mayChange, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
+import { InlineEdit, Items, PostForm } from "../layout.tsx";
+import { field, page, rowActions } from "../respond.tsx";
+import { href, localTime, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";
 
 /** One topic: its text (editable), kind, status and due time; done and delete. */
 function TopicRow({ v, topic }: { v: Viewer; topic: Topic }) {
   const base = `/topics/${topic.id}`;
   return (
     <li class={`item${topic.status === "done" ? " off" : ""}`} id={`topic-${topic.id}`}>
-      <PostForm v={v} action={href(v, base)} class="inline">
-        <input name="text" value={topic.text} aria-label={v.t.edit} required />
-        <button type="submit">{v.t.save}</button>
-      </PostForm>
+      <InlineEdit v={v} action={href(v, base)} value={topic.text} label={v.t.edit} />
       <div class="meta">
         <span>
           {topic.kind} · <span class="badge">{v.t.status[topic.status] ?? topic.status}</span> · {v.t.due} {localTime(topic.dueAt, v.timeZone)}
@@ -48,46 +45,18 @@ export function registerTopics(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       v.t.nav.topics,
       <>
         <p class="hint">{v.t.topicsIntro}</p>
-        {topics.length === 0 ? (
-          <p class="empty">{v.t.none}</p>
-        ) : (
-          <ul class="items">
-            {topics.map((topic) => (
-              <TopicRow v={v} topic={topic} />
-            ))}
-          </ul>
-        )}
+        <Items list={topics} empty={v.t.none} each={(topic) => <TopicRow v={v} topic={topic} />} />
       </>,
     );
   });
-  const topic = (c: WebContext) => {
-    const id = idParam(c.req.param("id"));
-    const found = id === undefined ? undefined : lilo.topics.get(id);
-    return found && mayChange(c.get("viewer"), found.userId) ? found : undefined;
-  };
-  const after = (c: WebContext, id: number) => {
-    const v = c.get("viewer");
-    const now = lilo.topics.get(id);
-    return changed(c, () => (now ? <TopicRow v={v} topic={now} /> : null), href(v, "/topics"));
-  };
-  app.post("/topics/:id", (c) =>
-    attempt(c, async () => {
-      const found = topic(c);
-      if (!found) return notFound(c);
-      lilo.topics.edit(found.id, await field(c, "text"));
-      return after(c, found.id);
-    }),
-  );
-  app.post("/topics/:id/done", (c) => {
-    const found = topic(c);
-    if (!found) return notFound(c);
-    lilo.topics.finish(found.id);
-    return after(c, found.id);
-  });
-  app.post("/topics/:id/delete", (c) => {
-    const found = topic(c);
-    if (!found) return notFound(c);
-    lilo.topics.delete(found.id);
-    return after(c, found.id);
+  rowActions(app, {
+    base: "/topics",
+    get: (id) => lilo.topics.get(id),
+    row: (v, topic) => <TopicRow v={v} topic={topic} />,
+    actions: {
+      "": async (topic, c) => lilo.topics.edit(topic.id, await field(c, "text")),
+      done: (topic) => lilo.topics.finish(topic.id),
+      delete: (topic) => lilo.topics.delete(topic.id),
+    },
   });
 }

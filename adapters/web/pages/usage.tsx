@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
+import { Items } from "../layout.tsx";
 import { page } from "../respond.tsx";
 import type { UsageRow } from "../sources.ts";
 import { localTime, type WebDeps, type WebEnv } from "../viewer.ts";
@@ -81,25 +82,23 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
       v.t.nav.receipts,
       <>
         <p class="hint">{v.t.receiptsIntro}</p>
-        {receipts.length === 0 ? (
-          <p class="empty">{v.t.noReceipts}</p>
-        ) : (
-          <ul class="items">
-            {receipts.map((r) => (
-              <li class="item">
-                <p class="question">{r.message}</p>
-                <ul class="used">
-                  {r.items.map((i) => (
-                    <li>
-                      <span class="badge">{i.kind}</span> {i.text}
-                    </li>
-                  ))}
-                </ul>
-                <div class="meta">{localTime(r.at, v.timeZone)}</div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <Items
+          list={receipts}
+          empty={v.t.noReceipts}
+          each={(r) => (
+            <li class="item">
+              <p class="question">{r.message}</p>
+              <ul class="used">
+                {r.items.map((i) => (
+                  <li>
+                    <span class="badge">{i.kind}</span> {i.text}
+                  </li>
+                ))}
+              </ul>
+              <div class="meta">{localTime(r.at, v.timeZone)}</div>
+            </li>
+          )}
+        />
       </>,
     );
   });
