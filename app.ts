@@ -18,6 +18,7 @@ import { openLogFile } from "./adapters/terminal/log-file.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
 import { ADAPTER_SECTIONS } from "./adapters/config.ts";
 import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
+import { startBotPages } from "./adapters/web/with-bot.ts";
 
 /**
  * `npm start`: one process for every configured adapter and the scheduled
@@ -86,6 +87,8 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   // A reindex a crash interrupted is finished in the background; meanwhile search falls back to what it has (keywords).
   const reindexing = resumeReindex(lilo, logger);
   const adapters = await startConfiguredAdapters(lilo, logger);
+  // Lilo's pages (LILO_WEB_PORT), stopped with the adapters.
+  const pages = await startBotPages(lilo, logger);
   // This process has the chat connections: it delivers the pushes every process (jobs, the CLI) writes to the outbox.
   if (adapters.length > 0) lilo.push.startDelivery(lilo.config.push.outboxPollMs);
   // Diary, reflection and greetings run in this process, after the adapters (their pushes need the transports).
@@ -95,6 +98,7 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   } catch (err) {
     process.stderr.write(`${describeError(err)}\n`);
     for (const a of adapters) await a.stop();
+    await pages?.close();
     await reindexing.stop();
     await lilo.close();
     return 1;
@@ -102,6 +106,7 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   const stopAll = async (running: RunningAdapter[]) => {
     await jobs?.stop();
     for (const a of running) await a.stop();
+    await pages?.close();
     await reindexing.stop();
     await lilo.close();
   };

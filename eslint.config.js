@@ -8,7 +8,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ["**/*.ts"],
+    files: ["**/*.ts", "**/*.tsx"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
@@ -20,4 +20,6 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.js"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
+  // The pages' own browser scripts (served as they are, no build step): the browser's globals and uPlot's.
+  { files: ["adapters/web/static/*.js"], languageOptions: { globals: { document: "readonly", window: "readonly", uPlot: "readonly" } } },
 );

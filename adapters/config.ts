@@ -1,6 +1,7 @@
 import type { LiloConfig, SectionValues } from "../core/index.ts";
 import { MATRIX_SECTION, matrixConfig } from "./matrix/config.ts";
 import { TELEGRAM_SECTION, telegramConfig } from "./telegram/config.ts";
+import { WEB_SECTION } from "./web/config.ts";
 
 /**
  * The adapters' sections of the configuration table, composed by the outer
@@ -8,9 +9,9 @@ import { TELEGRAM_SECTION, telegramConfig } from "./telegram/config.ts";
  * `npm run config:example` pass them to loadConfig / renderEnvExample. Light
  * on purpose (no SDK): the CLI loads it for every command that opens Lilo.
  */
-export const ADAPTER_SECTIONS = [TELEGRAM_SECTION, MATRIX_SECTION] as const;
+export const ADAPTER_SECTIONS = [TELEGRAM_SECTION, MATRIX_SECTION, WEB_SECTION] as const;
 
-/** A configuration loaded with the adapters' sections: `config.telegram`, `config.matrix`. */
+/** A configuration loaded with the adapters' sections: `config.telegram`, `config.matrix`, `config.web`. */
 export type AppConfig = LiloConfig & SectionValues<typeof ADAPTER_SECTIONS>;
 
 /** The chat adapters whose configuration is present, by their contact name (`lilo status` expects a contact from each). */

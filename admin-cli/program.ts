@@ -23,6 +23,7 @@ import { registerStatus } from "./commands/status.ts";
 import { registerUsage } from "./commands/usage.ts";
 import { registerLookups } from "./commands/lookups.ts";
 import { registerSuggestions } from "./commands/suggestions.ts";
+import { registerWeb } from "./commands/web.ts";
 import { version } from "./version.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
@@ -57,5 +58,6 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerUsage(program, open, io);
   registerLookups(program, open, io);
   registerSuggestions(program, open, io);
+  registerWeb(program, open, io);
   return program;
 }

@@ -20,6 +20,7 @@ export type { ThoughtEntry } from "./api/reflection-api.ts";
 export type { GreetingPreview } from "./api/greeting-api.ts";
 export { formatMoney, formatTokens, spendOfLimit } from "./conversation/prompts/spend.ts";
 export type { UsageApi, UsageSummary, UsageOverview, UsageGrouping, UsageRow, UsageTotals, BudgetStatus, PeriodBudget } from "./api/usage-api.ts";
+export type { WebAccessApi, Redeemed, LinkRefusal } from "./api/web-access-api.ts";
 
 // Names the use cases take (the CLI offers them as choices before any core code runs).
 export { ANY_USER, EXPORT_STORES, DEDUPE_STORES, type ExportStore, type DedupeStore } from "./api/names.ts";
@@ -29,6 +30,11 @@ export { VECTOR_STORES, type VectorStore } from "./foundation/ports/vector-index
 // What the use cases hand out and take.
 export type { IncomingMessage, TurnResult, Question, TurnMiddleware, TurnContext } from "./conversation/turn/types.ts";
 export type { MemoryHit } from "./memory/memory.ts";
+export type { MemoryEntry, MemoryOwner } from "./api/memory-api.ts";
+export type { Rule } from "./foundation/store/rules.ts";
+export type { Topic } from "./foundation/store/topics.ts";
+export type { ProfileEntry } from "./foundation/store/profile.ts";
+export type { DiaryEntry } from "./api/diary-api.ts";
 export type { MemoryBlocks, SheetPassage } from "./conversation/turn/memory-blocks.ts";
 export type { PushOutcome } from "./background/push/push.ts";
 export type { Answer } from "./conversation/questions/questions.ts";

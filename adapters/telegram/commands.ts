@@ -10,6 +10,7 @@ import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
 import { runTurn } from "./turn.ts";
 import { TELEGRAM_TRANSPORT } from "./transport.ts";
+import { registerWebCommand } from "./web-command.ts";
 
 /** A chat command as /help and Telegram's command menu show it. */
 export interface BotCommand {
@@ -19,7 +20,7 @@ export interface BotCommand {
 
 /** The commands this Lilo offers, in /help order. */
 export function availableCommands(texts: TelegramTexts): BotCommand[] {
-  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push", "usage"];
+  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push", "usage", "web"];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
 
@@ -27,7 +28,7 @@ function helpText(texts: TelegramTexts): string {
   return [texts.helpTitle, ...availableCommands(texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
 }
 
-/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think, /push and /usage. */
+/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think, /push, /usage and /web. */
 export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps): void {
   const { lilo, logger, texts } = deps;
   const say = (ctx: LiloContext, text: string) => sendText(ctx.api, ctx.chat!.id, text, logger);
@@ -97,4 +98,6 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
     const result = await withTyping(ctx.api, ctx.chat.id, logger, () => lilo.reflection.thinkNow(ctx.liloUserId));
     await say(ctx, thinkReply(result, texts));
   });
+
+  registerWebCommand(bot, deps);
 }

@@ -70,6 +70,8 @@ import { transferApi } from "./transfer-api.ts";
 import { maintenanceApi } from "./maintenance-api.ts";
 import { usageApi } from "./usage-api.ts";
 import { budgetWarnings } from "../background/budget/budget-warnings.ts";
+import { webAccessApi } from "./web-access-api.ts";
+import { WebTokensStore } from "../foundation/store/web-tokens.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
 export interface LiloPorts {
@@ -306,6 +308,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       currency: () => config.costs.currency,
       checkBudget: () => warnings.check(),
     }),
+    webAccess: webAccessApi(new WebTokensStore(db), clock),
     warmUp: () => memory.init(),
     idle: () => background.idle(),
     close: async () => {

@@ -31,6 +31,7 @@ import type { LookupsApi } from "./lookups-api.ts";
 import type { ContactsApi } from "./contacts-api.ts";
 import type { LiveApi } from "./live-api.ts";
 import type { UsageApi } from "./usage-api.ts";
+import type { WebAccessApi } from "./web-access-api.ts";
 
 /**
  * The durable inbox: adapters store a message when the platform hands it
@@ -149,6 +150,8 @@ export interface Lilo {
   maintenance: MaintenanceApi;
   /** What model calls cost: the usage ledger by role, model, user and day, and the budgets (`lilo usage`, /usage). */
   usage: UsageApi;
+  /** Login links and sessions of Lilo's pages (`lilo web`, `/web`). */
+  webAccess: WebAccessApi;
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
   contacts: ContactsApi;
   /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */

@@ -36,6 +36,8 @@ export interface MemoryApi {
   add(input: AddMemoryInput): Promise<AddResult>;
   /** Top-k entries of one store by words and meaning (the cheat sheet's hybrid search). */
   search(query: string, options: MemorySearchOptions): Promise<MemoryHit[]>;
+  /** The cosine below which the cheat sheet leaves out a note found by meaning alone (the embedder's floor, or LILO_NOTES_MIN_SCORE). */
+  sheetMinScore(): number;
   /** The user's newest live entries of one store (default notes, 50). */
   list(userId: string, opts?: { store?: VectorStore; limit?: number }): MemoryEntry[];
   /** One live entry the owner may see; undefined for a missing, superseded or forgotten entry, or another user's. */
@@ -78,6 +80,7 @@ export function memoryApi(memory: Memory): MemoryApi {
   return {
     add: (input) => memory.add(input),
     search: (query, options) => memory.search(query, options),
+    sheetMinScore: () => memory.thresholds.notesMinScore,
     list: (userId, opts = {}) => memory.rows[opts.store ?? "notes"].list(userId, opts.limit).map((r) => entry(opts.store ?? "notes", r)),
     get,
     getMany: (owner, store, ids) => memory.rows[store].getMany(ids).flatMap((r) => (visible(owner, r) ? [entry(store, r)] : [])),

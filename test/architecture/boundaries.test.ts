@@ -4,13 +4,13 @@ import { join, relative } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-/** Every .ts file of the outer layers: adapters, jobs, the CLI and the root entry points. */
+/** Every .ts and .tsx file of the outer layers: adapters, jobs, the CLI and the root entry points. */
 function outerFiles(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) return walk(path);
-      return path.endsWith(".ts") ? [path] : [];
+      return /\.tsx?$/.test(path) ? [path] : [];
     });
   const rootFiles = readdirSync(ROOT)
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".config.ts"))

@@ -9,12 +9,12 @@ import { dirname, join, normalize, relative } from "node:path";
 /** The repository root. */
 export const ROOT = join(import.meta.dirname, "..", "..");
 
-/** Every .ts file under `dir`. */
+/** Every .ts and .tsx file under `dir`. */
 export function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return tsFiles(path);
-    return path.endsWith(".ts") ? [path] : [];
+    return /\.tsx?$/.test(path) ? [path] : [];
   });
 }
 

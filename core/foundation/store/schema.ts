@@ -401,4 +401,16 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   CREATE INDEX usage_ledger_day ON usage_ledger(local_day);
   CREATE INDEX usage_ledger_created ON usage_ledger(created_at);
   `,
+  /* issue 26: Lilo's pages — one-time login links and browser sessions, stored only as hashes of their tokens */ `
+  CREATE TABLE web_tokens (
+    hash TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('link', 'session')),
+    -- NULL: the operator (sees every user's memories)
+    user_id TEXT,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
+  `,
 ];

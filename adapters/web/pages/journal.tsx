@@ -1,0 +1,114 @@
+/** @jsxImportSource hono/jsx */
+import type { Hono } from "hono";
+import { Csrf, Items, Notice } from "../layout.tsx";
+import { LiveSetting } from "./settings.tsx";
+import { page } from "../respond.tsx";
+import { href, localTime, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
+import type { Lilo } from "../../../core/index.ts";
+
+/** The live settings whose keys start with `prefix` (diary., reflection.), as forms. */
+function LiveSettings({ v, lilo, prefix }: { v: Viewer; lilo: Lilo; prefix: string }) {
+  return (
+    <div class="settings">
+      {lilo.settings
+        .list()
+        .live.filter((r) => r.key.startsWith(prefix))
+        .map((row) => (
+          <LiveSetting v={v} row={row} />
+        ))}
+    </div>
+  );
+}
+
+/** Lilo's own writing: thoughts (with how often she reflects) and the diary (on/off, time, write now). */
+export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
+  app.get("/thoughts", (c) => {
+    const v = c.get("viewer");
+    const thoughts = lilo.reflection.list(v.userId, 50);
+    return page(
+      c,
+      "thoughts",
+      v.t.nav.thoughts,
+      <>
+        <p class="hint">{v.t.thoughtsIntro}</p>
+        <details class="panel">
+          <summary>{v.t.reflection}</summary>
+          <LiveSettings v={v} lilo={lilo} prefix="reflection." />
+        </details>
+        <Items
+          list={thoughts}
+          empty={v.t.none}
+          each={(th) => (
+            <li class="item">
+              {th.parts.map((p) => (
+                <div class="part">
+                  {p.question && <p class="question">{p.question}</p>}
+                  <p class="text">{p.answer}</p>
+                </div>
+              ))}
+              <div class="meta">
+                <span>
+                  {v.t.origin[th.origin] ?? th.origin} · {localTime(th.createdAt, v.timeZone)}
+                </span>
+                <a href={href(v, `/forget/thoughts/${th.id}`)} class="danger">
+                  {v.t.forget}
+                </a>
+              </div>
+            </li>
+          )}
+        />
+      </>,
+    );
+  });
+
+  const diaryPage = (c: WebContext, notice?: { text: string; kind: "ok" | "error" }) => {
+    const v = c.get("viewer");
+    const entries = lilo.diary.list(v.userId, 30);
+    return page(
+      c,
+      "diary",
+      v.t.nav.diary,
+      <>
+        <p class="hint">{v.t.diaryIntro}</p>
+        {notice && <Notice text={notice.text} kind={notice.kind} />}
+        <div class="panel">
+          <LiveSettings v={v} lilo={lilo} prefix="diary." />
+          <form method="post" action={href(v, "/diary/write")}>
+            <Csrf v={v} />
+            <button type="submit" class="primary">
+              {v.t.writeNow}
+            </button>
+          </form>
+        </div>
+        <Items
+          list={entries}
+          empty={v.t.none}
+          each={(e) => (
+            <li class="item">
+              <h3>{e.day}</h3>
+              <p class="text">{e.text}</p>
+              <div class="meta">
+                <span>{localTime(e.createdAt, v.timeZone)}</span>
+                <a href={href(v, `/forget/diary/${e.id}`)} class="danger">
+                  {v.t.forget}
+                </a>
+              </div>
+            </li>
+          )}
+        />
+      </>,
+    );
+  };
+  app.get("/diary", (c) => diaryPage(c));
+  app.post("/diary/write", async (c) => {
+    const v = c.get("viewer");
+    const r = await lilo.diary.writeNow(v.userId);
+    const notice =
+      r.kind === "written"
+        ? { text: v.t.diaryWritten(r.entry.day), kind: "ok" as const }
+        : r.kind === "skipped"
+          ? { text: v.t.diaryNone[r.reason] ?? r.reason, kind: "ok" as const }
+          : { text: v.t.failed(r.error), kind: "error" as const };
+    return diaryPage(c, notice);
+  });
+}

@@ -1,0 +1,92 @@
+import type { Lilo, MemoryEntry, MemoryOwner, VectorStore } from "../../core/index.ts";
+
+/**
+ * What the pages show that other parts of Lilo own, each behind a small interface so the real use case
+ * plugs in with a few lines: receipts of answers (`/why`), the usage ledger, and "forget everywhere".
+ * `defaultSources` builds them from what `Lilo` offers today.
+ */
+
+/** One thing an answer used. */
+export interface ReceiptItem {
+  kind: string;
+  text: string;
+}
+
+/** What one answer used. */
+export interface Receipt {
+  at: string;
+  /** The user's message the answer replied to. */
+  message: string;
+  items: ReceiptItem[];
+}
+
+/** Recent answers with what each used, newest first. */
+export interface ReceiptsSource {
+  recent(userId: string, limit: number): Receipt[] | Promise<Receipt[]>;
+}
+
+/** Model use of one role on one day. */
+export interface UsageRow {
+  /** YYYY-MM-DD (local day). */
+  day: string;
+  role: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** undefined when no price is known. */
+  costUsd: number | undefined;
+}
+
+/** Model use per day and role over the last `days` days; one user's, or everyone's without `userId`. */
+export interface UsageSource {
+  perDay(opts: { userId: string | undefined; days: number }): UsageRow[] | Promise<UsageRow[]>;
+}
+
+/** One memory a forget would remove. */
+export interface ForgetItem {
+  store: VectorStore;
+  id: number;
+  text: string;
+}
+
+/** "Forget": what would go (shown for confirmation), then removing exactly the confirmed items. */
+export interface ForgetFlow {
+  /** What forgetting the entry `store`/`id` removes; empty when the owner may not see it. */
+  preview(owner: MemoryOwner, store: VectorStore, id: number): ForgetItem[] | Promise<ForgetItem[]>;
+  /** Forgets the confirmed items the owner may change; returns how many went. */
+  forget(owner: MemoryOwner, items: { store: VectorStore; id: number }[]): Promise<number>;
+}
+
+/** Everything the pages take from outside `Lilo`'s own use cases. */
+export interface WebSources {
+  receipts: ReceiptsSource;
+  usage: UsageSource;
+  forget: ForgetFlow;
+}
+
+/** No receipts are recorded yet: the page says so. */
+export const noReceipts: ReceiptsSource = { recent: () => [] };
+
+/** No usage ledger yet: the page says "no data yet". */
+export const noUsage: UsageSource = { perDay: () => [] };
+
+/** Forget = the memory API's forget of that one entry (row and vector), after the confirmation page. */
+export function entryForget(lilo: Lilo): ForgetFlow {
+  const item = (e: MemoryEntry): ForgetItem => ({ store: e.store, id: e.id, text: e.text });
+  return {
+    preview: (owner, store, id) => {
+      const entry = lilo.memory.get(owner, store, id);
+      return entry ? [item(entry)] : [];
+    },
+    forget: async (owner, items) => {
+      let n = 0;
+      for (const i of items) if (await lilo.memory.forget(owner, i.store, i.id)) n++;
+      return n;
+    },
+  };
+}
+
+/** The sources as they exist today; pass others to `createWebApp` to replace one. */
+export function defaultSources(lilo: Lilo, given: Partial<WebSources> = {}): WebSources {
+  return { receipts: given.receipts ?? noReceipts, usage: given.usage ?? noUsage, forget: given.forget ?? entryForget(lilo) };
+}

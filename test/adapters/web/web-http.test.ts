@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANY_USER, ConfigError, fixedClock, silentLogger } from "../../../core/index.ts";
+import { createWebApp } from "../../../adapters/web/app.tsx";
+import { csrfToken } from "../../../adapters/web/auth.tsx";
+import { startWebServer } from "../../../adapters/web/server.ts";
+import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
+
+/** Lilo's pages over HTTP without a socket (app.request), on a real SQLite file, with a clock the test moves. */
+describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
+  const clock = fixedClock("2026-12-03T10:00:00Z");
+  let t: TestLilo;
+  let app: ReturnType<typeof createWebApp>;
+  let aliceNote: number;
+  let bobNote: number;
+
+  beforeAll(async () => {
+    t = makeTestLilo({ LILO_LANGUAGE: "en" }, { clock });
+    app = createWebApp({ lilo: t.lilo, logger: silentLogger, sessionHours: 12 });
+    const add = async (userId: string, text: string) => {
+      const r = await t.lilo.memory.add({ userId, text });
+      if (!r.added) throw new Error(`not added: ${text}`);
+      return r.id;
+    };
+    aliceNote = await add("alice", "Alice goes to the cinema on Fridays");
+    bobNote = await add("bob", "Bob's secret: he is afraid of pigeons");
+  });
+  afterAll(() => t.cleanup());
+
+  /** Logs in with a fresh link; returns the session cookie and its CSRF token. */
+  async function login(owner: string | typeof ANY_USER): Promise<{ cookie: string; csrf: string }> {
+    const { token } = t.lilo.webAccess.issueLink(owner, 10);
+    const res = await app.request("/login", { method: "POST", body: new URLSearchParams({ token }) });
+    expect(res.status).toBe(303);
+    const set = res.headers.get("set-cookie")!;
+    expect(set).toMatch(/HttpOnly/);
+    expect(set).toMatch(/SameSite=Strict/);
+    const session = /lilo_session=([^;]+)/.exec(set)![1]!;
+    return { cookie: `lilo_session=${session}`, csrf: csrfToken(session) };
+  }
+
+  it("without a session shows the login page with 401, for pages and changes alike", async () => {
+    const page = await app.request("/memories");
+    expect(page.status).toBe(401);
+    expect(await page.text()).toContain("Open a login link");
+    expect((await app.request("/rules/1/toggle", { method: "POST" })).status).toBe(401);
+    expect((await app.request("/memories", { headers: { cookie: "lilo_session=made-up" } })).status).toBe(401);
+  });
+
+  it("a link logs in once: the button page, then a session; the same link again is refused with a clear page", async () => {
+    const { token } = t.lilo.webAccess.issueLink("alice", 10);
+    const button = await app.request(`/login/${token}`);
+    expect(button.status).toBe(200);
+    expect(await button.text()).toContain("Open Lilo&#39;s pages");
+    const first = await app.request("/login", { method: "POST", body: new URLSearchParams({ token }) });
+    expect(first.status).toBe(303);
+    const again = await app.request("/login", { method: "POST", body: new URLSearchParams({ token }) });
+    expect(again.status).toBe(410);
+    expect(await again.text()).toContain("This login link was used already.");
+    expect(await (await app.request(`/login/${token}`)).text()).toContain("was used already");
+  });
+
+  it("a stale link is refused with the expired page, and a session ends after its hours", async () => {
+    const { token } = t.lilo.webAccess.issueLink("alice", 10);
+    const { cookie } = await login("alice");
+    clock.advance(11 * 60_000);
+    const res = await app.request("/login", { method: "POST", body: new URLSearchParams({ token }) });
+    expect(res.status).toBe(410);
+    const html = await res.text();
+    expect(html).toContain("This login link has expired.");
+    expect(html).toContain("lilo web");
+    expect((await app.request("/memories", { headers: { cookie } })).status).toBe(200);
+    clock.advance(12 * 3600_000);
+    expect((await app.request("/memories", { headers: { cookie } })).status).toBe(401);
+    expect(await (await app.request("/login/not-a-token")).text()).toContain("not valid");
+  });
+
+  it("a change without the CSRF token is refused with 403 and changes nothing; with it, it goes through", async () => {
+    const ruleId = t.lilo.rules.add("alice", "Answer in short sentences");
+    const { cookie, csrf } = await login("alice");
+    const refused = await app.request(`/rules/${ruleId}/toggle`, { method: "POST", headers: { cookie } });
+    expect(refused.status).toBe(403);
+    const wrong = await app.request(`/rules/${ruleId}/toggle`, { method: "POST", headers: { cookie }, body: new URLSearchParams({ _csrf: "x".repeat(43) }) });
+    expect(wrong.status).toBe(403);
+    expect(t.lilo.rules.get(ruleId)!.enabled).toBe(true);
+    const ok = await app.request(`/rules/${ruleId}/toggle`, { method: "POST", headers: { cookie }, body: new URLSearchParams({ _csrf: csrf }) });
+    expect(ok.status).toBe(303);
+    expect(t.lilo.rules.get(ruleId)!.enabled).toBe(false);
+    const htmx = await app.request(`/rules/${ruleId}/toggle`, { method: "POST", headers: { cookie, "x-csrf-token": csrf, "hx-request": "true" } });
+    expect(await htmx.text()).toContain("Switch off");
+    // Another session's token does not fit this one.
+    const other = await login("alice");
+    expect((await app.request(`/rules/${ruleId}/toggle`, { method: "POST", headers: { cookie, "x-csrf-token": other.csrf } })).status).toBe(403);
+  });
+
+  it("user A cannot read, edit or forget user B's memory by id (the same 404 as a missing one); the operator can read it", async () => {
+    const alice = await login("alice");
+    const own = await app.request(`/memories/notes/${aliceNote}`, { headers: { cookie: alice.cookie } });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain("cinema on Fridays");
+    const other = await app.request(`/memories/notes/${bobNote}`, { headers: { cookie: alice.cookie } });
+    expect(other.status).toBe(404);
+    expect(await other.text()).not.toContain("pigeons");
+    expect((await app.request(`/memories/notes/999999`, { headers: { cookie: alice.cookie } })).status).toBe(404);
+    const edit = await app.request(`/memories/notes/${bobNote}`, {
+      method: "POST",
+      headers: { cookie: alice.cookie },
+      body: new URLSearchParams({ _csrf: alice.csrf, text: "hacked" }),
+    });
+    expect(edit.status).toBe(404);
+    expect((await app.request(`/forget/notes/${bobNote}`, { headers: { cookie: alice.cookie } })).status).toBe(404);
+    const forget = await app.request(`/forget/notes/${bobNote}`, {
+      method: "POST",
+      headers: { cookie: alice.cookie },
+      body: new URLSearchParams({ _csrf: alice.csrf }),
+    });
+    expect(forget.status).toBe(404);
+    expect(t.lilo.memory.get("bob", "notes", bobNote)!.text).toContain("pigeons");
+    // Alice's search never shows Bob's memories.
+    expect(await (await app.request(`/memories?q=pigeons`, { headers: { cookie: alice.cookie } })).text()).not.toContain("afraid of pigeons");
+
+    const operator = await login(ANY_USER);
+    const seen = await app.request(`/memories/notes/${bobNote}?u=bob`, { headers: { cookie: operator.cookie } });
+    expect(seen.status).toBe(200);
+    expect(await seen.text()).toContain("pigeons");
+  });
+
+  it("never shows a secret's value on the settings page", async () => {
+    const s = makeTestLilo({ LILO_LANGUAGE: "en", ANTHROPIC_API_KEY: "sk-ant-very-secret-value" });
+    try {
+      const a = createWebApp({ lilo: s.lilo, logger: silentLogger, sessionHours: 1 });
+      const { token } = s.lilo.webAccess.issueLink(ANY_USER, 5);
+      const session = /lilo_session=([^;]+)/.exec(
+        (await a.request("/login", { method: "POST", body: new URLSearchParams({ token }) })).headers.get("set-cookie")!,
+      )![1];
+      const html = await (await a.request("/settings", { headers: { cookie: `lilo_session=${session}` } })).text();
+      expect(html).toContain("ANTHROPIC_API_KEY");
+      expect(html).not.toContain("very-secret");
+      expect(html).toContain("diary.enabled");
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it("refuses to listen on an address other than loopback unless the host was given on purpose", async () => {
+    await expect(startWebServer(t.lilo, silentLogger, { host: "0.0.0.0", port: 0, hostGiven: false })).rejects.toThrow(ConfigError);
+    await expect(startWebServer(t.lilo, silentLogger, { host: "0.0.0.0", port: 0, hostGiven: false })).rejects.toThrow(/--host 0\.0\.0\.0/);
+    const given = await startWebServer(t.lilo, silentLogger, { host: "0.0.0.0", port: 0, hostGiven: true });
+    await given.close();
+    const local = await startWebServer(t.lilo, silentLogger, { host: "127.0.0.1", port: 0, hostGiven: false });
+    try {
+      const res = await fetch(`${local.url}/memories`);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+      const htmx = await fetch(`${local.url}/static/htmx.min.js`);
+      expect(htmx.status).toBe(200);
+      expect(await htmx.text()).toContain("htmx");
+    } finally {
+      await local.close();
+    }
+  });
+});
