@@ -24,7 +24,8 @@ const keyOf = (k: { store: string; rowId: number }) => `${k.store}#${k.rowId}`;
 /** Compares the live rows of every vector store with the index. */
 export async function checkConsistency(memory: Memory, index: VectorIndex): Promise<ConsistencyReport> {
   await memory.init();
-  const vectorKeys = await index.keys();
+  // Chat-message vectors live in the same index; this check is about the memory stores' rows.
+  const vectorKeys = (await index.keys()).filter((k): k is VectorKey => k.store !== "messages");
   const vectors = new Map(vectorKeys.map((k) => [keyOf(k), k]));
   const rowsWithoutVector: VectorKey[] = [];
   let rows = 0;

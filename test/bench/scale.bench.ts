@@ -164,7 +164,10 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     const manyTimes = await turnTimes(manyDir, db, embedder, index, names[0]!);
     await index.close();
     const total = users * 1000;
-    const snapBytes = fs.readdirSync(manyDir).filter((f) => f.includes(".vectors")).reduce((n, f) => n + fs.statSync(join(manyDir, f)).size, 0);
+    const snapBytes = fs
+      .readdirSync(manyDir)
+      .filter((f) => f.includes(".vectors"))
+      .reduce((n, f) => n + fs.statSync(join(manyDir, f)).size, 0);
     t = performance.now();
     const again = new EmbeddedIndex(db);
     await again.init(dim, embedder.id);
@@ -172,9 +175,13 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     await again.close();
     db.close();
     aloneDb.close();
-    console.log(`many users (${users.toLocaleString("en")} users × 1,000 notes = ${total.toLocaleString("en")} notes; filled in ${fillS.toFixed(0)} s)    p50 ms   p95 ms`);
+    console.log(
+      `many users (${users.toLocaleString("en")} users × 1,000 notes = ${total.toLocaleString("en")} notes; filled in ${fillS.toFixed(0)} s)    p50 ms   p95 ms`,
+    );
     console.log(`  ${"same user alone (reference)".padEnd(34)} ${ms(aloneTimes)}`);
-    console.log(`  ${`one user among ${users.toLocaleString("en")}`.padEnd(34)} ${ms(manyTimes)}   ×${(pct(manyTimes, 95) / pct(aloneTimes, 95)).toFixed(2)} of alone (p95)`);
+    console.log(
+      `  ${`one user among ${users.toLocaleString("en")}`.padEnd(34)} ${ms(manyTimes)}   ×${(pct(manyTimes, 95) / pct(aloneTimes, 95)).toFixed(2)} of alone (p95)`,
+    );
     console.log(
       `  snapshot while writing ${total.toLocaleString("en")} notes in batches of 250: ${mb(written)} written to snapshot files ` +
         `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms, ` +
@@ -209,7 +216,9 @@ async function throughputRows(embedder: Embedder): Promise<void> {
       );
       const perS = (users * perUser) / ((performance.now() - t) / 1000);
       ref ??= perS;
-      console.log(`  ${`${users} user${users > 1 ? "s" : ""} at once`.padEnd(34)} ${perS.toFixed(1).padStart(8)} turns/s   ×${(perS / ref).toFixed(2)} of 1 user`);
+      console.log(
+        `  ${`${users} user${users > 1 ? "s" : ""} at once`.padEnd(34)} ${perS.toFixed(1).padStart(8)} turns/s   ×${(perS / ref).toFixed(2)} of 1 user`,
+      );
       await lilo.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { VectorIndexError } from "../../errors.ts";
-import type { VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord, VectorStore } from "../../ports/vector-index.ts";
+import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
 import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
@@ -111,7 +111,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.save();
   }
 
-  async upsert(records: VectorRecord[]): Promise<void> {
+  async upsert(records: VectorRecord<IndexStore>[]): Promise<void> {
     const { table, meta } = this.ready();
     for (const r of records) {
       if (r.vector.length !== meta.dimension)
@@ -123,7 +123,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.afterChanges(records.length);
   }
 
-  async delete(keys: VectorKey[]): Promise<void> {
+  async delete(keys: VectorKey<IndexStore>[]): Promise<void> {
     const { table } = this.ready();
     if (keys.length === 0) return;
     this.write(() => table.remove(keys));
@@ -131,7 +131,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.afterChanges(keys.length);
   }
 
-  async search(query: VectorQuery): Promise<VectorHit[]> {
+  async search<S extends IndexStore>(query: VectorQuery<S>): Promise<VectorHit<S>[]> {
     const { table, meta } = this.ready();
     if (query.vector.length !== meta.dimension)
       throw new VectorIndexError(`Query vector has ${query.vector.length} dimensions, the index expects ${meta.dimension}`);
@@ -142,10 +142,10 @@ export class EmbeddedIndex implements VectorIndex {
     if (!part || part.count === 0) return [];
     // A graph misses some near neighbours an exact scan would find: it proposes more candidates for rescoring.
     const depth = Math.max(this.rescoreDepth, Math.ceil(1.5 * k)) * (part.hasGraph ? GRAPH_DEPTH_FACTOR : 1);
-    const ids = part.candidates(quantize(query.vector), depth);
+    const ids = query.rowIds ? part.candidatesAmong(quantize(query.vector), query.rowIds, depth) : part.candidates(quantize(query.vector), depth);
     const floats = this.run(() => table.floats(query.store, ids), "read vectors for rescoring");
     const qn = norm(query.vector);
-    const hits: VectorHit[] = [];
+    const hits: VectorHit<S>[] = [];
     for (const [rowId, v] of floats) {
       const score = qn > 0 ? dot(query.vector, v) / (qn * norm(v)) : 0;
       if (query.minScore !== undefined && !(score >= query.minScore)) continue;
@@ -154,12 +154,12 @@ export class EmbeddedIndex implements VectorIndex {
     return hits.sort((a, b) => b.score - a.score).slice(0, k);
   }
 
-  async keys(): Promise<VectorKey[]> {
+  async keys(): Promise<VectorKey<IndexStore>[]> {
     this.ready();
     this.refresh();
-    const out: VectorKey[] = [];
+    const out: VectorKey<IndexStore>[] = [];
     for (const p of this.parts.values()) {
-      for (let i = 0; i < p.count; i++) out.push({ store: p.store as VectorStore, rowId: p.rowIds[i]!, userId: p.userId });
+      for (let i = 0; i < p.count; i++) out.push({ store: p.store as IndexStore, rowId: p.rowIds[i]!, userId: p.userId });
     }
     return out;
   }
@@ -313,7 +313,7 @@ export class EmbeddedIndex implements VectorIndex {
     return latest.size;
   }
 
-  private apply(store: VectorStore, rowId: number, userId: string, vector: Float32Array | undefined): void {
+  private apply(store: IndexStore, rowId: number, userId: string, vector: Float32Array | undefined): void {
     if (vector) {
       const p = this.partition(userId, store);
       p.put(rowId, vector);

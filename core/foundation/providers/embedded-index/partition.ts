@@ -113,6 +113,21 @@ export class Partition {
     return Array.from(m.keys.subarray(0, countOf(m)), (slot) => this.rowIds[Number(slot)]!);
   }
 
+  /** Row ids of the `k` nearest int8 vectors among `rowIds` (unknown ids ignored), best first: an exact scan of just those. */
+  candidatesAmong(query: Int8Array, rowIds: number[], k: number): number[] {
+    const slots = rowIds.flatMap((id) => {
+      const s = this.slots.get(id);
+      return s === undefined ? [] : [s];
+    });
+    const n = Math.min(k, slots.length);
+    if (n <= 0) return [];
+    const d = this.dimension;
+    const subset = new Int8Array(slots.length * d);
+    slots.forEach((s, i) => subset.set(this.data.subarray(s * d, (s + 1) * d), i * d));
+    const m = exactSearch(subset, query, d, n, MetricKind.IP, 1) as Matches;
+    return Array.from(m.keys.subarray(0, countOf(m)), (i) => this.rowIds[slots[Number(i)]!]!);
+  }
+
   /** True while a graph is being built (searches scan exactly until it is complete). */
   get buildingGraph(): boolean {
     return this.building !== undefined;
