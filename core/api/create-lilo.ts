@@ -151,7 +151,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const correctionLog = new CorrectionLog(db, memory, clock);
   const history = new ChatHistory(db);
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
-  const messageVectors = new MessageVectors(db, embedder);
+  const messageVectors = new MessageVectors(db, embedder, index, () => memory.init());
   const chatRecall: ChatRecallDeps = {
     recall: chatSearch,
     clock,
@@ -273,7 +273,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       forRole: (role) => models.forRole(role),
     },
     lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
-    maintenance: maintenanceApi(memory, index, embedder, stores.problems, jobs, clock),
+    maintenance: maintenanceApi(memory, index, embedder, stores.problems, jobs, clock, messageVectors),
     contacts,
     warmUp: () => memory.init(),
     idle: () => background.idle(),

@@ -30,6 +30,8 @@ export interface VectorQuery<S extends IndexStore = VectorStore> {
   minScore?: number;
   /** Only among these rows (a search narrowed by the caller, e.g. to a time range); all when absent. */
   rowIds?: number[];
+  /** Never these rows (e.g. the conversation running now): left out before the k best are taken. */
+  excludeRowIds?: number[];
 }
 
 /** What `lilo doctor` shows about an index that keeps a derived copy of its own. */

@@ -144,6 +144,7 @@ export class QdrantIndex implements VectorIndex {
             { key: "userId", match: { value: query.userId } },
             ...(query.rowIds ? [{ has_id: query.rowIds.map((id) => qdrantPointId(query.store, id)) }] : []),
           ],
+          ...(query.excludeRowIds?.length ? { must_not: [{ has_id: query.excludeRowIds.map((id) => qdrantPointId(query.store, id)) }] } : {}),
         },
         limit,
         ...(query.minScore !== undefined ? { score_threshold: query.minScore } : {}),

@@ -430,5 +430,19 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
       coalesce((SELECT p.text FROM messages p WHERE p.conversation_id = m.conversation_id AND p.id < m.id ORDER BY p.id DESC LIMIT 1), '') || ' ' ||
       coalesce((SELECT n.text FROM messages n WHERE n.conversation_id = m.conversation_id AND n.id > m.id ORDER BY n.id LIMIT 1), '')
     FROM messages m;
+
+  -- chat-message vectors move into the vector index (store "messages"): int8 copy, rescoring, change log and
+  -- snapshot like the notes. This table now only records which messages have a vector (and of which embedder);
+  -- the old vectors wait in message_vectors_legacy until the index takes them over, user by user.
+  ALTER TABLE message_vectors RENAME TO message_vectors_legacy;
+  CREATE TABLE message_vectors (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL,
+    embedder TEXT NOT NULL
+  );
+  CREATE INDEX message_vectors_by_user ON message_vectors(user_id, embedder);
+  CREATE TRIGGER message_vectors_mark_au AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM message_vectors WHERE message_id = new.id;
+  END;
   `,
 ];

@@ -142,7 +142,12 @@ export class EmbeddedIndex implements VectorIndex {
     if (!part || part.count === 0) return [];
     // A graph misses some near neighbours an exact scan would find: it proposes more candidates for rescoring.
     const depth = Math.max(this.rescoreDepth, Math.ceil(1.5 * k)) * (part.hasGraph ? GRAPH_DEPTH_FACTOR : 1);
-    const ids = query.rowIds ? part.candidatesAmong(quantize(query.vector), query.rowIds, depth) : part.candidates(quantize(query.vector), depth);
+    const q = quantize(query.vector);
+    const excluded = query.excludeRowIds?.length ? new Set(query.excludeRowIds) : undefined;
+    // Excluded rows may take up to |excluded| of the best places: look that much deeper, then drop them.
+    const deeper = depth + (excluded?.size ?? 0);
+    let ids = query.rowIds ? part.candidatesAmong(q, query.rowIds, deeper) : part.candidates(q, deeper);
+    if (excluded) ids = ids.filter((id) => !excluded.has(id)).slice(0, depth);
     const floats = this.run(() => table.floats(query.store, ids), "read vectors for rescoring");
     const qn = norm(query.vector);
     const hits: VectorHit<S>[] = [];
