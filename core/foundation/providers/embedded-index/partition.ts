@@ -48,8 +48,34 @@ export class Partition {
     p.data = data;
     p.count = rowIds.length;
     for (let i = 0; i < p.count; i++) p.slots.set(rowIds[i]!, i);
+    // A snapshot written in the background while rows moved may hold a row twice: keep one, never a ghost copy.
+    if (p.slots.size < p.count) p.dedupe();
     return p;
   }
+
+  /** Compacts the arrays so every row id holds exactly one slot (its last one). */
+  private dedupe(): void {
+    const d = this.dimension;
+    let n = 0;
+    for (let i = 0; i < this.count; i++) {
+      const id = this.rowIds[i]!;
+      if (this.slots.get(id) !== i) continue;
+      if (n !== i) {
+        this.rowIds[n] = id;
+        this.data.copyWithin(n * d, i * d, (i + 1) * d);
+      }
+      this.slots.set(id, n++);
+    }
+    this.count = n;
+  }
+
+  /** The int8 vector of a row (a view, valid until the partition changes), or undefined. */
+  int8Of(rowId: number): Int8Array | undefined {
+    const slot = this.slots.get(rowId);
+    return slot === undefined ? undefined : this.data.subarray(slot * this.dimension, (slot + 1) * this.dimension);
+  }
+
+
 
   has(rowId: number): boolean {
     return this.slots.has(rowId);
@@ -61,6 +87,19 @@ export class Partition {
 
   /** Inserts or replaces the vector of a row. */
   put(rowId: number, vector: Float32Array): void {
+    const slot = this.slotFor(rowId);
+    quantize(vector, this.data, slot * this.dimension);
+    this.addToGraph(slot, rowId);
+  }
+
+  /** Inserts or replaces a row's vector that is already quantized (a snapshot's change log). */
+  putInt8(rowId: number, vector: Int8Array): void {
+    const slot = this.slotFor(rowId);
+    this.data.set(vector, slot * this.dimension);
+    this.addToGraph(slot, rowId);
+  }
+
+  private slotFor(rowId: number): number {
     let slot = this.slots.get(rowId);
     if (slot === undefined) {
       if (this.count === this.rowIds.length) this.grow();
@@ -68,7 +107,10 @@ export class Partition {
       this.slots.set(rowId, slot);
       this.rowIds[slot] = rowId;
     }
-    quantize(vector, this.data, slot * this.dimension);
+    return slot;
+  }
+
+  private addToGraph(slot: number, rowId: number): void {
     // A graph under construction takes the row when its cursor reaches the slot, unless it has passed it already.
     const g = this.graph ?? (this.building && slot < this.building.cursor ? this.building.graph : undefined);
     if (g) {
