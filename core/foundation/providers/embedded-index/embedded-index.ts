@@ -2,7 +2,7 @@ import { VectorIndexError } from "../../errors.ts";
 import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
-import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
+import { SnapshotStore } from "./snapshot-store.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
@@ -14,8 +14,12 @@ export interface EmbeddedIndexOptions {
   graphMinSize?: number;
   /** Candidates taken from the int8 copy before exact float rescoring (at least 1.5 × k). */
   rescoreDepth?: number;
-  /** Save the snapshot after this many changes (it is also saved on close). */
+  /** Save the changes (appended to the snapshot's log) after this many (also done on close). */
   saveEvery?: number;
+  /** The snapshot's log is folded into a new snapshot, written in the background, once larger than this and the snapshot. */
+  compactAtBytes?: number;
+  /** Bytes of a background snapshot written per step. */
+  snapshotChunkBytes?: number;
   /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
   keepLog?: number;
   /** "background" (default): graphs are built a chunk at a time while searches scan exactly; "inline": at once. */
@@ -54,6 +58,8 @@ export class EmbeddedIndex implements VectorIndex {
   private dataVersion = -1;
   private unsaved = 0;
   private readonly snapshotPath: string | undefined;
+  private readonly snapshots: SnapshotStore | undefined;
+  private saveError: unknown;
   private readonly graphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly saveEvery: number;
@@ -74,6 +80,18 @@ export class EmbeddedIndex implements VectorIndex {
     this.keepLog = opts.keepLog ?? 10_000;
     this.graphBuild = opts.graphBuild ?? "background";
     this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
+    const source = {
+      parts: () => [...this.parts.values()],
+      part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
+      state: () => ({ ...this.ready().meta, lastSeq: this.lastSeq }),
+      persisted: (seq: number) => this.table?.prune(seq - this.keepLog),
+      failed: (err: unknown) => void (this.saveError = err), // raised by the next save
+    };
+    const sizes = {
+      ...(opts.compactAtBytes !== undefined ? { compactAtBytes: opts.compactAtBytes } : {}),
+      ...(opts.snapshotChunkBytes !== undefined ? { chunkBytes: opts.snapshotChunkBytes } : {}),
+    };
+    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, sizes) : undefined;
   }
 
   async init(dimension: number, embedderId: string): Promise<void> {
@@ -87,7 +105,7 @@ export class EmbeddedIndex implements VectorIndex {
     if (meta.dimension !== dimension || meta.embedderId !== embedderId) throw modelMismatch(meta, dimension, embedderId);
     this.meta = meta;
     const applied = this.run(() => this.load(meta), "load the vector index");
-    if (applied > 0) this.save();
+    if (applied > 0) this.save(false);
   }
 
   async reset(dimension: number, embedderId: string): Promise<void> {
@@ -107,8 +125,8 @@ export class EmbeddedIndex implements VectorIndex {
     this.parts = new Map();
     this.lastSeq = table.lastSeq();
     this.dataVersion = table.dataVersion();
-    if (this.snapshotPath) removeSnapshot(this.snapshotPath, old);
-    this.save();
+    this.snapshots?.remove(old);
+    this.save(false);
   }
 
   async upsert(records: VectorRecord<IndexStore>[]): Promise<void> {
@@ -207,20 +225,25 @@ export class EmbeddedIndex implements VectorIndex {
    * when a build completes; after a crash they are rebuilt in the background.
    */
   save(withGraphs = true): void {
-    const { table, meta } = this.ready();
+    this.ready();
     this.unsaved = 0;
-    if (!this.snapshotPath) return;
-    const parts = [...this.parts.values()];
-    const header = { dimension: meta.dimension, embedderId: meta.embedderId, generation: meta.generation, lastSeq: this.lastSeq };
-    this.run(() => saveSnapshot(this.snapshotPath!, header, parts, withGraphs), "save the vector snapshot");
-    this.run(() => table.prune(this.lastSeq - this.keepLog), "prune the vector change log");
+    const snapshots = this.snapshots;
+    if (!snapshots) return;
+    const failed = this.saveError;
+    this.saveError = undefined;
+    if (failed) throw new VectorIndexError("Could not write the vector snapshot in the background", { cause: failed });
+    // Graphs (hundreds of MB) only with the whole snapshot, written at once; changes otherwise go to its log.
+    const full = withGraphs && [...this.parts.values()].some((p) => p.hasGraph);
+    this.run(() => snapshots.save(full), "save the vector snapshot");
   }
 
   async close(): Promise<void> {
     if (this.graphTimer) clearImmediate(this.graphTimer);
     this.graphTimer = undefined;
     for (const resolve of this.graphWaiters.splice(0)) resolve();
-    if (this.meta && this.unsaved > 0) this.save();
+    if (this.meta && this.unsaved > 0 && [...this.parts.values()].some((p) => p.hasGraph)) this.save();
+    else if (this.meta && this.snapshots) this.run(() => this.snapshots!.flush(), "save the vector snapshot");
+    this.snapshots?.stop();
     this.meta = undefined;
     this.parts = new Map();
   }
@@ -228,24 +251,25 @@ export class EmbeddedIndex implements VectorIndex {
   /** Loads the snapshot (or rebuilds from SQLite when it is missing or stale), then catches up. Returns the changes applied. */
   private load(meta: TableMeta): number {
     const table = this.table!;
-    let snap: ReturnType<typeof loadSnapshot>;
+    let snap: ReturnType<SnapshotStore["load"]>;
     try {
-      snap = this.snapshotPath ? loadSnapshot(this.snapshotPath) : undefined;
+      snap = this.snapshots?.load();
     } catch {
       snap = undefined; // a damaged snapshot is derived data: rebuilt from SQLite below
     }
     const h = snap?.header;
     const fits =
+      snap &&
       h &&
       h.generation === meta.generation &&
       h.dimension === meta.dimension &&
       h.embedderId === meta.embedderId &&
-      h.lastSeq >= meta.prunedThrough &&
-      h.lastSeq <= table.lastSeq();
+      snap.lastSeq >= meta.prunedThrough &&
+      snap.lastSeq <= table.lastSeq();
     this.dataVersion = table.dataVersion();
     if (snap && fits) {
       this.parts = new Map(snap.partitions.map((p) => [partKey(p.userId, p.store), p]));
-      this.lastSeq = h.lastSeq;
+      this.lastSeq = snap.lastSeq; // the snapshot's, or further when its log was replayed
       for (const p of this.parts.values()) this.fitGraph(p);
       return this.catchUp(table.changesAfter(this.lastSeq));
     }
@@ -256,6 +280,7 @@ export class EmbeddedIndex implements VectorIndex {
   private rebuild(): number {
     const table = this.table!;
     let n = 0;
+    this.snapshots?.invalidate();
     this.db.transaction(() => {
       this.parts = new Map();
       this.lastSeq = table.lastSeq();
@@ -319,6 +344,7 @@ export class EmbeddedIndex implements VectorIndex {
   }
 
   private apply(store: IndexStore, rowId: number, userId: string, vector: Float32Array | undefined): void {
+    this.snapshots?.touch(userId, store, rowId);
     if (vector) {
       const p = this.partition(userId, store);
       p.put(rowId, vector);

@@ -25,6 +25,8 @@ export function quantize(v: Float32Array, out: Int8Array = new Int8Array(v.lengt
  */
 export class Partition {
   count = 0;
+  /** Told when a removal moves a row to another slot (a snapshot being written needs to know). */
+  onMove: ((rowId: number, from: number, to: number) => void) | undefined;
   rowIds: Float64Array;
   data: Int8Array;
   private readonly slots = new Map<number, number>();
@@ -74,8 +76,6 @@ export class Partition {
     const slot = this.slots.get(rowId);
     return slot === undefined ? undefined : this.data.subarray(slot * this.dimension, (slot + 1) * this.dimension);
   }
-
-
 
   has(rowId: number): boolean {
     return this.slots.has(rowId);
@@ -130,6 +130,7 @@ export class Partition {
       this.rowIds[slot] = moved;
       this.data.copyWithin(slot * this.dimension, last * this.dimension, (last + 1) * this.dimension);
       this.slots.set(moved, slot);
+      this.onMove?.(moved, last, slot);
     }
     this.slots.delete(rowId);
     this.graph?.remove(BigInt(rowId));
