@@ -45,6 +45,10 @@ export interface VectorIndexState {
   lastApplied: number;
   lastInSqlite: number;
   snapshotPath: string | undefined;
+  /** Where the copy came from at start: its snapshot files (and SQLite's log) or a rebuild from SQLite. */
+  loadedFrom?: "snapshot" | "sqlite";
+  /** Bytes written to the snapshot files since start (they grow with the changes, not with the copy). */
+  snapshotBytesWritten?: number;
   /** Why the copy must be rebuilt, or undefined. */
   rebuildNeeded: string | undefined;
 }

@@ -60,6 +60,7 @@ export class EmbeddedIndex implements VectorIndex {
   private readonly snapshotPath: string | undefined;
   private readonly snapshots: SnapshotStore | undefined;
   private saveError: unknown;
+  private loadedFrom: "snapshot" | "sqlite" = "sqlite";
   private readonly graphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly saveEvery: number;
@@ -208,6 +209,8 @@ export class EmbeddedIndex implements VectorIndex {
       lastApplied: this.lastSeq,
       lastInSqlite: table.lastSeq(),
       snapshotPath: this.snapshotPath,
+      loadedFrom: this.loadedFrom,
+      ...(this.snapshots ? { snapshotBytesWritten: this.snapshots.bytesWritten } : {}),
       rebuildNeeded,
     };
   }
@@ -270,9 +273,11 @@ export class EmbeddedIndex implements VectorIndex {
     if (snap && fits) {
       this.parts = new Map(snap.partitions.map((p) => [partKey(p.userId, p.store), p]));
       this.lastSeq = snap.lastSeq; // the snapshot's, or further when its log was replayed
+      this.loadedFrom = "snapshot";
       for (const p of this.parts.values()) this.fitGraph(p);
       return this.catchUp(table.changesAfter(this.lastSeq));
     }
+    this.loadedFrom = "sqlite";
     return this.rebuild();
   }
 
