@@ -175,7 +175,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   usage.afterCall(() => background.run("budget warning", () => warnings.check()));
   const correctionLog = new CorrectionLog(db, memory, clock);
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat);
-  const messageVectors = new MessageVectors(db, embedder);
+  const messageVectors = new MessageVectors(db, embedder, index, () => memory.init());
   const chatRecall: ChatRecallDeps = {
     recall: chatSearch,
     clock,
@@ -298,7 +298,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       forRole: (role) => models.forRole(role),
     },
     lookups: { searchLog: looks.searchLog, news: newsApi(looks.news), tools: looks.tools },
-    maintenance: maintenanceApi(memory, index, embedder, stores.problems, jobs, clock),
+    maintenance: maintenanceApi(memory, index, embedder, stores.problems, jobs, clock, messageVectors),
     contacts,
     usage: usageApi({
       ledger: usage.ledger,

@@ -10,6 +10,7 @@ import {
   reindex,
   repairConsistency,
   type ConsistencyReport,
+  type ReindexDeps,
   type ReindexOutcome,
   type ReindexProgress,
 } from "../memory/maintenance.ts";
@@ -37,8 +38,16 @@ export interface MaintenanceApi {
 }
 
 /** Builds the maintenance use cases over the memory service and its index. */
-export function maintenanceApi(memory: Memory, index: VectorIndex, embedder: Embedder, problems: ModelProblems, jobs: JobsStore, clock: Clock): MaintenanceApi {
-  const deps = { memory, index, embedder, jobs, now: () => clock.now().toISOString() };
+export function maintenanceApi(
+  memory: Memory,
+  index: VectorIndex,
+  embedder: Embedder,
+  problems: ModelProblems,
+  jobs: JobsStore,
+  clock: Clock,
+  messages?: ReindexDeps["messages"],
+): MaintenanceApi {
+  const deps: ReindexDeps = { memory, index, embedder, jobs, now: () => clock.now().toISOString(), ...(messages ? { messages } : {}) };
   return {
     check: () => checkConsistency(memory, index),
     repair: (report) => repairConsistency(memory, index, embedder, report),

@@ -24,7 +24,8 @@ const keyOf = (k: { store: string; rowId: number }) => `${k.store}#${k.rowId}`;
 /** Compares the live rows of every vector store with the index. */
 export async function checkConsistency(memory: Memory, index: VectorIndex): Promise<ConsistencyReport> {
   await memory.init();
-  const vectorKeys = await index.keys();
+  // Chat-message vectors live in the same index; this check is about the memory stores' rows.
+  const vectorKeys = (await index.keys()).filter((k): k is VectorKey => k.store !== "messages");
   const vectors = new Map(vectorKeys.map((k) => [keyOf(k), k]));
   const rowsWithoutVector: VectorKey[] = [];
   let rows = 0;
@@ -111,6 +112,8 @@ export interface ReindexDeps {
   embedder: Embedder;
   jobs: JobsStore;
   now: () => string;
+  /** The chat-message vectors, which share the index: forgotten when it is emptied, embedded again at the end. */
+  messages?: { forgetAll(): void; indexAll(): Promise<number> };
 }
 
 /** The interrupted reindex to continue, if one is pending. */
@@ -161,6 +164,7 @@ export async function reindex(
   };
   if (!p.reset) {
     await index.reset(dimension, embedder.id);
+    deps.messages?.forgetAll();
     save({ ...p, reset: true });
   } else {
     try {
@@ -169,6 +173,7 @@ export async function reindex(
       // The index holds another model again (a restore, another reindex): nothing of this run is left, start over.
       if (!(err instanceof VectorIndexError)) throw err;
       await index.reset(dimension, embedder.id);
+      deps.messages?.forgetAll();
       save({ ...fresh(), reset: true });
     }
   }
@@ -190,6 +195,9 @@ export async function reindex(
     }
     save({ ...p, store: s + 1, lastId: 0 });
   }
+  // Chat messages last: marks make this resumable (a message embedded before a kill is not embedded again).
+  if (opts.signal?.aborted) return { done: p.done, total, resumed: claim.resumed, finished: false };
+  await deps.messages?.indexAll();
   jobs.done(claim.id, now());
   return { done: p.done, total, resumed: claim.resumed, finished: true };
 }

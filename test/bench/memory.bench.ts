@@ -11,6 +11,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { PrecomputedEmbedder, mb, ms, pct, sentence, time, word } from "./bench-kit.ts";
+import { runScaleBench } from "./scale.bench.ts";
 import { createLilo, loadConfig, type Embedder, type ChatModel } from "../../core/index.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../core/foundation/providers/transformers-embedder.ts";
@@ -20,58 +22,15 @@ import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
 
 const MILLION = process.argv.includes("--1m") || process.env.BENCH_1M === "1";
-const SIZES = (process.env.BENCH_SIZES ?? `10000,100000${MILLION ? ",1000000" : ""}`).split(",").map(Number);
+const QUICK = process.env.BENCH_QUICK === "1";
+const SIZES = (process.env.BENCH_SIZES ?? (QUICK ? "10000" : `10000,100000${MILLION ? ",1000000" : ""}`)).split(",").map(Number);
 /** The HNSW graph path is built and measured up to this size (its build is the slow part). */
 const GRAPH_MAX = Number(process.env.BENCH_GRAPH_MAX ?? 1_000_000);
 const USER = "bench";
 const K = 10;
 const QUERIES = 100;
 
-// A vocabulary of made-up words, so hash-embedded notes spread out like real ones instead of clustering on a few
-// words; each ends in "x" so no word is a prefix of another (the keyword side prefix-matches, as for real words).
-const SYL = "ka lo mi ren tu sa fe bor qui dan el ni ost pra vu gel hem ri zo tak".split(" ");
-const VOCAB = Array.from({ length: 3000 }, (_, i) => `${SYL[i % 20]}${SYL[Math.floor(i / 20) % 20]}${SYL[Math.floor(i / 400) % 20]}x`);
-const word = (x: number) => VOCAB[Math.abs(x) % VOCAB.length]!;
-const sentence = (i: number) =>
-  `Notiz ${i}: ${word(i * 7919)} ${word(i * 104729 + 3)} und ${word(i * 1299709 + 11)}, ${word((i >> 3) * 31 + 5)} ${word(i % 97)}.`;
-
 const unusedModel: ChatModel = { provider: "bench", model: "none", complete: () => Promise.reject(new Error("the benchmark never calls a model")) };
-
-/** Serves embeddings computed before the timed loop, so turn timings exclude embedding (reported on its own). */
-class PrecomputedEmbedder implements Embedder {
-  readonly id: string;
-  private readonly known = new Map<string, Float32Array>();
-  constructor(private readonly inner: Embedder) {
-    this.id = inner.id;
-  }
-  dimension(): Promise<number> {
-    return this.inner.dimension();
-  }
-  async prepare(texts: string[]): Promise<void> {
-    const vs = await this.inner.embed(texts);
-    texts.forEach((t, i) => this.known.set(t, vs[i]!));
-  }
-  embed(texts: string[]): Promise<Float32Array[]> {
-    const missing = texts.filter((t) => !this.known.has(t));
-    if (missing.length) return this.inner.embed(texts);
-    return Promise.resolve(texts.map((t) => this.known.get(t)!));
-  }
-}
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-const ms = (xs: number[]) => `${pct(xs, 50).toFixed(2).padStart(8)} ${pct(xs, 95).toFixed(2).padStart(8)}`;
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
-
-async function time(runs: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number[]> {
-  for (let i = 0; i < Math.min(5, runs); i++) await fn(i); // warm-up
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn(i);
-    out.push(performance.now() - t);
-  }
-  return out;
-}
 
 async function pickEmbedder(): Promise<{ embedder: Embedder; note: string }> {
   const config = loadConfig({ ...process.env, LILO_EMBEDDING_OFFLINE: "true" } as Record<string, string>);
@@ -230,4 +189,5 @@ console.log(
   `machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
 );
 console.log(`embedder: ${note}; ${QUERIES} queries, k = ${K}; search = index.search (top 10); shared machine: absolute numbers are noisy, compare ratios`);
-for (const n of SIZES) await benchSize(n, embedder);
+if (process.env.BENCH_ONLY !== "scale") for (const n of SIZES) await benchSize(n, embedder);
+await runScaleBench(embedder, { quick: QUICK, million: MILLION });

@@ -1,7 +1,8 @@
 /**
  * Child process of the SIGKILL test: a burst of adds and forgets through the
- * real Memory code path on the embedded index, until it is killed. Prints
- * "ops N" after each change so the parent knows when to kill.
+ * real Memory code path on the embedded index, and chat messages imported and
+ * embedded into the same index, until it is killed. Prints "ops N" after each
+ * change so the parent knows when to kill.
  */
 import { createLilo, loadConfig } from "../../core/index.ts";
 import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
@@ -12,8 +13,10 @@ import { ANY_USER } from "../../core/index.ts";
 const dir = process.argv[2]!;
 const config = loadConfig({ LILO_DATA_DIR: dir });
 const db = openDatabase(config.dbPath);
-// A small saveEvery: the snapshot is written mid-burst, so a kill can land before, during or after a save.
-const lilo = createLilo(config, { db, embedder: new HashEmbedder(64), vectorIndex: new EmbeddedIndex(db, { saveEvery: 7, keepLog: 5 }) });
+// A small saveEvery and tiny snapshot sizes: changes are appended to the snapshot's log mid-burst and new snapshots
+// are written in the background in small steps, so a kill can land before, during or after an append or a snapshot.
+const vectorIndex = new EmbeddedIndex(db, { saveEvery: 7, keepLog: 5, compactAtBytes: 4096, snapshotChunkBytes: 300 });
+const lilo = createLilo(config, { db, embedder: new HashEmbedder(64), vectorIndex });
 const added: number[] = [];
 for (let i = 0; ; i++) {
   const r = await lilo.memory.add({ text: `Notiz ${process.pid}-${i}: etwas über Thema ${i % 13}`, userId: i % 3 ? "anna" : "ben", allowDuplicate: true });
@@ -21,6 +24,12 @@ for (let i = 0; ; i++) {
   if (i % 3 === 2 && added.length > 2) {
     const id = added.splice((i * 7) % added.length, 1)[0]!;
     await lilo.memory.forget(ANY_USER, "notes", id);
+  }
+  if (i % 4 === 0) {
+    // Chat messages go into the same index (store "messages") when they are embedded.
+    const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+    lilo.recall.importChat([{ userId: i % 8 ? "anna" : "ben", role: "user", text: `Nachricht ${process.pid}-${i} über Thema ${i % 5}`, createdAt: at }]);
+    await lilo.recall.indexMessages(i % 8 ? "anna" : "ben");
   }
   process.stdout.write(`ops ${i}\n`);
 }

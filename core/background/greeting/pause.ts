@@ -4,6 +4,7 @@
  * functions of instants, a time zone and the answer language.
  */
 import { addDays, localDay, localParts } from "../../foundation/util/time.ts";
+import { dateFormat } from "../../foundation/util/date-format.ts";
 
 type Lang = "de" | "en";
 
@@ -41,7 +42,7 @@ export function dayDiff(from: string, to: string): number {
 /** A local day as weekday and short date: "Sonntag, 29.11." / "Sunday, 29 Nov"; `year` adds the year. */
 export function dayName(day: string, language: Lang, year = false): string {
   const noon = new Date(`${day}T12:00:00Z`);
-  return new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", {
+  return dateFormat(language === "de" ? "de-DE" : "en-GB", {
     timeZone: "UTC",
     weekday: "long",
     day: "numeric",
@@ -52,9 +53,7 @@ export function dayName(day: string, language: Lang, year = false): string {
 
 /** Today's local date with weekday, spelled out: "Mittwoch, 2. Dezember 2026". */
 export function longDate(now: Date, timeZone: string, language: Lang): string {
-  return new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(
-    now,
-  );
+  return dateFormat(language === "de" ? "de-DE" : "en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(now);
 }
 
 /**
@@ -96,7 +95,7 @@ export function pauseWords(last: Date, now: Date, timeZone: string, language: La
   if (days <= 0) return de ? `${h} (seit heute ${part})` : `${h} (since ${part === "night" ? "last night" : `this ${part}`})`;
   if (days === 1) return de ? `seit gestern ${part} (${h})` : `since yesterday ${part} (${h})`;
   if (days === 2) return de ? `seit vorgestern ${part} (2 Tage)` : `since the day before yesterday in the ${part} (2 days)`;
-  const weekday = new Intl.DateTimeFormat(de ? "de-DE" : "en-GB", { timeZone: "UTC", weekday: "long" }).format(new Date(`${lastDay}T12:00:00Z`));
+  const weekday = dateFormat(de ? "de-DE" : "en-GB", { timeZone: "UTC", weekday: "long" }).format(new Date(`${lastDay}T12:00:00Z`));
   if (days < 14) return de ? `${days} Tage (seit ${weekday}${part.toLowerCase()})` : `${days} days (since ${weekday} ${part})`;
   const since = dayName(lastDay, language, days > 300);
   if (days < 60) {

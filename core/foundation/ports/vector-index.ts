@@ -1,30 +1,37 @@
 /** Which memory stores have vectors. SQLite holds the rows; the index only points at them. */
 export const VECTOR_STORES = ["notes", "important", "thoughts", "diary"] as const;
 export type VectorStore = (typeof VECTOR_STORES)[number];
+/** Everything the index holds: the memory stores and the chat log's messages (the meaning side of the chat-log search). */
+export const INDEX_STORES = [...VECTOR_STORES, "messages"] as const;
+export type IndexStore = (typeof INDEX_STORES)[number];
 
 /** Identifies one vector: the SQLite row it mirrors. */
-export interface VectorKey {
-  store: VectorStore;
+export interface VectorKey<S extends IndexStore = VectorStore> {
+  store: S;
   rowId: number;
   userId: string;
 }
 
-export interface VectorRecord extends VectorKey {
+export interface VectorRecord<S extends IndexStore = VectorStore> extends VectorKey<S> {
   vector: Float32Array;
 }
 
-export interface VectorHit extends VectorKey {
+export interface VectorHit<S extends IndexStore = VectorStore> extends VectorKey<S> {
   /** Cosine similarity, 1 = same direction. */
   score: number;
 }
 
-export interface VectorQuery {
+export interface VectorQuery<S extends IndexStore = VectorStore> {
   vector: Float32Array;
-  store: VectorStore;
+  store: S;
   userId: string;
   k: number;
   /** Hits below this cosine similarity are left out. */
   minScore?: number;
+  /** Only among these rows (a search narrowed by the caller, e.g. to a time range); all when absent. */
+  rowIds?: number[];
+  /** Never these rows (e.g. the conversation running now): left out before the k best are taken. */
+  excludeRowIds?: number[];
 }
 
 /** What `lilo doctor` shows about an index that keeps a derived copy of its own. */
@@ -38,6 +45,10 @@ export interface VectorIndexState {
   lastApplied: number;
   lastInSqlite: number;
   snapshotPath: string | undefined;
+  /** Where the copy came from at start: its snapshot files (and SQLite's log) or a rebuild from SQLite. */
+  loadedFrom?: "snapshot" | "sqlite";
+  /** Bytes written to the snapshot files since start (they grow with the changes, not with the copy). */
+  snapshotBytesWritten?: number;
   /** Why the copy must be rebuilt, or undefined. */
   rebuildNeeded: string | undefined;
 }
@@ -56,13 +67,13 @@ export interface VectorIndex {
    */
   init(dimension: number, embedderId: string): Promise<void>;
   /** Inserts or replaces vectors (same key = same vector). */
-  upsert(records: VectorRecord[]): Promise<void>;
+  upsert(records: VectorRecord<IndexStore>[]): Promise<void>;
   /** Removes the vectors of these rows; unknown keys are ignored. */
-  delete(keys: VectorKey[]): Promise<void>;
+  delete(keys: VectorKey<IndexStore>[]): Promise<void>;
   /** Nearest vectors of one user in one store, best first. */
-  search(query: VectorQuery): Promise<VectorHit[]>;
+  search<S extends IndexStore>(query: VectorQuery<S>): Promise<VectorHit<S>[]>;
   /** Every key the index holds, for consistency checks. */
-  keys(): Promise<VectorKey[]>;
+  keys(): Promise<VectorKey<IndexStore>[]>;
   /** Drops everything and prepares for a new dimension / model. */
   reset(dimension: number, embedderId: string): Promise<void>;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
-import type { VectorHit, VectorIndex, VectorKey, VectorQuery, VectorRecord } from "../ports/vector-index.ts";
+import type { IndexStore, VectorHit, VectorIndex, VectorKey, VectorQuery, VectorRecord } from "../ports/vector-index.ts";
 
 /**
  * Providers whose SDK loads on first use. @anthropic-ai/sdk, openai and the
@@ -27,9 +27,9 @@ export function lazyVectorIndex(name: string, load: () => Promise<VectorIndex>):
   return {
     name,
     init: async (dimension: number, embedderId: string) => (await index()).init(dimension, embedderId),
-    upsert: async (records: VectorRecord[]) => (await index()).upsert(records),
-    delete: async (keys: VectorKey[]) => (await index()).delete(keys),
-    search: async (query: VectorQuery): Promise<VectorHit[]> => (await index()).search(query),
+    upsert: async (records: VectorRecord<IndexStore>[]) => (await index()).upsert(records),
+    delete: async (keys: VectorKey<IndexStore>[]) => (await index()).delete(keys),
+    search: async <S extends IndexStore>(query: VectorQuery<S>): Promise<VectorHit<S>[]> => (await index()).search(query),
     keys: async () => (await index()).keys(),
     reset: async (dimension: number, embedderId: string) => (await index()).reset(dimension, embedderId),
     close: async () => {

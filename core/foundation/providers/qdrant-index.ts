@@ -1,15 +1,7 @@
 import { createHash } from "node:crypto";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { VectorIndexError } from "../errors.ts";
-import {
-  VECTOR_STORES,
-  type VectorHit,
-  type VectorIndex,
-  type VectorKey,
-  type VectorQuery,
-  type VectorRecord,
-  type VectorStore,
-} from "../ports/vector-index.ts";
+import { INDEX_STORES, type VectorHit, type VectorIndex, type VectorKey, type VectorQuery, type VectorRecord, type IndexStore } from "../ports/vector-index.ts";
 
 export interface QdrantIndexOptions {
   /** e.g. http://127.0.0.1:6333 */
@@ -32,7 +24,7 @@ const SCROLL_PAGE = 256;
  * "lilo:<store>:<rowId>" (version nibble 8, RFC 4122 variant). The key itself
  * travels in the payload, which is what search() and keys() read back.
  */
-export function qdrantPointId(store: VectorStore, rowId: number): string {
+export function qdrantPointId(store: IndexStore, rowId: number): string {
   const h = createHash("sha256").update(`lilo:${store}:${rowId}`).digest("hex").slice(0, 32).split("");
   h[12] = "8";
   h[16] = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
@@ -41,7 +33,7 @@ export function qdrantPointId(store: VectorStore, rowId: number): string {
 }
 
 interface LiloPayload {
-  store: VectorStore;
+  store: IndexStore;
   rowId: number;
   userId: string;
   embedderId: string;
@@ -114,7 +106,7 @@ export class QdrantIndex implements VectorIndex {
     this.state = { dimension, embedderId };
   }
 
-  async upsert(records: VectorRecord[]): Promise<void> {
+  async upsert(records: VectorRecord<IndexStore>[]): Promise<void> {
     const { dimension, embedderId } = this.ready();
     const points = records.map((r) => {
       if (r.vector.length !== dimension) {
@@ -129,14 +121,14 @@ export class QdrantIndex implements VectorIndex {
     }
   }
 
-  async delete(keys: VectorKey[]): Promise<void> {
+  async delete(keys: VectorKey<IndexStore>[]): Promise<void> {
     this.ready();
     if (keys.length === 0) return;
     const ids = keys.map((k) => qdrantPointId(k.store, k.rowId));
     await this.call("delete vectors", () => this.client.delete(this.collection, { wait: true, points: ids }));
   }
 
-  async search(query: VectorQuery): Promise<VectorHit[]> {
+  async search<S extends IndexStore>(query: VectorQuery<S>): Promise<VectorHit<S>[]> {
     const { dimension } = this.ready();
     if (query.vector.length !== dimension) {
       throw new VectorIndexError(`Query vector has ${query.vector.length} dimensions, the index expects ${dimension}`);
@@ -150,7 +142,9 @@ export class QdrantIndex implements VectorIndex {
           must: [
             { key: "store", match: { value: query.store } },
             { key: "userId", match: { value: query.userId } },
+            ...(query.rowIds ? [{ has_id: query.rowIds.map((id) => qdrantPointId(query.store, id)) }] : []),
           ],
+          ...(query.excludeRowIds?.length ? { must_not: [{ has_id: query.excludeRowIds.map((id) => qdrantPointId(query.store, id)) }] } : {}),
         },
         limit,
         ...(query.minScore !== undefined ? { score_threshold: query.minScore } : {}),
@@ -162,13 +156,13 @@ export class QdrantIndex implements VectorIndex {
       const key = toKey(p.payload);
       // Defence in depth: never hand out another user's or store's row.
       if (!key || key.userId !== query.userId || key.store !== query.store) return [];
-      return [{ ...key, score: p.score }];
+      return [{ ...key, store: query.store, score: p.score }];
     });
   }
 
-  async keys(): Promise<VectorKey[]> {
+  async keys(): Promise<VectorKey<IndexStore>[]> {
     this.ready();
-    const out: VectorKey[] = [];
+    const out: VectorKey<IndexStore>[] = [];
     let offset: string | number | undefined;
     for (;;) {
       const page = await this.call("list vector keys", () =>
@@ -229,11 +223,11 @@ export class QdrantIndex implements VectorIndex {
   }
 }
 
-function toKey(payload: unknown): VectorKey | undefined {
+function toKey(payload: unknown): VectorKey<IndexStore> | undefined {
   const p = payload as Partial<LiloPayload> | null | undefined;
   if (!p || typeof p.rowId !== "number" || typeof p.userId !== "string") return undefined;
-  if (!(VECTOR_STORES as readonly string[]).includes(p.store as string)) return undefined;
-  return { store: p.store as VectorStore, rowId: p.rowId, userId: p.userId };
+  if (!(INDEX_STORES as readonly string[]).includes(p.store as string)) return undefined;
+  return { store: p.store as IndexStore, rowId: p.rowId, userId: p.userId };
 }
 
 function checkDimension(dimension: number): void {

@@ -1,3 +1,4 @@
+import { prepared } from "./prepared.ts";
 import type { Db } from "./db.ts";
 import { writeTransaction } from "./tx.ts";
 
@@ -71,7 +72,7 @@ export class ChatLog {
 
   /** The newest conversation of a user, if any. */
   latestConversation(userId: string): Conversation | undefined {
-    const r = this.db.prepare(`SELECT * FROM conversations WHERE user_id = ? ORDER BY last_message_at DESC, id DESC LIMIT 1`).get(userId) as
+    const r = prepared(this.db, `SELECT * FROM conversations WHERE user_id = ? ORDER BY last_message_at DESC, id DESC LIMIT 1`).get(userId) as
       { id: number; user_id: string; started_at: string; last_message_at: string; start_model: string | null } | undefined;
     return r && { id: r.id, userId: r.user_id, startedAt: r.started_at, lastMessageAt: r.last_message_at, startModel: r.start_model };
   }
@@ -137,14 +138,14 @@ export class ChatLog {
           m.delivery ?? "delivered",
           m.replyTo ?? null,
         );
-      this.db.prepare(`UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
+      prepared(this.db, `UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
       return Number(info.lastInsertRowid);
     });
     return this.get(id)!;
   }
 
   get(id: number): ChatLogMessage | undefined {
-    const r = this.db.prepare(`SELECT * FROM messages WHERE id = ?`).get(id) as RawMessage | undefined;
+    const r = prepared(this.db, `SELECT * FROM messages WHERE id = ?`).get(id) as RawMessage | undefined;
     return r && toMessage(r);
   }
 
@@ -170,13 +171,13 @@ export class ChatLog {
    * reply to a greeting still gets the short-term memory of a new conversation.
    */
   opensConversation(conversationId: number, messageId: number): boolean {
-    const r = this.db.prepare(`SELECT 1 FROM messages WHERE conversation_id = ? AND id < ? AND proactive = 0 LIMIT 1`).get(conversationId, messageId);
+    const r = prepared(this.db, `SELECT 1 FROM messages WHERE conversation_id = ? AND id < ? AND proactive = 0 LIMIT 1`).get(conversationId, messageId);
     return r === undefined;
   }
 
   /** The user's newest message, for retrying a turn whose model call failed. */
   lastMessage(userId: string): ChatLogMessage | undefined {
-    const r = this.db.prepare(`SELECT * FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1`).get(userId) as RawMessage | undefined;
+    const r = prepared(this.db, `SELECT * FROM messages WHERE user_id = ? ORDER BY id DESC LIMIT 1`).get(userId) as RawMessage | undefined;
     return r && toMessage(r);
   }
 
@@ -192,8 +193,8 @@ export class ChatLog {
 
   count(userId?: string): number {
     const r = userId
-      ? this.db.prepare(`SELECT count(*) AS n FROM messages WHERE user_id = ?`).get(userId)
-      : this.db.prepare(`SELECT count(*) AS n FROM messages`).get();
+      ? prepared(this.db, `SELECT count(*) AS n FROM messages WHERE user_id = ?`).get(userId)
+      : prepared(this.db, `SELECT count(*) AS n FROM messages`).get();
     return (r as { n: number }).n;
   }
 }

@@ -1,11 +1,12 @@
 /**
  * The chat log's SQL for [RECALL:] (core/memory/recall/search.ts ranks and builds
- * passages): FTS5 over each message with its neighbours (`messages_ctx_fts`,
+ * passages): FTS5 over each message with its neighbours (`messages_ctx_user_fts`, one user's range,
  * bm25), time bounds, and the messages around a hit.
  */
 import type { Db } from "./db.ts";
 import type { Role } from "./chat-log.ts";
 import { prepared } from "./prepared.ts";
+import { inUserRange, userBase } from "./user-fts.ts";
 
 /** A chat message as a passage needs it. */
 export interface PassageRow {
@@ -63,9 +64,11 @@ export class ChatSearchTable {
     let sql: string;
     if (f.match) {
       params.match = f.match;
-      sql = `SELECT m.id, m.conversation_id, m.created_at, -bm25(messages_ctx_fts, 1.0, ${f.contextWeight}) AS score
-             FROM messages_ctx_fts JOIN messages m ON m.id = messages_ctx_fts.rowid
-             WHERE messages_ctx_fts MATCH @match AND ${where.join(" AND ")} ORDER BY score DESC, m.id DESC`;
+      // The user's rowid range inside the FTS5 query: only their postings are read (user-fts.ts).
+      sql = `SELECT m.id, m.conversation_id, m.created_at, -bm25(messages_ctx_user_fts, 1.0, ${f.contextWeight}) AS score
+             FROM messages_ctx_user_fts JOIN messages m ON m.id = messages_ctx_user_fts.rowid - ${userBase("@userId")}
+             WHERE messages_ctx_user_fts MATCH @match AND ${inUserRange("messages_ctx_user_fts", "@userId")} AND ${where.join(" AND ")}
+             ORDER BY score DESC, m.id DESC`;
     } else {
       sql = `SELECT m.id, m.conversation_id, m.created_at, 0 AS score FROM messages m WHERE ${where.join(" AND ")} ORDER BY m.created_at DESC, m.id DESC`;
     }

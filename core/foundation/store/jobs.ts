@@ -1,3 +1,4 @@
+import { prepared } from "./prepared.ts";
 import type { Db } from "./db.ts";
 
 /** One piece of after-reply work, as stored. */
@@ -52,13 +53,13 @@ export class JobsStore {
 
   /** The newest pending job of one kind (a maintenance run to continue), if any. */
   latestPending(kind: string): Job | undefined {
-    const row = this.db.prepare(`SELECT * FROM jobs WHERE status = 'pending' AND kind = ? ORDER BY id DESC LIMIT 1`).get(kind) as RawJob | undefined;
+    const row = prepared(this.db, `SELECT * FROM jobs WHERE status = 'pending' AND kind = ? ORDER BY id DESC LIMIT 1`).get(kind) as RawJob | undefined;
     return row && toJob(row);
   }
 
   /** Records how far a maintenance run got (its payload), so a run killed after this continues from here. */
   progress(id: number, payload: unknown, now: string): void {
-    this.db.prepare(`UPDATE jobs SET payload = ?, updated_at = ? WHERE id = ?`).run(JSON.stringify(payload), now, id);
+    prepared(this.db, `UPDATE jobs SET payload = ?, updated_at = ? WHERE id = ?`).run(JSON.stringify(payload), now, id);
   }
 
   /** Runs `fn` in one write transaction (taken at once), so a look at the jobs and the change it decides on are not split by another process. */
@@ -68,21 +69,21 @@ export class JobsStore {
 
   /** Counts a start of the job before it runs: a job that keeps crashing the process gives up after the limit. */
   started(id: number, now: string): void {
-    this.db.prepare(`UPDATE jobs SET attempts = attempts + 1, updated_at = ? WHERE id = ?`).run(now, id);
+    prepared(this.db, `UPDATE jobs SET attempts = attempts + 1, updated_at = ? WHERE id = ?`).run(now, id);
   }
 
   done(id: number, now: string): void {
-    this.db.prepare(`UPDATE jobs SET status = 'done', error = NULL, updated_at = ? WHERE id = ?`).run(now, id);
+    prepared(this.db, `UPDATE jobs SET status = 'done', error = NULL, updated_at = ? WHERE id = ?`).run(now, id);
   }
 
   /** Leaves the job pending for another try, or marks it failed once it used its attempts. */
   failed(id: number, error: string, now: string, final: boolean): void {
-    this.db.prepare(`UPDATE jobs SET status = ?, error = ?, updated_at = ? WHERE id = ?`).run(final ? "failed" : "pending", error, now, id);
+    prepared(this.db, `UPDATE jobs SET status = ?, error = ?, updated_at = ? WHERE id = ?`).run(final ? "failed" : "pending", error, now, id);
   }
 
   /** Jobs by status, for `lilo status`/tests. */
   counts(): Record<string, number> {
-    const rows = this.db.prepare(`SELECT status, count(*) AS n FROM jobs GROUP BY status`).all() as { status: string; n: number }[];
+    const rows = prepared(this.db, `SELECT status, count(*) AS n FROM jobs GROUP BY status`).all() as { status: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 }

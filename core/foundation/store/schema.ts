@@ -3,6 +3,8 @@
  * edited after it shipped; changes come as a new entry at the end.
  * Every row is scoped to a user id; times are ISO-8601 UTC strings.
  */
+import { userKey } from "./user-fts.ts";
+
 /** The FTS5 index of one text store, kept in step by triggers and filled from the rows it already has. */
 function storeKeywordIndex(t: string): string {
   return `
@@ -18,6 +20,27 @@ function storeKeywordIndex(t: string): string {
     INSERT INTO ${t}_fts(rowid, text) VALUES (new.id, new.text);
   END;
   INSERT INTO ${t}_fts(${t}_fts) VALUES ('rebuild');
+`;
+}
+
+/** Issue 25: a store's keyword index partitioned by user (see user-fts.ts), replacing `${t}_fts`. */
+function userKeywordIndex(t: string): string {
+  return `
+  DROP TRIGGER ${t}_fts_ai; DROP TRIGGER ${t}_fts_ad; DROP TRIGGER ${t}_fts_au; DROP TABLE ${t}_fts;
+  CREATE VIRTUAL TABLE ${t}_user_fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER ${t}_user_fts_ai AFTER INSERT ON ${t} BEGIN
+    INSERT OR IGNORE INTO fts_users(user_id) VALUES (new.user_id);
+    INSERT INTO ${t}_user_fts(rowid, text) VALUES (${userKey("new.user_id", "new.id")}, new.text);
+  END;
+  CREATE TRIGGER ${t}_user_fts_ad AFTER DELETE ON ${t} BEGIN
+    DELETE FROM ${t}_user_fts WHERE rowid = ${userKey("old.user_id", "old.id")};
+  END;
+  CREATE TRIGGER ${t}_user_fts_au AFTER UPDATE OF text, user_id ON ${t} BEGIN
+    DELETE FROM ${t}_user_fts WHERE rowid = ${userKey("old.user_id", "old.id")};
+    INSERT OR IGNORE INTO fts_users(user_id) VALUES (new.user_id);
+    INSERT INTO ${t}_user_fts(rowid, text) VALUES (${userKey("new.user_id", "new.id")}, new.text);
+  END;
+  INSERT INTO ${t}_user_fts(rowid, text) SELECT ${userKey("r.user_id", "r.id")}, r.text FROM ${t} r;
 `;
 }
 
@@ -412,5 +435,51 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
     created_at TEXT NOT NULL
   );
   CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
+  `,
+  /* issue 25: keyword indexes partitioned by user inside FTS5 (a user's search reads only their rows, bm25 unchanged);
+     chat-message vectors move into the vector index, message_vectors keeps which messages have one */ `
+  CREATE TABLE fts_users (slot INTEGER PRIMARY KEY, user_id TEXT NOT NULL UNIQUE);
+  INSERT INTO fts_users(user_id)
+    SELECT user_id FROM notes UNION SELECT user_id FROM important UNION SELECT user_id FROM thoughts
+    UNION SELECT user_id FROM diary UNION SELECT user_id FROM messages;
+${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
+  DROP TRIGGER messages_ctx_ai; DROP TRIGGER messages_ctx_ad; DROP TRIGGER messages_ctx_au; DROP TABLE messages_ctx_fts;
+  CREATE VIRTUAL TABLE messages_ctx_user_fts USING fts5(text, context, tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER messages_ctx_ai AFTER INSERT ON messages BEGIN
+    INSERT OR IGNORE INTO fts_users(user_id) VALUES (new.user_id);
+    INSERT INTO messages_ctx_user_fts(rowid, text, context) VALUES (${userKey("new.user_id", "new.id")}, new.text,
+      coalesce((SELECT text FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1), ''));
+    UPDATE messages_ctx_user_fts SET context = context || ' ' || new.text
+      WHERE rowid = ${userKey("new.user_id", "(SELECT id FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1)")};
+  END;
+  CREATE TRIGGER messages_ctx_ad AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_ctx_user_fts WHERE rowid = ${userKey("old.user_id", "old.id")};
+  END;
+  CREATE TRIGGER messages_ctx_au AFTER UPDATE OF text ON messages BEGIN
+    UPDATE messages_ctx_user_fts SET text = new.text WHERE rowid = ${userKey("new.user_id", "new.id")};
+    UPDATE messages_ctx_user_fts SET context = replace(context, old.text, new.text)
+      WHERE rowid IN (SELECT ${userKey("new.user_id", "id")} FROM messages WHERE conversation_id = new.conversation_id AND id <> new.id
+                      AND id IN ((SELECT max(id) FROM messages WHERE conversation_id = new.conversation_id AND id < new.id),
+                                 (SELECT min(id) FROM messages WHERE conversation_id = new.conversation_id AND id > new.id)));
+  END;
+  INSERT INTO messages_ctx_user_fts(rowid, text, context)
+    SELECT ${userKey("m.user_id", "m.id")}, m.text,
+      coalesce((SELECT p.text FROM messages p WHERE p.conversation_id = m.conversation_id AND p.id < m.id ORDER BY p.id DESC LIMIT 1), '') || ' ' ||
+      coalesce((SELECT n.text FROM messages n WHERE n.conversation_id = m.conversation_id AND n.id > m.id ORDER BY n.id LIMIT 1), '')
+    FROM messages m;
+
+  -- chat-message vectors move into the vector index (store "messages"): int8 copy, rescoring, change log and
+  -- snapshot like the notes. This table now only records which messages have a vector (and of which embedder);
+  -- the old vectors wait in message_vectors_legacy until the index takes them over, user by user.
+  ALTER TABLE message_vectors RENAME TO message_vectors_legacy;
+  CREATE TABLE message_vectors (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL,
+    embedder TEXT NOT NULL
+  );
+  CREATE INDEX message_vectors_by_user ON message_vectors(user_id, embedder);
+  CREATE TRIGGER message_vectors_mark_au AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM message_vectors WHERE message_id = new.id;
+  END;
   `,
 ];

@@ -1,3 +1,4 @@
+import { prepared } from "./prepared.ts";
 import type { Db } from "./db.ts";
 
 /** User id under which settings that apply to everyone are kept. */
@@ -8,7 +9,7 @@ export class SettingsStore {
   constructor(private readonly db: Db) {}
 
   get(key: string, userId = GLOBAL): string | undefined {
-    const r = this.db.prepare(`SELECT value FROM settings WHERE user_id = ? AND key = ?`).get(userId, key) as { value: string } | undefined;
+    const r = prepared(this.db, `SELECT value FROM settings WHERE user_id = ? AND key = ?`).get(userId, key) as { value: string } | undefined;
     return r?.value;
   }
 
@@ -23,7 +24,7 @@ export class SettingsStore {
 
   /** Every global setting whose key starts with `prefix`, by key. */
   list(prefix: string): { key: string; value: string }[] {
-    return this.db.prepare(`SELECT key, value FROM settings WHERE user_id = ? AND substr(key, 1, ?) = ? ORDER BY key`).all(GLOBAL, prefix.length, prefix) as {
+    return prepared(this.db, `SELECT key, value FROM settings WHERE user_id = ? AND substr(key, 1, ?) = ? ORDER BY key`).all(GLOBAL, prefix.length, prefix) as {
       key: string;
       value: string;
     }[];
@@ -31,7 +32,7 @@ export class SettingsStore {
 
   /** Every stored setting, of everyone and of each user, by key. */
   all(): { userId: string; key: string; value: string }[] {
-    return this.db.prepare(`SELECT user_id AS userId, key, value FROM settings ORDER BY key, user_id`).all() as {
+    return prepared(this.db, `SELECT user_id AS userId, key, value FROM settings ORDER BY key, user_id`).all() as {
       userId: string;
       key: string;
       value: string;
@@ -39,6 +40,6 @@ export class SettingsStore {
   }
 
   delete(key: string, userId = GLOBAL): void {
-    this.db.prepare(`DELETE FROM settings WHERE user_id = ? AND key = ?`).run(userId, key);
+    prepared(this.db, `DELETE FROM settings WHERE user_id = ? AND key = ?`).run(userId, key);
   }
 }

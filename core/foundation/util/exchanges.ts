@@ -1,4 +1,5 @@
 import type { ChatLogMessage } from "../store/chat-log.ts";
+import { dateFormat } from "./date-format.ts";
 
 /** One exchange: the user's message(s) and Lilo's answer(s) to them. */
 export type Exchange = ChatLogMessage[];
@@ -57,7 +58,7 @@ export function renderExchanges(exchanges: Exchange[], o: TranscriptOptions): st
 
 /** Short local date and time, "02.12. 14:05" / "02/12 14:05", for transcripts. */
 export function shortLocalTime(iso: string, timeZone: string, language: "de" | "en"): string {
-  return new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", {
+  return dateFormat(language === "de" ? "de-DE" : "en-GB", {
     timeZone,
     day: "2-digit",
     month: "2-digit",

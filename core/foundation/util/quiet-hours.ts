@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.ts";
+import { dateFormat } from "./date-format.ts";
 
 /** A daily window in local time, e.g. 22:30–07:00 (may wrap past midnight). */
 export interface QuietHours {
@@ -19,7 +20,7 @@ export function parseQuietHours(variable: string, raw: string): QuietHours | und
 
 /** Is `now` inside the window, in the given time zone? */
 export function inQuietHours(now: Date, q: QuietHours, timeZone: string): boolean {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(now);
+  const parts = dateFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(now);
   const h = Number(parts.find((p) => p.type === "hour")?.value);
   const min = Number(parts.find((p) => p.type === "minute")?.value);
   const t = h * 60 + min;

@@ -1,6 +1,7 @@
+import { dateFormat } from "./date-format.ts";
 /** Formats an instant as local date and time in a time zone, e.g. "Mittwoch, 2. Dezember 2026, 14:05". */
 export function formatLocal(d: Date, timeZone: string, language: "de" | "en"): string {
-  return new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", {
+  return dateFormat(language === "de" ? "de-DE" : "en-GB", {
     timeZone,
     weekday: "long",
     year: "numeric",
@@ -13,28 +14,21 @@ export function formatLocal(d: Date, timeZone: string, language: "de" | "en"): s
 
 /** The local calendar day (YYYY-MM-DD) of an instant in a time zone. */
 export function localDay(d: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+  return dateFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
 }
-
-/** Formatters by time zone: building an Intl.DateTimeFormat is slow, and recall calls this per message. */
-const PARTS_FORMATTERS = new Map<string, Intl.DateTimeFormat>();
 
 /** Local calendar fields of an instant in a time zone (hour 0–23). */
 export function localParts(d: Date, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
-  let f = PARTS_FORMATTERS.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    PARTS_FORMATTERS.set(timeZone, f);
-  }
+  const f = dateFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  });
   const parts = f.formatToParts(d);
   const num = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return { year: num("year"), month: num("month"), day: num("day"), hour: num("hour"), minute: num("minute"), second: num("second") };

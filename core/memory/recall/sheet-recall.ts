@@ -91,7 +91,7 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
   });
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
   if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
-  const dense = denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
+  const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
   const lists = [
     { ids: keyword.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
@@ -126,7 +126,7 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
  * embeds nothing: the turn's after-reply job fills the vectors, the CLI's
  * search and the preview catch up before they search (core/api/create-lilo.ts).
  */
-function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
+async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
   const f = p.query.filter;
   const floor = deps.minSimilarity?.() ?? 0;
   const keep = (h: { conversationId: number; createdAt: string }) =>
@@ -134,7 +134,9 @@ function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecal
     (f.from === undefined || h.createdAt >= f.from) &&
     (f.to === undefined || h.createdAt < f.to) &&
     (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart));
-  return vectors.search(o.userId, o.vector, depth, keep).filter((h) => h.score >= floor);
+  // The running conversation and the time range also go to the index, which leaves them out before ranking.
+  const narrow = { excludeConversationId: o.excludeConversationId, from: f.from, to: f.to };
+  return (await vectors.search(o.userId, o.vector, depth, keep, narrow)).filter((h) => h.score >= floor);
 }
 
 /** Searches again with the words the top hits share (pseudo-relevance feedback). */

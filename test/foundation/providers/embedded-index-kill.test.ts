@@ -25,7 +25,7 @@ function burstAndKill(dir: string, ops: number): Promise<void> {
   });
 }
 
-describe("embedded index after SIGKILL during a burst of adds and forgets", () => {
+describe("embedded index after SIGKILL during a burst of adds, forgets and chat messages", () => {
   let dir: string;
   let lilo: Lilo | undefined;
   afterEach(async () => {
@@ -70,6 +70,18 @@ describe("embedded index after SIGKILL during a burst of adds and forgets", () =
     for (const r of stored.slice(-15)) {
       const [top] = await index.search({ vector: (await embedder.embed([r.text]))[0]!, store: "notes", userId: r.userId, k: 1 });
       expect(top?.rowId).toBe(r.id);
+    }
+    // Chat messages: every embedded message is in the index and found by its own text after the restart.
+    const messages = db.prepare("SELECT m.id, m.user_id AS userId, m.text FROM messages m JOIN message_vectors v ON v.message_id = m.id").all() as {
+      id: number;
+      userId: string;
+      text: string;
+    }[];
+    expect(messages.length).toBeGreaterThan(5);
+    expect(inIndex.filter((k) => k.startsWith("messages/")).length).toBeGreaterThanOrEqual(messages.length);
+    for (const m of messages.slice(-10)) {
+      const [top] = await index.search({ vector: (await embedder.embed([m.text]))[0]!, store: "messages", userId: m.userId, k: 1 });
+      expect(top?.rowId).toBe(m.id);
     }
     const live = new Set(stored.map((r) => r.id));
     for (const user of ["anna", "ben"]) {

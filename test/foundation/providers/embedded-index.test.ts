@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
-import type { VectorKey, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
+import type { IndexStore, VectorKey, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
 import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
 
 const EMB = "emb-test";
@@ -20,7 +20,7 @@ function vecOf(id: number, dim = DIM): Float32Array {
   return v;
 }
 const note = (rowId: number, userId = "u1"): VectorRecord => ({ store: "notes", rowId, userId, vector: vecOf(rowId) });
-const sorted = (keys: VectorKey[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
+const sorted = (keys: VectorKey<IndexStore>[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
 
 describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
   let dir: string;

@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { VectorIndexError } from "../../../core/foundation/errors.ts";
 import { EmbeddedIndex } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
-import type { VectorKey } from "../../../core/foundation/ports/vector-index.ts";
+import type { IndexStore, VectorKey } from "../../../core/foundation/ports/vector-index.ts";
 import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { VectorTable } from "../../../core/foundation/store/vectors/vector-table.ts";
 import { basisVector } from "../../fakes/controlled-embedder.ts";
 import { FIXTURE_DIM, FIXTURE_ENTRIES, SQLITE_VEC_DB } from "../../fixtures/sqlite-vec-db.ts";
 
 const EMB = "controlled-8";
-const sorted = (keys: VectorKey[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
+const sorted = (keys: VectorKey<IndexStore>[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
 /** The data tables of the removed backend (not the vec0 declaration). */
 const vec0Tables = (db: Db) =>
   db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'vec_memory_*' ORDER BY name`).pluck().all() as string[];

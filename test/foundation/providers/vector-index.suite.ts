@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { VectorIndexError } from "../../../core/foundation/errors.ts";
-import type { VectorIndex, VectorKey, VectorRecord, VectorStore } from "../../../core/foundation/ports/vector-index.ts";
+import type { IndexStore, VectorIndex, VectorKey, VectorRecord, VectorStore } from "../../../core/foundation/ports/vector-index.ts";
 
 /** One backend under test: a fresh, empty index on fresh storage. */
 export interface VectorIndexHarness {
@@ -21,7 +21,7 @@ import { cosine } from "../../../core/foundation/util/vector.ts";
 export { cosine };
 
 const rec = (store: VectorStore, rowId: number, userId: string, vector: Float32Array): VectorRecord => ({ store, rowId, userId, vector });
-const sortKeys = (keys: VectorKey[]): VectorKey[] =>
+const sortKeys = (keys: VectorKey<IndexStore>[]): VectorKey<IndexStore>[] =>
   [...keys]
     .map(({ store, rowId, userId }) => ({ store, rowId, userId }))
     .sort((a, b) => a.store.localeCompare(b.store) || a.rowId - b.rowId || a.userId.localeCompare(b.userId));

@@ -1,8 +1,8 @@
 import { VectorIndexError } from "../../errors.ts";
-import type { VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord, VectorStore } from "../../ports/vector-index.ts";
+import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
-import { loadSnapshot, removeSnapshot, saveSnapshot } from "./snapshot.ts";
+import { SnapshotStore } from "./snapshot-store.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
@@ -14,8 +14,12 @@ export interface EmbeddedIndexOptions {
   graphMinSize?: number;
   /** Candidates taken from the int8 copy before exact float rescoring (at least 1.5 × k). */
   rescoreDepth?: number;
-  /** Save the snapshot after this many changes (it is also saved on close). */
+  /** Save the changes (appended to the snapshot's log) after this many (also done on close). */
   saveEvery?: number;
+  /** The snapshot's log is folded into a new snapshot, written in the background, once larger than this and the snapshot. */
+  compactAtBytes?: number;
+  /** Bytes of a background snapshot written per step. */
+  snapshotChunkBytes?: number;
   /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
   keepLog?: number;
   /** "background" (default): graphs are built a chunk at a time while searches scan exactly; "inline": at once. */
@@ -54,6 +58,9 @@ export class EmbeddedIndex implements VectorIndex {
   private dataVersion = -1;
   private unsaved = 0;
   private readonly snapshotPath: string | undefined;
+  private readonly snapshots: SnapshotStore | undefined;
+  private saveError: unknown;
+  private loadedFrom: "snapshot" | "sqlite" = "sqlite";
   private readonly graphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly saveEvery: number;
@@ -74,6 +81,18 @@ export class EmbeddedIndex implements VectorIndex {
     this.keepLog = opts.keepLog ?? 10_000;
     this.graphBuild = opts.graphBuild ?? "background";
     this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
+    const source = {
+      parts: () => [...this.parts.values()],
+      part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
+      state: () => ({ ...this.ready().meta, lastSeq: this.lastSeq }),
+      persisted: (seq: number) => this.table?.prune(seq - this.keepLog),
+      failed: (err: unknown) => void (this.saveError = err), // raised by the next save
+    };
+    const sizes = {
+      ...(opts.compactAtBytes !== undefined ? { compactAtBytes: opts.compactAtBytes } : {}),
+      ...(opts.snapshotChunkBytes !== undefined ? { chunkBytes: opts.snapshotChunkBytes } : {}),
+    };
+    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, sizes) : undefined;
   }
 
   async init(dimension: number, embedderId: string): Promise<void> {
@@ -87,7 +106,7 @@ export class EmbeddedIndex implements VectorIndex {
     if (meta.dimension !== dimension || meta.embedderId !== embedderId) throw modelMismatch(meta, dimension, embedderId);
     this.meta = meta;
     const applied = this.run(() => this.load(meta), "load the vector index");
-    if (applied > 0) this.save();
+    if (applied > 0) this.save(false);
   }
 
   async reset(dimension: number, embedderId: string): Promise<void> {
@@ -107,11 +126,11 @@ export class EmbeddedIndex implements VectorIndex {
     this.parts = new Map();
     this.lastSeq = table.lastSeq();
     this.dataVersion = table.dataVersion();
-    if (this.snapshotPath) removeSnapshot(this.snapshotPath, old);
-    this.save();
+    this.snapshots?.remove(old);
+    this.save(false);
   }
 
-  async upsert(records: VectorRecord[]): Promise<void> {
+  async upsert(records: VectorRecord<IndexStore>[]): Promise<void> {
     const { table, meta } = this.ready();
     for (const r of records) {
       if (r.vector.length !== meta.dimension)
@@ -123,7 +142,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.afterChanges(records.length);
   }
 
-  async delete(keys: VectorKey[]): Promise<void> {
+  async delete(keys: VectorKey<IndexStore>[]): Promise<void> {
     const { table } = this.ready();
     if (keys.length === 0) return;
     this.write(() => table.remove(keys));
@@ -131,7 +150,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.afterChanges(keys.length);
   }
 
-  async search(query: VectorQuery): Promise<VectorHit[]> {
+  async search<S extends IndexStore>(query: VectorQuery<S>): Promise<VectorHit<S>[]> {
     const { table, meta } = this.ready();
     if (query.vector.length !== meta.dimension)
       throw new VectorIndexError(`Query vector has ${query.vector.length} dimensions, the index expects ${meta.dimension}`);
@@ -142,10 +161,15 @@ export class EmbeddedIndex implements VectorIndex {
     if (!part || part.count === 0) return [];
     // A graph misses some near neighbours an exact scan would find: it proposes more candidates for rescoring.
     const depth = Math.max(this.rescoreDepth, Math.ceil(1.5 * k)) * (part.hasGraph ? GRAPH_DEPTH_FACTOR : 1);
-    const ids = part.candidates(quantize(query.vector), depth);
+    const q = quantize(query.vector);
+    const excluded = query.excludeRowIds?.length ? new Set(query.excludeRowIds) : undefined;
+    // Excluded rows may take up to |excluded| of the best places: look that much deeper, then drop them.
+    const deeper = depth + (excluded?.size ?? 0);
+    let ids = query.rowIds ? part.candidatesAmong(q, query.rowIds, deeper) : part.candidates(q, deeper);
+    if (excluded) ids = ids.filter((id) => !excluded.has(id)).slice(0, depth);
     const floats = this.run(() => table.floats(query.store, ids), "read vectors for rescoring");
     const qn = norm(query.vector);
-    const hits: VectorHit[] = [];
+    const hits: VectorHit<S>[] = [];
     for (const [rowId, v] of floats) {
       const score = qn > 0 ? dot(query.vector, v) / (qn * norm(v)) : 0;
       if (query.minScore !== undefined && !(score >= query.minScore)) continue;
@@ -154,12 +178,12 @@ export class EmbeddedIndex implements VectorIndex {
     return hits.sort((a, b) => b.score - a.score).slice(0, k);
   }
 
-  async keys(): Promise<VectorKey[]> {
+  async keys(): Promise<VectorKey<IndexStore>[]> {
     this.ready();
     this.refresh();
-    const out: VectorKey[] = [];
+    const out: VectorKey<IndexStore>[] = [];
     for (const p of this.parts.values()) {
-      for (let i = 0; i < p.count; i++) out.push({ store: p.store as VectorStore, rowId: p.rowIds[i]!, userId: p.userId });
+      for (let i = 0; i < p.count; i++) out.push({ store: p.store as IndexStore, rowId: p.rowIds[i]!, userId: p.userId });
     }
     return out;
   }
@@ -185,6 +209,8 @@ export class EmbeddedIndex implements VectorIndex {
       lastApplied: this.lastSeq,
       lastInSqlite: table.lastSeq(),
       snapshotPath: this.snapshotPath,
+      loadedFrom: this.loadedFrom,
+      ...(this.snapshots ? { snapshotBytesWritten: this.snapshots.bytesWritten } : {}),
       rebuildNeeded,
     };
   }
@@ -202,20 +228,25 @@ export class EmbeddedIndex implements VectorIndex {
    * when a build completes; after a crash they are rebuilt in the background.
    */
   save(withGraphs = true): void {
-    const { table, meta } = this.ready();
+    this.ready();
     this.unsaved = 0;
-    if (!this.snapshotPath) return;
-    const parts = [...this.parts.values()];
-    const header = { dimension: meta.dimension, embedderId: meta.embedderId, generation: meta.generation, lastSeq: this.lastSeq };
-    this.run(() => saveSnapshot(this.snapshotPath!, header, parts, withGraphs), "save the vector snapshot");
-    this.run(() => table.prune(this.lastSeq - this.keepLog), "prune the vector change log");
+    const snapshots = this.snapshots;
+    if (!snapshots) return;
+    const failed = this.saveError;
+    this.saveError = undefined;
+    if (failed) throw new VectorIndexError("Could not write the vector snapshot in the background", { cause: failed });
+    // Graphs (hundreds of MB) only with the whole snapshot, written at once; changes otherwise go to its log.
+    const full = withGraphs && [...this.parts.values()].some((p) => p.hasGraph);
+    this.run(() => snapshots.save(full), "save the vector snapshot");
   }
 
   async close(): Promise<void> {
     if (this.graphTimer) clearImmediate(this.graphTimer);
     this.graphTimer = undefined;
     for (const resolve of this.graphWaiters.splice(0)) resolve();
-    if (this.meta && this.unsaved > 0) this.save();
+    if (this.meta && this.unsaved > 0 && [...this.parts.values()].some((p) => p.hasGraph)) this.save();
+    else if (this.meta && this.snapshots) this.run(() => this.snapshots!.flush(), "save the vector snapshot");
+    this.snapshots?.stop();
     this.meta = undefined;
     this.parts = new Map();
   }
@@ -223,27 +254,30 @@ export class EmbeddedIndex implements VectorIndex {
   /** Loads the snapshot (or rebuilds from SQLite when it is missing or stale), then catches up. Returns the changes applied. */
   private load(meta: TableMeta): number {
     const table = this.table!;
-    let snap: ReturnType<typeof loadSnapshot>;
+    let snap: ReturnType<SnapshotStore["load"]>;
     try {
-      snap = this.snapshotPath ? loadSnapshot(this.snapshotPath) : undefined;
+      snap = this.snapshots?.load();
     } catch {
       snap = undefined; // a damaged snapshot is derived data: rebuilt from SQLite below
     }
     const h = snap?.header;
     const fits =
+      snap &&
       h &&
       h.generation === meta.generation &&
       h.dimension === meta.dimension &&
       h.embedderId === meta.embedderId &&
-      h.lastSeq >= meta.prunedThrough &&
-      h.lastSeq <= table.lastSeq();
+      snap.lastSeq >= meta.prunedThrough &&
+      snap.lastSeq <= table.lastSeq();
     this.dataVersion = table.dataVersion();
     if (snap && fits) {
       this.parts = new Map(snap.partitions.map((p) => [partKey(p.userId, p.store), p]));
-      this.lastSeq = h.lastSeq;
+      this.lastSeq = snap.lastSeq; // the snapshot's, or further when its log was replayed
+      this.loadedFrom = "snapshot";
       for (const p of this.parts.values()) this.fitGraph(p);
       return this.catchUp(table.changesAfter(this.lastSeq));
     }
+    this.loadedFrom = "sqlite";
     return this.rebuild();
   }
 
@@ -251,6 +285,7 @@ export class EmbeddedIndex implements VectorIndex {
   private rebuild(): number {
     const table = this.table!;
     let n = 0;
+    this.snapshots?.invalidate();
     this.db.transaction(() => {
       this.parts = new Map();
       this.lastSeq = table.lastSeq();
@@ -313,7 +348,8 @@ export class EmbeddedIndex implements VectorIndex {
     return latest.size;
   }
 
-  private apply(store: VectorStore, rowId: number, userId: string, vector: Float32Array | undefined): void {
+  private apply(store: IndexStore, rowId: number, userId: string, vector: Float32Array | undefined): void {
+    this.snapshots?.touch(userId, store, rowId);
     if (vector) {
       const p = this.partition(userId, store);
       p.put(rowId, vector);

@@ -25,6 +25,8 @@ export function quantize(v: Float32Array, out: Int8Array = new Int8Array(v.lengt
  */
 export class Partition {
   count = 0;
+  /** Told when a removal moves a row to another slot (a snapshot being written needs to know). */
+  onMove: ((rowId: number, from: number, to: number) => void) | undefined;
   rowIds: Float64Array;
   data: Int8Array;
   private readonly slots = new Map<number, number>();
@@ -48,7 +50,31 @@ export class Partition {
     p.data = data;
     p.count = rowIds.length;
     for (let i = 0; i < p.count; i++) p.slots.set(rowIds[i]!, i);
+    // A snapshot written in the background while rows moved may hold a row twice: keep one, never a ghost copy.
+    if (p.slots.size < p.count) p.dedupe();
     return p;
+  }
+
+  /** Compacts the arrays so every row id holds exactly one slot (its last one). */
+  private dedupe(): void {
+    const d = this.dimension;
+    let n = 0;
+    for (let i = 0; i < this.count; i++) {
+      const id = this.rowIds[i]!;
+      if (this.slots.get(id) !== i) continue;
+      if (n !== i) {
+        this.rowIds[n] = id;
+        this.data.copyWithin(n * d, i * d, (i + 1) * d);
+      }
+      this.slots.set(id, n++);
+    }
+    this.count = n;
+  }
+
+  /** The int8 vector of a row (a view, valid until the partition changes), or undefined. */
+  int8Of(rowId: number): Int8Array | undefined {
+    const slot = this.slots.get(rowId);
+    return slot === undefined ? undefined : this.data.subarray(slot * this.dimension, (slot + 1) * this.dimension);
   }
 
   has(rowId: number): boolean {
@@ -61,6 +87,19 @@ export class Partition {
 
   /** Inserts or replaces the vector of a row. */
   put(rowId: number, vector: Float32Array): void {
+    const slot = this.slotFor(rowId);
+    quantize(vector, this.data, slot * this.dimension);
+    this.addToGraph(slot, rowId);
+  }
+
+  /** Inserts or replaces a row's vector that is already quantized (a snapshot's change log). */
+  putInt8(rowId: number, vector: Int8Array): void {
+    const slot = this.slotFor(rowId);
+    this.data.set(vector, slot * this.dimension);
+    this.addToGraph(slot, rowId);
+  }
+
+  private slotFor(rowId: number): number {
     let slot = this.slots.get(rowId);
     if (slot === undefined) {
       if (this.count === this.rowIds.length) this.grow();
@@ -68,7 +107,10 @@ export class Partition {
       this.slots.set(rowId, slot);
       this.rowIds[slot] = rowId;
     }
-    quantize(vector, this.data, slot * this.dimension);
+    return slot;
+  }
+
+  private addToGraph(slot: number, rowId: number): void {
     // A graph under construction takes the row when its cursor reaches the slot, unless it has passed it already.
     const g = this.graph ?? (this.building && slot < this.building.cursor ? this.building.graph : undefined);
     if (g) {
@@ -88,6 +130,7 @@ export class Partition {
       this.rowIds[slot] = moved;
       this.data.copyWithin(slot * this.dimension, last * this.dimension, (last + 1) * this.dimension);
       this.slots.set(moved, slot);
+      this.onMove?.(moved, last, slot);
     }
     this.slots.delete(rowId);
     this.graph?.remove(BigInt(rowId));
@@ -111,6 +154,21 @@ export class Partition {
     }
     const m = exactSearch(this.data.subarray(0, this.count * this.dimension), query, this.dimension, n, MetricKind.IP, 1) as Matches;
     return Array.from(m.keys.subarray(0, countOf(m)), (slot) => this.rowIds[Number(slot)]!);
+  }
+
+  /** Row ids of the `k` nearest int8 vectors among `rowIds` (unknown ids ignored), best first: an exact scan of just those. */
+  candidatesAmong(query: Int8Array, rowIds: number[], k: number): number[] {
+    const slots = rowIds.flatMap((id) => {
+      const s = this.slots.get(id);
+      return s === undefined ? [] : [s];
+    });
+    const n = Math.min(k, slots.length);
+    if (n <= 0) return [];
+    const d = this.dimension;
+    const subset = new Int8Array(slots.length * d);
+    slots.forEach((s, i) => subset.set(this.data.subarray(s * d, (s + 1) * d), i * d));
+    const m = exactSearch(subset, query, d, n, MetricKind.IP, 1) as Matches;
+    return Array.from(m.keys.subarray(0, countOf(m)), (i) => this.rowIds[slots[Number(i)]!]!);
   }
 
   /** True while a graph is being built (searches scan exactly until it is complete). */

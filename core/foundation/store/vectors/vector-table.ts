@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import { VECTOR_STORES, type VectorStore } from "../../ports/vector-index.ts";
+import { INDEX_STORES, type IndexStore } from "../../ports/vector-index.ts";
 import { VectorIndexError } from "../../errors.ts";
 import type { Db } from "../db.ts";
 
@@ -29,7 +29,7 @@ export interface TableMeta {
 }
 
 export interface StoredVector {
-  store: VectorStore;
+  store: IndexStore;
   rowId: number;
   userId: string;
   vector: Float32Array;
@@ -37,7 +37,7 @@ export interface StoredVector {
 
 export interface Change {
   seq: number;
-  store: VectorStore;
+  store: IndexStore;
   rowId: number;
   userId: string;
 }
@@ -68,13 +68,13 @@ export class VectorTable {
   }
 
   /** The vector of one row, or undefined. */
-  get(store: VectorStore, rowId: number): StoredVector | undefined {
+  get(store: IndexStore, rowId: number): StoredVector | undefined {
     const r = this.stmts.get.get(keyOf(store, rowId)) as { user_id: string; vector: Buffer } | undefined;
     return r ? { store, rowId, userId: r.user_id, vector: toFloats(r.vector) } : undefined;
   }
 
   /** Float vectors of rows for rescoring (missing rows are left out). */
-  floats(store: VectorStore, rowIds: number[]): Map<number, Float32Array> {
+  floats(store: IndexStore, rowIds: number[]): Map<number, Float32Array> {
     const out = new Map<number, Float32Array>();
     for (const id of rowIds) {
       const b = this.stmts.vectorOnly.get(keyOf(store, id)) as Buffer | undefined;
@@ -95,7 +95,7 @@ export class VectorTable {
   }
 
   /** Deletes vectors (unknown keys ignored) and logs them; call inside a transaction. Returns the last sequence number or 0. */
-  remove(keys: { store: VectorStore; rowId: number }[]): number {
+  remove(keys: { store: IndexStore; rowId: number }[]): number {
     let seq = 0;
     for (const k of keys) {
       const gone = this.stmts.del.get(keyOf(k.store, k.rowId)) as { user_id: string } | undefined;
@@ -107,7 +107,7 @@ export class VectorTable {
 
   /** Changes after `seq`, oldest first. */
   changesAfter(seq: number): Change[] {
-    return (this.stmts.changes.all(seq) as { seq: number; store: VectorStore; row_id: number; user_id: string }[]).map((c) => ({
+    return (this.stmts.changes.all(seq) as { seq: number; store: IndexStore; row_id: number; user_id: string }[]).map((c) => ({
       seq: c.seq,
       store: c.store,
       rowId: c.row_id,
@@ -139,7 +139,7 @@ export class VectorTable {
   *iterate(pageSize = 5000): Generator<StoredVector[]> {
     let after = -1;
     for (;;) {
-      const page = this.stmts.page.all(after, pageSize) as { key: number; store: VectorStore; row_id: number; user_id: string; vector: Buffer }[];
+      const page = this.stmts.page.all(after, pageSize) as { key: number; store: IndexStore; row_id: number; user_id: string; vector: Buffer }[];
       if (page.length === 0) return;
       yield page.map((r) => ({ store: r.store, rowId: r.row_id, userId: r.user_id, vector: toFloats(r.vector) }));
       after = page[page.length - 1]!.key;
@@ -201,8 +201,8 @@ function prepare(db: Db) {
 }
 
 /** The integer key of a row's vector: room for 16 stores, exact for row ids below 2^49. */
-function keyOf(store: VectorStore, rowId: number): number {
-  const slot = VECTOR_STORES.indexOf(store);
+function keyOf(store: IndexStore, rowId: number): number {
+  const slot = INDEX_STORES.indexOf(store);
   if (slot < 0) throw new VectorIndexError(`Unknown vector store "${String(store)}"`);
   return rowId * 16 + slot;
 }

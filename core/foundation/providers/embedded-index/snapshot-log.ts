@@ -1,0 +1,130 @@
+/**
+ * The change log beside a vector snapshot (`<snapshot>.log`): what changed
+ * in the RAM copy since the snapshot was written, appended in batches, so a
+ * save writes bytes in proportion to the changes instead of the whole copy.
+ * Each batch is framed with its length and a CRC-32 and names the sequence
+ * numbers (SQLite's vector change log) it starts from and ends at: a torn
+ * tail (a crash mid-append) or a batch that does not continue the one before
+ * (two processes) ends the replay there, and the index catches up the rest
+ * from SQLite.
+ */
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { crc32 } from "node:zlib";
+import { PRIVATE_FILE_MODE } from "../../util/file-modes.ts";
+
+const MAGIC = "LILOVLG1";
+
+/** One row's state in a batch: its int8 vector, or undefined when it was removed. */
+export interface LoggedRow {
+  userId: string;
+  store: string;
+  rowId: number;
+  int8: Int8Array | undefined;
+}
+
+interface BatchHead {
+  fromSeq: number;
+  lastSeq: number;
+  /** Per row: [partition index in `parts`, row id, 1 = vector follows / 0 = removed]. */
+  rows: [number, number, 0 | 1][];
+  parts: [string, string][];
+}
+
+/** Encodes a batch: u32 length, u32 CRC-32, then u32 JSON length, JSON head, the int8 vectors of the puts. */
+export function encodeBatch(fromSeq: number, lastSeq: number, rows: LoggedRow[], dimension: number): Buffer {
+  const partIndex = new Map<string, number>();
+  const head: BatchHead = { fromSeq, lastSeq, rows: [], parts: [] };
+  for (const r of rows) {
+    const key = `${r.store}\u0000${r.userId}`;
+    let i = partIndex.get(key);
+    if (i === undefined) {
+      partIndex.set(key, (i = head.parts.length));
+      head.parts.push([r.userId, r.store]);
+    }
+    head.rows.push([i, r.rowId, r.int8 ? 1 : 0]);
+  }
+  const json = Buffer.from(JSON.stringify(head));
+  const puts = rows.filter((r) => r.int8);
+  const body = Buffer.alloc(4 + json.length + puts.length * dimension);
+  body.writeUInt32LE(json.length, 0);
+  json.copy(body, 4);
+  puts.forEach((r, i) => body.set(new Uint8Array(r.int8!.buffer, r.int8!.byteOffset, dimension), 4 + json.length + i * dimension));
+  const frame = Buffer.alloc(8);
+  frame.writeUInt32LE(body.length, 0);
+  frame.writeUInt32LE(crc32(body), 4);
+  return Buffer.concat([frame, body]);
+}
+
+/** Writes a new, empty log for the snapshot `baseId` (temporary file, then rename). */
+export function startLog(path: string, baseId: string): number {
+  const json = Buffer.from(JSON.stringify({ baseId }));
+  const head = Buffer.alloc(MAGIC.length + 4);
+  head.write(MAGIC, 0);
+  head.writeUInt32LE(json.length, MAGIC.length);
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(tmp, "w", PRIVATE_FILE_MODE);
+  try {
+    writeSync(fd, Buffer.concat([head, json]));
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  return head.length + json.length;
+}
+
+/** Appends one encoded batch in a single write, first cutting off a damaged tail found at load (`validLength`). */
+export function appendBatch(path: string, batch: Buffer, validLength: number | undefined): void {
+  const fd = openSync(path, "r+", PRIVATE_FILE_MODE);
+  try {
+    const end = validLength ?? fstatSync(fd).size;
+    if (validLength !== undefined) ftruncateSync(fd, validLength);
+    writeSync(fd, batch, 0, batch.length, end);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replays the log of snapshot `baseId` from `seq`: calls `apply` for each
+ * row of each batch that continues the previous one. Returns the sequence
+ * number reached, the bytes that were valid (to cut a damaged tail before the
+ * next append) and the file's length; undefined when there is no log for this snapshot.
+ */
+export function replayLog(
+  path: string,
+  baseId: string,
+  seq: number,
+  dimension: number,
+  apply: (row: LoggedRow) => void,
+): { lastSeq: number; validLength: number; length: number } | undefined {
+  if (!existsSync(path)) return undefined;
+  const buf = readFileSync(path);
+  if (buf.length < MAGIC.length + 4 || buf.subarray(0, MAGIC.length).toString() !== MAGIC) return undefined;
+  const len = buf.readUInt32LE(MAGIC.length);
+  let off = MAGIC.length + 4 + len;
+  if (off > buf.length) return undefined;
+  const head = JSON.parse(buf.subarray(MAGIC.length + 4, off).toString()) as { baseId?: string };
+  if (head.baseId !== baseId) return undefined;
+  let lastSeq = seq;
+  while (off + 8 <= buf.length) {
+    const size = buf.readUInt32LE(off);
+    const body = buf.subarray(off + 8, off + 8 + size);
+    if (body.length < size || crc32(body) !== buf.readUInt32LE(off + 4)) break; // torn or damaged: the rest comes from SQLite
+    const jsonLen = body.readUInt32LE(0);
+    const batch = JSON.parse(body.subarray(4, 4 + jsonLen).toString()) as BatchHead;
+    if (batch.fromSeq !== lastSeq) break; // not a continuation of what we hold (another process wrote in between)
+    let v = 4 + jsonLen;
+    for (const [pi, rowId, put] of batch.rows) {
+      const [userId, store] = batch.parts[pi]!;
+      let int8: Int8Array | undefined;
+      if (put) {
+        int8 = new Int8Array(body.buffer, body.byteOffset + v, dimension);
+        v += dimension;
+      }
+      apply({ userId, store, rowId, int8 });
+    }
+    lastSeq = batch.lastSeq;
+    off += 8 + size;
+  }
+  return { lastSeq, validLength: off, length: buf.length };
+}

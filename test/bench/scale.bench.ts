@@ -1,0 +1,236 @@
+/**
+ * The rows of `npm run bench` about growth (issue 25): what a turn costs
+ * when the chat log, the number of users or the index grows, each beside a
+ * reference measured in the same run, so the ratio is the figure that counts:
+ *
+ * - chat-log size: the memory work of a turn (no embedding) with 1k / 10k /
+ *   100k messages in the user's log, and how long `recall.indexMessages` takes;
+ * - many users: one user's turn among 1,000 users × 1,000 notes (200 users with
+ *   BENCH_QUICK) beside the same user alone in a database of their own;
+ * - the snapshot of the embedded index while those notes are written: bytes
+ *   written to snapshot files, the longest stall of the event loop, start-up;
+ * - throughput: full turns per second with a zero-latency chat model for 1,
+ *   10 and 50 users writing at once (single thread).
+ */
+import fs, { mkdtempSync, rmSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createLilo, loadConfig, type ChatModel, type Embedder } from "../../core/index.ts";
+import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { PrecomputedEmbedder, mb, ms, pct, sentence, time, word } from "./bench-kit.ts";
+
+const TURNS = 60;
+const NO_EXTRACTION = JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+
+/** A chat model that answers at once: chat gets a short reply, a JSON request an empty extraction. */
+const instantModel: ChatModel = {
+  provider: "bench",
+  model: "instant",
+  complete: (req) =>
+    Promise.resolve({
+      text: req.json || req.schema ? NO_EXTRACTION : "Gut, das merke ich mir.",
+      model: "instant",
+      usage: { inputTokens: 1, outputTokens: 1 },
+    }),
+};
+const noModel: ChatModel = { provider: "bench", model: "none", complete: () => Promise.reject(new Error("the benchmark never calls a model")) };
+
+/** Counts bytes the process writes through node:fs (the snapshot's writes; SQLite writes in C, outside). */
+function countFsWrites(): { bytes: () => number; reset: () => void } {
+  let bytes = 0;
+  const orig = { writeSync: fs.writeSync, appendFileSync: fs.appendFileSync, writeFileSync: fs.writeFileSync };
+  const size = (data: unknown) => (typeof data === "string" ? Buffer.byteLength(data) : ArrayBuffer.isView(data) ? data.byteLength : 0);
+  fs.writeSync = ((fd: number, data: NodeJS.ArrayBufferView | string, ...rest: never[]) => {
+    const n = (orig.writeSync as (...a: unknown[]) => number)(fd, data, ...rest);
+    bytes += n;
+    return n;
+  }) as typeof fs.writeSync;
+  fs.appendFileSync = ((p: fs.PathOrFileDescriptor, data: string | Uint8Array, o?: fs.WriteFileOptions) => {
+    bytes += size(data);
+    orig.appendFileSync(p, data, o);
+  }) as typeof fs.appendFileSync;
+  fs.writeFileSync = ((p: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView, o?: fs.WriteFileOptions) => {
+    bytes += size(data);
+    orig.writeFileSync(p, data, o);
+  }) as typeof fs.writeFileSync;
+  syncBuiltinESMExports();
+  return { bytes: () => bytes, reset: () => void (bytes = 0) };
+}
+const fsWrites = countFsWrites();
+
+/**
+ * Writes `perUser` notes for each user (vector through the index, in batches
+ * of 250 as memory.add would over time) and measures the longest stall: the
+ * longest upsert call or gap before the event loop came back to us.
+ */
+async function fillNotes(db: Db, index: EmbeddedIndex, embedder: Embedder, users: string[], perUser: number): Promise<{ stallMs: number; upserts: number[] }> {
+  const insert = db.prepare(`INSERT INTO notes (user_id, text, created_at, updated_at) VALUES (?, ?, ?, ?)`);
+  const upserts: number[] = [];
+  let stallMs = 0;
+  const BATCH = 250;
+  for (let u = 0; u < users.length; u++) {
+    for (let start = 0; start < perUser; start += BATCH) {
+      const texts = Array.from({ length: Math.min(BATCH, perUser - start) }, (_, j) => sentence(u * 7 + (start + j) * 1009));
+      const vectors = await embedder.embed(texts);
+      const at = new Date(Date.UTC(2026, 0, 1) + start).toISOString();
+      const ids = db.transaction(() => texts.map((t) => Number(insert.run(users[u]!, t, at, at).lastInsertRowid)))();
+      let t = performance.now();
+      await index.upsert(ids.map((id, j) => ({ store: "notes" as const, rowId: id, userId: users[u]!, vector: vectors[j]! })));
+      const up = performance.now() - t;
+      upserts.push(up);
+      t = performance.now();
+      await new Promise((r) => setImmediate(r)); // background work scheduled by the index runs here
+      stallMs = Math.max(stallMs, up, performance.now() - t);
+    }
+  }
+  return { stallMs, upserts };
+}
+
+const queries = Array.from({ length: TURNS }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}? #${i}`);
+
+async function turnTimes(dir: string, db: Db, embedder: Embedder, index: EmbeddedIndex, userId: string): Promise<number[]> {
+  const pre = new PrecomputedEmbedder(embedder);
+  await pre.prepare(queries);
+  const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir }), { db, embedder: pre, vectorIndex: index, chatModel: noModel });
+  const times = await time(TURNS, (i) => lilo.preview({ userId, text: queries[i]! }));
+  await lilo.close();
+  return times;
+}
+
+/** Chat-log size: the same turn with 1k, 10k, 100k messages in the user's log. */
+async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
+  console.log(`chat-log size (one user, 1,000 notes; turn = memory work of lilo.preview, no embedding)   p50 ms   p95 ms`);
+  let ref: number | undefined;
+  for (const n of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), "lilo-bench-chat-"));
+    try {
+      const dim = await embedder.dimension();
+      const db = openDatabase(join(dir, "lilo.db"));
+      const index = new EmbeddedIndex(db);
+      await index.init(dim, embedder.id);
+      await fillNotes(db, index, embedder, ["bench"], 1000);
+      const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir }), { db, embedder, vectorIndex: index, chatModel: noModel });
+      const start = Date.UTC(2021, 0, 1);
+      const msgs = Array.from({ length: n }, (_, i) => ({
+        userId: "bench",
+        role: i % 2 ? ("assistant" as const) : ("user" as const),
+        text: sentence(i * 31 + 5).replace("Notiz", i % 2 ? "Antwort" : "Ich"),
+        createdAt: new Date(start + i * 40 * 60_000).toISOString(), // a message every 40 minutes: 100k span ~7.6 years
+      }));
+      lilo.recall.importChat(msgs);
+      let t = performance.now();
+      await lilo.recall.indexMessages("bench");
+      const indexMs = performance.now() - t;
+      await lilo.close();
+      t = performance.now();
+      const times = await turnTimes(dir, db, embedder, index, "bench");
+      ref ??= pct(times, 95);
+      console.log(
+        `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${ms(times)}   ×${(pct(times, 95) / ref).toFixed(2)} of the first size (p95); indexMessages ${(indexMs / 1000).toFixed(1)} s`,
+      );
+      await index.close();
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Many users: one user's turn among `users` × 1,000 notes beside the same user alone; the snapshot while filling. */
+async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
+  const dim = await embedder.dimension();
+  const names = Array.from({ length: users }, (_, i) => `user${i}`);
+  const aloneDir = mkdtempSync(join(tmpdir(), "lilo-bench-alone-"));
+  const manyDir = mkdtempSync(join(tmpdir(), "lilo-bench-many-"));
+  try {
+    const aloneDb = openDatabase(join(aloneDir, "lilo.db"));
+    const alone = new EmbeddedIndex(aloneDb);
+    await alone.init(dim, embedder.id);
+    await fillNotes(aloneDb, alone, embedder, [names[0]!], 1000);
+    const aloneTimes = await turnTimes(aloneDir, aloneDb, embedder, alone, names[0]!);
+
+    const file = join(manyDir, "lilo.db");
+    const db = openDatabase(file);
+    const index = new EmbeddedIndex(db); // default snapshot settings, as the bot runs
+    await index.init(dim, embedder.id);
+    fsWrites.reset();
+    let t = performance.now();
+    const fill = await fillNotes(db, index, embedder, names, 1000);
+    const fillS = (performance.now() - t) / 1000;
+    const written = fsWrites.bytes();
+    const manyTimes = await turnTimes(manyDir, db, embedder, index, names[0]!);
+    await index.close();
+    const total = users * 1000;
+    const snapBytes = fs
+      .readdirSync(manyDir)
+      .filter((f) => f.includes(".vectors"))
+      .reduce((n, f) => n + fs.statSync(join(manyDir, f)).size, 0);
+    t = performance.now();
+    const again = new EmbeddedIndex(db);
+    await again.init(dim, embedder.id);
+    const startMs = performance.now() - t;
+    await again.close();
+    db.close();
+    aloneDb.close();
+    console.log(
+      `many users (${users.toLocaleString("en")} users × 1,000 notes = ${total.toLocaleString("en")} notes; filled in ${fillS.toFixed(0)} s)    p50 ms   p95 ms`,
+    );
+    console.log(`  ${"same user alone (reference)".padEnd(34)} ${ms(aloneTimes)}`);
+    console.log(
+      `  ${`one user among ${users.toLocaleString("en")}`.padEnd(34)} ${ms(manyTimes)}   ×${(pct(manyTimes, 95) / pct(aloneTimes, 95)).toFixed(2)} of alone (p95)`,
+    );
+    console.log(
+      `  snapshot while writing ${total.toLocaleString("en")} notes in batches of 250: ${mb(written)} written to snapshot files ` +
+        `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms, ` +
+        `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms`,
+    );
+  } finally {
+    rmSync(aloneDir, { recursive: true, force: true });
+    rmSync(manyDir, { recursive: true, force: true });
+  }
+}
+
+/** Full turns per second with a model that answers at once, for 1, 10 and 50 users writing at the same time. */
+async function throughputRows(embedder: Embedder): Promise<void> {
+  console.log(`throughput (lilo.handleMessage, zero-latency model, one thread; each user sends turns one after another)`);
+  let ref: number | undefined;
+  for (const users of [1, 10, 50]) {
+    const dir = mkdtempSync(join(tmpdir(), "lilo-bench-tp-"));
+    try {
+      const names = Array.from({ length: users }, (_, i) => `tp${i}`);
+      const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir, LILO_USER_NAMES: names.map((n) => `${n}=${n}`).join(",") }), {
+        embedder,
+        chatModel: instantModel,
+      });
+      const perUser = Math.max(4, Math.ceil(200 / users));
+      const send = (u: string, i: number) => lilo.handleMessage({ userId: u, text: `${sentence(i * 17 + u.length)} Wie geht es dir?`, transport: "bench" });
+      await Promise.all(names.map((u) => send(u, 0))); // warm-up
+      const t = performance.now();
+      await Promise.all(
+        names.map(async (u) => {
+          for (let i = 1; i <= perUser; i++) await send(u, i);
+        }),
+      );
+      const perS = (users * perUser) / ((performance.now() - t) / 1000);
+      ref ??= perS;
+      console.log(
+        `  ${`${users} user${users > 1 ? "s" : ""} at once`.padEnd(34)} ${perS.toFixed(1).padStart(8)} turns/s   ×${(perS / ref).toFixed(2)} of 1 user`,
+      );
+      await lilo.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Runs the growth rows; sizes shrink with BENCH_QUICK (BENCH_CHAT_SIZES and BENCH_USERS override). */
+export async function runScaleBench(embedder: Embedder, o: { quick: boolean; million: boolean }): Promise<void> {
+  const chatSizes = (process.env.BENCH_CHAT_SIZES ?? "1000,10000,100000").split(",").map(Number);
+  const users = Number(process.env.BENCH_USERS ?? (o.quick ? 200 : 1000));
+  if (process.env.BENCH_SKIP_CHAT !== "1") await chatLogRows(embedder, chatSizes);
+  if (process.env.BENCH_SKIP_USERS !== "1") await manyUsersRows(embedder, users);
+  if (process.env.BENCH_SKIP_THROUGHPUT !== "1") await throughputRows(embedder);
+}

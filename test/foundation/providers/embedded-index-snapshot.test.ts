@@ -1,0 +1,139 @@
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
+import type { IndexStore, VectorKey, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
+import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+
+const EMB = "emb-test";
+const DIM = 16;
+
+/** A pseudo-random vector per id (distinct for every id the tests use). */
+function vecOf(id: number): Float32Array {
+  return Float32Array.from({ length: DIM }, (_, i) => (Math.sin(id * 12.9898 + i * 78.233) * 43758.5453) % 1);
+}
+const rec = (rowId: number, userId = "u1", store: IndexStore = "notes"): VectorRecord<IndexStore> => ({ store, rowId, userId, vector: vecOf(rowId) });
+const sorted = (keys: VectorKey<IndexStore>[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
+const tick = () => new Promise((r) => setImmediate(r));
+
+/**
+ * The snapshot of the embedded index: saves append the changed rows to a
+ * log beside it, a new snapshot is written in the background, and whatever
+ * a crash leaves (a torn log, a half-written snapshot) still loads — or is
+ * rebuilt from SQLite — to exactly what SQLite holds.
+ */
+describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", () => {
+  let dir: string;
+  let file: string;
+  const dbs: Db[] = [];
+  const open = (opts: EmbeddedIndexOptions = {}, path = file) => {
+    const db = openDatabase(path);
+    dbs.push(db);
+    return { sql: db, index: new EmbeddedIndex(db, opts) };
+  };
+  /** Opens the database as it is on disk now (another process; or this one after a crash) and checks it against SQLite. */
+  const reopened = async (path = file) => {
+    const b = open({}, path);
+    await b.index.init(DIM, EMB);
+    const inSqlite = (b.sql.prepare("SELECT store, row_id AS rowId, user_id AS userId FROM memory_vectors").all() as VectorKey<IndexStore>[]).map(
+      (k) => `${k.store}/${k.userId}/${k.rowId}`,
+    );
+    expect(sorted(await b.index.keys())).toEqual(inSqlite.sort());
+    // Every vector is found by itself: no row carries another row's vector.
+    const rows = b.sql
+      .prepare("SELECT store, row_id AS rowId, user_id AS userId FROM memory_vectors ORDER BY key DESC LIMIT 40")
+      .all() as VectorKey<IndexStore>[];
+    for (const r of rows) expect((await b.index.search({ vector: vecOf(r.rowId), store: r.store, userId: r.userId, k: 1 }))[0]?.rowId).toBe(r.rowId);
+    return b;
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "lilo-snap-"));
+    file = join(dir, "lilo.db");
+  });
+  afterEach(() => {
+    for (const db of dbs.splice(0)) if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("appends a save's changed rows to the log instead of rewriting the snapshot", async () => {
+    const a = open({ saveEvery: 10 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 3000 }, (_, i) => rec(i + 1, `u${i % 3}`)));
+    await a.index.upsert(Array.from({ length: 200 }, (_, i) => rec(5000 + i, "u1", "messages")));
+    a.index.save(); // the first snapshot (no graphs: written in the background)
+    for (let i = 0; i < 200 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    const snapshotSize = statSync(`${file}.vectors`).size;
+    expect(snapshotSize + statSync(`${file}.vectors.log`).size).toBeGreaterThan(3200 * DIM); // snapshot + log hold it all
+    const before = a.index.copyState().snapshotBytesWritten!;
+    for (let i = 0; i < 20; i++) await a.index.upsert([rec(10_000 + i, "u2")]); // two saves of ten changes
+    await a.index.delete([{ store: "notes", rowId: 7, userId: "u0" }]);
+    a.index.save();
+    const written = a.index.copyState().snapshotBytesWritten! - before;
+    expect(written).toBeGreaterThan(21 * DIM);
+    expect(written).toBeLessThan(21 * (DIM + 40) + 3 * 300); // rows and small batch heads, not the 3,200-row snapshot
+    expect(statSync(`${file}.vectors`).size).toBe(snapshotSize);
+    const b = await reopened();
+    expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", rebuildNeeded: undefined });
+  });
+
+  it("loads after a crash mid-append (torn log tail) and cuts the tail off at the next append", async () => {
+    const a = open({ saveEvery: 5 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 50 }, (_, i) => rec(i + 1)));
+    a.index.save();
+    for (let i = 0; i < 100 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    for (let i = 0; i < 12; i++) await a.index.upsert([rec(100 + i, "u2")]); // appended in batches
+    const log = `${file}.vectors.log`;
+    truncateSync(log, statSync(log).size - 7); // the last batch torn
+    const b = await reopened();
+    expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 62 });
+    await b.index.upsert([rec(200, "u3")]);
+    b.index.save(); // appended after the cut, not after the garbage
+    await reopened();
+  });
+
+  it("keeps the old snapshot when a crash interrupts one written in the background", async () => {
+    const a = open({ saveEvery: 10, compactAtBytes: 1, snapshotChunkBytes: 200 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 400 }, (_, i) => rec(i + 1, `u${i % 2}`)));
+    a.index.save();
+    for (let i = 0; i < 500 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    // The log outgrows the snapshot: a new one starts in the background, 200 bytes a step.
+    for (let i = 0; i < 60 && !readdirSync(dir).some((f) => f.endsWith(".tmp")); i++)
+      await a.index.upsert(Array.from({ length: 10 }, (_, j) => rec(1000 + i * 10 + j)));
+    expect(readdirSync(dir).some((f) => f.endsWith(".tmp"))).toBe(true); // caught mid-write
+    // The files as a crash now would leave them, opened by a fresh process: the old snapshot, its log, SQLite's log.
+    a.sql.pragma("wal_checkpoint(TRUNCATE)");
+    const copy = join(dir, "copy.db");
+    for (const f of readdirSync(dir).filter((f) => f.startsWith("lilo.db"))) copyFileSync(join(dir, f), join(dir, f.replace("lilo.db", "copy.db")));
+    await reopened(copy);
+    // A snapshot file that is garbage is rebuilt from SQLite.
+    truncateSync(`${copy}.vectors`, 100);
+    const c = await reopened(copy);
+    expect(c.index.copyState().loadedFrom).toBe("sqlite");
+  });
+
+  it("a row moved by a removal while the snapshot is written in the background is neither lost nor doubled", async () => {
+    const a = open({ saveEvery: 1_000_000, compactAtBytes: 1, snapshotChunkBytes: (DIM + 8) * 20 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 200 }, (_, i) => rec(i + 1)));
+    a.index.save();
+    for (let i = 0; i < 500 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    await a.index.upsert([rec(500), ...Array.from({ length: 200 }, (_, i) => rec(i + 1))]);
+    a.index.save(); // appended; the log is now larger than the snapshot: a new one starts in the background
+    expect(readdirSync(dir).some((f) => f.endsWith(".tmp"))).toBe(true);
+    await tick();
+    await tick(); // about 40 of 201 rows written
+    // Remove rows in the written part: the last rows (not written yet) move into their slots; new rows take the end.
+    await a.index.delete([1, 2, 3, 4, 5].map((rowId) => ({ store: "notes" as const, rowId, userId: "u1" })));
+    await a.index.upsert([rec(600), rec(601), rec(602)]);
+    for (let i = 0; i < 500 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    a.index.save();
+    // Only the snapshot and its log (SQLite's change log emptied): everything must come from the files.
+    a.sql.prepare("DELETE FROM memory_vector_changes").run();
+    const b = await reopened();
+    expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 199 });
+  });
+});
