@@ -14,13 +14,13 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
-import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts } from "../../../core/index.ts";
+import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts, type MemoryBlocks } from "../../../core/index.ts";
 import { HashEmbedder } from "../../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../../core/foundation/providers/transformers-embedder.ts";
 import { CachedEmbedder } from "./cached-embedder.ts";
 import { UseLiteEmbedder } from "./use-embedder.ts";
 import { loadLocomo, turnText, type Question, type Turn } from "./locomo.ts";
-import { TABLE_HEAD, table, type Outcome } from "./metrics.ts";
+import { SHEET_HEAD, TABLE_HEAD, sheetTable, table, type Outcome } from "./metrics.ts";
 
 interface Args {
   data: string;
@@ -87,6 +87,13 @@ async function fill(
   return { messages, noteIds, dropped };
 }
 
+/** The turns a preview's memory blocks put on the sheet: every message of the kept passages and the kept notes. */
+function sheetTurns(blocks: MemoryBlocks, messages: Map<number, string>, byText: Map<string, string>): string[] {
+  const ids = blocks.passages.kept.flatMap((p) => [p.before, p.hit, p.after].flatMap((m) => (m ? [m.id] : [])));
+  const notes = blocks.notes.kept.flatMap((n) => byText.get(n.text) ?? []);
+  return [...new Set([...ids.map((id) => messages.get(id) ?? "?"), ...notes])];
+}
+
 /** The plain baseline: FTS5 bm25 over raw turns, every question word quoted and OR-ed, nothing else. */
 function bm25Baseline(samples: Map<string, Turn[]>): (q: Question) => string[] {
   const db = new Database(":memory:");
@@ -107,7 +114,7 @@ async function main(): Promise<void> {
   const { samples, questions } = loadLocomo(args.data);
   const embedder = pickEmbedder(args.embedder);
   const tmp = mkdtempSync(join(tmpdir(), "lilo-recall-bench-"));
-  const out = { sheet: [] as Outcome[], memory: [] as Outcome[], bm25: [] as Outcome[] };
+  const out = { sheet: [] as Outcome[], memory: [] as Outcome[], bm25: [] as Outcome[], onSheet: [] as Outcome[] };
   let dropped = 0;
   let turnsTotal = 0;
   const baseline = bm25Baseline(samples);
@@ -119,6 +126,7 @@ async function main(): Promise<void> {
       const notes = openLilo(join(tmp, sample, "notes"), embedder, last);
       const f = await fill(chat, notes, sample, turns);
       dropped += f.dropped;
+      const byText = new Map(turns.map((t) => [turnText(t), t.dia_id]));
       const qs = questions.filter((q) => q.sample_id === sample).slice(0, args.limit);
       await embedder.embed(qs.map((q) => q.question)); // query vectors come from the cache: the times below are search only
       for (const q of qs) {
@@ -127,6 +135,8 @@ async function main(): Promise<void> {
         out.sheet.push({ ...base, ranked: s.value.map((m) => f.messages.get(m.id) ?? "?"), ms: s.ms });
         const m = await timed(() => notes.memory.search(q.question, { userId: sample, k: 10 }));
         out.memory.push({ ...base, ranked: m.value.map((h) => f.noteIds.get(h.id) ?? "?"), ms: m.ms });
+        const p = await timed(() => chat.preview({ userId: sample, text: q.question }));
+        out.onSheet.push({ ...base, ranked: [], ms: p.ms, sheet: sheetTurns(p.value.blocks, f.messages, byText), tokens: p.value.blocks.usedTokens });
         const b = await timed(() => baseline(q));
         out.bm25.push({ ...base, ranked: b.value, ms: b.ms });
       }
@@ -146,6 +156,10 @@ async function main(): Promise<void> {
   console.log("");
   for (const l of [...TABLE_HEAD, ...table("sheet: chat-log search", out.sheet), ...table("memory.search", out.memory), ...table("BM25 baseline", out.bm25)])
     console.log(l);
+  console.log("");
+  console.log("On the sheet: evidence turns in the memory blocks `lilo.preview` keeps for the question (passages with their neighbours, notes); memory budget 2,000 estimated tokens.");
+  console.log("");
+  for (const l of [...SHEET_HEAD, ...sheetTable(out.onSheet)]) console.log(l);
 }
 
 await main();
