@@ -28,6 +28,7 @@ export { VECTOR_STORES, type VectorStore } from "./foundation/ports/vector-index
 export type { IncomingMessage, TurnResult, Question, TurnMiddleware, TurnContext } from "./conversation/turn/types.ts";
 export type { MemoryHit } from "./memory/memory.ts";
 export type { MemoryBlocks, SheetPassage } from "./conversation/turn/memory-blocks.ts";
+export { sheetMessageIds } from "./conversation/turn/memory-blocks.ts";
 export type { PushOutcome } from "./background/push/push.ts";
 export type { Answer } from "./conversation/questions/questions.ts";
 export type { CorrectionEntry } from "./conversation/correction/correction-log.ts";

@@ -26,7 +26,9 @@ export type GeneralErrorCode =
   /** A voice note or photo could not be downloaded from the platform. */
   | "media-download"
   /** A voice note or photo is larger than allowed. */
-  | "media-too-large";
+  | "media-too-large"
+  /** The reranking model (cross-encoder) could not be loaded or run. */
+  | "reranker";
 
 /** Every code a Lilo error can carry: the general ones and those owned by the classes below. */
 export type ErrorCode =

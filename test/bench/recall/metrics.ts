@@ -95,7 +95,13 @@ export function sheetTable(outcomes: Outcome[]): string[] {
     return `| ${label} | ${n} | ${f(avg(sheetReach))} | ${f(avg((o) => (sheetReach(o) === 1 ? 1 : 0)))} | ${avg((o) => o.sheet?.length ?? 0).toFixed(1)} | ${avg((o) => o.tokens ?? 0).toFixed(0)} | ${Math.max(0, ...os.map((o) => o.tokens ?? 0))} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 95).toFixed(1)} |`;
   };
   const lines = [line("overall", outcomes)];
-  for (const [c, label] of Object.entries(CATEGORIES)) lines.push(line(label, outcomes.filter((o) => o.category === Number(c))));
+  for (const [c, label] of Object.entries(CATEGORIES))
+    lines.push(
+      line(
+        label,
+        outcomes.filter((o) => o.category === Number(c)),
+      ),
+    );
   return lines;
 }
 
