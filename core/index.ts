@@ -45,6 +45,7 @@ export { fixedClock, systemClock } from "./foundation/ports/clock.ts";
 export type { Logger } from "./foundation/ports/logger.ts";
 export { consoleLogger, silentLogger } from "./foundation/ports/logger.ts";
 export type { Embedder } from "./foundation/ports/embedder.ts";
+export type { Reranker } from "./foundation/ports/reranker.ts";
 export type { VectorIndex, VectorIndexState } from "./foundation/ports/vector-index.ts";
 export type { CallPurpose, ChatModel, ChatRequest, ChatResponse, ImageInput } from "./foundation/ports/chat-model.ts";
 export type { WebSearch, SearchResult } from "./foundation/ports/web-search.ts";
