@@ -18,7 +18,10 @@ function hitLine(h: MemoryHit): string {
 }
 
 function passageLine(p: SheetPassage): string {
-  return `message #${p.hit.id} [bm25 ${p.score.toFixed(2)}] ${p.hit.localTime} ${short(p.hit.text)}`;
+  const hits = p.messages.filter((m) => m.hit);
+  const first = hits[0] ?? p.messages[0]!;
+  const ids = p.messages.map((m) => `${m.hit ? "#" : "+"}${m.id}`).join(" ");
+  return `messages ${ids} [score ${p.score.toFixed(3)}] ${first.localTime} ${short(hits.map((m) => m.text).join(" / "))}`;
 }
 
 function block<T>(title: string, b: { kept: T[]; left: T[] }, line: (t: T) => string): string[] {

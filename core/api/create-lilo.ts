@@ -54,6 +54,8 @@ import { LocalModels } from "../foundation/providers/local/local-models.ts";
 import { lazyVectorIndex } from "../foundation/providers/lazy.ts";
 import { EmbeddedIndex } from "../foundation/providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "../foundation/providers/transformers-embedder.ts";
+import { TransformersReranker } from "../foundation/providers/transformers-reranker.ts";
+import type { Reranker } from "../foundation/ports/reranker.ts";
 import { createLookups } from "../lookups/create-lookups.ts";
 import type { WebSearch } from "../foundation/ports/web-search.ts";
 import type { Lilo } from "./lilo-api.ts";
@@ -98,6 +100,15 @@ export interface LiloPorts {
   transcriber?: Transcriber;
   /** The engine of `local:` models (otherwise one built from LILO_LOCAL_*); closed with Lilo. */
   localModels?: LocalModels;
+  /** A cross-encoder for the sheet's chat-log candidates (otherwise LILO_RERANKER_MODEL, if set; off by default). */
+  reranker?: Reranker;
+}
+
+/** The configured reranker (or the given one) with its depth; undefined when none is set: reranking is off by default. */
+function sheetReranking(config: LiloConfig, given: Reranker | undefined, logger: Logger): ChatRecallDeps["reranking"] {
+  const model = config.memory.rerankerModel;
+  const reranker = given ?? (model ? new TransformersReranker({ model, localDir: config.embedding.localDir, offline: config.embedding.offline }) : undefined);
+  return reranker ? { reranker, topN: config.memory.rerankTopN, logger } : undefined;
 }
 
 /**
@@ -183,6 +194,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     vectors: messageVectors,
     fusion: ports.tuning?.chatFusion,
     minSimilarity: () => memory.thresholds.notesMinScore,
+    reranking: sheetReranking(config, ports.reranker, logger),
   };
   const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);

@@ -28,7 +28,9 @@ export type GeneralErrorCode =
   /** A voice note or photo is larger than allowed. */
   | "media-too-large"
   /** A day or month budget is spent: the background call was not made. */
-  | "budget-spent";
+  | "budget-spent"
+  /** The reranking model (cross-encoder) could not be loaded or run. */
+  | "reranker";
 
 /** Every code a Lilo error can carry: the general ones and those owned by the classes below. */
 export type ErrorCode =

@@ -95,12 +95,10 @@ export function renderProfile(entries: ProfileEntry[], maxChars: number, message
   return renderProfileLines(fitProfile(entries, maxChars, message).kept);
 }
 
-/** One passage: the neighbouring turns around the hit, each with its local time and speaker. */
+/** One passage: its run of turns, each with its local time and speaker; the hits marked with ». */
 function renderPassage(p: SheetPassage, userName: string, assistantName: string): string {
   const who = (role: string) => (role === "user" ? userName : assistantName);
-  return [p.before, p.hit, p.after]
-    .flatMap((m) => (m ? [`${m === p.hit ? "»" : " "} [${m.localTime}] ${who(m.role)}: ${m.text.replace(/\s+/g, " ").trim()}`] : []))
-    .join("\n");
+  return p.messages.map((m) => `${m.hit ? "»" : " "} [${m.localTime}] ${who(m.role)}: ${m.text.replace(/\s+/g, " ").trim()}`).join("\n");
 }
 
 /**

@@ -9,17 +9,17 @@
 import type { LiloConfig } from "../../foundation/config/config.ts";
 import type { Memory, MemoryHit } from "../../memory/memory.ts";
 import type { ProfileEntry, ProfileStore } from "../../foundation/store/profile.ts";
-import type { RecallPassage } from "../../memory/recall/search.ts";
 import type { ChatRecallDeps } from "../../memory/recall/sheet-recall.ts";
-import { recallPassages } from "../../memory/recall/sheet-recall.ts";
+import { sheetPassages } from "../../memory/recall/sheet-passages.ts";
+import { passageCost, type SheetPassage } from "../../memory/recall/passage-packing.ts";
 import { fitProfile } from "./profile-fit.ts";
 import { CHARS_PER_TOKEN } from "./request-budget.ts";
 
 /** Important memories looked at per turn; beyond this only the most relevant are considered. */
 const IMPORTANT_SCAN = 200;
 
-/** A passage as it goes on the sheet. */
-export type SheetPassage = RecallPassage & { score: number };
+export type { SheetPassage } from "../../memory/recall/passage-packing.ts";
+export { sheetMessageIds } from "../../memory/recall/passage-packing.ts";
 
 /** One block: what is on the sheet, with scores, and what the budget left out. */
 export interface Block<T> {
@@ -44,11 +44,6 @@ export interface MemoryBlockDeps {
   memory: Memory;
   profile: ProfileStore;
   chatRecall: ChatRecallDeps;
-}
-
-/** The words a passage costs on the sheet (hit, neighbours, times). */
-export function passageChars(p: RecallPassage): number {
-  return [p.before, p.hit, p.after].reduce((n, m) => n + (m ? m.text.length + 24 : 0), 0);
 }
 
 /** Takes items in order while they fit `maxChars` (and the shared budget); the rest is left out. */
@@ -86,14 +81,24 @@ export async function selectMemoryBlocks(
     memory.searchHybrid(q.text, vector, { userId: q.userId, store: "thoughts", k: m.thoughtsTopK, minScore: m.thoughtsMinScore }),
     importantByRelevance(memory, q.userId, q.text, vector, m.importantMaxChars),
   ]);
-  const passages = await recallPassages(deps.chatRecall, q.text, { userId: q.userId, limit: m.passagesTopK, excludeConversationId: q.conversationId, vector });
   const line = (h: { text: string }) => h.text.length + 3;
   // Priority when the budget is short: important memories, profile, notes, passages, thoughts.
   const importantBlock = fill(important, line, m.importantMaxChars, budget);
   const profileFit = fitProfile(deps.profile.list(q.userId), Math.min(m.profileMaxChars, Math.max(0, budget.left)), q.text);
   budget.left -= profileFit.usedChars;
   const notesBlock = fill(notes, line, Number.POSITIVE_INFINITY, budget);
-  const passagesBlock = fill(passages, passageChars, m.passagesMaxChars, budget);
+  // Passages take what is left up to their cap, keeping room for the thoughts behind them.
+  const thoughtsChars = Math.min(
+    thoughts.reduce((n, t) => n + line(t), 0),
+    Math.max(0, budget.left),
+  );
+  const passagesBlock = await sheetPassages(
+    deps.chatRecall,
+    q.text,
+    { userId: q.userId, excludeConversationId: q.conversationId, vector },
+    { maxChars: Math.max(0, Math.min(m.passagesMaxChars, budget.left - thoughtsChars)), maxPassages: m.passagesTopK },
+  );
+  budget.left -= passagesBlock.kept.reduce((n, p) => n + passageCost(p), 0);
   const thoughtsBlock = fill(thoughts, line, Number.POSITIVE_INFINITY, budget);
   return {
     profile: { kept: profileFit.kept, left: profileFit.left },

@@ -194,8 +194,23 @@ export const rawConfigSchema = z.object({
       doc: "important memories on every sheet; most relevant first when they do not all fit",
       group: "memory",
     }),
-    passagesTopK: s(int(3), { env: "LILO_PASSAGES_TOP_K", doc: "verbatim chat-log passages from earlier conversations on the sheet", group: "memory" }),
-    passagesMaxChars: s(int(1_800), { env: "LILO_PASSAGES_MAX_CHARS", doc: "", group: "memory" }),
+    passagesTopK: s(int(12), {
+      env: "LILO_PASSAGES_TOP_K",
+      doc: "most verbatim chat-log passages from earlier conversations on the sheet; as many as fit LILO_PASSAGES_MAX_CHARS",
+      group: "memory",
+    }),
+    passagesMaxChars: s(int(4_200), {
+      env: "LILO_PASSAGES_MAX_CHARS",
+      doc: "characters the passages may use of the memory budget (what notes, profile and important memories leave)",
+      group: "memory",
+    }),
+    rerankerModel: s(opt(), {
+      env: "LILO_RERANKER_MODEL",
+      doc: "a cross-encoder (transformers.js, e.g. Xenova/ms-marco-MiniLM-L-6-v2) reordering the chat-log candidates before the budget cut; off when unset; read from LILO_EMBEDDING_MODEL_DIR",
+      group: "memory",
+      example: "Xenova/ms-marco-MiniLM-L-6-v2",
+    }),
+    rerankTopN: s(int(30), { env: "LILO_RERANK_TOP_N", doc: "candidates the reranker reads per sheet (its cost grows with them)", group: "memory" }),
   }),
   // nothing lost: a message stored while Lilo was down is answered on start unless older than this (then only acknowledged)
   inbox: z.object({

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
 import { EmbedderError, describeError } from "../errors.ts";
 import type { Embedder } from "../ports/embedder.ts";
+import { loadInTurn } from "./transformers-env.ts";
 
 /** Small English sentence model (384 dims). `Xenova/paraphrase-multilingual-MiniLM-L12-v2` is the multilingual switch. */
 export const DEFAULT_EMBEDDING_MODEL = "Xenova/all-MiniLM-L6-v2";
@@ -33,16 +34,6 @@ interface Loaded {
   extract: FeatureExtractionPipeline;
   dim: number;
 }
-
-/**
- * transformers.js keeps its settings in one process-wide `env` object and
- * offers no per-call way to set the local model path. Each instance therefore
- * writes its settings right before its own load, and since the library reads
- * them throughout a load (every file lookup), loads run one after another so
- * two differently configured instances never mix settings. Once loaded, a
- * pipeline no longer reads `env`.
- */
-let envLock: Promise<unknown> = Promise.resolve();
 
 /**
  * Sentence embeddings from a local ONNX model via transformers.js: mean
@@ -97,7 +88,7 @@ export class TransformersEmbedder implements Embedder {
   }
 
   private loadNow(): Promise<Loaded> {
-    const next = envLock.then(async () => {
+    return loadInTurn(async () => {
       try {
         // Imported here, not at the top: it pulls in onnxruntime's native
         // binding, which users of another embedder should not pay for.
@@ -122,8 +113,6 @@ export class TransformersEmbedder implements Embedder {
         throw new EmbedderError(this.loadFailureMessage(err), { cause: err });
       }
     });
-    envLock = next.catch(() => undefined);
-    return next;
   }
 
   private loadFailureMessage(err: unknown): string {

@@ -124,6 +124,21 @@ export class ChatSearch {
   }
 
   /**
+   * Each ranked message with its neighbours, texts whole (the sheet's packer
+   * cuts them itself), originals before talk about remembering, rank order
+   * otherwise; overlapping freely (the packer merges).
+   */
+  contexts(ranked: RankedMessage[]): (RecallPassage & { score: number })[] {
+    if (!ranked.length) return [];
+    const rows = new Map(this.table.byIds(ranked.map((r) => r.id)).map((r) => [r.id, r]));
+    const all = ranked.flatMap((r) => {
+      const row = rows.get(r.id);
+      return row ? [{ ...this.passage(row, true), score: r.score }] : [];
+    });
+    return [...all.filter((p) => !p.aboutRemembering), ...all.filter((p) => p.aboutRemembering)];
+  }
+
+  /**
    * Messages ranked by keyword score, best first, each one message (its
    * neighbours only helped it match). Without words: the newest messages
    * inside the time filter.
@@ -186,17 +201,18 @@ export class ChatSearch {
     return hour >= part.fromHour && hour < part.toHour;
   }
 
-  /** The hit with its neighbours; decides whether it is talk about remembering. */
-  private passage(row: PassageRow): RecallPassage {
+  /** The hit with its neighbours (cut for [RECALL:], or `whole`); decides whether it is talk about remembering. */
+  private passage(row: PassageRow, whole = false): RecallPassage {
+    const [hitMax, contextMax] = whole ? [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY] : [HIT_CHARS, CONTEXT_CHARS];
     const before = this.table.neighbour(row.conversation_id, row.id, "<");
     const after = this.table.neighbour(row.conversation_id, row.id, ">");
     const aboutRemembering =
       row.role === "user" ? isRecallRequest(row.text) : row.recall_answer === 1 || (before?.role === "user" && isRecallRequest(before.text));
     return {
       conversationId: row.conversation_id,
-      ...(before ? { before: this.message(before, CONTEXT_CHARS) } : {}),
-      hit: this.message(row, HIT_CHARS),
-      ...(after ? { after: this.message(after, CONTEXT_CHARS) } : {}),
+      ...(before ? { before: this.message(before, contextMax) } : {}),
+      hit: this.message(row, hitMax),
+      ...(after ? { after: this.message(after, contextMax) } : {}),
       aboutRemembering,
     };
   }

@@ -6,13 +6,17 @@
  * reciprocal rank with the messages closest in meaning.
  */
 import type { Clock } from "../../foundation/ports/clock.ts";
+import type { Reranker } from "../../foundation/ports/reranker.ts";
+import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ChatSearch, RankedMessage, RecallPassage, RecallQuery } from "./search.ts";
 import { MIN_SCAN, SCAN_FACTOR } from "./search.ts";
 import type { MessageVectors } from "./message-vectors.ts";
 import { parseTimeWords, foldWord } from "./time-words.ts";
 import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
 import { ftsQuery, searchWords } from "./keyword-query.ts";
-import { reciprocalRankFusion } from "../fusion.ts";
+import { interleaveParts, reciprocalRankFusion } from "../fusion.ts";
+import { questionParts } from "./query-parts.ts";
+import { matchedWords } from "./trim-around.ts";
 
 /** A free-text recall request taken apart. */
 export interface ParsedRecall {
@@ -20,6 +24,8 @@ export interface ParsedRecall {
   query: Omit<RecallQuery, "userId" | "limit">;
   timeWords: string[];
   dates: DateRange[];
+  /** The text as written (its capitals name things: query-parts.ts). */
+  text: string;
 }
 
 /** Splits free text into search words, relative-time filters and explicit dates. */
@@ -28,7 +34,7 @@ export function parseRecall(text: string, clock: Clock, timeZone: string): Parse
   const dateWords = new Set(dates.flatMap((d) => d.text.split(/[\s.,]+/)).filter(Boolean));
   const parsed = parseTimeWords(text, clock, timeZone);
   const terms = parsed.terms.filter((t) => !dateWords.has(foldWord(t)));
-  return { terms, timeWords: parsed.timeWords, dates, query: { terms, filter: parsed.filter, dates: dates.map(({ from, to }) => ({ from, to })) } };
+  return { text, terms, timeWords: parsed.timeWords, dates, query: { terms, filter: parsed.filter, dates: dates.map(({ from, to }) => ({ from, to })) } };
 }
 
 /** Weights of the chat-log fusion, tuned on the LoCoMo dev split (`npm run bench:recall`). */
@@ -55,6 +61,8 @@ export interface ChatRecallDeps {
   fusion?: Partial<ChatFusionTuning> | undefined;
   /** Floor on the cosine of messages found by meaning alone (the embedder's notes floor). */
   minSimilarity?: (() => number) | undefined;
+  /** A cross-encoder reordering the sheet's best `topN` candidates before the budget cut (off when absent); a failure is logged, the fused order stays. */
+  reranking?: { reranker: Reranker; topN: number; logger: Logger } | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
@@ -80,7 +88,47 @@ export async function rankMessages(deps: ChatRecallDeps, text: string, o: ChatRe
 /** How deep each side looks before fusing. */
 const FUSION_DEPTH = 50;
 
+/** Rounds in which every part of a question about several things places its next best hit. */
+const PART_ROUNDS = 3;
+
+/**
+ * The whole question's ranking; for a question naming several things, each
+ * thing's own keyword ranking (with the shared words) woven into its head,
+ * so every part brings its own evidence.
+ */
 async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
+  const whole = await rankWhole(deps, p, o);
+  const searchable = new Set(p.terms);
+  const parts = questionParts(p.text, (w) => searchable.has(w));
+  if (parts.length < 2 || !whole.length) return whole;
+  const depth = Math.max(FUSION_DEPTH, o.limit);
+  const byId = new Map(whole.map((h) => [h.id, h]));
+  const partLists = parts.map((part) => {
+    const hits = deps.recall.rank({
+      ...p.query,
+      terms: [part.query],
+      userId: o.userId,
+      limit: depth,
+      ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}),
+    });
+    // A part's own evidence names its thing; the shared words alone would bring the other part's hits again.
+    const texts = deps.recall.texts(hits.map((h) => h.id));
+    const thing = searchWords([part.thing]);
+    const own = hits.filter((h) => matchedWords(texts.get(h.id) ?? "", thing).size > 0);
+    for (const h of own) if (!byId.has(h.id)) byId.set(h.id, h);
+    return own.map((h) => h.id);
+  });
+  const named = whole.some((h) => h.inDateRange);
+  return interleaveParts(
+    whole.map((h) => h.id),
+    partLists,
+    PART_ROUNDS,
+  )
+    .map((id) => byId.get(id)!)
+    .filter((h) => !named || h.inDateRange);
+}
+
+async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
   const depth = Math.max(FUSION_DEPTH, o.limit);
   const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
   const keyword = deps.recall.rank({

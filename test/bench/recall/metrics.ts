@@ -6,6 +6,10 @@ export interface Outcome {
   evidence: string[];
   ranked: string[];
   ms: number;
+  /** The turns on the rendered sheet (`lilo.preview`'s memory blocks), when measured. */
+  sheet?: string[];
+  /** Estimated tokens of the sheet's memory part. */
+  tokens?: number;
 }
 
 /** Averages of one group of questions. */
@@ -70,3 +74,38 @@ export function table(name: string, outcomes: Outcome[]): string[] {
 }
 
 export const TABLE_HEAD = ["| path | category | n | R@5 | R@10 | all@10 | MRR | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|---|---|"];
+
+/** Share of the evidence among the turns on the sheet. */
+function sheetReach(o: Outcome): number {
+  const on = new Set(o.sheet ?? []);
+  const ev = [...new Set(o.evidence)];
+  return ev.filter((e) => on.has(e)).length / ev.length;
+}
+
+/**
+ * The sheet table: evidence on the rendered sheet (share, all of it), turns
+ * and memory tokens the sheet used (mean, max), preview latency.
+ */
+export function sheetTable(outcomes: Outcome[]): string[] {
+  const f = (x: number) => x.toFixed(3).replace(/^0/, "");
+  const line = (label: string, os: Outcome[]) => {
+    const n = os.length;
+    const avg = (g: (o: Outcome) => number) => (n ? os.reduce((s, o) => s + g(o), 0) / n : 0);
+    const ms = os.map((o) => o.ms);
+    return `| ${label} | ${n} | ${f(avg(sheetReach))} | ${f(avg((o) => (sheetReach(o) === 1 ? 1 : 0)))} | ${avg((o) => o.sheet?.length ?? 0).toFixed(1)} | ${avg((o) => o.tokens ?? 0).toFixed(0)} | ${Math.max(0, ...os.map((o) => o.tokens ?? 0))} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 95).toFixed(1)} |`;
+  };
+  const lines = [line("overall", outcomes)];
+  for (const [c, label] of Object.entries(CATEGORIES))
+    lines.push(
+      line(
+        label,
+        outcomes.filter((o) => o.category === Number(c)),
+      ),
+    );
+  return lines;
+}
+
+export const SHEET_HEAD = [
+  "| on the sheet | n | evidence on sheet | all on sheet | turns on sheet | memory tokens mean | max | preview p50 ms | p95 ms |",
+  "|---|---|---|---|---|---|---|---|---|",
+];

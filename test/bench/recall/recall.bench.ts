@@ -11,21 +11,29 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
-import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts } from "../../../core/index.ts";
+import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts, type MemoryBlocks, type Reranker, sheetMessageIds } from "../../../core/index.ts";
 import { HashEmbedder } from "../../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../../core/foundation/providers/transformers-embedder.ts";
+import { TransformersReranker } from "../../../core/foundation/providers/transformers-reranker.ts";
+
 import { CachedEmbedder } from "./cached-embedder.ts";
 import { UseLiteEmbedder } from "./use-embedder.ts";
 import { loadLocomo, turnText, type Question, type Turn } from "./locomo.ts";
-import { TABLE_HEAD, table, type Outcome } from "./metrics.ts";
+import { SHEET_HEAD, TABLE_HEAD, sheetTable, table, type Outcome } from "./metrics.ts";
 
 interface Args {
   data: string;
   embedder: string;
   limit: number;
+  /** Skip `memory.search` (its notes take most of the fill time) when only the chat-log side is studied. */
+  notes: boolean;
+  /** Only these conversations (comma-separated sample ids), e.g. to check a rule on a held-out half. */
+  samples: string[] | undefined;
+  /** A cross-encoder's model folder (`<dir>/<owner>/<name>` with config.json, tokenizer files, onnx/): reranks the sheet's candidates. */
+  reranker: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -34,8 +42,18 @@ function parseArgs(argv: string[]): Args {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const data = get("data");
-  if (!data) throw new Error("usage: npm run bench:recall -- --data DIR [--embedder use-lite|hash|<transformers.js model id>] [--limit N]");
-  return { data, embedder: get("embedder") ?? "use-lite", limit: Number(get("limit") ?? Number.POSITIVE_INFINITY) };
+  if (!data)
+    throw new Error(
+      "usage: npm run bench:recall -- --data DIR [--embedder use-lite|hash|<transformers.js model id>] [--limit N] [--no-notes] [--samples ID,ID] [--reranker MODEL_DIR]",
+    );
+  return {
+    data,
+    embedder: get("embedder") ?? "use-lite",
+    limit: Number(get("limit") ?? Number.POSITIVE_INFINITY),
+    notes: !argv.includes("--no-notes"),
+    reranker: get("reranker"),
+    samples: get("samples")?.split(","),
+  };
 }
 
 /** The embedder by name: the offline USE lite, the synthetic hash, or a transformers.js model (downloads on a first run). */
@@ -49,13 +67,18 @@ function pickEmbedder(name: string): Embedder {
   return new CachedEmbedder(inner, ".bench/vectors");
 }
 
+/** The cross-encoder in a model folder, read offline (transformers.js resolves `<parent>/<folder name>`). */
+function pickReranker(folder: string | undefined): Reranker | undefined {
+  return folder ? new TransformersReranker({ model: basename(resolve(folder)), localDir: dirname(resolve(folder)), offline: true }) : undefined;
+}
+
 /** A Lilo on its own temporary data directory, its clock a day after the conversation's last turn. */
-function openLilo(dir: string, embedder: Embedder, lastTurn: string): Lilo {
+function openLilo(dir: string, embedder: Embedder, lastTurn: string, reranker?: Reranker): Lilo {
   const config = loadConfig({ LILO_DATA_DIR: dir, LILO_LANGUAGE: "en", LILO_TIMEZONE: "UTC" });
   const now = new Date(Date.parse(lastTurn) + 86_400_000).toISOString();
   // BENCH_TUNING='{"hybrid":{"keywordWeight":2},"chat":{"contextWeight":0.5}}' tries other knobs without editing code.
   const tuning = process.env.BENCH_TUNING ? (JSON.parse(process.env.BENCH_TUNING) as LiloPorts["tuning"]) : undefined;
-  return createLilo(config, { embedder, clock: fixedClock(now), ...(tuning ? { tuning } : {}) });
+  return createLilo(config, { embedder, clock: fixedClock(now), ...(tuning ? { tuning } : {}), ...(reranker ? { reranker } : {}) });
 }
 
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
@@ -67,7 +90,7 @@ async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: numbe
 /** Fills both Lilos with one sample's turns; returns row id → dia_id maps and the notes dropped as duplicates. */
 async function fill(
   chat: Lilo,
-  notes: Lilo,
+  notes: Lilo | undefined,
   user: string,
   turns: Turn[],
 ): Promise<{ messages: Map<number, string>; noteIds: Map<number, string>; dropped: number }> {
@@ -79,12 +102,19 @@ async function fill(
   await chat.recall.indexMessages(user);
   const noteIds = new Map<number, string>();
   let dropped = 0;
-  for (const t of turns) {
-    const r = await notes.memory.add({ text: turnText(t), userId: user, createdAt: t.iso_time });
+  for (const t of notes ? turns : []) {
+    const r = await notes!.memory.add({ text: turnText(t), userId: user, createdAt: t.iso_time });
     if (r.added) noteIds.set(r.id, t.dia_id);
     else dropped++;
   }
   return { messages, noteIds, dropped };
+}
+
+/** The turns a preview's memory blocks put on the sheet: every message of the kept passages and the kept notes. */
+function sheetTurns(blocks: MemoryBlocks, messages: Map<number, string>, byText: Map<string, string>): string[] {
+  const ids = sheetMessageIds(blocks.passages.kept);
+  const notes = blocks.notes.kept.flatMap((n) => byText.get(n.text) ?? []);
+  return [...new Set([...ids.map((id) => messages.get(id) ?? "?"), ...notes])];
 }
 
 /** The plain baseline: FTS5 bm25 over raw turns, every question word quoted and OR-ed, nothing else. */
@@ -104,10 +134,13 @@ function bm25Baseline(samples: Map<string, Turn[]>): (q: Question) => string[] {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const { samples, questions } = loadLocomo(args.data);
+  const all = loadLocomo(args.data);
+  const samples = new Map([...all.samples].filter(([id]) => !args.samples || args.samples.includes(id)));
+  const questions = all.questions.filter((q) => samples.has(q.sample_id));
+  const reranker = pickReranker(args.reranker);
   const embedder = pickEmbedder(args.embedder);
   const tmp = mkdtempSync(join(tmpdir(), "lilo-recall-bench-"));
-  const out = { sheet: [] as Outcome[], memory: [] as Outcome[], bm25: [] as Outcome[] };
+  const out = { sheet: [] as Outcome[], memory: [] as Outcome[], bm25: [] as Outcome[], onSheet: [] as Outcome[] };
   let dropped = 0;
   let turnsTotal = 0;
   const baseline = bm25Baseline(samples);
@@ -115,23 +148,28 @@ async function main(): Promise<void> {
     for (const [sample, turns] of samples) {
       turnsTotal += turns.length;
       const last = turns[turns.length - 1]!.iso_time;
-      const chat = openLilo(join(tmp, sample, "chat"), embedder, last);
-      const notes = openLilo(join(tmp, sample, "notes"), embedder, last);
+      const chat = openLilo(join(tmp, sample, "chat"), embedder, last, reranker);
+      const notes = args.notes ? openLilo(join(tmp, sample, "notes"), embedder, last) : undefined;
       const f = await fill(chat, notes, sample, turns);
       dropped += f.dropped;
+      const byText = new Map(turns.map((t) => [turnText(t), t.dia_id]));
       const qs = questions.filter((q) => q.sample_id === sample).slice(0, args.limit);
       await embedder.embed(qs.map((q) => q.question)); // query vectors come from the cache: the times below are search only
       for (const q of qs) {
         const base = { category: q.category, evidence: q.evidence };
         const s = await timed(() => chat.recall.rank(q.question, { userId: sample, limit: 10 }));
         out.sheet.push({ ...base, ranked: s.value.map((m) => f.messages.get(m.id) ?? "?"), ms: s.ms });
-        const m = await timed(() => notes.memory.search(q.question, { userId: sample, k: 10 }));
-        out.memory.push({ ...base, ranked: m.value.map((h) => f.noteIds.get(h.id) ?? "?"), ms: m.ms });
+        if (notes) {
+          const m = await timed(() => notes.memory.search(q.question, { userId: sample, k: 10 }));
+          out.memory.push({ ...base, ranked: m.value.map((h) => f.noteIds.get(h.id) ?? "?"), ms: m.ms });
+        }
+        const p = await timed(() => chat.preview({ userId: sample, text: q.question }));
+        out.onSheet.push({ ...base, ranked: [], ms: p.ms, sheet: sheetTurns(p.value.blocks, f.messages, byText), tokens: p.value.blocks.usedTokens });
         const b = await timed(() => baseline(q));
         out.bm25.push({ ...base, ranked: b.value, ms: b.ms });
       }
       await chat.close();
-      await notes.close();
+      await notes?.close();
     }
   } finally {
     if (embedder instanceof CachedEmbedder) embedder.save();
@@ -140,12 +178,24 @@ async function main(): Promise<void> {
   const cpu = cpus();
   console.log(`LoCoMo recall benchmark: ${args.data}`);
   console.log(`${samples.size} conversations, ${turnsTotal} turns, ${out.sheet.length} questions (categories 1–4); embedder ${embedder.id}`);
-  console.log(`notes dropped as duplicates by memory.add: ${dropped}`);
+  if (args.notes) console.log(`notes dropped as duplicates by memory.add: ${dropped}`);
+  console.log(`sheet reranker: ${reranker ? reranker.id : "off (--reranker MODEL_DIR; no cross-encoder weights can be downloaded on the build machine)"}`);
   console.log(`machine: ${cpu[0]?.model ?? "?"}, ${cpu.length} cores, node ${process.version}`);
   console.log(`times: search only; query vectors come from the on-disk cache (embedding excluded)`);
   console.log("");
-  for (const l of [...TABLE_HEAD, ...table("sheet: chat-log search", out.sheet), ...table("memory.search", out.memory), ...table("BM25 baseline", out.bm25)])
+  for (const l of [
+    ...TABLE_HEAD,
+    ...table("sheet: chat-log search", out.sheet),
+    ...(args.notes ? table("memory.search", out.memory) : []),
+    ...table("BM25 baseline", out.bm25),
+  ])
     console.log(l);
+  console.log("");
+  console.log(
+    "On the sheet: evidence turns in the memory blocks `lilo.preview` keeps for the question (passages with their neighbours, notes); memory budget 2,000 estimated tokens.",
+  );
+  console.log("");
+  for (const l of [...SHEET_HEAD, ...sheetTable(out.onSheet)]) console.log(l);
 }
 
 await main();

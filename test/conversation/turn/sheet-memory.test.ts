@@ -68,8 +68,8 @@ describe("the memory part of the cheat sheet", () => {
     );
     t.lilo.recall.importChat([{ userId: "chris", role: "user", text: "Am Nachmittag haben wir den Drachen steigen lassen.", createdAt: at("05-03", 2) }]);
     const { system, blocks } = await sheet("Was haben wir am 3. Mai gemacht?");
-    expect(blocks.passages.kept[0]?.hit.createdAt.slice(0, 10)).toBe("2026-05-03");
-    expect(blocks.passages.kept.every((p) => p.hit.createdAt.startsWith("2026-05-03"))).toBe(true);
+    expect(blocks.passages.kept[0]?.messages[0]?.createdAt.slice(0, 10)).toBe("2026-05-03");
+    expect(blocks.passages.kept.every((p) => p.messages.every((m) => m.createdAt.startsWith("2026-05-03")))).toBe(true);
     expect(system).toContain("[2026-05-03 12:02] Christian: Am Nachmittag haben wir den Drachen steigen lassen.");
     expect(system).toContain("[2026-05-03 12:01] Lilo: Erzähl, was war los?"); // the neighbouring turn, local time (CEST)
     // The same search answers [RECALL:]: a date in the payload ranks that day first too.
@@ -100,7 +100,7 @@ describe("the memory part of the cheat sheet", () => {
       { userId: "chris", role: "user", text: "Die Band hat so laut gespielt, mir klingeln noch die Ohren.", createdAt: "2026-11-09T18:00:00Z" },
     ]);
     const { blocks } = await sheet(msg);
-    const texts = blocks.passages.kept.map((p) => p.hit.text);
+    const texts = blocks.passages.kept.flatMap((p) => p.messages.filter((m) => m.hit).map((m) => m.text));
     expect(texts).toContain("Das Konzert war am Samstag."); // shares a word
     expect(texts).toContain("Die Band hat so laut gespielt, mir klingeln noch die Ohren."); // shares only meaning
     expect(texts[0]).toBe("Das Konzert war am Samstag.");
