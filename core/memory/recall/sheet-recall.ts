@@ -104,13 +104,7 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
   const depth = Math.max(FUSION_DEPTH, o.limit);
   const byId = new Map(whole.map((h) => [h.id, h]));
   const partLists = parts.map((part) => {
-    const hits = deps.recall.rank({
-      ...p.query,
-      terms: [part.query],
-      userId: o.userId,
-      limit: depth,
-      ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}),
-    });
+    const hits = keywordRank(deps, p, o, depth, [part.query]);
     // A part's own evidence names its thing; the shared words alone would bring the other part's hits again.
     const texts = deps.recall.texts(hits.map((h) => h.id));
     const thing = searchWords([part.thing]);
@@ -128,15 +122,21 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
     .filter((h) => !named || h.inDateRange);
 }
 
-async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
-  const depth = Math.max(FUSION_DEPTH, o.limit);
-  const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
-  const keyword = deps.recall.rank({
+/** The keyword side for the parsed request (or other `terms` under its filters), the running conversation left out. */
+function keywordRank(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, depth: number, terms: string[] = p.terms): RankedMessage[] {
+  return deps.recall.rank({
     ...p.query,
+    terms,
     userId: o.userId,
     limit: depth,
     ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}),
   });
+}
+
+async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
+  const depth = Math.max(FUSION_DEPTH, o.limit);
+  const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
+  const keyword = keywordRank(deps, p, o, depth);
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
   if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
   const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
@@ -200,13 +200,7 @@ function expandedSearch(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpti
     .slice(0, terms)
     .map(([w]) => w);
   if (!extra.length) return [];
-  return deps.recall.rank({
-    ...p.query,
-    terms: [...p.terms, ...extra],
-    userId: o.userId,
-    limit: depth,
-    ...(o.excludeConversationId !== undefined ? { excludeConversationId: o.excludeConversationId } : {}),
-  });
+  return keywordRank(deps, p, o, depth, [...p.terms, ...extra]);
 }
 
 /** A named date with hits filters to them ("am 3. Mai" means that day); without any, the ranking stands. */
