@@ -7,7 +7,9 @@ import type { VectorIndexState } from "../../core/index.ts";
 function indexLine(s: VectorIndexState): string {
   return (
     `index: ${s.entries} entries in ${s.partitions} partitions (${s.graphs} with a graph), ${s.vectorsInSqlite} vectors in SQLite; ` +
-    `last change applied ${s.lastApplied} of ${s.lastInSqlite}; rebuild needed: ${s.rebuildNeeded ?? "no"}`
+    `last change applied ${s.lastApplied} of ${s.lastInSqlite}` +
+    (s.loadedFrom ? `; loaded from ${s.loadedFrom === "snapshot" ? "the snapshot" : "SQLite (rebuilt)"}` : "") +
+    `; rebuild needed: ${s.rebuildNeeded ?? "no"}`
   );
 }
 

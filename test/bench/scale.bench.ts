@@ -118,7 +118,8 @@ async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
         userId: "bench",
         role: i % 2 ? ("assistant" as const) : ("user" as const),
         text: sentence(i * 31 + 5).replace("Notiz", i % 2 ? "Antwort" : "Ich"),
-        createdAt: new Date(start + i * 40 * 60_000).toISOString(), // a message every 40 minutes: 100k span ~7.6 years
+        // Conversations of 20 messages a minute apart, two a day: 100k messages span about seven years.
+        createdAt: new Date(start + Math.floor(i / 20) * 12 * 3_600_000 + (i % 20) * 60_000).toISOString(),
       }));
       lilo.recall.importChat(msgs);
       let t = performance.now();

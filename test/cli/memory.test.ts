@@ -136,7 +136,9 @@ describe("lilo memory / doctor / reindex", () => {
     for (const text of ["eins", "zwei"]) await t.lilo.memory.add({ text, userId: "owner" });
     const ok = await runCli(open, ["doctor"]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/index: 2 entries in 1 partitions \(0 with a graph\), 2 vectors in SQLite; last change applied (\d+) of \1; rebuild needed: no/);
+    expect(ok.out).toMatch(
+      /index: 2 entries in 1 partitions \(0 with a graph\), 2 vectors in SQLite; last change applied (\d+) of \1; loaded from [^;]+; rebuild needed: no/,
+    );
     // A vector vanishes behind the change log's back (say, a hand-edited file): the saved copy no longer matches.
     db.prepare("DELETE FROM memory_vectors WHERE row_id = (SELECT MIN(row_id) FROM memory_vectors)").run();
     const dry = await runCli(open, ["doctor", "--json"]);

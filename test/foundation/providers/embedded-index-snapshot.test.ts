@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -48,6 +48,9 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     return b;
   };
 
+  /** A snapshot is being written in the background (its temporary file exists). */
+  const writing = () => readdirSync(dir).some((f) => f.endsWith(".tmp"));
+
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "lilo-snap-"));
     file = join(dir, "lilo.db");
@@ -63,7 +66,7 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.upsert(Array.from({ length: 3000 }, (_, i) => rec(i + 1, `u${i % 3}`)));
     await a.index.upsert(Array.from({ length: 200 }, (_, i) => rec(5000 + i, "u1", "messages")));
     a.index.save(); // the first snapshot (no graphs: written in the background)
-    for (let i = 0; i < 200 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    for (let i = 0; i < 200 && writing(); i++) await tick();
     const snapshotSize = statSync(`${file}.vectors`).size;
     expect(snapshotSize + statSync(`${file}.vectors.log`).size).toBeGreaterThan(3200 * DIM); // snapshot + log hold it all
     const before = a.index.copyState().snapshotBytesWritten!;
@@ -83,7 +86,7 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 50 }, (_, i) => rec(i + 1)));
     a.index.save();
-    for (let i = 0; i < 100 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    for (let i = 0; i < 100 && writing(); i++) await tick();
     for (let i = 0; i < 12; i++) await a.index.upsert([rec(100 + i, "u2")]); // appended in batches
     const log = `${file}.vectors.log`;
     truncateSync(log, statSync(log).size - 7); // the last batch torn
@@ -99,7 +102,7 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 400 }, (_, i) => rec(i + 1, `u${i % 2}`)));
     a.index.save();
-    for (let i = 0; i < 500 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    for (let i = 0; i < 500 && writing(); i++) await tick();
     // The log outgrows the snapshot: a new one starts in the background, 200 bytes a step.
     for (let i = 0; i < 60 && !readdirSync(dir).some((f) => f.endsWith(".tmp")); i++)
       await a.index.upsert(Array.from({ length: 10 }, (_, j) => rec(1000 + i * 10 + j)));
@@ -108,7 +111,11 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     a.sql.pragma("wal_checkpoint(TRUNCATE)");
     const copy = join(dir, "copy.db");
     for (const f of readdirSync(dir).filter((f) => f.startsWith("lilo.db"))) copyFileSync(join(dir, f), join(dir, f.replace("lilo.db", "copy.db")));
+    // What a killed process left half-written is removed at the next start (a process id no longer running).
+    const stale = `${copy}.vectors.999999999-0badcafe.tmp`;
+    writeFileSync(stale, "half a snapshot");
     await reopened(copy);
+    expect(existsSync(stale)).toBe(false);
     // A snapshot file that is garbage is rebuilt from SQLite.
     truncateSync(`${copy}.vectors`, 100);
     const c = await reopened(copy);
@@ -120,7 +127,7 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 200 }, (_, i) => rec(i + 1)));
     a.index.save();
-    for (let i = 0; i < 500 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    for (let i = 0; i < 500 && writing(); i++) await tick();
     await a.index.upsert([rec(500), ...Array.from({ length: 200 }, (_, i) => rec(i + 1))]);
     a.index.save(); // appended; the log is now larger than the snapshot: a new one starts in the background
     expect(readdirSync(dir).some((f) => f.endsWith(".tmp"))).toBe(true);
@@ -129,7 +136,7 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     // Remove rows in the written part: the last rows (not written yet) move into their slots; new rows take the end.
     await a.index.delete([1, 2, 3, 4, 5].map((rowId) => ({ store: "notes" as const, rowId, userId: "u1" })));
     await a.index.upsert([rec(600), rec(601), rec(602)]);
-    for (let i = 0; i < 500 && existsSync(`${file}.vectors.${process.pid}.tmp`); i++) await tick();
+    for (let i = 0; i < 500 && writing(); i++) await tick();
     a.index.save();
     // Only the snapshot and its log (SQLite's change log emptied): everything must come from the files.
     a.sql.prepare("DELETE FROM memory_vector_changes").run();

@@ -11,6 +11,7 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { PRIVATE_FILE_MODE } from "../../util/file-modes.ts";
+import { tempPath } from "./snapshot.ts";
 
 const MAGIC = "LILOVLG1";
 
@@ -61,7 +62,7 @@ export function startLog(path: string, baseId: string): number {
   const head = Buffer.alloc(MAGIC.length + 4);
   head.write(MAGIC, 0);
   head.writeUInt32LE(json.length, MAGIC.length);
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = tempPath(path);
   const fd = openSync(tmp, "w", PRIVATE_FILE_MODE);
   try {
     writeSync(fd, Buffer.concat([head, json]));

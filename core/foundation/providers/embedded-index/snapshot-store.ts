@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { Partition } from "./partition.ts";
-import { loadSnapshot, removeSnapshot, saveSnapshot, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
+import { loadSnapshot, removeSnapshot, removeStaleTemps, saveSnapshot, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
 import { appendBatch, encodeBatch, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
 
 /** What the snapshot store reads from the index it saves. */
@@ -67,6 +67,7 @@ export class SnapshotStore {
 
   /** Reads the snapshot and replays its log; undefined when there is none. Throws on a damaged snapshot. */
   load(): { header: SnapshotHeader; partitions: Partition[]; lastSeq: number } | undefined {
+    removeStaleTemps(this.path);
     const snap = loadSnapshot(this.path);
     if (!snap) return undefined;
     const { header, partitions } = snap;

@@ -1,4 +1,6 @@
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { Partition } from "./partition.ts";
 import { PRIVATE_FILE_MODE, makePrivate } from "../../util/file-modes.ts";
 
@@ -54,7 +56,7 @@ export class SnapshotWriter {
       ...header,
       partitions: parts.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && p.hasGraph })),
     };
-    this.tmp = `${path}.${process.pid}.tmp`;
+    this.tmp = tempPath(path);
     this.fd = openSync(this.tmp, "w", PRIVATE_FILE_MODE);
     const json = Buffer.from(JSON.stringify(this.header));
     const head = Buffer.alloc(MAGIC_V2.length + 4);
@@ -208,6 +210,34 @@ export function removeSnapshot(path: string, partitions = 0): void {
   rmSync(path, { force: true });
   rmSync(`${path}.log`, { force: true });
   for (let i = 0; i < partitions; i++) rmSync(graphPath(path, i), { force: true });
+}
+
+/**
+ * A temporary file name of this writer: the process id (so a start can clear
+ * what a dead process left) and a random part (two indexes in one process).
+ */
+export function tempPath(path: string): string {
+  return `${path}.${process.pid}-${randomUUID().slice(0, 8)}.tmp`;
+}
+
+/** Removes temporary snapshot files that processes no longer running left behind (a crash mid-write). */
+export function removeStaleTemps(path: string): void {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  for (const f of readdirSync(dir)) {
+    const m = f.startsWith(prefix) ? /\.(\d+)-[0-9a-f]+\.tmp$/.exec(f) : null;
+    if (m && !alive(Number(m[1]))) rmSync(join(dir, f), { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
+  }
 }
 
 function graphPath(path: string, i: number): string {
