@@ -84,6 +84,8 @@ export function requireSession({ lilo, t }: WebDeps): MiddlewareHandler<WebEnv> 
           403,
         );
     }
+    // Settings another process changed (the CLI, the bot) show here at once: re-reading them is cheap.
+    lilo.live.refresh();
     const operator = owner === ANY_USER;
     const users = operator ? lilo.knownUsers() : [];
     const fallback = users[0] ?? lilo.config.terminal.userId;

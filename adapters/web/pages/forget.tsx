@@ -11,7 +11,9 @@ export function registerForget(app: Hono<WebEnv>, { sources }: WebDeps): void {
     const id = idParam(c.req.param("id"));
     return store && id !== undefined ? { store, id } : undefined;
   };
-  const back = (c: WebContext, store: string) => href(c.get("viewer"), store === "important" ? "/important" : "/memories", { done: "forgotten" });
+  // Back to the page the entry was on: thoughts and the diary have their own.
+  const listOf = (store: string) => (store === "notes" ? "/memories" : `/${store}`);
+  const back = (c: WebContext, store: string) => href(c.get("viewer"), listOf(store), { done: "forgotten" });
 
   app.get("/forget/:store/:id", async (c) => {
     const v = c.get("viewer");
@@ -43,7 +45,7 @@ export function registerForget(app: Hono<WebEnv>, { sources }: WebDeps): void {
           <button type="submit" class="danger">
             {v.t.forgetConfirm}
           </button>
-          <a href={href(v, t.store === "important" ? "/important" : "/memories")}>{v.t.cancel}</a>
+          <a href={href(v, listOf(t.store))}>{v.t.cancel}</a>
         </form>
       </>,
     );
