@@ -12,15 +12,21 @@ import { BotState } from "./state.ts";
 import { MATRIX_TEXTS } from "./texts.ts";
 import { MatrixTransport } from "./transport.ts";
 import { matrixConfig } from "./config.ts";
+import { announceDevice } from "./crypto/announce.ts";
+import type { MatrixE2ee } from "./crypto/e2ee.ts";
+import { startE2ee } from "./crypto/start-e2ee.ts";
 
 /**
  * The Matrix adapter (matrix-bot-sdk, access-token login). It joins rooms
  * only on invitation from an allowed user, turns messages into core turns,
  * 👍/👎 reactions into answers, and registers the "matrix" push transport.
  *
- * No end-to-end encryption: the client gets no crypto store, so it never
- * sets up keys; encrypted rooms get a one-time notice that they are not
- * supported (the SDK's crypto dependency is a stub, see crypto-stub/).
+ * End-to-end encryption (MATRIX_ENCRYPTION, on by default) is Lilo's own
+ * device driven by the Matrix Rust crypto (crypto/): it decrypts each sync
+ * before anything else reads it and encrypts what she sends to encrypted
+ * rooms. The SDK's own crypto is not used (its native binding cannot be
+ * installed from the npm registry; crypto-stub/ stands in for it). With
+ * encryption off, encrypted rooms get a one-time notice instead.
  */
 
 export interface MatrixAdapterOptions {
@@ -35,7 +41,7 @@ export interface RunningMatrix extends RunningAdapter {
 
 /** Starts syncing; resolves once the client is logged in and the first sync is under way. */
 export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAdapterOptions = {}): Promise<RunningMatrix> {
-  const { homeserverUrl, accessToken, allowedUsers, maxMessageChars } = matrixConfig(lilo.config);
+  const { homeserverUrl, accessToken, allowedUsers, maxMessageChars, encryption } = matrixConfig(lilo.config);
   if (!homeserverUrl || !accessToken) throw new ConfigError("Matrix needs MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN");
   if (Object.keys(allowedUsers).length === 0) logger.warn("MATRIX_ALLOWED_USERS is empty: the Matrix bot will ignore everyone");
   routeSdkLogs(logger);
@@ -44,14 +50,26 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   const client = new DurableSyncClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
   const botUserId = await client.getUserId();
   const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
+  const state = await BotState.load(storage);
+  const crypto = encryption
+    ? await startE2ee(client, {
+        dataDir: lilo.config.dataDir,
+        storage,
+        logger,
+        wanted: (roomId, sender) => !!allowedUsers[sender] && state.isAllowedRoom(roomId),
+        members: (roomId) => client.getJoinedRoomMembers(roomId),
+      })
+    : undefined;
+  client.outgoing = crypto && ((roomId, type, content) => crypto.e2ee.outgoing(roomId, type, content));
   const ctx: MatrixContext = {
     lilo,
     client,
     logger,
     maxMessageChars,
     privacy,
-    state: await BotState.load(storage),
+    state,
     texts: MATRIX_TEXTS[lilo.config.persona.language],
+    e2ee: crypto?.e2ee,
   };
   const gate: Gate = {
     botUserId,
@@ -77,7 +95,12 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars, privacy));
   // What a crash left open is answered first; then each sync's messages are stored before its token is saved.
   await resumeMatrix(ctx, allowedUsers, logger);
-  client.onSync = (response) => storeSync(lilo, ctx, gate, response);
+  if (crypto?.news) await announceDevice(ctx, crypto.news);
+  client.onSync = async (response) => {
+    await ctx.e2ee?.prepareSync(response as Parameters<MatrixE2ee["prepareSync"]>[0]);
+    await storeSync(lilo, ctx, gate, response);
+    await ctx.e2ee?.commitSync();
+  };
   await client.start();
   logger.info("matrix syncing", { userId: gate.botUserId });
   return {
@@ -88,6 +111,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
       client.stop();
       lilo.push.unregisterTransport("matrix");
       await queue.drain();
+      await ctx.e2ee?.close();
     },
   };
 }

@@ -1,0 +1,215 @@
+/**
+ * End-to-end encryption with two real crypto clients over the fake
+ * homeserver: Lilo's device inside the real adapter (matrix-bot-sdk + the
+ * Matrix Rust crypto as WebAssembly) and the user's device (another
+ * OlmMachine, test/fakes/matrix-crypto-client.ts). Keys go through
+ * keys/upload, keys/query, keys/claim and to-device messages; nothing but
+ * ciphertext crosses the fake in the encrypted room.
+ */
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryStorageProvider } from "matrix-bot-sdk";
+import { consoleLogger, silentLogger, type Lilo, type TurnMiddleware } from "../../core/index.ts";
+import { ruleQuestionText } from "../../core/conversation/questions/rule-question.ts";
+import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
+import { cryptoDir } from "../../adapters/matrix/crypto/start-e2ee.ts";
+import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";
+import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { CryptoTestClient } from "../fakes/matrix-crypto-client.ts";
+import { isExtraction, makeTestLilo, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
+import { readDb } from "../helpers/read-db.ts";
+
+const BOT = "@lilo:fake.server";
+const CHRIS = "@chris:fake.server";
+const ROOM = "!secret:fake.server";
+const PLAIN = "!plain:fake.server";
+const RULE = "Antworte kürzer.";
+const PNG = Buffer.from("\x89PNG-ENCRYPTED-PHOTO-BYTES", "latin1");
+
+describe("Matrix end-to-end encryption (two real crypto clients)", () => {
+  let hs: FakeMatrix;
+  let model: FakeAnthropic;
+  let t: TestLilo;
+  let bot: RunningMatrix;
+  let chris: CryptoTestClient;
+  const storage = new MemoryStorageProvider();
+  const logger = process.env.DEBUG_MATRIX ? consoleLogger("debug") : silentLogger;
+  const lastUser = (body: AnthropicRequestBody) => body.messages.at(-1)?.content;
+  const chats = () => model.requests.filter((r) => !isExtraction(r.system));
+
+  beforeAll(async () => {
+    hs = await startFakeMatrix({ botUserId: BOT, accessToken: "mx-token" });
+    model = await startFakeAnthropic();
+    model.replyAlways((body) => {
+      if (isExtraction(body.system)) return NO_EXTRACTION;
+      const content = lastUser(body);
+      const text = typeof content === "string" ? content : JSON.stringify(content);
+      return `Antwort auf: ${text.slice(0, 60)}`;
+    });
+    let lilo: Lilo | undefined;
+    // Asks the learned-rule question when the user says "merk dir", as the correction step would.
+    const ask: TurnMiddleware = {
+      name: "test-ask",
+      async run(ctx, next) {
+        if (ctx.text.includes("merk dir")) ctx.question = lilo!.questions.ask(ctx.userId, "rule", { rule: RULE }, ruleQuestionText("de", RULE), 3_600_000);
+        await next();
+      },
+    };
+    t = makeTestLilo(
+      {
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        ANTHROPIC_BASE_URL: model.baseURL,
+        LILO_CHAT_MODEL: "anthropic:claude-test",
+        MATRIX_HOMESERVER_URL: hs.url,
+        MATRIX_ACCESS_TOKEN: "mx-token",
+        MATRIX_ALLOWED_USERS: `${CHRIS}=chris`,
+      },
+      { steps: [ask] },
+    );
+    lilo = t.lilo;
+    bot = await startMatrix(t.lilo, logger, { storage });
+    chris = await CryptoTestClient.create(hs, CHRIS);
+    hs.invite(ROOM, CHRIS);
+    hs.encryptRoom(ROOM, CHRIS);
+    await hs.waitFor(() => hs.joined.has(ROOM));
+  });
+
+  afterAll(async () => {
+    chris.close();
+    await bot.stop();
+    await hs.close();
+    await t.cleanup();
+    await model.close();
+  });
+
+  type Read = { sent: SentEvent; type: string; content: Record<string, unknown> };
+  /** Lilo's first message in `room` after index `from` whose text matches, as Chris's client reads it. */
+  const nextMessage = async (from: number, room = ROOM, match: (body: string) => boolean = () => true): Promise<Read> => {
+    for (let checked = from; ;) {
+      await hs.waitFor(() => hs.sent.length > checked, 10_000);
+      for (const sent of hs.sent.slice(checked)) {
+        checked++;
+        if (sent.roomId !== room) continue;
+        const read = await chris.read(sent);
+        if (read.type === "m.room.message" && match(String(read.content.body))) return { sent, ...read };
+      }
+    }
+  };
+
+  it("decrypts the user's message, answers encrypted, and the user's client decrypts the answer", async () => {
+    const from = hs.sent.length;
+    await chris.sendText(ROOM, "Hallo Lilo, geheim");
+    const answer = await nextMessage(from);
+    expect(answer.sent.type).toBe("m.room.encrypted");
+    expect(JSON.stringify(answer.sent.content)).not.toContain("Antwort");
+    expect(answer).toMatchObject({ type: "m.room.message", content: { msgtype: "m.text", body: "Antwort auf: Hallo Lilo, geheim" } });
+    expect(readDb(t.lilo).all("SELECT role, text FROM messages ORDER BY id")).toEqual([
+      { role: "user", text: "Hallo Lilo, geheim" },
+      { role: "assistant", text: "Antwort auf: Hallo Lilo, geheim" },
+    ]);
+    // Keys went through the key endpoints; the room key to Lilo's device as a to-device message.
+    expect(hs.keys.devices.get(BOT)?.has("FAKEDEVICE")).toBe(true);
+    expect(hs.keys.toDeviceLog.some((m) => m.sender === CHRIS && m.userId === BOT && m.type === "m.room.encrypted")).toBe(true);
+  });
+
+  it("keeps its keys in the data folder, private to the owner", () => {
+    const dir = cryptoDir(t.lilo.config.dataDir);
+    const file = join(dir, "FAKEDEVICE.store");
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("asks a yes/no question encrypted and takes an encrypted 👍 reaction as the answer", async () => {
+    let from = hs.sent.length;
+    await chris.sendText(ROOM, "Bitte merk dir das");
+    const question = await nextMessage(from, ROOM, (b) => b.includes("Soll ich mir das merken?"));
+    expect(question.sent.type).toBe("m.room.encrypted");
+    // Lilo's own 👍/👎 hints are encrypted reactions too.
+    const hintKeys = async () => {
+      const read = await Promise.all(hs.sent.slice(from).map((e) => chris.read(e)));
+      const onQuestion = read.filter((r) => r.type === "m.reaction" && (r.content["m.relates_to"] as { event_id?: string }).event_id === question.sent.eventId);
+      return onQuestion.map((r) => (r.content["m.relates_to"] as { key?: string }).key);
+    };
+    await hs.waitFor(() => hs.sent.length >= from + 4);
+    expect((await hintKeys()).sort()).toEqual(["👍", "👎"].sort());
+    expect(hs.sent.slice(from).every((e) => e.type === "m.room.encrypted")).toBe(true);
+    from = hs.sent.length;
+    await chris.react(ROOM, question.sent.eventId, "👍");
+    expect((await nextMessage(from)).content.body).toBe(`📌 Gemerkt: „${RULE}“`);
+    expect(t.lilo.rules.list("chris").map((r) => r.text)).toEqual([RULE]);
+  });
+
+  it("takes a yes/no answer as encrypted text", async () => {
+    let from = hs.sent.length;
+    await chris.sendText(ROOM, "Und merk dir das auch");
+    await nextMessage(from, ROOM, (b) => b.includes("Soll ich mir das merken?"));
+    from = hs.sent.length;
+    await chris.sendText(ROOM, "nein");
+    expect(String((await nextMessage(from)).content.body)).not.toContain("Antwort auf: nein");
+    expect(t.lilo.rules.list("chris")).toHaveLength(1);
+  });
+
+  it("gives an encrypted photo to the model as an image", async () => {
+    const from = hs.sent.length;
+    await chris.sendImage(ROOM, PNG, "image/png", "Mein Kuchen!");
+    await nextMessage(from);
+    expect(chats().at(-1)!.messages.at(-1)).toEqual({
+      role: "user",
+      content: [
+        { type: "image", source: { type: "base64", media_type: "image/png", data: PNG.toString("base64") } },
+        { type: "text", text: "[Foto] Mein Kuchen!" },
+      ],
+    });
+  });
+
+  it("sends pushes encrypted", async () => {
+    const from = hs.sent.length;
+    await chris.sendText(ROOM, "!push on");
+    await nextMessage(from);
+    const pushAt = hs.sent.length;
+    expect(await t.lilo.push.send("chris", { kind: "greeting", text: "Guten Morgen!" })).toBe("sent");
+    const push = await nextMessage(pushAt);
+    expect(push.sent.type).toBe("m.room.encrypted");
+    expect(push.content.body).toBe("Guten Morgen!");
+  });
+
+  it("answers a message whose room key arrives late, once it arrives", async () => {
+    chris.holdRoomKeys();
+    const from = hs.sent.length;
+    const chatsBefore = chats().length;
+    await chris.sendText(ROOM, "Schlüssel kommt später");
+    // Lilo has read the sync with the message (and confirmed it) but cannot decrypt it yet.
+    const position = hs.position();
+    await hs.waitFor(() => hs.lastSince >= position);
+    expect(chats().length).toBe(chatsBefore);
+    await chris.releaseRoomKeys();
+    expect((await nextMessage(from)).content.body).toBe("Antwort auf: Schlüssel kommt später");
+  });
+
+  it("still talks in an unencrypted room, in plain text", async () => {
+    hs.invite(PLAIN, CHRIS);
+    await hs.waitFor(() => hs.joined.has(PLAIN));
+    const from = hs.sent.length;
+    hs.sendText(PLAIN, CHRIS, "Ganz offen");
+    const answer = await nextMessage(from, PLAIN);
+    expect(answer.sent.type).toBe("m.room.message");
+    expect(answer.content.body).toBe("Antwort auf: Ganz offen");
+  });
+
+  it("keeps its device across a restart: same keys, new messages decrypted and answered", async () => {
+    await bot.stop();
+    const before = hs.requests.length;
+    bot = await startMatrix(t.lilo, logger, { storage });
+    const from = hs.sent.length;
+    await chris.sendText(ROOM, "Nach dem Neustart");
+    expect((await nextMessage(from)).content.body).toBe("Antwort auf: Nach dem Neustart");
+    // No new device keys: the restored device is the same one Chris's client knows.
+    const deviceKeys = hs.requests
+      .slice(before)
+      .filter((r) => r.headers.authorization === "Bearer mx-token" && r.path.endsWith("/keys/upload") && JSON.stringify(r.body).includes('"device_keys"'));
+    expect(deviceKeys).toEqual([]);
+    expect(hs.sent.slice(from).some((e) => e.type === "m.room.message" && e.roomId === ROOM)).toBe(false);
+  });
+});
