@@ -6,7 +6,7 @@
  * keys/upload, keys/query, keys/claim and to-device messages; nothing but
  * ciphertext crosses the fake in the encrypted room.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStorageProvider } from "matrix-bot-sdk";
@@ -14,6 +14,7 @@ import { consoleLogger, silentLogger, type Lilo, type TurnMiddleware } from "../
 import { ruleQuestionText } from "../../core/conversation/questions/rule-question.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { cryptoDir } from "../../adapters/matrix/crypto/start-e2ee.ts";
+import { CRYPTO_TEXTS } from "../../adapters/matrix/crypto/crypto-texts.ts";
 import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { CryptoTestClient } from "../fakes/matrix-crypto-client.ts";
@@ -211,5 +212,17 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
       .filter((r) => r.headers.authorization === "Bearer mx-token" && r.path.endsWith("/keys/upload") && JSON.stringify(r.body).includes('"device_keys"'));
     expect(deviceKeys).toEqual([]);
     expect(hs.sent.slice(from).some((e) => e.type === "m.room.message" && e.roomId === ROOM)).toBe(false);
+  });
+  it("a lost key store is a new start, told to the user in plain text, not a crash; plain rooms keep working", async () => {
+    await bot.stop();
+    rmSync(cryptoDir(t.lilo.config.dataDir), { recursive: true });
+    const from = hs.sent.length;
+    bot = await startMatrix(t.lilo, logger, { storage });
+    const notice = await hs.waitForSent((e) => e.roomId === ROOM && e.type === "m.room.message", 10_000, from);
+    expect(notice.content).toEqual({ msgtype: "m.notice", body: CRYPTO_TEXTS.de.lostStore("FAKEDEVICE") });
+    expect(existsSync(join(cryptoDir(t.lilo.config.dataDir), "FAKEDEVICE.store"))).toBe(true);
+    const plainFrom = hs.sent.length;
+    hs.sendText(PLAIN, CHRIS, "Noch offen da?");
+    expect((await nextMessage(plainFrom, PLAIN)).content.body).toBe("Antwort auf: Noch offen da?");
   });
 });
