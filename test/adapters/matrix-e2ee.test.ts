@@ -13,7 +13,8 @@ import { MemoryStorageProvider } from "matrix-bot-sdk";
 import { consoleLogger, silentLogger, type Lilo, type TurnMiddleware } from "../../core/index.ts";
 import { ruleQuestionText } from "../../core/conversation/questions/rule-question.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
-import { cryptoDir } from "../../adapters/matrix/crypto/start-e2ee.ts";
+import { cryptoDir } from "../../adapters/matrix/crypto/crypto-dir.ts";
+import { backupMatrixKeys, restoreMatrixKeys } from "../../adapters/matrix/crypto/key-backup.ts";
 import { CRYPTO_TEXTS } from "../../adapters/matrix/crypto/crypto-texts.ts";
 import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
@@ -213,6 +214,23 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(deviceKeys).toEqual([]);
     expect(hs.sent.slice(from).some((e) => e.type === "m.room.message" && e.roomId === ROOM)).toBe(false);
   });
+  it("keeps its device through a backup of its keys and their restore after they were lost", async () => {
+    const dataDir = t.lilo.config.dataDir;
+    const saved = backupMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))!;
+    expect(statSync(join(saved, "FAKEDEVICE.store")).mode & 0o777).toBe(0o600);
+    await bot.stop();
+    rmSync(cryptoDir(dataDir), { recursive: true });
+    expect(restoreMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))).toEqual(["FAKEDEVICE.store"]);
+    const from = hs.sent.length;
+    bot = await startMatrix(t.lilo, logger, { storage });
+    await chris.sendText(ROOM, "Nach der Wiederherstellung");
+    expect((await nextMessage(from)).content.body).toBe("Antwort auf: Nach der Wiederherstellung");
+    // The same device: no notice of lost keys or of a new device.
+    expect(hs.sent.slice(from).filter((e) => e.type === "m.room.message")).toEqual([]);
+    // A store that exists is never replaced by an older one.
+    expect(restoreMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))).toEqual([]);
+  });
+
   it("a lost key store is a new start, told to the user in plain text, not a crash; plain rooms keep working", async () => {
     await bot.stop();
     rmSync(cryptoDir(t.lilo.config.dataDir), { recursive: true });

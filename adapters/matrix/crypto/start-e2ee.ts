@@ -2,6 +2,7 @@ import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { IStorageProvider, MatrixClient } from "matrix-bot-sdk";
 import { describeError, ensurePrivateDir, type Logger } from "../../../core/index.ts";
+import { cryptoDir } from "./crypto-dir.ts";
 import { MatrixCrypto } from "./crypto-machine.ts";
 import { MatrixE2ee, type E2eeParts } from "./e2ee.ts";
 import { EncryptedRooms } from "./encrypted-rooms.ts";
@@ -16,9 +17,6 @@ export interface E2eeStart {
 
 /** Device id → ed25519 key of every device Lilo has had keys for; tells a lost store from a first start. */
 const DEVICES_KEY = "lilo.matrix.crypto.devices";
-
-/** The folder the crypto stores live in: `<dataDir>/matrix-crypto/` (0700), one `<device>.store` (0600) per device. */
-export const cryptoDir = (dataDir: string): string => join(dataDir, "matrix-crypto");
 
 /**
  * Sets up Lilo's Matrix device: the access token's device (whoami) with
