@@ -214,6 +214,18 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(deviceKeys).toEqual([]);
     expect(hs.sent.slice(from).some((e) => e.type === "m.room.message" && e.roomId === ROOM)).toBe(false);
   });
+  it("keeps a message waiting for its key across a restart, and answers it when the key comes", async () => {
+    chris.holdRoomKeys();
+    const from = hs.sent.length;
+    await chris.sendText(ROOM, "Wartet über den Neustart");
+    const position = hs.position();
+    await hs.waitFor(() => hs.lastSince >= position);
+    await bot.stop();
+    bot = await startMatrix(t.lilo, logger, { storage });
+    await chris.releaseRoomKeys();
+    expect((await nextMessage(from)).content.body).toBe("Antwort auf: Wartet über den Neustart");
+  });
+
   it("keeps its device through a backup of its keys and their restore after they were lost", async () => {
     const dataDir = t.lilo.config.dataDir;
     const saved = backupMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))!;

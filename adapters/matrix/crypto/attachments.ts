@@ -19,7 +19,7 @@ export function encryptedFile(content: Record<string, unknown>): EncryptedFile |
 /**
  * Opens an encrypted attachment (AES-CTR with the message's key, after
  * checking its SHA-256 hash) with the Matrix Rust crypto; a wrong key or
- * hash throws. The crypto must be loaded (MatrixCrypto.open does that).
+ * hash is an error. The crypto must be loaded (MatrixCrypto.open does that).
  */
 export function decryptAttachment(file: EncryptedFile, data: Uint8Array): Buffer {
   const { key, iv, hashes, v } = file;

@@ -82,7 +82,7 @@ interface SavedDatabase {
   format: 1;
   name: string;
   version: number;
-  stores: SavedStore[];
+  objectStores: SavedStore[];
 }
 
 const request = <T>(req: Req<T>): Promise<T> =>
@@ -104,12 +104,12 @@ export async function dropDatabase(name: string): Promise<void> {
 /** Writes database `name` to `file` (atomically, 0600). A database that does not exist is an error. */
 export async function saveDatabase(name: string, file: string): Promise<void> {
   if (!(await databaseExists(name))) throw new MatrixCryptoError(`no crypto database ${name} to save`);
-  const db = await request(idb().open(name));
+  const database = await request(idb().open(name));
   try {
-    const names = [...db.objectStoreNames];
-    const saved: SavedDatabase = { format: 1, name, version: db.version, stores: [] };
+    const names = [...database.objectStoreNames];
+    const saved: SavedDatabase = { format: 1, name, version: database.version, objectStores: [] };
     if (names.length) {
-      const tx = db.transaction(names, "readonly");
+      const tx = database.transaction(names, "readonly");
       for (const storeName of names) {
         const store = tx.objectStore(storeName);
         const indexes = [...store.indexNames].map((i) => {
@@ -117,14 +117,14 @@ export async function saveDatabase(name: string, file: string): Promise<void> {
           return { name: i, keyPath: index.keyPath, unique: index.unique, multiEntry: index.multiEntry };
         });
         const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
-        saved.stores.push({ name: storeName, keyPath: store.keyPath, autoIncrement: store.autoIncrement, indexes, keys, values });
+        saved.objectStores.push({ name: storeName, keyPath: store.keyPath, autoIncrement: store.autoIncrement, indexes, keys, values });
       }
     }
     const tmp = `${file}.tmp`;
     writeFileSync(tmp, serialize(saved), { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
   } finally {
-    db.close();
+    database.close();
   }
 }
 
@@ -144,20 +144,20 @@ export async function restoreDatabase(name: string, file: string): Promise<boole
   await dropDatabase(name);
   const open = idb().open(name, saved.version);
   open.onupgradeneeded = () => {
-    const db = open.result;
-    for (const s of saved.stores) {
-      const store = db.createObjectStore(s.name, { keyPath: s.keyPath, autoIncrement: s.autoIncrement });
+    const database = open.result;
+    for (const s of saved.objectStores) {
+      const store = database.createObjectStore(s.name, { keyPath: s.keyPath, autoIncrement: s.autoIncrement });
       for (const i of s.indexes) store.createIndex(i.name, i.keyPath, { unique: i.unique, multiEntry: i.multiEntry });
     }
   };
-  const db = await request(open);
+  const database = await request(open);
   try {
-    if (saved.stores.length) {
-      const tx = db.transaction(
-        saved.stores.map((s) => s.name),
+    if (saved.objectStores.length) {
+      const tx = database.transaction(
+        saved.objectStores.map((s) => s.name),
         "readwrite",
       );
-      for (const s of saved.stores) {
+      for (const s of saved.objectStores) {
         const store = tx.objectStore(s.name);
         // Stores with a key path take the key from the value; the others need it given.
         s.values.forEach((value, i) => (s.keyPath === null ? store.put(value, s.keys[i]) : store.put(value)));
@@ -168,7 +168,7 @@ export async function restoreDatabase(name: string, file: string): Promise<boole
       });
     }
   } finally {
-    db.close();
+    database.close();
   }
   return true;
 }

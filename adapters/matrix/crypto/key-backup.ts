@@ -1,10 +1,13 @@
 import { cpSync, existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, parse } from "node:path";
 import { ensurePrivateDir, makePrivate } from "../../../core/index.ts";
 import { cryptoDir } from "./crypto-dir.ts";
 
 /** Where the key stores of a database backup go: next to it, `<backup>.matrix-crypto/`. */
-const keysBeside = (dbBackup: string): string => dbBackup.replace(/\.db$/, "") + ".matrix-crypto";
+const keysBeside = (dbBackup: string): string => {
+  const { dir, name } = parse(dbBackup);
+  return join(dir, `${name}.matrix-crypto`);
+};
 
 /**
  * `lilo backup`: copies the Matrix device key stores next to the database
