@@ -13,6 +13,8 @@ import { MATRIX_TEXTS } from "./texts.ts";
 import { MatrixTransport } from "./transport.ts";
 import { matrixConfig } from "./config.ts";
 import { announceDevice } from "./crypto/announce.ts";
+import { CRYPTO_TEXTS } from "./crypto/crypto-texts.ts";
+import { sendMarkdown } from "./send.ts";
 import type { MatrixE2ee } from "./crypto/e2ee.ts";
 import { startE2ee } from "./crypto/start-e2ee.ts";
 
@@ -58,6 +60,9 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
         logger,
         wanted: (roomId, sender) => !!allowedUsers[sender] && state.isAllowedRoom(roomId),
         members: (roomId) => client.getJoinedRoomMembers(roomId),
+        now: () => lilo.clock.now().getTime(),
+        gaveUp: (roomId) =>
+          run(roomId, () => sendMarkdown(client, roomId, CRYPTO_TEXTS[lilo.config.persona.language].undecryptable, maxMessageChars).then(() => {})),
       })
     : undefined;
   client.outgoing = crypto && ((roomId, type, content) => crypto.e2ee.outgoing(roomId, type, content));

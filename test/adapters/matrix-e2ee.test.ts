@@ -36,6 +36,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
   let bot: RunningMatrix;
   let chris: CryptoTestClient;
   const storage = new MemoryStorageProvider();
+  let clockShift = 0;
   const logger = process.env.DEBUG_MATRIX ? consoleLogger("debug") : silentLogger;
   const lastUser = (body: AnthropicRequestBody) => body.messages.at(-1)?.content;
   const chats = () => model.requests.filter((r) => !isExtraction(r.system));
@@ -67,7 +68,8 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
         MATRIX_ACCESS_TOKEN: "mx-token",
         MATRIX_ALLOWED_USERS: `${CHRIS}=chris`,
       },
-      { steps: [ask] },
+      // A clock the last test moves a day on (a key that never comes is given up).
+      { steps: [ask], clock: { now: () => new Date(Date.now() + clockShift) } },
     );
     lilo = t.lilo;
     bot = await startMatrix(t.lilo, logger, { storage });
@@ -254,5 +256,19 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     const plainFrom = hs.sent.length;
     hs.sendText(PLAIN, CHRIS, "Noch offen da?");
     expect((await nextMessage(plainFrom, PLAIN)).content.body).toBe("Antwort auf: Noch offen da?");
+  });
+  it("gives up a message whose key never comes after a day, and asks the user to send it again", async () => {
+    chris.holdRoomKeys();
+    const from = hs.sent.length;
+    await chris.sendText(ROOM, "Dieser Schlüssel kommt nie");
+    const position = hs.position();
+    await hs.waitFor(() => hs.lastSince >= position);
+    clockShift = 25 * 3_600_000;
+    hs.sendText(PLAIN, CHRIS, "Ein neuer Sync"); // any sync tries the waiting messages again
+    const notice = await nextMessage(from, ROOM);
+    expect(notice.sent.type).toBe("m.room.encrypted");
+    expect(notice.content.body).toBe(CRYPTO_TEXTS.de.undecryptable);
+    await chris.releaseRoomKeys(); // for the world after this test; the message itself was given up
+    clockShift = 0;
   });
 });

@@ -13,7 +13,9 @@ type JoinedRoom = { timeline?: { events?: TimelineEvent[]; limited?: boolean }; 
 type SyncAnswer = CryptoSync & { rooms?: { join?: Record<string, JoinedRoom> } };
 
 const WAITING_KEY = "lilo.matrix.crypto.waiting";
-/** A sender's client shares a missing key within minutes or never; beyond this many the oldest are given up. */
+/** A sender's client shares a missing key within seconds or minutes, or never: after a day it is given up. */
+const MAX_WAIT_MS = 24 * 3_600_000;
+/** Beyond this many waiting events the oldest are given up. */
 const MAX_WAITING = 500;
 
 export interface E2eeParts {
@@ -26,6 +28,10 @@ export interface E2eeParts {
   wanted: (roomId: string, sender: string) => boolean;
   /** The joined members of a room, whose devices get the room key. */
   members: (roomId: string) => Promise<string[]>;
+  /** Now, in ms (Lilo's clock): how long an event has waited. */
+  now: () => number;
+  /** An event of `roomId` whose key never came is given up (its sender should be told). */
+  gaveUp: (roomId: string, eventId: string) => void;
 }
 
 /**
@@ -78,7 +84,8 @@ export class MatrixE2ee {
     for (const w of this.waiting) {
       const outcome = await crypto.decrypt(w.roomId, w.event);
       if ("event" in outcome) late.set(w.roomId, [...(late.get(w.roomId) ?? []), outcome.event]);
-      else if ("missingKey" in outcome) stillWaiting.push(w);
+      else if ("missingKey" in outcome && this.parts.now() - (w.event.origin_server_ts ?? 0) < MAX_WAIT_MS) stillWaiting.push(w);
+      else if ("missingKey" in outcome) this.giveUp(w);
       else logger.warn("matrix encrypted message cannot be decrypted", { roomId: w.roomId, eventId: w.event.event_id, reason: outcome.failed });
     }
     for (const [roomId, room] of Object.entries(joined)) {
@@ -103,7 +110,7 @@ export class MatrixE2ee {
     if (sync.rooms) sync.rooms.join = joined;
     else if (late.size) sync.rooms = { join: joined };
     const dropped = Math.max(0, stillWaiting.length - MAX_WAITING);
-    if (dropped) logger.warn("matrix: too many messages wait for their keys; the oldest are given up", { dropped });
+    for (const w of stillWaiting.slice(0, dropped)) this.giveUp(w);
     this.waiting = stillWaiting.slice(dropped);
     if (this.waiting.length !== before || late.size) this.dirty = true;
     if (this.waiting.length > before) logger.info("matrix encrypted messages wait for their room key", { waiting: this.waiting.length });
@@ -117,6 +124,11 @@ export class MatrixE2ee {
     if (type === "m.room.redaction" || !(await this.parts.rooms.isEncrypted(roomId))) return { type, content };
     const members = await this.parts.members(roomId);
     return { type: "m.room.encrypted", content: await this.parts.crypto.encrypt(roomId, type, content, members) };
+  }
+
+  private giveUp(w: Waiting): void {
+    this.parts.logger.warn("matrix: the key of an encrypted message never came; given up", { roomId: w.roomId, eventId: w.event.event_id });
+    this.parts.gaveUp(w.roomId, w.event.event_id);
   }
 
   /** Stops the crypto machine. */

@@ -28,7 +28,7 @@ const DEVICES_KEY = "lilo.matrix.crypto.devices";
  */
 export async function startE2ee(
   client: MatrixClient,
-  options: { dataDir: string; storage: IStorageProvider; logger: Logger } & Pick<E2eeParts, "wanted" | "members">,
+  options: { dataDir: string; storage: IStorageProvider; logger: Logger } & Pick<E2eeParts, "wanted" | "members" | "now" | "gaveUp">,
 ): Promise<E2eeStart | undefined> {
   const { dataDir, storage, logger } = options;
   const whoami = await client.getWhoAmI();
@@ -62,6 +62,6 @@ export async function startE2ee(
     logger.error("matrix: the crypto store of this device was lost; encrypted rooms need a new device (a new access token)", { deviceId });
   else logger.info("matrix end-to-end encryption ready", { deviceId, fingerprint, newKeys: crypto.created });
   const rooms = new EncryptedRooms((roomId) => client.getRoomStateEvent(roomId, "m.room.encryption", ""));
-  const e2ee = await MatrixE2ee.create({ crypto, rooms, storage, logger, wanted: options.wanted, members: options.members });
+  const e2ee = await MatrixE2ee.create({ ...options, crypto, rooms });
   return { e2ee, news };
 }
