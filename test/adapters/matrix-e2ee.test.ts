@@ -101,6 +101,16 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     }
   };
 
+  /** Chris sends `text` with its room key held back; resolves once Lilo has confirmed the sync with the message. Returns where Lilo's sends stood. */
+  const sendWithKeyHeld = async (text: string): Promise<number> => {
+    chris.holdRoomKeys();
+    const from = hs.sent.length;
+    await chris.sendText(ROOM, text);
+    const position = hs.position();
+    await hs.waitFor(() => hs.lastSince >= position);
+    return from;
+  };
+
   it("decrypts the user's message, answers encrypted, and the user's client decrypts the answer", async () => {
     const from = hs.sent.length;
     await chris.sendText(ROOM, "Hallo Lilo, geheim");
@@ -180,13 +190,9 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
   });
 
   it("answers a message whose room key arrives late, once it arrives", async () => {
-    chris.holdRoomKeys();
-    const from = hs.sent.length;
     const chatsBefore = chats().length;
-    await chris.sendText(ROOM, "Schlüssel kommt später");
+    const from = await sendWithKeyHeld("Schlüssel kommt später");
     // Lilo has read the sync with the message (and confirmed it) but cannot decrypt it yet.
-    const position = hs.position();
-    await hs.waitFor(() => hs.lastSince >= position);
     expect(chats().length).toBe(chatsBefore);
     await chris.releaseRoomKeys();
     expect((await nextMessage(from)).content.body).toBe("Antwort auf: Schlüssel kommt später");
@@ -216,12 +222,9 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(deviceKeys).toEqual([]);
     expect(hs.sent.slice(from).some((e) => e.type === "m.room.message" && e.roomId === ROOM)).toBe(false);
   });
+
   it("keeps a message waiting for its key across a restart, and answers it when the key comes", async () => {
-    chris.holdRoomKeys();
-    const from = hs.sent.length;
-    await chris.sendText(ROOM, "Wartet über den Neustart");
-    const position = hs.position();
-    await hs.waitFor(() => hs.lastSince >= position);
+    const from = await sendWithKeyHeld("Wartet über den Neustart");
     await bot.stop();
     bot = await startMatrix(t.lilo, logger, { storage });
     await chris.releaseRoomKeys();
@@ -257,12 +260,9 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     hs.sendText(PLAIN, CHRIS, "Noch offen da?");
     expect((await nextMessage(plainFrom, PLAIN)).content.body).toBe("Antwort auf: Noch offen da?");
   });
+
   it("gives up a message whose key never comes after a day, and asks the user to send it again", async () => {
-    chris.holdRoomKeys();
-    const from = hs.sent.length;
-    await chris.sendText(ROOM, "Dieser Schlüssel kommt nie");
-    const position = hs.position();
-    await hs.waitFor(() => hs.lastSince >= position);
+    const from = await sendWithKeyHeld("Dieser Schlüssel kommt nie");
     clockShift = 25 * 3_600_000;
     hs.sendText(PLAIN, CHRIS, "Ein neuer Sync"); // any sync tries the waiting messages again
     const notice = await nextMessage(from, ROOM);

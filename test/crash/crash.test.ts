@@ -24,7 +24,7 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     await w.encryptRoom();
     w.hs.invite(ROOM, ANNA);
     await w.hs.waitFor(() => w.hs.joined.has(ROOM), 10_000);
-  }, 30_000);
+  }, 60_000);
   afterAll(async () => {
     if (bot) await w.kill(bot);
     await w?.close();

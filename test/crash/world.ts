@@ -147,9 +147,10 @@ export class CrashWorld {
   /** Starts the bot and resolves when both adapters run. */
   async startBot(): Promise<Proc> {
     const proc = this.spawn(["--import", "tsx", "test/crash/bot-entry.ts"]);
+    // Generous: on a loaded machine the start (tsx, the database, the Matrix device's WebAssembly crypto) takes long.
     await until(
       () => /matrix adapter running/.test(proc.output()) || proc.child.exitCode !== null,
-      20_000,
+      45_000,
       () => proc.output(),
     );
     if (proc.child.exitCode !== null) throw new Error(`the bot exited at start:\n${proc.output()}`);
