@@ -16,7 +16,7 @@ import { announceDevice } from "./crypto/announce.ts";
 import { CRYPTO_TEXTS } from "./crypto/crypto-texts.ts";
 import { sendMarkdown } from "./send.ts";
 import type { MatrixE2ee } from "./crypto/e2ee.ts";
-import { startE2ee } from "./crypto/start-e2ee.ts";
+import { startE2ee, type E2eeStart } from "./crypto/start-e2ee.ts";
 
 /**
  * The Matrix adapter (matrix-bot-sdk, access-token login). It joins rooms
@@ -48,24 +48,17 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   if (Object.keys(allowedUsers).length === 0) logger.warn("MATRIX_ALLOWED_USERS is empty: the Matrix bot will ignore everyone");
   routeSdkLogs(logger);
   const storage = options.storage ?? fileStorage(lilo.config.dataDir);
-  // No crypto store argument: the client stays without end-to-end encryption.
+  // No crypto store for the SDK: end-to-end encryption is Lilo's own device (crypto/).
   const client = new DurableSyncClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
   const botUserId = await client.getUserId();
   const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
   const state = await BotState.load(storage);
-  const crypto = encryption
-    ? await startE2ee(client, {
-        dataDir: lilo.config.dataDir,
-        storage,
-        logger,
-        wanted: (roomId, sender) => !!allowedUsers[sender] && state.isAllowedRoom(roomId),
-        members: (roomId) => client.getJoinedRoomMembers(roomId),
-        now: () => lilo.clock.now().getTime(),
-        gaveUp: (roomId) =>
-          run(roomId, () => sendMarkdown(client, roomId, CRYPTO_TEXTS[lilo.config.persona.language].undecryptable, maxMessageChars).then(() => {})),
-      })
-    : undefined;
-  client.outgoing = crypto && ((roomId, type, content) => crypto.e2ee.outgoing(roomId, type, content));
+  const queue = new RoomQueue(logger);
+  let stopped = false;
+  // After stop() the SDK still emits the events of a sync already in flight. They are not handled while the
+  // database closes; their messages were stored with the sync (storeSync) and are answered on the next start.
+  const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
+  const crypto = encryption ? await startEncryption(lilo, client, storage, state, run, logger) : undefined;
   const ctx: MatrixContext = {
     lilo,
     client,
@@ -83,11 +76,6 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
     notBefore: (await Promise.resolve(storage.getSyncToken())) ? 0 : Date.now(),
     invitedAt: new Map(),
   };
-  const queue = new RoomQueue(logger);
-  let stopped = false;
-  // After stop() the SDK still emits the events of a sync already in flight. They are not handled while the
-  // database closes; their messages were stored with the sync (storeSync) and are answered on the next start.
-  const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
   client.on("room.invite", (roomId: string, ev: RawEvent) => run(roomId, () => onInvite(ctx, gate, roomId, ev)));
   client.on("room.leave", (roomId: string) =>
     run(roomId, async () => {
@@ -119,6 +107,35 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
       await ctx.e2ee?.close();
     },
   };
+}
+
+/**
+ * Lilo's encryption device for the client (crypto/start-e2ee.ts): what it
+ * sends to encrypted rooms is encrypted from now on; an encrypted message
+ * of an allowed user in an allowed room waits for its key, and one whose
+ * key never came gets a note in its room (through the room's queue).
+ */
+async function startEncryption(
+  lilo: Lilo,
+  client: DurableSyncClient,
+  storage: IStorageProvider,
+  state: BotState,
+  run: (roomId: string, job: () => Promise<void>) => void,
+  logger: Logger,
+): Promise<E2eeStart | undefined> {
+  const { allowedUsers, maxMessageChars } = matrixConfig(lilo.config);
+  const crypto = await startE2ee(client, {
+    dataDir: lilo.config.dataDir,
+    storage,
+    logger,
+    wanted: (roomId, sender) => !!allowedUsers[sender] && state.isAllowedRoom(roomId),
+    members: (roomId) => client.getJoinedRoomMembers(roomId),
+    now: () => lilo.clock.now().getTime(),
+    gaveUp: (roomId) =>
+      run(roomId, async () => void (await sendMarkdown(client, roomId, CRYPTO_TEXTS[lilo.config.persona.language].undecryptable, maxMessageChars))),
+  });
+  client.outgoing = crypto && ((roomId, type, content) => crypto.e2ee.outgoing(roomId, type, content));
+  return crypto;
 }
 
 function fileStorage(dataDir: string): IStorageProvider {

@@ -37,7 +37,11 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     w.hold(second[0]!);
     tgSend(first[0]!);
     await mxSend(second[0]!);
-    await until(() => chatRequestsFor(first[0]!).length > 0 && chatRequestsFor(second[0]!).length > 0, 10_000);
+    await until(
+      () => chatRequestsFor(first[0]!).length > 0 && chatRequestsFor(second[0]!).length > 0,
+      20_000,
+      () => bot!.output().slice(-3000),
+    );
     for (const t of first.slice(1)) tgSend(t);
     for (const t of second.slice(1)) await mxSend(t);
     // Only once both platforms consider the messages delivered (Telegram offset, Matrix sync token) …
