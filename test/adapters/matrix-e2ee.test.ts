@@ -261,6 +261,31 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect((await nextMessage(plainFrom, PLAIN)).content.body).toBe("Antwort auf: Noch offen da?");
   });
 
+  it("on a new device (a new access token) says so in each private room, encrypted, with the new fingerprint", async () => {
+    await bot.stop();
+    const token = hs.addClient(BOT, "NEWDEVICE");
+    const next = makeTestLilo({
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      ANTHROPIC_BASE_URL: model.baseURL,
+      LILO_CHAT_MODEL: "anthropic:claude-test",
+      MATRIX_HOMESERVER_URL: hs.url,
+      MATRIX_ACCESS_TOKEN: token,
+      MATRIX_ALLOWED_USERS: `${CHRIS}=chris`,
+    });
+    const from = hs.sent.length;
+    const other = await startMatrix(next.lilo, logger, { storage });
+    try {
+      const notice = await nextMessage(from, ROOM, (b) => b.includes("NEWDEVICE"));
+      expect(notice.sent.type).toBe("m.room.encrypted");
+      const keys = hs.keys.devices.get(BOT)!.get("NEWDEVICE")!.keys as Record<string, string>;
+      expect(notice.content.body).toBe(CRYPTO_TEXTS.de.newDevice("NEWDEVICE", keys["ed25519:NEWDEVICE"]!));
+    } finally {
+      await other.stop();
+      await next.cleanup();
+      bot = await startMatrix(t.lilo, logger, { storage });
+    }
+  });
+
   it("gives up a message whose key never comes after a day, and asks the user to send it again", async () => {
     const from = await sendWithKeyHeld("Dieser Schlüssel kommt nie");
     clockShift = 25 * 3_600_000;
