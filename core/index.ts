@@ -66,7 +66,7 @@ export { loadConfigFromEnv } from "./foundation/config/load.ts";
 export { renderEnvExample } from "./foundation/config/env-example.ts";
 export { configSection, sectionOf, type ConfigSection, type SectionValues } from "./foundation/config/section.ts";
 // The leaf rules an adapter's section is written with, the same the core's table uses.
-export { setting as configLeaf, opt as optionalText, url as optionalUrl, int as wholeNumber } from "./foundation/config/rules.ts";
+export { setting as configLeaf, opt as optionalText, url as optionalUrl, int as wholeNumber, bool as configFlag } from "./foundation/config/rules.ts";
 
 // Lilo's own model (LILO_CHAT_MODEL=local:<name>): the catalogue the setup offers with download sizes, and the engine port.
 export { LOCAL_MODELS, DEFAULT_LOCAL_MODEL, type LocalModelEntry } from "./foundation/providers/local/catalogue.ts";

@@ -12,15 +12,23 @@ import { BotState } from "./state.ts";
 import { MATRIX_TEXTS } from "./texts.ts";
 import { MatrixTransport } from "./transport.ts";
 import { matrixConfig } from "./config.ts";
+import { announceDevice } from "./crypto/announce.ts";
+import { CRYPTO_TEXTS } from "./crypto/crypto-texts.ts";
+import { sendMarkdown } from "./send.ts";
+import type { MatrixE2ee } from "./crypto/e2ee.ts";
+import { startE2ee, type E2eeStart } from "./crypto/start-e2ee.ts";
 
 /**
  * The Matrix adapter (matrix-bot-sdk, access-token login). It joins rooms
  * only on invitation from an allowed user, turns messages into core turns,
  * 👍/👎 reactions into answers, and registers the "matrix" push transport.
  *
- * No end-to-end encryption: the client gets no crypto store, so it never
- * sets up keys; encrypted rooms get a one-time notice that they are not
- * supported (the SDK's crypto dependency is a stub, see crypto-stub/).
+ * End-to-end encryption (MATRIX_ENCRYPTION, on by default) is Lilo's own
+ * device driven by the Matrix Rust crypto (crypto/): it decrypts each sync
+ * before anything else reads it and encrypts what she sends to encrypted
+ * rooms. The SDK's own crypto is not used (its native binding cannot be
+ * installed from the npm registry; crypto-stub/ stands in for it). With
+ * encryption off, encrypted rooms get a one-time notice instead.
  */
 
 export interface MatrixAdapterOptions {
@@ -35,23 +43,31 @@ export interface RunningMatrix extends RunningAdapter {
 
 /** Starts syncing; resolves once the client is logged in and the first sync is under way. */
 export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAdapterOptions = {}): Promise<RunningMatrix> {
-  const { homeserverUrl, accessToken, allowedUsers, maxMessageChars } = matrixConfig(lilo.config);
+  const { homeserverUrl, accessToken, allowedUsers, maxMessageChars, encryption } = matrixConfig(lilo.config);
   if (!homeserverUrl || !accessToken) throw new ConfigError("Matrix needs MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN");
   if (Object.keys(allowedUsers).length === 0) logger.warn("MATRIX_ALLOWED_USERS is empty: the Matrix bot will ignore everyone");
   routeSdkLogs(logger);
   const storage = options.storage ?? fileStorage(lilo.config.dataDir);
-  // No crypto store argument: the client stays without end-to-end encryption.
+  // No crypto store for the SDK: end-to-end encryption is Lilo's own device (crypto/).
   const client = new DurableSyncClient(homeserverUrl, accessToken, storage, lilo.contacts, logger);
   const botUserId = await client.getUserId();
   const privacy = new RoomPrivacy(client, botUserId, allowedUsers, logger);
+  const state = await BotState.load(storage);
+  const queue = new RoomQueue(logger);
+  let stopped = false;
+  // After stop() the SDK still emits the events of a sync already in flight. They are not handled while the
+  // database closes; their messages were stored with the sync (storeSync) and are answered on the next start.
+  const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
+  const crypto = encryption ? await startEncryption(lilo, client, storage, state, run, logger) : undefined;
   const ctx: MatrixContext = {
     lilo,
     client,
     logger,
     maxMessageChars,
     privacy,
-    state: await BotState.load(storage),
+    state,
     texts: MATRIX_TEXTS[lilo.config.persona.language],
+    e2ee: crypto?.e2ee,
   };
   const gate: Gate = {
     botUserId,
@@ -60,11 +76,6 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
     notBefore: (await Promise.resolve(storage.getSyncToken())) ? 0 : Date.now(),
     invitedAt: new Map(),
   };
-  const queue = new RoomQueue(logger);
-  let stopped = false;
-  // After stop() the SDK still emits the events of a sync already in flight. They are not handled while the
-  // database closes; their messages were stored with the sync (storeSync) and are answered on the next start.
-  const run = (roomId: string, job: () => Promise<void>) => (stopped ? undefined : queue.run(roomId, job));
   client.on("room.invite", (roomId: string, ev: RawEvent) => run(roomId, () => onInvite(ctx, gate, roomId, ev)));
   client.on("room.leave", (roomId: string) =>
     run(roomId, async () => {
@@ -77,7 +88,12 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
   lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars, privacy));
   // What a crash left open is answered first; then each sync's messages are stored before its token is saved.
   await resumeMatrix(ctx, allowedUsers, logger);
-  client.onSync = (response) => storeSync(lilo, ctx, gate, response);
+  if (crypto?.news) await announceDevice(ctx, crypto.news);
+  client.onSync = async (response) => {
+    await ctx.e2ee?.prepareSync(response as Parameters<MatrixE2ee["prepareSync"]>[0]);
+    await storeSync(lilo, ctx, gate, response);
+    await ctx.e2ee?.commitSync();
+  };
   await client.start();
   logger.info("matrix syncing", { userId: gate.botUserId });
   return {
@@ -88,8 +104,38 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
       client.stop();
       lilo.push.unregisterTransport("matrix");
       await queue.drain();
+      await ctx.e2ee?.close();
     },
   };
+}
+
+/**
+ * Lilo's encryption device for the client (crypto/start-e2ee.ts): what it
+ * sends to encrypted rooms is encrypted from now on; an encrypted message
+ * of an allowed user in an allowed room waits for its key, and one whose
+ * key never came gets a note in its room (through the room's queue).
+ */
+async function startEncryption(
+  lilo: Lilo,
+  client: DurableSyncClient,
+  storage: IStorageProvider,
+  state: BotState,
+  run: (roomId: string, job: () => Promise<void>) => void,
+  logger: Logger,
+): Promise<E2eeStart | undefined> {
+  const { allowedUsers, maxMessageChars } = matrixConfig(lilo.config);
+  const crypto = await startE2ee(client, {
+    dataDir: lilo.config.dataDir,
+    storage,
+    logger,
+    wanted: (roomId, sender) => !!allowedUsers[sender] && state.isAllowedRoom(roomId),
+    members: (roomId) => client.getJoinedRoomMembers(roomId),
+    now: () => lilo.clock.now().getTime(),
+    gaveUp: (roomId) =>
+      run(roomId, async () => void (await sendMarkdown(client, roomId, CRYPTO_TEXTS[lilo.config.persona.language].undecryptable, maxMessageChars))),
+  });
+  client.outgoing = crypto && ((roomId, type, content) => crypto.e2ee.outgoing(roomId, type, content));
+  return crypto;
 }
 
 function fileStorage(dataDir: string): IStorageProvider {

@@ -18,6 +18,18 @@ export class WatchedMatrixClient extends MatrixClient {
     super(homeserverUrl, accessToken, storage);
   }
 
+  /**
+   * Set while end-to-end encryption runs (bot.ts): turns an event for an
+   * encrypted room into its `m.room.encrypted` form before it is sent.
+   */
+  outgoing: ((roomId: string, type: string, content: Record<string, unknown>) => Promise<{ type: string; content: Record<string, unknown> }>) | undefined;
+
+  /** Every message, reaction and notice of the adapter goes through here (sendMessage, sendText, sendEvent). */
+  override async sendEvent(roomId: string, eventType: string, content: Record<string, unknown>): Promise<string> {
+    const out = this.outgoing ? await this.outgoing(roomId, eventType, content) : { type: eventType, content };
+    return this.sendRawEvent(roomId, out.type, out.content);
+  }
+
   protected override async doSync(token: string): Promise<unknown> {
     let response: unknown;
     try {

@@ -1,4 +1,4 @@
-import { optionalText as opt, configLeaf as s, optionalUrl as url, configSection, sectionOf, type LiloConfig } from "../../core/index.ts";
+import { optionalText as opt, configLeaf as s, optionalUrl as url, configFlag as flag, configSection, sectionOf, type LiloConfig } from "../../core/index.ts";
 import { z } from "zod";
 import { parseAllowList } from "../shared/allow-list.ts";
 
@@ -13,7 +13,8 @@ export const MATRIX_SECTION = configSection({
       title: "Matrix",
       outro: [
         "The bot joins a room only when an allowed user invites it; the sync token and its room/question",
-        "state live in $LILO_DATA_DIR/matrix-bot.json. No end-to-end encryption: use an unencrypted room.",
+        "state live in $LILO_DATA_DIR/matrix-bot.json, the encryption keys of its device in",
+        "$LILO_DATA_DIR/matrix-crypto/ (back both up together; a lost key store needs a new access token).",
       ],
     },
   },
@@ -25,6 +26,11 @@ export const MATRIX_SECTION = configSection({
       doc: 'Matrix user id = Lilo user id; without "=..." the id is matrix:<id>',
       group: "matrix",
       example: "@you:example.org=owner",
+    }),
+    encryption: s(flag(true), {
+      env: "MATRIX_ENCRYPTION",
+      doc: "end-to-end encryption: Lilo's device reads and writes encrypted rooms (Element's default for direct messages)",
+      group: "matrix",
     }),
     maxMessageChars: s(z.coerce.number().int().min(100).max(60_000).default(16_000), {
       env: "MATRIX_MAX_MESSAGE_CHARS",

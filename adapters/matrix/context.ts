@@ -1,5 +1,6 @@
 import type { MatrixClient } from "matrix-bot-sdk";
 import type { Lilo, Logger } from "../../core/index.ts";
+import type { MatrixE2ee } from "./crypto/e2ee.ts";
 import type { RoomPrivacy } from "./privacy.ts";
 import type { BotState } from "./state.ts";
 import type { MatrixTexts } from "./texts.ts";
@@ -15,6 +16,8 @@ export interface MatrixContext {
   texts: MatrixTexts;
   /** Longest message in characters before an answer is split. */
   maxMessageChars: number;
+  /** End-to-end encryption (undefined when switched off or the server names no device). */
+  e2ee?: MatrixE2ee;
 }
 
 /** One incoming event from an allowed user in an allowed room. */

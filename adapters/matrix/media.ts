@@ -2,6 +2,7 @@ import { describeError, LiloError, type AudioInput, type ImageInput, type Incomi
 import { MEDIA_TEXTS, photoMessageText, voicePlaceholder } from "../shared/media-texts.ts";
 import { chatModelSeesImages, transcribeStored, transcribeVoice } from "../shared/media.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
+import { decryptAttachment, encryptedFile } from "./crypto/attachments.ts";
 import { sendMarkdown } from "./send.ts";
 
 /** Runs one turn for a message and shows the answer (events.ts). */
@@ -79,13 +80,19 @@ function mimeOf(content: Record<string, unknown>): string | undefined {
   return typeof mime === "string" ? mime : undefined;
 }
 
-/** The media behind an `mxc://` URL, through the client's media API, up to `maxBytes`. */
+/**
+ * The media behind an `mxc://` URL, through the client's media API, up to
+ * `maxBytes`; an encrypted attachment (`file` with its key) is opened with it.
+ */
 async function download(ctx: MatrixContext, content: Record<string, unknown>, maxBytes: number): Promise<{ data: Buffer; contentType: string | undefined }> {
-  const url = content.url;
-  if (typeof url !== "string") throw new LiloError("media-download", "the message has no mxc:// URL (encrypted media are not supported)");
+  const file = encryptedFile(content);
+  const url = file?.url ?? content.url;
+  if (typeof url !== "string") throw new LiloError("media-download", "the message names no file (no mxc:// URL)");
   const size = (content.info as { size?: unknown } | undefined)?.size;
   if (typeof size === "number" && size > maxBytes) throw new LiloError("media-too-large", `the file has ${size} bytes, more than the ${maxBytes} allowed`);
-  const { data, contentType } = await ctx.client.downloadContent(url);
+  const fetched = await ctx.client.downloadContent(url);
+  // The server's content type of an encrypted file is that of the ciphertext; the message's info names the real one.
+  const { data, contentType } = file ? { data: decryptAttachment(file, fetched.data), contentType: undefined } : fetched;
   if (data.length > maxBytes) throw new LiloError("media-too-large", `the file has ${data.length} bytes, more than the ${maxBytes} allowed`);
   return { data, contentType };
 }

@@ -47,6 +47,11 @@ export class BotState {
     return roomId in this.saved.rooms;
   }
 
+  /** Every allowed room with the user who invited Lilo there. */
+  allowedRooms(): [roomId: string, inviter: string][] {
+    return Object.entries(this.saved.rooms);
+  }
+
   async allowRoom(roomId: string, inviter: string): Promise<void> {
     this.saved.rooms[roomId] = inviter;
     await this.save();

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
+import { backupMatrixKeys, restoreMatrixKeys } from "../../adapters/matrix/crypto/key-backup.ts";
 
 /** `lilo backup` and `lilo restore FILE [--apply]`: a consistent copy of the whole database, and back. */
 export function registerBackup(program: Command, open: LiloOpener, io: CliIO): void {
@@ -10,7 +11,10 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
     .description("write a consistent copy of the database into data/backups/ now (safe while the bot runs)")
     .action(() =>
       withLilo(open, io, async (lilo) => {
-        io.out(`backup: ${await lilo.backup.create()}`);
+        const file = await lilo.backup.create();
+        io.out(`backup: ${file}`);
+        const keys = backupMatrixKeys(lilo.config.dataDir, file);
+        if (keys) io.out(`Matrix encryption keys: ${keys}`);
         return 0;
       }),
     );
@@ -28,6 +32,8 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
         }
         await lilo.backup.restore(file, (backup) => io.out(`backup of the current database: ${backup}`));
         io.out(`restored ${file} into ${lilo.config.dbPath}`);
+        const keys = restoreMatrixKeys(lilo.config.dataDir, file);
+        if (keys.length) io.out(`Matrix encryption keys put back (they were missing): ${keys.join(", ")}`);
         io.out("Next: run `lilo doctor` to check the vector index against the restored database.");
         if (lilo.config.vector.backend === "qdrant") {
           io.out("Qdrant is not part of the backup: its vectors still match the old database; run `lilo doctor --apply` or `lilo reindex --apply`.");

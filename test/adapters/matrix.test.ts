@@ -266,7 +266,18 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(order).toEqual(["Antwort B1", "Antwort A1", "Antwort A2"]);
   });
 
-  it("tells an encrypted room once that it cannot read it", async () => {
+  it("with MATRIX_ENCRYPTION=false, tells an encrypted room once that it cannot read it", async () => {
+    await bot.stop();
+    const plain = makeTestLilo({
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      ANTHROPIC_BASE_URL: model.baseURL,
+      LILO_CHAT_MODEL: "anthropic:claude-test",
+      MATRIX_HOMESERVER_URL: hs.url,
+      MATRIX_ACCESS_TOKEN: "mx-token",
+      MATRIX_ALLOWED_USERS: `${CHRIS}=chris`,
+      MATRIX_ENCRYPTION: "false",
+    });
+    bot = await startMatrix(plain.lilo, logger, { storage });
     await join();
     const encrypted = { algorithm: "m.megolm.v1.aes-sha2", ciphertext: "AwgAEn...", session_id: "s", sender_key: "k", device_id: "D" };
     hs.sendEvent(ROOM, CHRIS, "m.room.encrypted", encrypted);
@@ -275,6 +286,9 @@ describe("Matrix adapter against a fake homeserver", () => {
     await hs.waitForSent((e) => e.content.body === "Antwort auf: Klartext");
     expect(messages(hs).map((e) => e.content.body)).toEqual([T.encrypted, "Antwort auf: Klartext"]);
     expect(chats(model)).toHaveLength(1);
+    await bot.stop();
+    bot = await startMatrix(t.lilo, logger, { storage });
+    await plain.cleanup();
   });
 
   it("runs commands: help, model, memory and forget with an ownership check", async () => {

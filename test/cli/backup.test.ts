@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
@@ -36,6 +36,19 @@ describe("lilo backup / restore", () => {
     expect(existsSync(path)).toBe(true);
     return path;
   }
+
+  it("copies the Matrix key stores beside the database backup, and puts a lost one back on restore", async () => {
+    const keys = join(t.lilo.config.dataDir, "matrix-crypto");
+    mkdirSync(keys, { recursive: true });
+    writeFileSync(join(keys, "DEVICE.store"), "keys");
+    const res = await runCli(open, ["backup"]);
+    const file = /backup: (.+\.db)/.exec(res.out)![1]!;
+    expect(res.out).toContain(`Matrix encryption keys: ${file.replace(/\.db$/, ".matrix-crypto")}`);
+    rmSync(keys, { recursive: true });
+    const restored = await runCli(open, ["restore", file, "--apply"]);
+    expect(restored.out).toContain("Matrix encryption keys put back (they were missing): DEVICE.store");
+    expect(readFileSync(join(keys, "DEVICE.store"), "utf8")).toBe("keys");
+  });
 
   it("backs up, shows the file in a dry run, and restores with --apply", async () => {
     const file = await backup();

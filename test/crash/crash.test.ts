@@ -7,22 +7,24 @@ import { CrashWorld, ROOM, ANNA, TG_CHAT, tokens, until, type Proc } from "./wor
  * The real bot process against fake Telegram, Matrix and model servers,
  * killed with SIGKILL at chosen points and restarted. One world, phases in
  * order; the last test checks the totals over all of them: every message
- * the fake servers delivered is stored and answered exactly once.
+ * the fake servers delivered is stored and answered exactly once. The
+ * Matrix room is end-to-end encrypted (Anna on her own crypto device).
  */
 describe("nothing lost: crashes, concurrent writers, restores", () => {
   let w: CrashWorld;
   let bot: Proc | undefined;
   const sent: string[] = [];
   const tgSend = (token: string, words = "Nachricht") => (sent.push(token), w.tg.pushMessage({ fromId: TG_CHAT, chatId: TG_CHAT, text: `${words} ${token}` }));
-  const mxSend = (token: string) => (sent.push(token), w.hs.sendText(ROOM, ANNA, `Nachricht ${token}`));
+  const mxSend = async (token: string) => (sent.push(token), await w.mxText(`Nachricht ${token}`));
   const chatRequestsFor = (token: string) => w.llm.requests.filter((r) => String(r.messages.at(-1)?.content ?? "").includes(token));
 
   beforeAll(async () => {
     w = await CrashWorld.create();
     bot = await w.startBot();
+    await w.encryptRoom();
     w.hs.invite(ROOM, ANNA);
     await w.hs.waitFor(() => w.hs.joined.has(ROOM), 10_000);
-  }, 30_000);
+  }, 60_000);
   afterAll(async () => {
     if (bot) await w.kill(bot);
     await w?.close();
@@ -34,10 +36,14 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     w.hold(first[0]!);
     w.hold(second[0]!);
     tgSend(first[0]!);
-    mxSend(second[0]!);
-    await until(() => chatRequestsFor(first[0]!).length > 0 && chatRequestsFor(second[0]!).length > 0, 10_000);
+    await mxSend(second[0]!);
+    await until(
+      () => chatRequestsFor(first[0]!).length > 0 && chatRequestsFor(second[0]!).length > 0,
+      20_000,
+      () => bot!.output().slice(-3000),
+    );
     for (const t of first.slice(1)) tgSend(t);
-    for (const t of second.slice(1)) mxSend(t);
+    for (const t of second.slice(1)) await mxSend(t);
     // Only once both platforms consider the messages delivered (Telegram offset, Matrix sync token) …
     await w.waitConfirmed(w.hs.position());
     await w.kill(bot!);
@@ -53,8 +59,8 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     );
     const tgAnswers = w.tg.calls("sendMessage", TG_CHAT).map((c) => String(c.params.text));
     expect(tgAnswers.filter((t) => t.startsWith("Antwort x01"))).toEqual(first.map((t) => `Antwort ${t}`));
-    const mxAnswers = w.hs.sent.filter((e) => e.type === "m.room.message").map((e) => String(e.content.body));
-    expect(mxAnswers.filter((t) => t.startsWith("Antwort x02"))).toEqual(second.map((t) => `Antwort ${t}`));
+    expect(w.hs.sent.filter((e) => e.roomId === ROOM && e.type === "m.room.message")).toEqual([]); // all encrypted
+    expect(w.matrixTexts().filter((t) => t.startsWith("Antwort x02"))).toEqual(second.map((t) => `Antwort ${t}`));
   }, 60_000);
 
   it("kill -9 during extraction: the job is resumed on start and the fact is kept", async () => {
@@ -100,7 +106,7 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     // The burst arrives while the import writes (its dry-run table is out; backup and the one transaction follow).
     for (const [i, t] of burst.entries()) {
       if (i < 25) tgSend(t);
-      else mxSend(t);
+      else await mxSend(t);
     }
     // The burst really overlapped the import: it is still running (embedding or writing its one transaction).
     expect(importer.child.exitCode).toBeNull();

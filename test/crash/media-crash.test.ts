@@ -30,7 +30,7 @@ describe("nothing lost: voice notes and Matrix media stored on arrival", () => {
     bot = await w.startBot();
     w.hs.invite(ROOM, ANNA);
     await w.hs.waitFor(() => w.hs.joined.has(ROOM), 10_000);
-  }, 30_000);
+  }, 60_000);
   afterAll(async () => {
     if (bot) await w.kill(bot);
     await w?.close();

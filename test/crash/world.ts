@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/fake-telegram.ts";
 import { startFakeMatrix, type FakeMatrix } from "../fakes/fake-matrix.ts";
+import { CryptoTestClient } from "../fakes/matrix-crypto-client.ts";
 import { isExtraction, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 
 /** Telegram user 111 is Lilo's "chris"; Matrix user @anna:fake is "anna", in ROOM. */
@@ -34,6 +35,12 @@ export class CrashWorld {
   private readonly releases = new Map<string, () => void>();
   /** More variables for the bot and the CLI (e.g. a transcription endpoint), set before `startBot`. */
   extraEnv: Record<string, string> = {};
+  /** Anna's own crypto device once `encryptRoom` made ROOM an encrypted room. */
+  private anna: CryptoTestClient | undefined;
+  /** Event id → body of the bot's encrypted messages, as Anna's client decrypted them (by `pump`). */
+  private readonly decrypted = new Map<string, string>();
+  private pumpTimer: NodeJS.Timeout | undefined;
+  private pumping = false;
 
   private constructor(
     readonly tg: FakeTelegram,
@@ -55,6 +62,49 @@ export class CrashWorld {
 
   static async create(): Promise<CrashWorld> {
     return new CrashWorld(await startFakeTelegram({ maxHoldMs: 200 }), await startFakeMatrix(), await startFakeAnthropic());
+  }
+
+  /**
+   * Makes ROOM an end-to-end encrypted room with Anna on her own crypto
+   * device: `mxText` then sends encrypted, and what the bot sends there is
+   * decrypted in the background for `deliveredAnswers` and `matrixTexts`.
+   */
+  async encryptRoom(): Promise<void> {
+    this.anna = await CryptoTestClient.create(this.hs, ANNA);
+    this.hs.encryptRoom(ROOM, ANNA);
+    this.pumpTimer = setInterval(() => void this.pump(), 20);
+  }
+
+  /** Anna's text to ROOM: encrypted when the room is. */
+  async mxText(text: string): Promise<void> {
+    if (this.anna) await this.anna.sendText(ROOM, text);
+    else this.hs.sendText(ROOM, ANNA, text);
+  }
+
+  /** The bodies of the bot's messages in Matrix, in order (encrypted ones once Anna's client has read them). */
+  matrixTexts(): string[] {
+    return this.hs.sent.flatMap((e) => {
+      if (e.type === "m.room.message") return [String(e.content.body)];
+      const body = e.type === "m.room.encrypted" ? this.decrypted.get(e.eventId) : undefined;
+      return body === undefined ? [] : [body];
+    });
+  }
+
+  /** Decrypts the bot's new encrypted messages with Anna's device; one run at a time, a failure is tried again next tick. */
+  private async pump(): Promise<void> {
+    if (this.pumping || !this.anna) return;
+    this.pumping = true;
+    try {
+      for (const e of this.hs.sent) {
+        if (e.type !== "m.room.encrypted" || this.decrypted.has(e.eventId)) continue;
+        const read = await this.anna.read(e);
+        this.decrypted.set(e.eventId, read.type === "m.room.message" ? String(read.content.body) : `(${read.type})`);
+      }
+    } catch {
+      // The room key may still be on its way (a to-device message): the next tick tries again.
+    } finally {
+      this.pumping = false;
+    }
   }
 
   /** The environment of the bot and the CLI: everything small and fast, no scheduled jobs. */
@@ -97,9 +147,10 @@ export class CrashWorld {
   /** Starts the bot and resolves when both adapters run. */
   async startBot(): Promise<Proc> {
     const proc = this.spawn(["--import", "tsx", "test/crash/bot-entry.ts"]);
+    // Generous: on a loaded machine the start (tsx, the database, the Matrix device's WebAssembly crypto) takes long.
     await until(
       () => /matrix adapter running/.test(proc.output()) || proc.child.exitCode !== null,
-      20_000,
+      45_000,
       () => proc.output(),
     );
     if (proc.child.exitCode !== null) throw new Error(`the bot exited at start:\n${proc.output()}`);
@@ -150,10 +201,7 @@ export class CrashWorld {
 
   /** How often each token was answered on either platform, as the users saw it. */
   deliveredAnswers(): Map<string, number> {
-    const texts = [
-      ...this.tg.calls("sendMessage", TG_CHAT).map((c) => String(c.params.text)),
-      ...this.hs.sent.filter((e) => e.type === "m.room.message").map((e) => String(e.content.body)),
-    ];
+    const texts = [...this.tg.calls("sendMessage", TG_CHAT).map((c) => String(c.params.text)), ...this.matrixTexts()];
     const counts = new Map<string, number>();
     for (const t of texts) for (const token of t.match(TOKEN) ?? []) counts.set(token, (counts.get(token) ?? 0) + 1);
     return counts;
@@ -175,6 +223,8 @@ export class CrashWorld {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.pumpTimer);
+    this.anna?.close();
     this.release();
     await this.tg.close();
     await this.hs.close();

@@ -12,6 +12,11 @@
  * staged: `gap` makes a room's next sync `limited`, and `joinInGap` /
  * `leaveInGap` change the members with the member event only in that
  * limited sync's `state` section (as a real server sends it after a gap).
+ * End-to-end encryption (fake-matrix-keys.ts): key upload/query/claim and
+ * to-device messages for the bot and for test clients added with
+ * `addClient` (their token's own /sync answers their to-device messages,
+ * device-list changes and key counts); the bot's syncs carry the same.
+ * `encryptRoom` turns a room's encryption on (its state event).
  *
  * ```ts
  * const hs = await startFakeMatrix({ botUserId: "@lilo:fake", accessToken: "t" });
@@ -23,6 +28,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { sendJson, startFakeServer, type RecordedRequest } from "./http-server.ts";
+import { FakeKeyServer, type Caller } from "./fake-matrix-keys.ts";
 
 /** An event the bot sent (message, reaction, redaction). */
 /** One joined room in a /sync answer, as the fake sends it. */
@@ -96,6 +102,12 @@ export interface FakeMatrix {
   upload(bytes: Uint8Array | string, contentType: string): string;
   /** Media ids the bot downloaded, in order. */
   downloads: string[];
+  /** Another Matrix client (a user's device) with its own access token, for the key and to-device endpoints; returns the token. */
+  addClient(userId: string, deviceId: string): string;
+  /** Turns on encryption in a room: an `m.room.encryption` state event from `senderId`. */
+  encryptRoom(roomId: string, senderId: string): void;
+  /** Keys and to-device messages. */
+  keys: FakeKeyServer;
   /** Polls `predicate` until it holds; throws after `timeoutMs` with what was sent. */
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   /** Waits for a sent event matching `predicate` (among those sent after index `from`). */
@@ -108,8 +120,21 @@ export interface FakeMatrixOptions {
   accessToken?: string;
 }
 
-/** A log entry: an invitation, a timeline event, a state event after a gap ("state") or a bare gap ("gap", no event). */
-type Entry = { seq: number; kind: "invite" | "timeline" | "state" | "gap"; roomId: string; event?: FakeEvent };
+/**
+ * A log entry: an invitation, a timeline event, a state event after a gap ("state"), a bare gap ("gap", no
+ * event), a to-device message for the bot ("to-device", in `toDevice`) or a user whose devices changed ("devices").
+ */
+type Entry = {
+  seq: number;
+  kind: "invite" | "timeline" | "state" | "gap" | "to-device" | "devices";
+  roomId: string;
+  event?: FakeEvent;
+  toDevice?: unknown;
+  userId?: string;
+};
+
+/** A test client's device: its to-device inbox and the users whose devices changed since its last sync. */
+type ClientDevice = Caller & { inbox: unknown[]; changed: Set<string> };
 
 /** How many earlier events a newly joined room's timeline shows (Synapse's default timeline limit). */
 const HISTORY_ON_JOIN = 10;
@@ -123,6 +148,26 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   const invites = new Set<string>();
   /** Events of rooms the bot is not in, newest last: a room's history, shown to the bot when it joins. */
   const history = new Map<string, FakeEvent[]>();
+  const callers = new Map<string, Caller>([[token, { userId: botUserId, deviceId: "FAKEDEVICE" }]]);
+  const clients = new Map<string, ClientDevice>();
+  /** Room id → content of its `m.room.encryption` state. */
+  const encryption = new Map<string, Record<string, unknown>>();
+  const wakeAll = () => {
+    for (const wake of [...waiting]) wake();
+  };
+  const keys = new FakeKeyServer({
+    deliver(userId, deviceId, event) {
+      if (userId === botUserId) {
+        log.push({ seq: log.length + 1, kind: "to-device", roomId: "", toDevice: event });
+        wakeAll();
+      } else clients.get(`${userId}|${deviceId}`)?.inbox.push(event);
+    },
+    devicesChanged(userId) {
+      log.push({ seq: log.length + 1, kind: "devices", roomId: "", userId });
+      for (const c of clients.values()) if (c.userId !== userId) c.changed.add(userId);
+      wakeAll();
+    },
+  });
   let nextEvent = 1;
   let lastTs = 0;
   let closed = false;
@@ -147,7 +192,8 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
   };
 
   const route = async (req: RecordedRequest, res: ServerResponse): Promise<void> => {
-    if (req.headers.authorization !== `Bearer ${token}`) return matrixError(res, 401, "M_UNKNOWN_TOKEN", "Unknown access token");
+    const caller = callers.get(String(req.headers.authorization ?? "").replace(/^Bearer /, ""));
+    if (!caller) return matrixError(res, 401, "M_UNKNOWN_TOKEN", "Unknown access token");
     // Authenticated media (client v1, what the SDK calls) and the older media/v3 path.
     const download = /^\/_matrix\/(?:client\/v1\/media|media\/v3)\/download\/([^/]+)\/([^/]+)/.exec(req.path);
     if (download) return serveMedia(res, decodeURIComponent(download[2]!));
@@ -155,9 +201,16 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     const parts = p.split("/").filter(Boolean).map(decodeURIComponent);
     const body = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, unknown>;
     if (req.path === "/_matrix/client/versions") return sendJson(res, 200, { versions: ["v1.1", "v1.5", "v1.11"], unstable_features: {} });
-    if (p === "/account/whoami") return sendJson(res, 200, { user_id: botUserId, device_id: "FAKEDEVICE" });
+    if (p === "/account/whoami") return sendJson(res, 200, { user_id: caller.userId, device_id: caller.deviceId });
+    if (keys.route(caller, req.method ?? "", parts, body, res)) return;
+    if (caller.userId !== botUserId)
+      return p === "/sync" ? clientSync(caller, res) : matrixError(res, 404, "M_UNRECOGNIZED", `Not for test clients: ${req.path}`);
     if (p === "/joined_rooms") return sendJson(res, 200, { joined_rooms: [...fake.joined] });
     if (p === "/sync") return sync(req, res);
+    if (parts[0] === "rooms" && parts[2] === "state" && req.method === "GET") {
+      const content = parts[3] === "m.room.encryption" ? encryption.get(parts[1]!) : undefined;
+      return content ? sendJson(res, 200, content) : matrixError(res, 404, "M_NOT_FOUND", "Event not found.");
+    }
     if (parts[0] === "rooms" && parts[2] === "joined_members" && req.method === "GET") {
       // As on a real server: only a member may list the members.
       if (!fake.joined.has(parts[1]!)) return matrixError(res, 403, "M_FORBIDDEN", "You aren't a member of the room");
@@ -237,8 +290,12 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       invite: {},
       leave: {},
     };
+    const toDevice: unknown[] = [];
+    const changed = new Set<string>();
     for (const e of log.slice(since)) {
-      if (e.kind === "invite") {
+      if (e.kind === "to-device") toDevice.push(e.toDevice);
+      else if (e.kind === "devices") changed.add(e.userId!);
+      else if (e.kind === "invite") {
         rooms.invite[e.roomId] = { invite_state: { events: [e.event] } };
       } else {
         const room = (rooms.join[e.roomId] ??= {
@@ -255,7 +312,24 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
         }
       }
     }
-    sendJson(res, 200, { next_batch: String(log.length), rooms, account_data: { events: [] }, presence: { events: [] }, to_device: { events: [] } });
+    sendJson(res, 200, {
+      next_batch: String(log.length),
+      rooms,
+      account_data: { events: [] },
+      presence: { events: [] },
+      to_device: { events: toDevice },
+      device_lists: { changed: [...changed], left: [] },
+      ...keys.syncCounts({ userId: botUserId, deviceId: "FAKEDEVICE" }),
+    });
+  };
+
+  /** A test client's sync: its to-device messages (each delivered once), device-list changes and key counts, no rooms. */
+  const clientSync = (caller: Caller, res: ServerResponse): void => {
+    const device = clients.get(`${caller.userId}|${caller.deviceId}`)!;
+    const events = device.inbox.splice(0);
+    const changed = [...device.changed];
+    device.changed.clear();
+    sendJson(res, 200, { next_batch: "c", rooms: {}, to_device: { events }, device_lists: { changed, left: [] }, ...keys.syncCounts(caller) });
   };
 
   const server = await startFakeServer(route);
@@ -279,6 +353,18 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       return lastSince;
     },
     position: () => log.length,
+    keys,
+    addClient(userId, deviceId) {
+      const clientToken = `token-${userId}-${deviceId}`;
+      callers.set(clientToken, { userId, deviceId });
+      clients.set(`${userId}|${deviceId}`, { userId, deviceId, inbox: [], changed: new Set() });
+      return clientToken;
+    },
+    encryptRoom(roomId, senderId) {
+      const content = { algorithm: "m.megolm.v1.aes-sha2" };
+      encryption.set(roomId, content);
+      append("timeline", roomId, senderId, "m.room.encryption", content, { state_key: "" });
+    },
     invite(roomId, fromUserId) {
       invites.add(roomId);
       // Whoever invites is in the room; a new room starts with them.

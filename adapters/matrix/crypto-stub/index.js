@@ -1,8 +1,12 @@
-// Lilo runs Matrix without end-to-end encryption. matrix-bot-sdk imports these
-// names at load time; using any of them means someone enabled encryption.
+// matrix-bot-sdk imports its crypto binding (@matrix-org/matrix-sdk-crypto-nodejs)
+// at load time; the real package downloads a native binary from GitHub at
+// install, which fails offline. Lilo does not use the SDK's crypto: her
+// end-to-end encryption is adapters/matrix/crypto/ (the Matrix Rust crypto as
+// WebAssembly, from npm). Using any of these names means the SDK's own crypto
+// was enabled by mistake.
 "use strict";
 function unsupported() {
-  throw new Error("End-to-end encrypted Matrix rooms are not supported by Lilo yet.");
+  throw new Error("matrix-bot-sdk's own crypto is not used by Lilo (see adapters/matrix/crypto/).");
 }
 class Unsupported {
   constructor() {

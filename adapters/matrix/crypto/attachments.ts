@@ -1,0 +1,31 @@
+import { Attachment, EncryptedAttachment } from "@matrix-org/matrix-sdk-crypto-wasm";
+import { MatrixCryptoError } from "./crypto-error.ts";
+
+/** The `file` of an encrypted attachment (spec: EncryptedFile): where it is and the key to open it. */
+export interface EncryptedFile {
+  url: string;
+  key: Record<string, unknown>;
+  iv: string;
+  hashes: Record<string, string>;
+  v: string;
+}
+
+/** The `file` field of a media message when it is an encrypted attachment; undefined otherwise. */
+export function encryptedFile(content: Record<string, unknown>): EncryptedFile | undefined {
+  const file = content.file as Partial<EncryptedFile> | undefined;
+  return file && typeof file.url === "string" && typeof file.iv === "string" && file.key && file.hashes ? (file as EncryptedFile) : undefined;
+}
+
+/**
+ * Opens an encrypted attachment (AES-CTR with the message's key, after
+ * checking its SHA-256 hash) with the Matrix Rust crypto; a wrong key or
+ * hash is an error. The crypto must be loaded (MatrixCrypto.open does that).
+ */
+export function decryptAttachment(file: EncryptedFile, data: Uint8Array): Buffer {
+  const { key, iv, hashes, v } = file;
+  try {
+    return Buffer.from(Attachment.decrypt(new EncryptedAttachment(data, JSON.stringify({ v, key, iv, hashes }))));
+  } catch (err) {
+    throw new MatrixCryptoError("the encrypted attachment cannot be opened (wrong key or damaged file)", { cause: err });
+  }
+}
