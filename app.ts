@@ -12,7 +12,7 @@ import {
   type LiloPorts,
   type Logger,
 } from "./core/index.ts";
-import { WriterLock } from "./core/index.ts";
+import { WriterLock, installDir } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile } from "./adapters/terminal/log-file.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
@@ -29,7 +29,7 @@ export async function runApp(ports: LiloPorts = {}): Promise<number> {
   let config: LiloConfig;
   try {
     // The core's variables and the adapters' sections, read and checked together.
-    config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS);
+    config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, installDir(import.meta.url));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

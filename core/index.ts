@@ -52,7 +52,8 @@ export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts"
 
 // Configuration.
 export { loadConfig, requireModel, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
-export { loadConfigFromEnv } from "./foundation/config/load.ts";
+export { loadConfigFromEnv, liloPlace, readEnvFile, type LiloPlace } from "./foundation/config/load.ts";
+export { installDir } from "./foundation/config/install-dir.ts";
 export { renderEnvExample } from "./foundation/config/env-example.ts";
 export { configSection, sectionOf, type ConfigSection, type SectionValues } from "./foundation/config/section.ts";
 // The leaf rules an adapter's section is written with, the same the core's table uses.

@@ -73,7 +73,7 @@ describe("terminal chat", () => {
 describe("npm start", () => {
   it("prints which variables to set and exits non-zero when no model is configured", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
-    const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_ENV_FILE: join(dir, "none.env"), LILO_DATA_DIR: dir };
+    const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_HOME: dir, LILO_DATA_DIR: dir };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
       let err = "";
@@ -94,7 +94,7 @@ describe("npm start", () => {
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: dir,
-      LILO_ENV_FILE: join(dir, "none.env"),
+      LILO_HOME: dir,
       LILO_DATA_DIR: dir,
       ANTHROPIC_API_KEY: "k",
       [variable]: value,
@@ -123,7 +123,7 @@ describe("npm start", () => {
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: dir,
-      LILO_ENV_FILE: join(dir, "none.env"),
+      LILO_HOME: dir,
       LILO_DATA_DIR: dir,
       ANTHROPIC_API_KEY: "k",
       ANTHROPIC_BASE_URL: fake.baseURL,
