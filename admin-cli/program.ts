@@ -22,6 +22,7 @@ import { registerSettings } from "./commands/settings.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerLookups } from "./commands/lookups.ts";
 import { registerSuggestions } from "./commands/suggestions.ts";
+import { registerSetup } from "./commands/setup.ts";
 import { version } from "./version.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
@@ -34,6 +35,8 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
     .version(version(), "-V, --version", "print the version")
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+  // Every command is registered here, once, in help order.
+  registerSetup(program, io);
   registerMemory(program, open, io);
   registerModel(program, open, io);
   registerPreview(program, open, io);

@@ -51,9 +51,12 @@ export type { Transport, PushMessage, PushTarget } from "./foundation/ports/tran
 export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts";
 
 // Configuration.
-export { loadConfig, requireModel, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
+export { loadConfig, requireModel, NO_MODEL_HELP, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
 export { loadConfigFromEnv, liloPlace, readEnvFile, type LiloPlace } from "./foundation/config/load.ts";
 export { installDir } from "./foundation/config/install-dir.ts";
+export { checkValue, configTable } from "./foundation/config/table.ts";
+export { listModels } from "./foundation/providers/model-list.ts";
+export { OPENAI_COMPATIBLE_VENDORS, type ProviderSettings } from "./foundation/config/providers.ts";
 export { renderEnvExample } from "./foundation/config/env-example.ts";
 export { configSection, sectionOf, type ConfigSection, type SectionValues } from "./foundation/config/section.ts";
 // The leaf rules an adapter's section is written with, the same the core's table uses.

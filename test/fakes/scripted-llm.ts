@@ -40,6 +40,8 @@ export interface VendorProtocol<Body, Reply> {
   wrongKeyMessage(key: string | undefined): string;
   sendError(res: ServerResponse, status: number, message?: string, headers?: Record<string, string>): void;
   sendReply(res: ServerResponse, body: Body, reply: Reply): void;
+  /** Answers a request that is no model call (e.g. `GET /models`); true when it did. */
+  serveOther?(req: RecordedRequest, res: ServerResponse): boolean;
 }
 
 type Step<Body, Reply> =
@@ -63,6 +65,7 @@ export async function startScriptedLlm<Body, Reply, Self>(
   let fallback: Responder<Body, Reply> = opts.defaultReply;
   let maxContextChars = Infinity;
   const server = await startFakeServer(async (req, res) => {
+    if (protocol.serveOther?.(req, res)) return;
     if (!protocol.isApiCall(req)) return protocol.sendError(res, 404, `Not found: ${req.method} ${req.path}`);
     const key = protocol.keyOf(req);
     if (opts.apiKey !== undefined && key !== opts.apiKey) return protocol.sendError(res, 401, protocol.wrongKeyMessage(key));
