@@ -42,7 +42,7 @@ export const openFromEnv =
     ]);
     // With the adapters' sections, so `lilo settings` lists their variables and their secrets stay masked.
     const config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, installDir(import.meta.url));
-    if (!opts.create && !ports.db && !existsSync(config.dbPath)) {
+    if (!opts.create && !existsSync(config.dbPath)) {
       throw new ConfigError(
         `Lilo has no data in ${config.dataDir} (looked for ${config.dbPath}; home ${config.home ?? process.cwd()}). ` +
           "Run `lilo setup` and `npm start` in Lilo's folder first, or set LILO_HOME to the folder that holds her .env and data/.",
