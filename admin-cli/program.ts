@@ -33,7 +33,6 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   const program = new Command("lilo")
     .description("Administer Lilo: memory, rules, corrections, maintenance")
     .version(version(), "-V, --version", "print the version")
-    .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
   // Every command is registered here, once, in help order.
   registerSetup(program, io);
@@ -58,5 +57,17 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerStatus(program, open, io);
   registerLookups(program, open, io);
   registerSuggestions(program, open, io);
+  oneLineUsageAfterErrors(program);
   return program;
+}
+
+/**
+ * After a mistake (a typo, a missing argument) each command prints its own
+ * usage line and where the help is, not the whole help: commander's
+ * "Did you mean …?" stays the line that matters.
+ */
+function oneLineUsageAfterErrors(cmd: Command, parents: string[] = []): void {
+  const path = [...parents, cmd.name()];
+  cmd.showHelpAfterError(`usage: ${path.join(" ")} ${cmd.usage()}  (${path.join(" ")} --help for more)`);
+  for (const sub of cmd.commands) oneLineUsageAfterErrors(sub, path);
 }

@@ -71,7 +71,7 @@ export { describeError, type ErrorCode } from "./foundation/errors.ts";
 export { withRetry, type Sleep } from "./foundation/util/retry.ts";
 
 // What the outer layers share with the core: one writer per database, private file modes, secret redaction.
-export { WriterLock } from "./foundation/store/writer-lock.ts";
+export { WriterLock, liveHolder } from "./foundation/store/writer-lock.ts";
 export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./foundation/util/file-modes.ts";
 export { redactSecrets } from "./foundation/util/redact.ts";
 // Well-formed text: what the core stores and answers, and what the adapters send (pushes, notes shown by commands).

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { Lilo, SettingRow } from "../../core/index.ts";
+import { liveHolder, type Lilo, type SettingRow } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 
@@ -46,7 +46,13 @@ function change(lilo: Lilo, io: CliIO, key: string, value: string | undefined): 
   }
   const { row } = done;
   if (row.kind === "chat-model") io.out(`${row.key} = ${chatModel(row)}`);
-  else io.out(`${row.key} = ${row.value}  (${row.source}; the running bot follows within ${lilo.config.live.pollSeconds} s)`);
+  else {
+    // Only a bot that runs can follow; otherwise the value applies at the next start.
+    const bot = liveHolder(lilo.config.dbPath)?.role === "bot";
+    io.out(
+      `${row.key} = ${row.value}  (${row.source}; ${bot ? `the running bot follows within ${lilo.config.live.pollSeconds} s` : "Lilo uses it from her next start"})`,
+    );
+  }
   return 0;
 }
 

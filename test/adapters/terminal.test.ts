@@ -51,6 +51,7 @@ describe("terminal chat", () => {
 
   it("is a full client: every chat command of Telegram works, an unknown /word never reaches the model or the store", async () => {
     const note = await t.lilo.memory.add({ text: "Mag Kirschen", userId: "owner", store: "notes" });
+    if (!note.added) throw new Error("the note was not added");
     const input = new PassThrough();
     const output = new PassThrough();
     let printed = "";

@@ -65,6 +65,25 @@ describe("the lilo executable", () => {
     rmSync(elsewhere, { recursive: true, force: true });
   }, 30_000);
 
+  it("ends quietly with 0 when the reader closes the pipe early (| head -1), and reads a missing import file as a sentence", async () => {
+    const many = join(dir, "many.jsonl");
+    const long = "x".repeat(200);
+    writeFileSync(many, Array.from({ length: 600 }, (_, i) => JSON.stringify({ store: "notes", text: `Notiz ${i} ${long}`, userId: "owner" })).join("\n"));
+    await liloOffline(["import", many, "--apply"]);
+    const bin = join(process.cwd(), "admin-cli", "bin.js");
+    for (const cmd of ["memory list -n 600", "--help", "export --all"]) {
+      const rc = join(dir, "rc");
+      const piped = await run("sh", ["-c", `{ "${process.execPath}" "${bin}" ${cmd}; echo $? > "${rc}"; } | head -1`], {
+        env: { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" },
+      });
+      expect(piped.stderr, cmd).toBe("");
+      expect(piped.stdout.split("\n").filter(Boolean), cmd).toHaveLength(1);
+      expect(readFileSync(rc, "utf8").trim(), cmd).toBe("0");
+    }
+    const missing = await lilo(["import", "/nonexistent.jsonl"]).catch((e: { code: number; stderr: string }) => e);
+    expect(missing).toMatchObject({ code: 1, stderr: "error: /nonexistent.jsonl does not exist\n" });
+  }, 60_000);
+
   it("imports through the real process: a bad value is refused with its line and rule, a file with a BOM is read", async () => {
     const bad = join(dir, "bad.jsonl");
     writeFileSync(bad, `${JSON.stringify({ store: "profile", category: "bogus", text: "Mag Tee", userId: "owner" })}\n`);
