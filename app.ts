@@ -63,6 +63,14 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
     }
     throw err;
   }
+  try {
+    // The one rule for model names: a model its provider does not list is refused here as it is by /model.
+    await lilo.models.checkChat();
+  } catch (err) {
+    process.stderr.write(`${describeError(err)}\n`);
+    await lilo.close();
+    return 1;
+  }
   let lock: WriterLock;
   try {
     lock = WriterLock.acquire(lilo.config.dbPath, "bot", new Date());

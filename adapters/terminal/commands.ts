@@ -40,9 +40,9 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
   { name: "help", run: (s) => s.say(helpText(s.t)) },
   {
     name: "model",
-    run: (s, arg) => {
+    run: async (s, arg) => {
       try {
-        const spec = arg ? s.lilo.models.switchChat(arg, s.lilo.clock.now().toISOString()) : s.lilo.models.chatSpec();
+        const spec = arg ? await s.lilo.models.switchChat(arg, s.lilo.clock.now().toISOString()) : s.lilo.models.chatSpec();
         s.say(s.t.chatModel(`${spec.provider}:${spec.model}`, !!arg));
       } catch (err) {
         if (!(err instanceof ModelSwitchError)) throw err;

@@ -31,14 +31,14 @@ export function registerSettings(program: Command, open: LiloOpener, io: CliIO):
           io.err("error: too many arguments (quote a value with spaces, e.g. a cron pattern)");
           return 1;
         }
-        return args.length === 2 ? change(lilo, io, first, key!) : showOne(lilo, io, first);
+        return args.length === 2 ? await change(lilo, io, first, key!) : showOne(lilo, io, first);
       }),
     );
 }
 
 /** Sets (`value` given) or unsets a live setting or the chat model. */
-function change(lilo: Lilo, io: CliIO, key: string, value: string | undefined): number {
-  const done = value === undefined ? lilo.settings.unset(key) : lilo.settings.set(key, value);
+async function change(lilo: Lilo, io: CliIO, key: string, value: string | undefined): Promise<number> {
+  const done = await (value === undefined ? lilo.settings.unset(key) : lilo.settings.set(key, value));
   if (done.kind === "unknown") return unknown(io, key);
   if (done.kind === "env-only") {
     io.err(`error: ${key} comes from the environment: set ${done.env} in .env and restart Lilo`);

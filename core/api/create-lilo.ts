@@ -23,7 +23,8 @@ import { ModelProblems } from "../foundation/store/model-problems.ts";
 import { TopicsStore } from "../foundation/store/topics.ts";
 import { SuggestionsStore } from "../foundation/store/suggestions.ts";
 import { Memory, type HybridTuning } from "../memory/memory.ts";
-import { ModelRegistry, type ModelFactory } from "../foundation/models/registry.ts";
+import { ModelRegistry, type ModelFactory, type ModelLister } from "../foundation/models/registry.ts";
+import { listModels } from "../foundation/providers/model-list.ts";
 import { BackgroundTasks } from "../foundation/util/background.ts";
 import { normalizeText } from "../foundation/util/text.ts";
 import { InboxStore } from "../foundation/store/inbox.ts";
@@ -77,6 +78,8 @@ export interface LiloPorts {
   models?: Partial<Record<ModelRole, ChatModel>>;
   /** Builds models from "provider:model" specs (run-time switches); default: the real providers. */
   modelFactory?: ModelFactory;
+  /** Which models a provider offers (`GET /models`); default: asked from the real providers unless `modelFactory` replaces them. */
+  modelLister?: ModelLister;
   logger?: Logger;
   /** An open database (otherwise `config.dbPath` is opened). */
   db?: Db;
@@ -119,7 +122,9 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   if (ports.chatModel) overrides.chat = ports.chatModel;
   const contacts = new Contacts(settings, clock);
   const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config));
-  const models = new ModelRegistry(config, (spec) => recordingContact(makeModel(spec), contacts), settings, overrides);
+  const lister: ModelLister | undefined =
+    ports.modelLister ?? (ports.modelFactory ? undefined : (provider) => listModels(provider, config.providers[provider]!, config.modelCall.timeoutMs));
+  const models = new ModelRegistry(config, (spec) => recordingContact(makeModel(spec), contacts), settings, overrides, lister);
   const background = new BackgroundTasks(logger);
   const stores = {
     chatLog: new ChatLog(db),
@@ -268,6 +273,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     models: {
       chatSpec: () => models.chatSpec(),
       switchChat: (value, now) => models.switchChat(value, now),
+      checkChat: () => models.checkOffered(models.chatSpec()),
       acceptsImages: () => acceptsImages(config.media, models.chatSpec()),
       resetChat: () => models.resetChat(),
       forRole: (role) => models.forRole(role),

@@ -65,7 +65,7 @@ export class ConfigError extends LiloError<"config"> {
 }
 
 /** Why a run-time model switch was refused; adapters say it in the persona's language. */
-export type ModelSwitchReason = "no-model-named" | "unknown-provider" | "provider-unusable";
+export type ModelSwitchReason = "no-model-named" | "unknown-provider" | "unknown-model" | "provider-unusable";
 
 /**
  * A run-time model switch (`/model`, `lilo model`) was refused; nothing
