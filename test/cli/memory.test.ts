@@ -186,6 +186,18 @@ describe("lilo memory / doctor / reindex", () => {
     expect(text.out).toMatch(/profile: \d+ on the sheet, \d+ left out for budget/);
     expect(text.out).toMatch(/memory part: ≈ \d+ of 2000 tokens/);
   });
+
+  it("preview shows true scores, puts a memory on the sheet once, and refuses an empty message", async () => {
+    t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
+    await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    await t.lilo.memory.add({ text: "Christian mag Kino.", userId: "owner", store: "important", extra: { weight: 2 } });
+    const text = (await runCli(open, ["preview", "Kino?"])).out;
+    expect(text).toMatch(/important memories: 1 on the sheet\n {2}\+ #\d+ \[weight 2\] Christian mag Kino\./);
+    expect(text).toContain("notes: 0 on the sheet");
+    expect(text).not.toMatch(/cos 2\.00/);
+    const empty = await runCli(open, ["preview", "  "]);
+    expect(empty).toMatchObject({ code: 1, err: expect.stringContaining("the message to preview is empty") });
+  });
 });
 
 describe("lilo push", () => {
