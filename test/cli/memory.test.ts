@@ -159,7 +159,11 @@ describe("lilo memory / doctor / reindex", () => {
     const openOther = () => createLilo(loadConfig({ LILO_DATA_DIR: t.dir }), { embedder: other, db });
     const refused = await runCli(openOther, ["memory", "search", "eins", "--json"]);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain("lilo reindex");
+    expect(refused.err).toContain("Run `lilo reindex --apply`");
+    // The doctor names the mismatch as a finding instead of refusing with it.
+    const doctor = await runCli(openOther, ["doctor"]);
+    expect(doctor).toMatchObject({ code: 2, err: "" });
+    expect(doctor.out).toMatch(/^vector index: The vector index holds 64-dimensional vectors .* Run `lilo reindex --apply`/);
     const dry = await runCli(openOther, ["reindex"]);
     expect(dry.out).toContain("3 memories would be embedded");
     const run = await runCli(openOther, ["reindex", "--apply"]);
