@@ -36,7 +36,7 @@ export type { DiaryResult, DiaryReason } from "./background/diary/write-diary.ts
 export type { ReflectionResult, ReflectionReason } from "./background/reflection/reflect.ts";
 export type { ConcernOutcome } from "./background/reflection/concerns.ts";
 export type { GreetingResult, GreetingReason } from "./background/greeting/greet.ts";
-export { MOODS, type Mood } from "./conversation/markers/emotion.ts";
+export { MOODS, MOOD_NAMES, type Mood } from "./conversation/markers/emotion.ts";
 
 // Ports a caller may implement (createLilo's second argument), and the ready ones.
 export type { Clock } from "./foundation/ports/clock.ts";

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
-import { describeError, type Lilo, type TurnResult } from "../../core/index.ts";
+import { describeError, MOOD_NAMES, type Lilo, type TurnResult } from "../../core/index.ts";
 import { terminalTexts } from "./texts.ts";
 import { helpText, parseCommand, TERMINAL_CHAT, TERMINAL_TRANSPORT, type TerminalSession } from "./commands.ts";
 
@@ -68,13 +68,13 @@ async function handleLine(s: TerminalSession, text: string, parsed: ReturnType<t
 
 /** Prints an answer and records it as delivered (the terminal cannot refuse it). */
 function show(lilo: Lilo, say: (t: string) => void, name: string, r: TurnResult): void {
-  say(render(name, r));
+  say(render(name, r, lilo.config.persona.language));
   if (r.answerMessageId !== undefined) lilo.inbox.delivered(r.answerMessageId);
 }
 
-/** Text, mood and a yes/no question as typed choices. */
-export function render(name: string, r: TurnResult): string {
-  const mood = r.mood ? ` (${r.mood})` : "";
+/** Text, mood (named in the persona's language) and a yes/no question as typed choices. */
+export function render(name: string, r: TurnResult, language: "de" | "en" = "de"): string {
+  const mood = r.mood ? ` (${MOOD_NAMES[language][r.mood]})` : "";
   let out = `${name}${mood}: ${r.text}`;
   if (r.question) out += `\n${r.question.text}\n  → ${r.question.choices.map((c) => c.label).join(" / ")}`;
   return out;

@@ -11,7 +11,7 @@ import { Asker, type SetupStreams } from "./ask.ts";
 import { matrixWhoami, telegramBotName, telegramFirstSender } from "./checks.ts";
 import { writeEnvFile } from "./env-file.ts";
 import { modelChoices, notOffered, settingsFor, type EnvLines, type LocalModelOffer } from "./model-choices.ts";
-import { setupTexts, type SetupTexts } from "./texts.ts";
+import { setupTexts, YES_ANSWERS, type SetupTexts } from "./texts.ts";
 
 const table = configTable(ADAPTER_SECTIONS);
 /** The configuration's rule for one variable: its problem, or undefined. */
@@ -72,12 +72,12 @@ export async function interactiveSetup(streams: SetupStreams, place: SetupPlace)
         )
       ]!;
     const model = await choice.ask({ asker, t, check });
-    const telegram = (await yes(asker, t, t.telegram)) ? await askTelegram(asker, t, place, owner) : {};
-    const matrix = (await yes(asker, t, t.matrix)) ? await askMatrix(asker, t, owner) : {};
+    const telegram = (await yes(asker, t.yesNo(t.telegram), lang)) ? await askTelegram(asker, t, place, owner) : {};
+    const matrix = (await yes(asker, t.yesNo(t.matrix), lang)) ? await askMatrix(asker, t, owner) : {};
     const timezone = await asker.ask({ text: t.timezone, default: systemTimeZone(), check: (z) => check("LILO_TIMEZONE", z) });
     const lines = { LILO_LANGUAGE: lang, LILO_USER_NAMES: `${owner}=${name}`, LILO_TIMEZONE: timezone, ...model, ...telegram, ...matrix };
     checkWhole(lines);
-    if (existsSync(place.envFile) && !(await asker.ask({ text: t.overwrite(place.envFile) }).then((a) => t.yes.includes(a.toLowerCase())))) {
+    if (existsSync(place.envFile) && !(await yes(asker, t.overwrite(place.envFile), lang))) {
       asker.say(t.kept);
       return undefined;
     }
@@ -100,9 +100,10 @@ function defaultName(): string {
   return user && user !== "root" ? user.charAt(0).toUpperCase() + user.slice(1) : "";
 }
 
-async function yes(asker: Asker, t: SetupTexts, question: string): Promise<boolean> {
-  const a = await asker.ask({ text: t.yesNo(question), default: t.yes[0] === "j" ? "n" : "n" });
-  return t.yes.includes(a.toLowerCase());
+/** A yes/no question; no is the default. */
+async function yes(asker: Asker, question: string, lang: "de" | "en"): Promise<boolean> {
+  const a = await asker.ask({ text: question, default: "n" });
+  return (YES_ANSWERS[lang] as readonly string[]).includes(a.toLowerCase());
 }
 
 async function askTelegram(asker: Asker, t: SetupTexts, place: SetupPlace, owner: string): Promise<EnvLines> {

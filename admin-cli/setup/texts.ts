@@ -28,7 +28,6 @@ export interface SetupTexts {
   matrixUser: string;
   timezone: string;
   yesNo: (question: string) => string;
-  yes: readonly string[];
   overwrite: (path: string) => string;
   kept: string;
   written: (path: string) => string;
@@ -64,7 +63,6 @@ const de: SetupTexts = {
   matrixUser: "Deine eigene Matrix-ID (z. B. @du:example.org)",
   timezone: "Zeitzone",
   yesNo: (q) => `${q}? (j/n)`,
-  yes: ["j", "ja", "y", "yes"],
   overwrite: (p) => `${p} gibt es schon. Die Antworten ersetzen die passenden Zeilen, der Rest bleibt. Weiter? (j/n)`,
   kept: "Nichts geschrieben.",
   written: (p) => `✓ Gespeichert in ${p} (nur für dich lesbar).`,
@@ -100,7 +98,6 @@ const en: SetupTexts = {
   matrixUser: "Your own Matrix id (e.g. @you:example.org)",
   timezone: "Time zone",
   yesNo: (q) => `${q}? (y/n)`,
-  yes: ["y", "yes"],
   overwrite: (p) => `${p} exists. Your answers replace its matching lines, the rest stays. Go on? (y/n)`,
   kept: "Nothing written.",
   written: (p) => `✓ Saved in ${p} (readable by you only).`,
@@ -109,3 +106,6 @@ const en: SetupTexts = {
 
 /** The setup's texts for a language. */
 export const setupTexts = (language: "de" | "en"): SetupTexts => (language === "en" ? en : de);
+
+/** The answers read as "yes" in each language (English ones always count). */
+export const YES_ANSWERS = { de: ["j", "ja", "y", "yes"], en: ["y", "yes"] } as const;
