@@ -7,18 +7,21 @@ import {
   requireModel,
   describeError,
   LiloError,
+  NO_MODEL_HELP,
   type Lilo,
   type LiloConfig,
   type LiloPorts,
   type Logger,
 } from "./core/index.ts";
-import { WriterLock } from "./core/index.ts";
+import { WriterLock, installDir } from "./core/index.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile } from "./adapters/terminal/log-file.ts";
 import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
 import { ADAPTER_SECTIONS } from "./adapters/config.ts";
 import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
 import { startBotPages } from "./adapters/web/with-bot.ts";
+import type { SetupStreams } from "./admin-cli/setup/ask.ts";
+import { LOCAL_MODEL_CATALOGUE, SCRIPTED_EXAMPLE } from "./admin-cli/commands/setup.ts";
 
 /**
  * `npm start`: one process for every configured adapter and the scheduled
@@ -26,11 +29,18 @@ import { startBotPages } from "./adapters/web/with-bot.ts";
  * `ports` replaces implementations (the crash tests pass an offline embedder).
  * The process holds the writer lock while it runs, so a restore refuses.
  */
-export async function runApp(ports: LiloPorts = {}): Promise<number> {
+export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | undefined = attachedTerminal()): Promise<number> {
+  const realEnv = new Set(Object.keys(process.env));
   let config: LiloConfig;
   try {
     // The core's variables and the adapters' sections, read and checked together.
-    config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS);
+    config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, installDir(import.meta.url));
+    if (!config.models.chat) {
+      // Nothing configured: the setup asks (in a terminal) or says what to run, then the new .env is read.
+      if (!(await firstRunSetup(config, terminal))) return 1;
+      for (const k of Object.keys(process.env)) if (!realEnv.has(k)) delete process.env[k];
+      config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, installDir(import.meta.url));
+    }
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -54,6 +64,14 @@ export async function runApp(ports: LiloPorts = {}): Promise<number> {
     }
     throw err;
   }
+  try {
+    // The one rule for model names: a model its provider does not list is refused here as it is by /model.
+    await lilo.models.checkChat();
+  } catch (err) {
+    process.stderr.write(`${describeError(err)}\n`);
+    await lilo.close();
+    return 1;
+  }
   let lock: WriterLock;
   try {
     lock = WriterLock.acquire(lilo.config.dbPath, "bot", new Date());
@@ -67,6 +85,36 @@ export async function runApp(ports: LiloPorts = {}): Promise<number> {
   } finally {
     lock.release();
   }
+}
+
+/** Stdin and stdout when both are a terminal: then `npm start` may ask the setup's questions. */
+function attachedTerminal(): SetupStreams | undefined {
+  return process.stdin.isTTY && process.stdout.isTTY ? { input: process.stdin, output: process.stdout } : undefined;
+}
+
+/**
+ * The first start: with a terminal the setup asks its questions and writes
+ * `.env` (true: go on); without one the steps are printed (false: exit 1).
+ */
+async function firstRunSetup(config: LiloConfig, terminal: SetupStreams | undefined): Promise<boolean> {
+  if (!terminal) {
+    process.stderr.write(`${setupSteps(config.run.envFile)}\n`);
+    return false;
+  }
+  const { interactiveSetup } = await import("./admin-cli/setup/run-setup.ts");
+  const written = await interactiveSetup(terminal, { envFile: config.run.envFile, env: process.env, catalogue: LOCAL_MODEL_CATALOGUE });
+  return written !== undefined;
+}
+
+/** What to do when Lilo is not set up and no terminal can answer questions. */
+function setupSteps(envFile: string): string {
+  return [
+    "Lilo is not set up yet. Run `npm start` (or `lilo setup`) in a terminal: it asks for your language, your name,",
+    "the model (an Anthropic/OpenAI/DeepSeek key or a local server), Telegram/Matrix and the time zone, and writes",
+    `${envFile}. Without a terminal: ${SCRIPTED_EXAMPLE}`,
+    "",
+    NO_MODEL_HELP,
+  ].join("\n");
 }
 
 /** Warms up, finishes what a crash left open, starts adapters and jobs, and runs until a signal. */

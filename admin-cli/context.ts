@@ -1,10 +1,21 @@
+import { existsSync } from "node:fs";
 import type { Lilo, LiloPorts } from "../core/index.ts";
+
+/** What a command asks of the opener. */
+export interface OpenOptions {
+  /**
+   * The command may create Lilo's database (import, restore). Every other
+   * command refuses when there is none, naming the folder it looked in,
+   * instead of leaving an empty database behind as a side effect.
+   */
+  create?: boolean;
+}
 
 /**
  * How the CLI gets its Lilo; tests replace it to pass ports in. It may be
  * async so the core (and its SDKs) loads only when a command needs it.
  */
-export type LiloOpener = () => Lilo | Promise<Lilo>;
+export type LiloOpener = (opts?: OpenOptions) => Lilo | Promise<Lilo>;
 
 /** Where commands write; tests capture it. */
 export interface CliIO {
@@ -20,15 +31,22 @@ export const processIO: CliIO = {
   progressStream: process.stderr,
 };
 
-/** Opens Lilo from `.env` and the environment, logging warnings to stderr. */
+/** Opens Lilo from its home's `.env` and the environment, logging warnings to stderr. */
 export const openFromEnv =
   (ports: LiloPorts = {}): LiloOpener =>
-  async () => {
+  async (opts = {}) => {
     // Loaded here, not at the top: `lilo --help` and argument errors must not pay for the whole core.
-    const [{ consoleLogger, createLilo, loadConfigFromEnv }, { ADAPTER_SECTIONS }] = await Promise.all([
+    const [{ consoleLogger, createLilo, loadConfigFromEnv, installDir, ConfigError }, { ADAPTER_SECTIONS }] = await Promise.all([
       import("../core/index.ts"),
       import("../adapters/config.ts"),
     ]);
     // With the adapters' sections, so `lilo settings` lists their variables and their secrets stay masked.
-    return createLilo(loadConfigFromEnv(process.env, ADAPTER_SECTIONS), { logger: consoleLogger("warn"), ...ports });
+    const config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, installDir(import.meta.url));
+    if (!opts.create && !existsSync(config.dbPath)) {
+      throw new ConfigError(
+        `Lilo has no data in ${config.dataDir} (looked for ${config.dbPath}; home ${config.home ?? process.cwd()}). ` +
+          "Run `lilo setup` and `npm start` in Lilo's folder first, or set LILO_HOME to the folder that holds her .env and data/.",
+      );
+    }
+    return createLilo(config, { logger: consoleLogger("warn"), ...ports });
   };

@@ -24,6 +24,7 @@ import { registerUsage } from "./commands/usage.ts";
 import { registerLookups } from "./commands/lookups.ts";
 import { registerSuggestions } from "./commands/suggestions.ts";
 import { registerWeb } from "./commands/web.ts";
+import { registerSetup } from "./commands/setup.ts";
 import { version } from "./version.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
@@ -34,8 +35,9 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   const program = new Command("lilo")
     .description("Administer Lilo: memory, rules, corrections, maintenance")
     .version(version(), "-V, --version", "print the version")
-    .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+  // Every command is registered here, once, in help order.
+  registerSetup(program, io);
   registerMemory(program, open, io);
   registerModel(program, open, io);
   registerPreview(program, open, io);
@@ -59,5 +61,17 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerLookups(program, open, io);
   registerSuggestions(program, open, io);
   registerWeb(program, open, io);
+  oneLineUsageAfterErrors(program);
   return program;
+}
+
+/**
+ * After a mistake (a typo, a missing argument) each command prints its own
+ * usage line and where the help is, not the whole help: commander's
+ * "Did you mean …?" stays the line that matters.
+ */
+function oneLineUsageAfterErrors(cmd: Command, parents: string[] = []): void {
+  const path = [...parents, cmd.name()];
+  cmd.showHelpAfterError(`usage: ${path.join(" ")} ${cmd.usage()}  (${path.join(" ")} --help for more)`);
+  for (const sub of cmd.commands) oneLineUsageAfterErrors(sub, path);
 }

@@ -45,7 +45,7 @@ export type { DiaryResult, DiaryReason } from "./background/diary/write-diary.ts
 export type { ReflectionResult, ReflectionReason } from "./background/reflection/reflect.ts";
 export type { ConcernOutcome } from "./background/reflection/concerns.ts";
 export type { GreetingResult, GreetingReason } from "./background/greeting/greet.ts";
-export { MOODS, type Mood } from "./conversation/markers/emotion.ts";
+export { MOODS, MOOD_NAMES, type Mood } from "./conversation/markers/emotion.ts";
 
 // Ports a caller may implement (createLilo's second argument), and the ready ones.
 export type { Clock } from "./foundation/ports/clock.ts";
@@ -61,8 +61,12 @@ export type { Transport, PushMessage, PushTarget } from "./foundation/ports/tran
 export type { AudioInput, Transcriber } from "./foundation/ports/transcriber.ts";
 
 // Configuration.
-export { loadConfig, requireModel, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
-export { loadConfigFromEnv } from "./foundation/config/load.ts";
+export { loadConfig, requireModel, NO_MODEL_HELP, type LiloConfig, type ModelRole, type ModelSpec } from "./foundation/config/config.ts";
+export { loadConfigFromEnv, liloPlace, readEnvFile, type LiloPlace } from "./foundation/config/load.ts";
+export { installDir } from "./foundation/config/install-dir.ts";
+export { checkValue, configTable } from "./foundation/config/table.ts";
+export { listModels } from "./foundation/providers/model-list.ts";
+export { OPENAI_COMPATIBLE_VENDORS, type ProviderSettings } from "./foundation/config/providers.ts";
 export { renderEnvExample } from "./foundation/config/env-example.ts";
 export { configSection, sectionOf, type ConfigSection, type SectionValues } from "./foundation/config/section.ts";
 // The leaf rules an adapter's section is written with, the same the core's table uses.
@@ -81,7 +85,7 @@ export { describeError, type ErrorCode } from "./foundation/errors.ts";
 export { withRetry, type Sleep } from "./foundation/util/retry.ts";
 
 // What the outer layers share with the core: one writer per database, private file modes, secret redaction.
-export { WriterLock } from "./foundation/store/writer-lock.ts";
+export { WriterLock, liveHolder } from "./foundation/store/writer-lock.ts";
 export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./foundation/util/file-modes.ts";
 export { redactSecrets } from "./foundation/util/redact.ts";
 // Well-formed text: what the core stores and answers, and what the adapters send (pushes, notes shown by commands).

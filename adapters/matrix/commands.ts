@@ -33,7 +33,7 @@ const COMMANDS: Record<string, Command> = {
       return ctx.texts.modelReset(label());
     }
     try {
-      const spec = models.switchChat(arg, clock.now().toISOString());
+      const spec = await models.switchChat(arg, clock.now().toISOString());
       return ctx.texts.modelSwitched(`${spec.provider}:${spec.model}`);
     } catch (err) {
       if (err instanceof ModelSwitchError) return modelSwitchRefused(ctx.lilo.config.persona.language, err);

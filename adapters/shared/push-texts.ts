@@ -4,7 +4,7 @@ import type { PushOutcome } from "../../core/index.ts";
  * Why a test push did not arrive, in the persona's language: the push log's
  * status words ("not-opted-in") are for the admin, not for the chat.
  */
-const NOT_DELIVERED: Record<"de" | "en", Record<Exclude<PushOutcome, "sent">, string>> = {
+export const NOT_DELIVERED: Record<"de" | "en", Record<Exclude<PushOutcome, "sent">, string>> = {
   de: {
     failed: "Der Test-Push ist nicht angekommen: die Plattform hat ihn abgelehnt. Details stehen in `lilo push log`.",
     "not-opted-in": "Der Test-Push ging nicht raus: Push ist hier noch aus. Schalte ihn erst ein.",

@@ -39,7 +39,7 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
   bot.command("model", async (ctx) => {
     try {
       const arg = ctx.match.trim();
-      const spec = arg ? lilo.models.switchChat(arg, lilo.clock.now().toISOString()) : lilo.models.chatSpec();
+      const spec = arg ? await lilo.models.switchChat(arg, lilo.clock.now().toISOString()) : lilo.models.chatSpec();
       await say(ctx, (arg ? texts.modelSwitched : texts.model)(`${spec.provider}:${spec.model}`));
     } catch (err) {
       // A wrong model name is the user's to fix: the refusal says what to write, in the persona's language.

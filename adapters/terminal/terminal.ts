@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
-import type { Lilo, TurnResult } from "../../core/index.ts";
-import { terminalTexts, type TerminalTexts } from "./texts.ts";
-import { usageText } from "../shared/usage-texts.ts";
+import { describeError, MOOD_NAMES, type Lilo, type TurnResult } from "../../core/index.ts";
+import { terminalTexts } from "./texts.ts";
+import { helpText, parseCommand, TERMINAL_CHAT, TERMINAL_TRANSPORT, type TerminalSession } from "./commands.ts";
 
 export interface TerminalOptions {
   input: Readable;
@@ -25,54 +25,56 @@ export async function runTerminal(lilo: Lilo, opts: TerminalOptions): Promise<vo
   const say = (text: string) => opts.output.write(`${text}\n`);
   const name = lilo.config.persona.name;
   const t = terminalTexts(lilo.config.persona.language);
-  say(`${t.listening(name)} ${t.help}`);
+  const session: TerminalSession = {
+    lilo,
+    userId: opts.userId,
+    t,
+    say,
+    lastNotes: [],
+    show: (r) => {
+      session.lastNotes = r.notesUsed;
+      show(lilo, say, name, r);
+    },
+  };
+  // Pushes opted in to the terminal (/push on) are printed while the chat is open; afterwards they wait in the outbox.
+  lilo.push.registerTransport({ name: TERMINAL_TRANSPORT, send: async (_target, message) => void say(`🔔 ${name}: ${message.text}`) });
+  say(`${t.listening(name)} ${helpText(t)}`);
   if (opts.logFile) say(t.logTo(opts.logFile));
   if (opts.prompt) opts.output.write("> ");
-  for await (const line of rl) {
-    const text = line.trim();
-    if (text === "/quit" || text === "/exit") break;
-    if (text) await handleLine(lilo, opts.userId, text, say, name, t);
-    if (opts.prompt) opts.output.write("> ");
+  try {
+    for await (const line of rl) {
+      const text = line.trim();
+      const parsed = parseCommand(text);
+      if (parsed && "command" in parsed && parsed.command.name === "quit") break;
+      if (text) await handleLine(session, text, parsed);
+      if (opts.prompt) opts.output.write("> ");
+    }
+  } finally {
+    lilo.push.unregisterTransport(TERMINAL_TRANSPORT);
+    rl.close();
   }
-  rl.close();
 }
 
-async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: string) => void, name: string, t: TerminalTexts): Promise<void> {
+/** A command runs from the table; an unknown `/word` is refused here; anything else is a message for Lilo. */
+async function handleLine(s: TerminalSession, text: string, parsed: ReturnType<typeof parseCommand>): Promise<void> {
   try {
-    if (text === "/help") return say(t.help);
-    if (text === "/usage") return say(usageText(lilo.usage.overview(), lilo.config.persona.language));
-    if (text === "/retry") {
-      const r = await lilo.retry(userId);
-      return r ? show(lilo, say, name, r) : say(t.nothingToRetry);
-    }
-    if (text === "/diary") {
-      const r = await lilo.diary.writeNow(userId);
-      return say(r.kind === "written" ? `📔 ${r.entry.text}` : t.noDiary(r.kind === "failed" ? "failed" : r.reason));
-    }
-    if (text === "/think") {
-      const r = await lilo.reflection.thinkNow(userId);
-      return say(r.kind === "thought" ? `💭 ${r.thought.text}` : t.noThought(r.kind === "failed" ? "failed" : r.reason));
-    }
-    if (text === "/model" || text.startsWith("/model ")) {
-      const arg = text.slice("/model".length).trim();
-      const spec = arg ? lilo.models.switchChat(arg, lilo.clock.now().toISOString()) : lilo.models.chatSpec();
-      return say(t.chatModel(`${spec.provider}:${spec.model}`, !!arg));
-    }
-    show(lilo, say, name, await lilo.handleMessage({ userId, text, transport: "terminal", chatId: "terminal" }));
+    if (parsed && "unknown" in parsed) return s.say(s.t.unknownCommand(parsed.unknown));
+    if (parsed) return await parsed.command.run(s, parsed.arg);
+    s.show(await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT }));
   } catch (err) {
-    say(`⚠️ ${err instanceof Error ? err.message : String(err)}`);
+    s.say(`⚠️ ${describeError(err)}`);
   }
 }
 
 /** Prints an answer and records it as delivered (the terminal cannot refuse it). */
 function show(lilo: Lilo, say: (t: string) => void, name: string, r: TurnResult): void {
-  say(render(name, r));
+  say(render(name, r, lilo.config.persona.language));
   if (r.answerMessageId !== undefined) lilo.inbox.delivered(r.answerMessageId);
 }
 
-/** Text, mood and a yes/no question as typed choices. */
-export function render(name: string, r: TurnResult): string {
-  const mood = r.mood ? ` (${r.mood})` : "";
+/** Text, mood (named in the persona's language) and a yes/no question as typed choices. */
+export function render(name: string, r: TurnResult, language: "de" | "en" = "de"): string {
+  const mood = r.mood ? ` (${MOOD_NAMES[language][r.mood]})` : "";
   let out = `${name}${mood}: ${r.text}`;
   if (r.question) out += `\n${r.question.text}\n  → ${r.question.choices.map((c) => c.label).join(" / ")}`;
   return out;

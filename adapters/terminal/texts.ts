@@ -1,39 +1,122 @@
+import type { DiaryReason, ReflectionReason } from "../../core/index.ts";
+
 /** The terminal chat's own words, in the persona's language (LILO_LANGUAGE). */
 export interface TerminalTexts {
   listening(name: string): string;
-  help: string;
+  helpTitle: string;
+  /** One line per command of the table (adapters/terminal/commands.ts), by its name. */
+  commands: Record<string, string>;
   logTo(path: string): string;
+  unknownCommand(word: string): string;
   nothingToRetry: string;
-  noDiary(reason: string | undefined): string;
-  noThought(reason: string | undefined): string;
+  diaryNone: Record<DiaryReason, string>;
+  thinkNone: Record<ReflectionReason, string>;
+  jobFailed(error: string): string;
   chatModel(spec: string, switched: boolean): string;
+  notesUsedTitle: string;
+  notesUsedNone: string;
+  newestTitle: string;
+  newestNone: string;
+  forgetUsage: string;
+  forgotten(text: string): string;
+  noSuchNote: string;
+  pushOn: string;
+  pushOff: string;
+  pushStatus(on: boolean): string;
+  pushTestText: string;
+  pushUsage: string;
 }
 
 const de: TerminalTexts = {
   listening: (name) => `${name} hört zu.`,
-  help: [
-    "Befehle: /retry (letzte Nachricht neu beantworten), /model [anbieter:modell] (zeigen oder wechseln),",
-    "/diary (Tagebuch jetzt schreiben), /think (jetzt nachdenken), /usage (was es kostet), /help, /quit",
-  ].join("\n"),
+  helpTitle: "Befehle:",
+  commands: {
+    help: "diese Übersicht",
+    model: "Chat-Modell zeigen oder wechseln (/model anbieter:modell)",
+    memory: "Notizen der letzten Antwort und die neuesten Notizen",
+    forget: "eine Notiz vergessen (/forget 12)",
+    retry: "die letzte Nachricht noch einmal beantworten",
+    diary: "jetzt Tagebuch schreiben",
+    think: "jetzt nachdenken",
+    push: "Nachrichten von mir hierher: /push on, /push off, /push test",
+    usage: "was die Modellaufrufe heute und diesen Monat kosten",
+    quit: "beenden",
+  },
   logTo: (path) => `(Protokoll: ${path})`,
+  unknownCommand: (word) => `Den Befehl /${word} kenne ich nicht. /help zeigt, was geht.`,
   nothingToRetry: "Nichts zu wiederholen: deine letzte Nachricht ist beantwortet.",
-  noDiary: (reason) => `Kein Tagebucheintrag: ${reason ?? "-"}`,
-  noThought: (reason) => `Kein Gedanke: ${reason ?? "-"}`,
+  diaryNone: {
+    "no-conversation": "Heute haben wir nicht gesprochen – ich erfinde keinen Tag.",
+    "nothing-new": "Seit dem letzten Eintrag ist nichts Neues passiert.",
+    "empty-answer": "Mir ist nichts eingefallen, was ich aufschreiben wollte.",
+  },
+  thinkNone: {
+    "no-conversation": "Wir haben noch nicht gesprochen – worüber sollte ich nachdenken?",
+    "no-new-chats": "Seit dem letzten Nachdenken ist nichts Neues passiert.",
+    "empty-answer": "Es ist kein Gedanke dabei herausgekommen.",
+    duplicate: "Das habe ich so ähnlich schon einmal gedacht.",
+  },
+  jobFailed: (error) => `⚠️ Das hat nicht geklappt: ${error}`,
   chatModel: (spec, switched) => `${switched ? "Chat-Modell ist jetzt" : "Chat-Modell"}: ${spec}`,
+  notesUsedTitle: "Notizen in meiner letzten Antwort:",
+  notesUsedNone: "In meiner letzten Antwort habe ich keine Notizen benutzt.",
+  newestTitle: "Neueste Notizen:",
+  newestNone: "Noch keine Notizen.",
+  forgetUsage: "So geht's: /forget <Nummer> (die Nummern zeigt /memory).",
+  forgotten: (text) => `🗑 Vergessen: „${text}“`,
+  noSuchNote: "Diese Notiz gibt es nicht.",
+  pushOn: "Okay, meine Nachrichten kommen ab jetzt hier ins Terminal, solange es offen ist.",
+  pushOff: "Okay, ich schicke dir nichts mehr von mir aus.",
+  pushStatus: (on) => (on ? "Push ist hier an. /push off schaltet ab, /push test schickt eine Probe." : "Push ist hier aus. /push on schaltet ihn ein."),
+  pushTestText: "🔔 Testnachricht: So sieht es aus, wenn ich mich von mir aus melde.",
+  pushUsage: "So geht's: /push, /push on, /push off oder /push test.",
 };
 
 const en: TerminalTexts = {
   listening: (name) => `${name} is listening.`,
-  help: [
-    "Commands: /retry (answer the last message again), /model [provider:model] (show or switch),",
-    "/diary (write the diary now), /think (think now), /usage (what it costs), /help, /quit",
-  ].join("\n"),
+  helpTitle: "Commands:",
+  commands: {
+    help: "this list",
+    model: "show or switch the chat model (/model provider:model)",
+    memory: "notes used in my last answer and the newest notes",
+    forget: "forget a note (/forget 12)",
+    retry: "answer the last message again",
+    diary: "write the diary now",
+    think: "think now",
+    push: "messages from me to here: /push on, /push off, /push test",
+    usage: "what the model calls cost today and this month",
+    quit: "leave",
+  },
   logTo: (path) => `(log: ${path})`,
+  unknownCommand: (word) => `I don't know /${word}. /help lists what I can do.`,
   nothingToRetry: "Nothing to retry: your last message was answered.",
-  noDiary: (reason) => `No diary entry: ${reason ?? "-"}`,
-  noThought: (reason) => `No thought: ${reason ?? "-"}`,
+  diaryNone: {
+    "no-conversation": "We didn't talk today – I don't invent a day.",
+    "nothing-new": "Nothing new happened since the last entry.",
+    "empty-answer": "Nothing came to mind that I wanted to write down.",
+  },
+  thinkNone: {
+    "no-conversation": "We haven't talked yet – what should I think about?",
+    "no-new-chats": "Nothing new happened since I last thought.",
+    "empty-answer": "No thought came out of it.",
+    duplicate: "I have thought much the same before.",
+  },
+  jobFailed: (error) => `⚠️ That didn't work: ${error}`,
   chatModel: (spec, switched) => `${switched ? "Chat model is now" : "Chat model"}: ${spec}`,
+  notesUsedTitle: "Notes in my last answer:",
+  notesUsedNone: "My last answer used no notes.",
+  newestTitle: "Newest notes:",
+  newestNone: "No notes yet.",
+  forgetUsage: "Usage: /forget <number> (/memory shows the numbers).",
+  forgotten: (text) => `🗑 Forgotten: "${text}"`,
+  noSuchNote: "There is no such note.",
+  pushOn: "Okay, my messages come to this terminal from now on, while it is open.",
+  pushOff: "Okay, I won't send you anything on my own any more.",
+  pushStatus: (on) => (on ? "Push is on here. /push off turns it off, /push test sends a sample." : "Push is off here. /push on turns it on."),
+  pushTestText: "🔔 Test message: this is how it looks when I write on my own.",
+  pushUsage: "Usage: /push, /push on, /push off or /push test.",
 };
 
 /** The texts for a persona language. */
-export const terminalTexts = (language: "de" | "en"): TerminalTexts => (language === "en" ? en : de);
+export const TERMINAL_TEXTS = { de, en } as const;
+export const terminalTexts = (language: "de" | "en"): TerminalTexts => TERMINAL_TEXTS[language];

@@ -24,22 +24,27 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
     .description("show what a backup holds and what it would replace; --apply restores it (stop the bot first)")
     .option("--apply", "replace the database with the file (the current one is backed up first)")
     .action((file: string, o: { apply?: boolean }) =>
-      withLilo(open, io, async (lilo) => {
-        printComparison(io, file, lilo.backup.compare(file));
-        if (!o.apply) {
-          io.out("dry run: nothing changed. Stop the bot, then run `lilo restore FILE --apply`.");
+      withLilo(
+        open,
+        io,
+        async (lilo) => {
+          printComparison(io, file, lilo.backup.compare(file));
+          if (!o.apply) {
+            io.out("dry run: nothing changed. Stop the bot, then run `lilo restore FILE --apply`.");
+            return 0;
+          }
+          await lilo.backup.restore(file, (backup) => io.out(`backup of the current database: ${backup}`));
+          io.out(`restored ${file} into ${lilo.config.dbPath}`);
+          const keys = restoreMatrixKeys(lilo.config.dataDir, file);
+          if (keys.length) io.out(`Matrix encryption keys put back (they were missing): ${keys.join(", ")}`);
+          io.out("Next: run `lilo doctor` to check the vector index against the restored database.");
+          if (lilo.config.vector.backend === "qdrant") {
+            io.out("Qdrant is not part of the backup: its vectors still match the old database; run `lilo doctor --apply` or `lilo reindex --apply`.");
+          } else io.out(`The ${lilo.config.vector.backend} index keeps its vectors in the same file; they were restored with it.`);
           return 0;
-        }
-        await lilo.backup.restore(file, (backup) => io.out(`backup of the current database: ${backup}`));
-        io.out(`restored ${file} into ${lilo.config.dbPath}`);
-        const keys = restoreMatrixKeys(lilo.config.dataDir, file);
-        if (keys.length) io.out(`Matrix encryption keys put back (they were missing): ${keys.join(", ")}`);
-        io.out("Next: run `lilo doctor` to check the vector index against the restored database.");
-        if (lilo.config.vector.backend === "qdrant") {
-          io.out("Qdrant is not part of the backup: its vectors still match the old database; run `lilo doctor --apply` or `lilo reindex --apply`.");
-        } else io.out(`The ${lilo.config.vector.backend} index keeps its vectors in the same file; they were restored with it.`);
-        return 0;
-      }),
+        },
+        { create: o.apply === true },
+      ),
     );
 }
 

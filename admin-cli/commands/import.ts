@@ -30,7 +30,7 @@ export function registerImport(parent: Command, open: LiloOpener, io: CliIO, nam
     .option(...userOption)
     .option("--allow-duplicates", "skip the duplicate checks")
     .option("--apply", "import now, all or nothing (a backup is made first)")
-    .action((file: string, o: ImportOptions) => withLilo(open, io, (lilo) => runImport(lilo, io, file, o)));
+    .action((file: string, o: ImportOptions) => withLilo(open, io, (lilo) => runImport(lilo, io, file, o), { create: true }));
 }
 
 async function runImport(lilo: Lilo, io: CliIO, file: string, o: ImportOptions): Promise<number> {

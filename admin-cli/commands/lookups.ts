@@ -19,7 +19,7 @@ export function registerLookups(program: Command, open: LiloOpener, io: CliIO): 
         else
           for (const e of list)
             io.out(
-              `#${e.id}  ${localStamp(e.createdAt, lilo.config.timezone)}  ${e.userId}  ${e.provider}  ${e.resultCount === null ? "failed" : `${e.resultCount} results`}  ${e.query}`,
+              `#${e.id}  ${localStamp(e.createdAt, lilo.config.timezone)}  ${e.userId}  ${e.provider}  ${e.resultCount === null ? "failed" : `${e.resultCount} ${e.resultCount === 1 ? "result" : "results"}`}  ${e.query}`,
             );
         return 0;
       }),
@@ -54,8 +54,7 @@ export function registerLookups(program: Command, open: LiloOpener, io: CliIO): 
     .description("add a feed (fetched with the next run or lilo feeds fetch)")
     .action((url: string) =>
       withLilo(open, io, async (lilo) => {
-        lilo.lookups.news.add(url);
-        io.out(`added ${url}`);
+        io.out(lilo.lookups.news.add(url) ? `added ${url}` : `${url} is already there`);
         return 0;
       }),
     );

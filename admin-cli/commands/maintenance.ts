@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
-import type { VectorIndexState } from "../../core/index.ts";
+import { VectorIndexError, type Lilo, type VectorIndexState } from "../../core/index.ts";
 
 /** One line on the embedded index's derived copy. */
 function indexLine(s: VectorIndexState): string {
@@ -22,45 +22,63 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
     .option("--json", "print the report as JSON")
     .action((o: { apply?: boolean; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        let index = await lilo.maintenance.indexState();
-        // A copy that disagrees with SQLite is rebuilt first, so the row check below compares against the truth.
-        const rebuilt = !!index?.rebuildNeeded && !!o.apply && (await lilo.maintenance.reloadIndex());
-        if (rebuilt) {
-          io.out(`rebuilt the index from the vectors in SQLite (${index!.rebuildNeeded})`);
-          index = await lilo.maintenance.indexState();
-        }
-        const report = await lilo.maintenance.check();
-        const problems = lilo.maintenance.modelProblems();
-        if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems, ...(index ? { index } : {}) }));
-        else {
-          if (index) io.out(indexLine(index));
-          io.out(`rows: ${report.rows}, vectors: ${report.vectors}`);
-          io.out(`half-added (rows without vectors, will be embedded): ${report.rowsWithoutVector.length}`);
-          for (const k of report.rowsWithoutVector.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
-          io.out(`half-deleted (interrupted forgets, will be finished): ${report.halfDeleted.length}`);
-          for (const k of report.halfDeleted.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
-          io.out(`vectors without rows (will be removed): ${report.vectorsWithoutRow.length}`);
-          for (const k of report.vectorsWithoutRow.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
-          const counted = Object.entries(problems);
-          if (counted.length) io.out(`malformed model answers: ${counted.map(([k, n]) => `${k}=${n}`).join(", ")}`);
-        }
-        const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length + report.halfDeleted.length;
-        if (broken === 0 && !index?.rebuildNeeded) {
-          if (!o.json) io.out("everything consistent");
-          return 0;
-        }
-        if (!o.apply) {
-          if (!o.json) io.out("dry run: nothing changed. Run `lilo doctor --apply` to repair.");
+        try {
+          return await doctor(lilo, io, o);
+        } catch (err) {
+          // An index of another embedding model is the doctor's finding, not a reason to refuse: say it and what repairs it.
+          if (!(err instanceof VectorIndexError)) throw err;
+          if (o.json) io.out(JSON.stringify({ index: { problem: err.message } }));
+          else io.out(`vector index: ${err.message}`);
           return 2;
         }
-        if (broken === 0) return 0;
-        io.out(`backup: ${await lilo.backup.create()}`);
-        await lilo.maintenance.repair(report);
-        io.out(`repaired ${broken} entries`);
-        return 0;
       }),
     );
 
+  registerReindexCommand(program, open, io);
+}
+
+/** `lilo doctor`: the index and the rows checked; 0 consistent, 2 problems found (repaired with --apply). */
+async function doctor(lilo: Lilo, io: CliIO, o: { apply?: boolean; json?: boolean }): Promise<number> {
+  let index = await lilo.maintenance.indexState();
+  // A copy that disagrees with SQLite is rebuilt first, so the row check below compares against the truth.
+  const rebuilt = !!index?.rebuildNeeded && !!o.apply && (await lilo.maintenance.reloadIndex());
+  if (rebuilt) {
+    io.out(`rebuilt the index from the vectors in SQLite (${index!.rebuildNeeded})`);
+    index = await lilo.maintenance.indexState();
+  }
+  const report = await lilo.maintenance.check();
+  const problems = lilo.maintenance.modelProblems();
+  if (o.json) io.out(JSON.stringify({ ...report, modelProblems: problems, ...(index ? { index } : {}) }));
+  else {
+    if (index) io.out(indexLine(index));
+    io.out(`rows: ${report.rows}, vectors: ${report.vectors}`);
+    io.out(`half-added (rows without vectors, will be embedded): ${report.rowsWithoutVector.length}`);
+    for (const k of report.rowsWithoutVector.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
+    io.out(`half-deleted (interrupted forgets, will be finished): ${report.halfDeleted.length}`);
+    for (const k of report.halfDeleted.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
+    io.out(`vectors without rows (will be removed): ${report.vectorsWithoutRow.length}`);
+    for (const k of report.vectorsWithoutRow.slice(0, 20)) io.out(`  ${k.store} #${k.rowId} (user ${k.userId})`);
+    const counted = Object.entries(problems);
+    if (counted.length) io.out(`malformed model answers: ${counted.map(([k, n]) => `${k}=${n}`).join(", ")}`);
+  }
+  const broken = report.rowsWithoutVector.length + report.vectorsWithoutRow.length + report.halfDeleted.length;
+  if (broken === 0 && !index?.rebuildNeeded) {
+    if (!o.json) io.out("everything consistent");
+    return 0;
+  }
+  if (!o.apply) {
+    if (!o.json) io.out("dry run: nothing changed. Run `lilo doctor --apply` to repair.");
+    return 2;
+  }
+  if (broken === 0) return 0;
+  io.out(`backup: ${await lilo.backup.create()}`);
+  await lilo.maintenance.repair(report);
+  io.out(`repaired ${broken} entries`);
+  return 0;
+}
+
+/** `lilo reindex [--apply]`. */
+function registerReindexCommand(program: Command, open: LiloOpener, io: CliIO): void {
   program
     .command("reindex")
     .description("rebuild the vector index from SQLite (after switching the embedding model); --apply to run")

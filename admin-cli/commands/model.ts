@@ -11,7 +11,7 @@ export function registerModel(program: Command, open: LiloOpener, io: CliIO): vo
     .action((spec: string | undefined, o: { reset?: boolean }) =>
       withLilo(open, io, async (lilo) => {
         if (o.reset) lilo.models.resetChat();
-        else if (spec) lilo.models.switchChat(spec, lilo.clock.now().toISOString());
+        else if (spec) await lilo.models.switchChat(spec, lilo.clock.now().toISOString());
         const now = lilo.models.chatSpec();
         io.out(`chat model: ${now.provider}:${now.model}`);
         return 0;

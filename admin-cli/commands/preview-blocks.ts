@@ -11,7 +11,8 @@ const short = (text: string, max = 90) => {
 };
 
 function hitLine(h: MemoryHit): string {
-  const parts = [`cos ${h.score.toFixed(2)}`];
+  // A memory placed by its weight was not searched for: it has no similarity to show.
+  const parts = h.weight !== undefined ? [`weight ${h.weight}`] : [`cos ${h.score.toFixed(2)}`];
   if (h.keyword !== undefined) parts.push(`bm25 ${h.keyword.toFixed(2)}`);
   if (h.fused !== undefined) parts.push(`fused ${h.fused.toFixed(4)}`);
   return `#${h.id} [${parts.join(", ")}] ${short(h.text)}`;

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { Lilo, SettingRow } from "../../core/index.ts";
+import { liveHolder, type Lilo, type SettingRow } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 
@@ -31,14 +31,14 @@ export function registerSettings(program: Command, open: LiloOpener, io: CliIO):
           io.err("error: too many arguments (quote a value with spaces, e.g. a cron pattern)");
           return 1;
         }
-        return args.length === 2 ? change(lilo, io, first, key!) : showOne(lilo, io, first);
+        return args.length === 2 ? await change(lilo, io, first, key!) : showOne(lilo, io, first);
       }),
     );
 }
 
 /** Sets (`value` given) or unsets a live setting or the chat model. */
-function change(lilo: Lilo, io: CliIO, key: string, value: string | undefined): number {
-  const done = value === undefined ? lilo.settings.unset(key) : lilo.settings.set(key, value);
+async function change(lilo: Lilo, io: CliIO, key: string, value: string | undefined): Promise<number> {
+  const done = await (value === undefined ? lilo.settings.unset(key) : lilo.settings.set(key, value));
   if (done.kind === "unknown") return unknown(io, key);
   if (done.kind === "env-only") {
     io.err(`error: ${key} comes from the environment: set ${done.env} in .env and restart Lilo`);
@@ -46,7 +46,13 @@ function change(lilo: Lilo, io: CliIO, key: string, value: string | undefined): 
   }
   const { row } = done;
   if (row.kind === "chat-model") io.out(`${row.key} = ${chatModel(row)}`);
-  else io.out(`${row.key} = ${row.value}  (${row.source}; the running bot follows within ${lilo.config.live.pollSeconds} s)`);
+  else {
+    // Only a bot that runs can follow; otherwise the value applies at the next start.
+    const bot = liveHolder(lilo.config.dbPath)?.role === "bot";
+    io.out(
+      `${row.key} = ${row.value}  (${row.source}; ${bot ? `the running bot follows within ${lilo.config.live.pollSeconds} s` : "Lilo uses it from her next start"})`,
+    );
+  }
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import { LiloError, describeError, VECTOR_STORES, type VectorStore, type Lilo } from "../../core/index.ts";
-import type { CliIO, LiloOpener } from "../context.ts";
+import type { CliIO, LiloOpener, OpenOptions } from "../context.ts";
 
 /** The `--user` option every per-user command has. */
 export const userOption = ["-u, --user <id>", "Lilo user id (default: LILO_TERMINAL_USER)"] as const;
@@ -9,10 +9,10 @@ export const userOption = ["-u, --user <id>", "Lilo user id (default: LILO_TERMI
  * Opens Lilo, runs a command, always closes it, and turns errors into a
  * clear message and a non-zero exit code instead of a stack trace.
  */
-export async function withLilo(open: LiloOpener, io: CliIO, fn: (lilo: Lilo) => Promise<number>): Promise<void> {
+export async function withLilo(open: LiloOpener, io: CliIO, fn: (lilo: Lilo) => Promise<number>, opts: OpenOptions = {}): Promise<void> {
   let lilo: Lilo | undefined;
   try {
-    lilo = await open();
+    lilo = await open(opts);
     process.exitCode = await fn(lilo);
   } catch (err) {
     io.err(`error: ${describeError(err)}`);

@@ -8,7 +8,7 @@ import { todaysSpend } from "./usage.ts";
 export function registerStatus(program: Command, open: LiloOpener, io: CliIO): void {
   program
     .command("status")
-    .description("last successful contact of each adapter (Telegram, Matrix) and model, and the last failure")
+    .description("where Lilo lives (home, .env, database), and the last contact of each adapter (Telegram, Matrix) and model, with the last failure")
     .option("--json", "print the list as JSON")
     .action((o: { json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
@@ -18,6 +18,10 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
           return 0;
         }
         const now = lilo.clock.now().getTime();
+        // Where this Lilo lives, so a user running `lilo` elsewhere sees which data it reached.
+        io.out(`${"home".padEnd(34)} ${lilo.config.home ?? process.cwd()}`);
+        io.out(`${"configuration".padEnd(34)} ${lilo.config.run.envFile}`);
+        io.out(`${"data".padEnd(34)} ${lilo.config.dbPath}`);
         for (const r of contacts) {
           const ok = r.lastOkAt ? `last contact ${r.lastOkAt} (${ago(now, r.lastOkAt)})` : "never reached";
           const failed = r.lastFailureAt ? `; last failure ${r.lastFailureAt}: ${r.lastError ?? "?"}` : "";

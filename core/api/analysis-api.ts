@@ -107,7 +107,7 @@ export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona:
     const parts = [analystInstruction(lang, name, questions())];
     if (o.blueprint) {
       // The instruction exactly as the chat turn sends it: persona, then the marker instructions.
-      // Without a user (the selection spans several) the persona speaks to "User", as for an unnamed user.
+      // Without a user (the selection spans several) the persona speaks to an unnamed user ("your friend").
       const lilo = [persona.chatPrompt(userId ?? ""), markerInstructions(lang, deps.markers.chatNames(), deps.markers)].join("\n\n");
       parts.push(blueprintBlock(lang, name, lilo));
     }

@@ -23,7 +23,8 @@ import { ModelProblems } from "../foundation/store/model-problems.ts";
 import { TopicsStore } from "../foundation/store/topics.ts";
 import { SuggestionsStore } from "../foundation/store/suggestions.ts";
 import { Memory, type HybridTuning } from "../memory/memory.ts";
-import { ModelRegistry, type ModelFactory } from "../foundation/models/registry.ts";
+import { ModelRegistry, type ModelFactory, type ModelLister } from "../foundation/models/registry.ts";
+import { listModels } from "../foundation/providers/model-list.ts";
 import { BackgroundTasks } from "../foundation/util/background.ts";
 import { normalizeText } from "../foundation/util/text.ts";
 import { InboxStore } from "../foundation/store/inbox.ts";
@@ -85,6 +86,8 @@ export interface LiloPorts {
   models?: Partial<Record<ModelRole, ChatModel>>;
   /** Builds models from "provider:model" specs (run-time switches); default: the real providers. */
   modelFactory?: ModelFactory;
+  /** Which models a provider offers (`GET /models`); default: asked from the real providers unless `modelFactory` replaces them. */
+  modelLister?: ModelLister;
   logger?: Logger;
   /** An open database (otherwise `config.dbPath` is opened). */
   db?: Db;
@@ -143,12 +146,15 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   // One engine for every role that uses Lilo's own model: one model in memory.
   const localModels = ports.localModels ?? new LocalModels(config.local, config.modelCall.maxTokens, logger);
   const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config, localModels));
+  const lister: ModelLister | undefined =
+    ports.modelLister ?? (ports.modelFactory ? undefined : (provider) => listModels(provider, config.providers[provider]!, config.modelCall.timeoutMs));
   const models: ModelRegistry = new ModelRegistry(
     config,
     (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)),
     settings,
     overrides,
     () => budgetFallbackModel(usage.budget, models, logger),
+    lister,
   );
   const background = new BackgroundTasks(logger);
   const stores = {
@@ -305,6 +311,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     models: {
       chatSpec: () => models.chatSpec(),
       switchChat: (value, now) => models.switchChat(value, now),
+      checkChat: () => models.checkOffered(models.chatSpec()),
       acceptsImages: () => acceptsImages(config.media, models.chatSpec()),
       resetChat: () => models.resetChat(),
       forRole: (role) => models.forRole(role),

@@ -26,8 +26,8 @@ export interface NewsApi {
   available(): boolean;
   /** Feeds from LILO_FEEDS and those added with `lilo feeds add`, with their state. */
   list(): FeedEntry[];
-  /** Adds a feed by URL (checked to be http(s)). */
-  add(url: string): void;
+  /** Adds a feed by URL (checked to be http(s)); false when it was there already. */
+  add(url: string): boolean;
   /** Removes an added feed and its items; false when there was none. Feeds from LILO_FEEDS are removed there. */
   remove(url: string): boolean;
   /** Fetches every feed once, stores new items, drops items past the retention time; a failing feed does not stop the others. */

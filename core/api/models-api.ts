@@ -7,10 +7,13 @@ export interface ModelsApi {
   /** The chat model's spec now in force (a run-time switch wins over configuration). */
   chatSpec(): ModelSpec;
   /**
-   * Switches the chat model from now on ("provider:model", or a model name for the current provider);
-   * `now` is the ISO time stored with the switch. Throws ModelSwitchError when the value is unusable.
+   * Switches the chat model from now on ("provider:model", a provider's name for its default model,
+   * or a model name for the current provider); `now` is the ISO time stored with the switch.
+   * Rejects with ModelSwitchError when the value is unusable or the provider's `/models` list lacks it.
    */
-  switchChat(value: string, now: string): ModelSpec;
+  switchChat(value: string, now: string): Promise<ModelSpec>;
+  /** Rejects with ModelSwitchError when the chat model in force is not on its provider's `/models` list (checked at start). */
+  checkChat(): Promise<void>;
   /** Does the chat model in force get a message's images (LILO_VISION)? Adapters skip downloading photos it would not see. */
   acceptsImages(): boolean;
   /** Goes back to the configured chat model. */

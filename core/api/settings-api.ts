@@ -54,10 +54,10 @@ export interface SettingsApi {
   list(): SettingsList;
   /** The row for a key or its variable; undefined when no setting has this name. */
   get(key: string): SettingRow | undefined;
-  /** Sets a live setting (validated like `.env`) or switches the chat model ("default" goes back). */
-  set(key: string, value: string): SettingChange;
+  /** Sets a live setting (validated like `.env`) or switches the chat model ("default" goes back; a model is checked like `/model`). */
+  set(key: string, value: string): Promise<SettingChange>;
   /** Goes back to `.env` (or the configured chat model). */
-  unset(key: string): SettingChange;
+  unset(key: string): Promise<SettingChange>;
 }
 
 /** Setting keys that look like they could hold a secret are never shown, whatever they hold. */
@@ -106,10 +106,10 @@ export function createSettingsApi({ config, live, store, models, now }: Settings
   const liveRows = (): SettingRow[] => live.list().map((r) => ({ kind: "live", ...r, live: true }));
   const findLive = (key: string) => liveRows().find((r) => r.key === key || r.env === key);
 
-  const change = (key: string, value: string | undefined): SettingChange => {
+  const change = async (key: string, value: string | undefined): Promise<SettingChange> => {
     if (key === CHAT_MODEL) {
       if (value === undefined || value === "default") models.resetChat();
-      else models.switchChat(value, now());
+      else await models.switchChat(value, now());
       return { kind: "changed", row: chatRow() };
     }
     if (live.has(key)) {

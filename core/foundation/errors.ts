@@ -1,4 +1,5 @@
 import { redactSecrets } from "./util/redact.ts";
+import { sentence } from "./util/errno.ts";
 
 /**
  * Codes of errors raised as a plain `LiloError` (no class of their own):
@@ -68,7 +69,7 @@ export class ConfigError extends LiloError<"config"> {
 }
 
 /** Why a run-time model switch was refused; adapters say it in the persona's language. */
-export type ModelSwitchReason = "no-model-named" | "unknown-provider" | "provider-unusable";
+export type ModelSwitchReason = "no-model-named" | "unknown-provider" | "unknown-model" | "provider-unusable";
 
 /**
  * A run-time model switch (`/model`, `lilo model`) was refused; nothing
@@ -128,7 +129,8 @@ export class NotFoundError extends LiloError<"not-found"> {
 
 /** Short human-readable description of any thrown value, for logs and users; secrets masked. */
 export function describeError(err: unknown): string {
-  return redactSecrets(err instanceof Error ? err.message : String(err));
+  // A system error (ENOENT, EACCES, …) becomes a sentence naming its file, not Node's raw "ENOENT: no such file…".
+  return redactSecrets(sentence(err));
 }
 
 /** A web search, page fetch or feed fetch failed or was refused; `reason` says which. */

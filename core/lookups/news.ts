@@ -41,9 +41,9 @@ export class News {
       .map((f) => ({ url: f.url, source: env.has(f.url) ? "env" : "added", title: f.title, lastFetchedAt: f.lastFetchedAt, lastError: f.lastError }));
   }
 
-  /** Adds a feed by URL (checked to be http(s)). */
-  add(url: string): void {
-    this.store.addFeed(parseHttpUrl(url).toString(), this.clock.now().toISOString());
+  /** Adds a feed by URL (checked to be http(s)); false when it was there already. */
+  add(url: string): boolean {
+    return this.store.addFeed(parseHttpUrl(url).toString(), this.clock.now().toISOString()).added;
   }
 
   /** Removes an added feed and its items; feeds from LILO_FEEDS are removed there. */

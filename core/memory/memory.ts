@@ -25,6 +25,8 @@ export interface MemoryHit {
   fused?: number;
   /** bm25 score (higher is better), when the keyword side found the row. */
   keyword?: number;
+  /** Placed by its weight, not found by a search: `score` is then no similarity (an important memory on every sheet). */
+  weight?: number;
 }
 
 /** Knobs of the hybrid search, tuned on the LoCoMo dev split (`npm run bench:recall`). */

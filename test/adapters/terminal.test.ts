@@ -49,6 +49,48 @@ describe("terminal chat", () => {
     ]);
   });
 
+  it("is a full client: every chat command of Telegram works, an unknown /word never reaches the model or the store", async () => {
+    const note = await t.lilo.memory.add({ text: "Mag Kirschen", userId: "owner", store: "notes" });
+    if (!note.added) throw new Error("the note was not added");
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = "";
+    output.on("data", (c) => (printed += String(c)));
+    const done = runTerminal(t.lilo, { input, output, userId: "owner" });
+    const calls = fake.requests.length;
+    for (const line of [
+      "/help",
+      "/memory",
+      "/push on",
+      "/push",
+      "/push test",
+      "/bogus tell me",
+      "/model bogus:x",
+      `/forget ${note.id}`,
+      "/forget 999",
+      "/forget x",
+      "/push off",
+    ]) {
+      input.write(`${line}\n`);
+    }
+    input.end("/exit\n");
+    await done;
+    expect(printed).toContain("/memory – Notizen der letzten Antwort und die neuesten Notizen");
+    expect(printed).toContain(`Neueste Notizen:\n#${note.id} Mag Kirschen`);
+    expect(printed).toContain("Okay, meine Nachrichten kommen ab jetzt hier ins Terminal");
+    expect(printed).toContain("Push ist hier an.");
+    expect(printed).toContain("🔔 Lilo: 🔔 Testnachricht");
+    expect(printed).toContain("Den Befehl /bogus kenne ich nicht. /help zeigt, was geht.");
+    expect(printed).toContain("Den Anbieter „bogus“ kenne ich nicht.");
+    expect(printed).toContain("🗑 Vergessen: „Mag Kirschen“");
+    expect(printed).toContain("Diese Notiz gibt es nicht.");
+    expect(printed).toContain("So geht's: /forget <Nummer>");
+    expect(printed).toContain("Okay, ich schicke dir nichts mehr von mir aus.");
+    expect(fake.requests.length).toBe(calls);
+    expect(readDb(t.lilo).all("SELECT text FROM messages WHERE user_id = 'owner'")).toEqual([]);
+    expect(t.lilo.memory.list("owner", { store: "notes" })).toEqual([]);
+  });
+
   it("speaks English under an English persona", async () => {
     const en = makeTestLilo({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_LANGUAGE: "en" });
     try {
@@ -60,7 +102,7 @@ describe("terminal chat", () => {
       input.write("/retry\n");
       input.end("/model\n");
       await done;
-      expect(printed).toContain("Lilo is listening. Commands: /retry");
+      expect(printed).toContain("Lilo is listening. Commands:\n/help – this list");
       expect(printed).toContain("(log: /x/lilo.log)");
       expect(printed).toContain("Nothing to retry");
       expect(printed).toContain("Chat model: anthropic:claude-test");
@@ -73,7 +115,7 @@ describe("terminal chat", () => {
 describe("npm start", () => {
   it("prints which variables to set and exits non-zero when no model is configured", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
-    const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_ENV_FILE: join(dir, "none.env"), LILO_DATA_DIR: dir };
+    const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_HOME: dir, LILO_DATA_DIR: dir };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
       let err = "";
@@ -94,7 +136,7 @@ describe("npm start", () => {
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: dir,
-      LILO_ENV_FILE: join(dir, "none.env"),
+      LILO_HOME: dir,
       LILO_DATA_DIR: dir,
       ANTHROPIC_API_KEY: "k",
       [variable]: value,
@@ -123,7 +165,7 @@ describe("npm start", () => {
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: dir,
-      LILO_ENV_FILE: join(dir, "none.env"),
+      LILO_HOME: dir,
       LILO_DATA_DIR: dir,
       ANTHROPIC_API_KEY: "k",
       ANTHROPIC_BASE_URL: fake.baseURL,

@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const dir = mkdtempSync(join(tmpdir(), "lilo-bench-cli-"));
-const env = { PATH: process.env.PATH ?? "", LILO_DATA_DIR: dir, LILO_ENV_FILE: join(dir, "no.env") };
+const env = { PATH: process.env.PATH ?? "", LILO_DATA_DIR: dir, LILO_HOME: dir };
 
 function time(args: string[], extra: Record<string, string> = {}): number {
   const start = performance.now();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -12,7 +12,7 @@ describe("the lilo executable", () => {
   let dir: string;
   const lilo = (args: string[], env: Record<string, string> = {}) =>
     run(process.execPath, ["admin-cli/bin.js", ...args], {
-      env: { PATH: process.env.PATH ?? "", LILO_ENV_FILE: join(dir, "no.env"), LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin", ...env },
+      env: { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin", ...env },
     });
 
   beforeAll(() => {
@@ -28,7 +28,19 @@ describe("the lilo executable", () => {
     for (const c of ["memory", "rules", "topics", "suggestions", "search-log", "settings"]) expect(help).toContain(`  ${c}`);
   }, 30_000);
 
+  it("a read command on a home without data refuses, naming the folder, and creates nothing", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "lilo-empty-"));
+    const refused = await lilo(["rules", "list"], { LILO_HOME: empty, LILO_DATA_DIR: "data" }).catch((e: { code: number; stderr: string }) => e);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining(`Lilo has no data in ${join(empty, "data")}`) });
+    expect(existsSync(join(empty, "data"))).toBe(false);
+    const missingEnv = await lilo(["status"], { LILO_ENV_FILE: join(empty, "typo.env") }).catch((e: { code: number; stderr: string }) => e);
+    expect(missingEnv).toMatchObject({ code: 1, stderr: expect.stringContaining("typo.env, which does not exist") });
+    rmSync(empty, { recursive: true, force: true });
+  }, 30_000);
+
   it("runs a command against the data directory and prints JSON", async () => {
+    writeFileSync(join(dir, "empty.jsonl"), "");
+    await liloOffline(["import", join(dir, "empty.jsonl")]); // creates the database (an import may)
     expect(JSON.parse((await lilo(["rules", "list", "--json"])).stdout)).toEqual([]);
     expect(JSON.parse((await lilo(["suggestions", "--json"])).stdout)).toEqual([]);
     const bad = await lilo(["topics", "done", "7"]).catch((e: { code: number; stderr: string }) => e);
@@ -38,8 +50,39 @@ describe("the lilo executable", () => {
   // The same command tree in its own process, with the offline hash embedder (test/crash/cli-entry.ts): import opens the memory.
   const liloOffline = (args: string[]) =>
     run(process.execPath, ["--import", "tsx", "test/crash/cli-entry.ts", ...args], {
-      env: { PATH: process.env.PATH ?? "", LILO_ENV_FILE: join(dir, "no.env"), LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" },
+      env: { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" },
     });
+
+  it("from another directory reaches the same data through LILO_HOME and leaves no data/ there", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), "lilo-cwd-"));
+    const env = { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" };
+    const bin = join(process.cwd(), "admin-cli", "bin.js");
+    const status = await run(process.execPath, [bin, "status"], { cwd: elsewhere, env });
+    expect(status.stdout).toMatch(new RegExp(`^home +${dir}$`, "m"));
+    expect(status.stdout).toMatch(new RegExp(`^data +${join(dir, "lilo.db")}$`, "m"));
+    expect(JSON.parse((await run(process.execPath, [bin, "rules", "list", "--json"], { cwd: elsewhere, env })).stdout)).toEqual([]);
+    expect(existsSync(join(elsewhere, "data"))).toBe(false);
+    rmSync(elsewhere, { recursive: true, force: true });
+  }, 30_000);
+
+  it("ends quietly with 0 when the reader closes the pipe early (| head -1), and reads a missing import file as a sentence", async () => {
+    const many = join(dir, "many.jsonl");
+    const long = "x".repeat(200);
+    writeFileSync(many, Array.from({ length: 600 }, (_, i) => JSON.stringify({ store: "notes", text: `Notiz ${i} ${long}`, userId: "owner" })).join("\n"));
+    await liloOffline(["import", many, "--apply"]);
+    const bin = join(process.cwd(), "admin-cli", "bin.js");
+    for (const cmd of ["memory list -n 600", "--help", "export --all"]) {
+      const rc = join(dir, "rc");
+      const piped = await run("sh", ["-c", `{ "${process.execPath}" "${bin}" ${cmd}; echo $? > "${rc}"; } | head -1`], {
+        env: { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" },
+      });
+      expect(piped.stderr, cmd).toBe("");
+      expect(piped.stdout.split("\n").filter(Boolean), cmd).toHaveLength(1);
+      expect(readFileSync(rc, "utf8").trim(), cmd).toBe("0");
+    }
+    const missing = await lilo(["import", "/nonexistent.jsonl"]).catch((e: { code: number; stderr: string }) => e);
+    expect(missing).toMatchObject({ code: 1, stderr: "error: /nonexistent.jsonl does not exist\n" });
+  }, 60_000);
 
   it("imports through the real process: a bad value is refused with its line and rule, a file with a BOM is read", async () => {
     const bad = join(dir, "bad.jsonl");

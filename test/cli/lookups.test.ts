@@ -38,6 +38,7 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
 
   it("lists, adds, fetches and removes feeds", async () => {
     expect((await runCli(open, ["feeds", "add", `${web.url}/b.xml`])).out).toBe(`added ${web.url}/b.xml`);
+    expect((await runCli(open, ["feeds", "add", `${web.url}/b.xml`])).out).toBe(`${web.url}/b.xml is already there`);
     const fetched = await runCli(open, ["feeds", "fetch"]);
     expect(fetched).toMatchObject({ code: 0 });
     expect(fetched.out).toContain(`${web.url}/a.xml: 1 new`);

@@ -161,7 +161,11 @@ describe("lilo memory / doctor / reindex", () => {
     const openOther = () => createLilo(loadConfig({ LILO_DATA_DIR: t.dir }), { embedder: other, db });
     const refused = await runCli(openOther, ["memory", "search", "eins", "--json"]);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain("lilo reindex");
+    expect(refused.err).toContain("Run `lilo reindex --apply`");
+    // The doctor names the mismatch as a finding instead of refusing with it.
+    const doctor = await runCli(openOther, ["doctor"]);
+    expect(doctor).toMatchObject({ code: 2, err: "" });
+    expect(doctor.out).toMatch(/^vector index: The vector index holds 64-dimensional vectors .* Run `lilo reindex --apply`/);
     const dry = await runCli(openOther, ["reindex"]);
     expect(dry.out).toContain("3 memories would be embedded");
     const run = await runCli(openOther, ["reindex", "--apply"]);
@@ -187,6 +191,18 @@ describe("lilo memory / doctor / reindex", () => {
     expect(text.out).toMatch(/notes: 1 on the sheet\n {2}\+ #\d+ \[cos 1\.00, bm25 [\d.]+, fused [\d.]+\] Christian mag Kino/);
     expect(text.out).toMatch(/profile: \d+ on the sheet, \d+ left out for budget/);
     expect(text.out).toMatch(/memory part: ≈ \d+ of 2000 tokens/);
+  });
+
+  it("preview shows true scores, puts a memory on the sheet once, and refuses an empty message", async () => {
+    t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
+    await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    await t.lilo.memory.add({ text: "Christian mag Kino.", userId: "owner", store: "important", extra: { weight: 2 } });
+    const text = (await runCli(open, ["preview", "Kino?"])).out;
+    expect(text).toMatch(/important memories: 1 on the sheet\n {2}\+ #\d+ \[weight 2\] Christian mag Kino\./);
+    expect(text).toContain("notes: 0 on the sheet");
+    expect(text).not.toMatch(/cos 2\.00/);
+    const empty = await runCli(open, ["preview", "  "]);
+    expect(empty).toMatchObject({ code: 1, err: expect.stringContaining("the message to preview is empty") });
   });
 });
 

@@ -73,6 +73,8 @@ describe("lilo settings", () => {
     const set = await runCli(open, ["settings", "set", "diary.time", "21:30"]);
     expect(set).toMatchObject({ code: 0, err: "" });
     expect(set.out).toContain("diary.time = 21:30  (set;");
+    // No bot runs here: nothing "follows within 5 s".
+    expect(set.out).toContain("Lilo uses it from her next start");
     expect(new SettingsStore(db).get("diary.time")).toBe("21:30");
     expect((await runCli(open, ["settings", "set", "LILO_QUIET_HOURS", "22:00-7:00"])).out).toContain("push.quiet_hours = 22:00-07:00");
     expect((await runCli(open, ["settings", "greeting.enabled", "on"])).out).toContain("greeting.enabled = true  (set;");

@@ -112,7 +112,7 @@ export class CrashWorld {
     return {
       PATH: process.env.PATH ?? "",
       HOME: this.dir,
-      LILO_ENV_FILE: join(this.dir, "none.env"),
+      LILO_HOME: this.dir,
       LILO_DATA_DIR: this.dir,
       LILO_LOG_LEVEL: "info",
       ANTHROPIC_API_KEY: "sk-ant-test",

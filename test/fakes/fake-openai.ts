@@ -54,6 +54,8 @@ export interface FakeOpenAI extends ScriptedLlm<OpenAIRequestBody, OpenAIReply, 
 export interface FakeOpenAIOptions {
   /** When set, requests must carry `Authorization: Bearer <apiKey>`; else 401. */
   apiKey?: string;
+  /** When set, `GET …/models` lists these model ids, as OpenAI and local servers (Ollama, llama.cpp) do; else it is 404. */
+  models?: readonly string[];
 }
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
@@ -77,6 +79,13 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOp
       },
       wrongKeyMessage: (key) => `Incorrect API key provided: ${key ?? "(none)"}`,
       sendError,
+      serveOther: (req, res) => {
+        if (!options.models || req.method !== "GET" || !req.path.endsWith("/models")) return false;
+        const auth = req.headers.authorization;
+        if (options.apiKey !== undefined && auth !== `Bearer ${options.apiKey}`) sendError(res, 401, "Incorrect API key provided");
+        else sendJson(res, 200, { object: "list", data: options.models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) });
+        return true;
+      },
       sendReply: (res, body, answer) => {
         const r: Exclude<OpenAIReply, string> = typeof answer === "string" ? { text: answer } : answer;
         const toolCalls = (r.toolCalls ?? []).map((c) => ({

@@ -42,6 +42,8 @@ export interface VendorProtocol<Body, Reply> {
   sendReply(res: ServerResponse, body: Body, reply: Reply): void;
   /** The body as tests read it (e.g. Anthropic's cache-marked system blocks as one string); default the body as sent. */
   normalize?(body: Body): Body;
+  /** Answers a request that is no model call (e.g. `GET /models`); true when it did. */
+  serveOther?(req: RecordedRequest, res: ServerResponse): boolean;
 }
 
 type Step<Body, Reply> =
@@ -65,6 +67,7 @@ export async function startScriptedLlm<Body, Reply, Self>(
   let fallback: Responder<Body, Reply> = opts.defaultReply;
   let maxContextChars = Infinity;
   const server = await startFakeServer(async (req, res) => {
+    if (protocol.serveOther?.(req, res)) return;
     if (!protocol.isApiCall(req)) return protocol.sendError(res, 404, `Not found: ${req.method} ${req.path}`);
     const key = protocol.keyOf(req);
     if (opts.apiKey !== undefined && key !== opts.apiKey) return protocol.sendError(res, 401, protocol.wrongKeyMessage(key));

@@ -97,7 +97,7 @@ export function registerSettings(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       // Only live settings change here; configuration and secrets stay in `.env`.
       if (!row || !row.live) return notFound(c);
       const reset = (await field(c, "reset")) === "1";
-      const r = reset ? lilo.settings.unset(row.key) : lilo.settings.set(row.key, await field(c, "value"));
+      const r = reset ? await lilo.settings.unset(row.key) : await lilo.settings.set(row.key, await field(c, "value"));
       if (r.kind !== "changed") return notFound(c);
       const back = await field(c, "back");
       return changed(c, () => <LiveSetting v={v} row={r.row} />, back.startsWith("/") && !back.startsWith("//") ? back : href(v, "/settings"));

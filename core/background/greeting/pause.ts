@@ -90,7 +90,7 @@ export function pauseWords(last: Date, now: Date, timeZone: string, language: La
   const part = dayPart(localParts(last, timeZone).hour, language);
   const lastDay = localDay(last, timeZone);
   const de = language === "de";
-  if (hours < 1) return de ? `${minutes} Minuten` : `${minutes} minutes`;
+  if (hours < 1) return de ? `${minutes} ${minutes === 1 ? "Minute" : "Minuten"}` : `${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
   const h = de ? `${hours} ${hours === 1 ? "Stunde" : "Stunden"}` : `${hours} ${hours === 1 ? "hour" : "hours"}`;
   if (days <= 0) return de ? `${h} (seit heute ${part})` : `${h} (since ${part === "night" ? "last night" : `this ${part}`})`;
   if (days === 1) return de ? `seit gestern ${part} (${h})` : `since yesterday ${part} (${h})`;

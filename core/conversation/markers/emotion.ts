@@ -86,6 +86,34 @@ const VARIANTS: Record<Mood, readonly string[]> = {
   ],
 };
 
+/**
+ * Each mood's name in the persona's language: what the model is taught to
+ * write and what a chat shows. The German ids stay the stored form; an
+ * English name is also one of its variants above, so it maps back.
+ */
+export const MOOD_NAMES: Readonly<Record<"de" | "en", Record<Mood, string>>> = {
+  de: {
+    freude: "freude",
+    nachdenklich: "nachdenklich",
+    neutral: "neutral",
+    traurig: "traurig",
+    neugierig: "neugierig",
+    besorgt: "besorgt",
+    verspielt: "verspielt",
+    liebevoll: "liebevoll",
+  },
+  en: {
+    freude: "happy",
+    nachdenklich: "thoughtful",
+    neutral: "neutral",
+    traurig: "sad",
+    neugierig: "curious",
+    besorgt: "worried",
+    verspielt: "playful",
+    liebevoll: "loving",
+  },
+};
+
 /** Folded word → mood; canonical ids map to themselves. */
 const LOOKUP: ReadonlyMap<string, Mood> = new Map(MOODS.flatMap((mood) => [[mood, mood] as const, ...VARIANTS[mood].map((v) => [v, mood] as const)]));
 

@@ -59,10 +59,10 @@ export const FETCH_MARKER = fetchMarker({
   fetch: viaLookups(async (lookups, _userId, marker) => ({ marker, kind: "page", status: "found", page: await lookups.read(marker.payload) })),
 });
 
-/** [NEWS:] (canonically KINEWS, the seed's name) — the news feeds Lilo follows. */
+/** [NEWS:] (the seed's KINEWS is read as it) — the news feeds Lilo follows; its follow-up is labelled as taught. */
 export const NEWS_MARKER = fetchMarker({
-  name: "KINEWS",
-  aliases: ["NEWS", "NACHRICHTEN"],
+  name: "NEWS",
+  aliases: ["KINEWS", "NACHRICHTEN"],
   kind: "fetch",
   offer: "lookup",
   teachOrder: 60,

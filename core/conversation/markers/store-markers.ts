@@ -49,7 +49,7 @@ export const SUGGESTION_MARKER = storeMarker({
   doubleBracket: true,
   instruction: {
     de: "Hast du eine Idee, wie du oder die App besser werden könnt (doppelte Klammern): [[VORSCHLAG: Idee]] – z. B. [[VORSCHLAG: Erinnerungen nach Orten sortieren]]",
-    en: "When you have an idea how you or the app could improve (double brackets): [[VORSCHLAG: idea]] – e.g. [[VORSCHLAG: sort memories by place]]",
+    en: "When you have an idea how you or the app could improve (double brackets): [[SUGGESTION: idea]] – e.g. [[SUGGESTION: sort memories by place]]",
   },
   store: (payload, turn, s) => ({ storedId: s.suggestions.add(turn.userId, payload, turn.now.toISOString()) }),
 });

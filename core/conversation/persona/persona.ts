@@ -9,15 +9,22 @@ import { personaPrompt } from "./persona-prompt.ts";
 export interface Persona {
   readonly name: string;
   readonly language: "de" | "en";
-  /** The name Lilo calls a user by ("User" when none is configured). */
+  /** The name Lilo calls a user by; without one (LILO_USER_NAMES) a word for "the person she talks with" in her language, never "User". */
   userName(userId: string): string;
   /** The persona part of the chat system prompt for this user. */
   chatPrompt(userId: string): string;
 }
 
+/**
+ * How Lilo refers to a user whose name she was not told: a phrase that
+ * works where a name stands in a prompt ("… chatting with your friend"), so
+ * no prompt says "Call User by name" and no memory reads "User likes …".
+ */
+export const UNNAMED = { de: "dein Gegenüber", en: "your friend" } as const;
+
 /** The persona from its configuration slice. */
 export function createPersona(config: LiloConfig["persona"]): Persona {
-  const userName = (userId: string) => config.userNames[userId] ?? "User";
+  const userName = (userId: string) => config.userNames[userId] ?? UNNAMED[config.language];
   return {
     get name() {
       return config.name;
@@ -26,6 +33,7 @@ export function createPersona(config: LiloConfig["persona"]): Persona {
       return config.language;
     },
     userName,
-    chatPrompt: (userId) => personaPrompt({ name: config.name, language: config.language, userName: userName(userId) }),
+    chatPrompt: (userId) =>
+      personaPrompt({ name: config.name, language: config.language, userName: userName(userId), named: config.userNames[userId] !== undefined }),
   };
 }

@@ -15,7 +15,7 @@ const T = {
     refused: (why: string) => `Das lese ich nicht: ${why}. Sag das kurz, statt etwas zu erfinden.`,
   },
   en: {
-    searchHead: (n: number) => `Web search, ${n} results (use them in your own words; no list of links):`,
+    searchHead: (n: number) => `Web search, ${n} ${n === 1 ? "result" : "results"} (use them in your own words; no list of links):`,
     pageHead: (title: string, url: string, cut: boolean) => `Page "${title || "untitled"}" (${url})${cut ? ", shortened" : ""}:`,
     newsHead: "Matching items from your news sources, newest first:",
     refused: (why: string) => `Not read: ${why}. Say so briefly instead of inventing something.`,

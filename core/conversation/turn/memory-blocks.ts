@@ -86,7 +86,14 @@ export async function selectMemoryBlocks(
   const importantBlock = fill(important, line, m.importantMaxChars, budget);
   const profileFit = fitProfile(deps.profile.list(q.userId), Math.min(m.profileMaxChars, Math.max(0, budget.left)), q.text);
   budget.left -= profileFit.usedChars;
-  const notesBlock = fill(notes, line, Number.POSITIVE_INFINITY, budget);
+  // A note saying what an important memory on the sheet says already is not put on it a second time.
+  const onSheet = new Set(importantBlock.kept.map((h) => sameText(h.text)));
+  const notesBlock = fill(
+    notes.filter((n) => !onSheet.has(sameText(n.text))),
+    line,
+    Number.POSITIVE_INFINITY,
+    budget,
+  );
   // Passages take what is left up to their cap, keeping room for the thoughts behind them.
   const thoughtsChars = Math.min(
     thoughts.reduce((n, t) => n + line(t), 0),
@@ -119,10 +126,27 @@ export async function selectMemoryBlocks(
 async function importantByRelevance(memory: Memory, userId: string, text: string, vector: Float32Array, maxChars: number): Promise<MemoryHit[]> {
   const rows = memory.rows.important.list(userId, IMPORTANT_SCAN);
   const byWeight = [...rows].sort((a, b) => Number(b.extra.weight ?? 1) - Number(a.extra.weight ?? 1) || b.createdAt.localeCompare(a.createdAt));
-  const asHit = (r: (typeof rows)[number], score: number): MemoryHit => ({ id: r.id, text: r.text, score, createdAt: r.createdAt, store: "important" });
+  // Placed by weight: no similarity was measured, so none is claimed (score 0, the weight said as such).
+  const asHit = (r: (typeof rows)[number]): MemoryHit => ({
+    id: r.id,
+    text: r.text,
+    score: 0,
+    weight: Number(r.extra.weight ?? 1),
+    createdAt: r.createdAt,
+    store: "important",
+  });
   const total = rows.reduce((n, r) => n + r.text.length + 3, 0);
-  if (total <= maxChars) return byWeight.map((r) => asHit(r, Number(r.extra.weight ?? 1)));
+  if (total <= maxChars) return byWeight.map(asHit);
   const relevant = await memory.searchHybrid(text, vector, { userId, store: "important", k: 20 });
   const seen = new Set(relevant.map((h) => h.id));
-  return [...relevant, ...byWeight.filter((r) => !seen.has(r.id)).map((r) => asHit(r, 0))];
+  return [...relevant, ...byWeight.filter((r) => !seen.has(r.id)).map(asHit)];
+}
+
+/** Text compared for "the same memory": case, spacing and end punctuation aside. */
+function sameText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .replace(/[.!?\s]+$/, "")
+    .trim();
 }

@@ -8,6 +8,7 @@ import type { TurnSheet } from "./sheet.ts";
 import type { MemoryBlocks } from "./memory-blocks.ts";
 import type { TurnContext } from "./types.ts";
 import { applyBudget } from "./request-budget.ts";
+import { LiloError } from "../../foundation/errors.ts";
 
 /** What a preview reads: the sheet, the running conversation, the clock and the budget. */
 export interface PreviewDeps {
@@ -32,6 +33,8 @@ export interface Preview {
  * context, due topic, diary question).
  */
 export async function previewTurn(deps: PreviewDeps, readOnly: (ctx: TurnContext) => Promise<void>, msg: { userId: string; text: string }): Promise<Preview> {
+  // As a real turn: an empty message is no message (Lilo never answers one).
+  if (!msg.text.trim()) throw new LiloError("invalid-input", "the message to preview is empty: give the text Lilo would get");
   const now = deps.clock.now();
   const last = deps.chatLog.latestConversation(msg.userId);
   const running = last && now.getTime() - Date.parse(last.lastMessageAt) <= deps.config.conversationPauseMinutes * 60_000;

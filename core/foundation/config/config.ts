@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { configTable, envAt, nestEnv, type ConfigTable } from "./table.ts";
 import type { AnySection, SectionValues } from "./section.ts";
@@ -77,17 +78,21 @@ function complete(raw: RawConfig) {
     throw new ConfigError("LILO_VECTOR_BACKEND=qdrant needs QDRANT_URL (e.g. http://127.0.0.1:6333)");
   }
   const providers = providerSettings(raw.providers);
-  const { dataDir } = raw;
+  // Relative paths are read from Lilo's home, so `lilo` finds the same data from any directory (without a home: the current one).
+  const inHome = (path: string) => (raw.home ? resolve(raw.home, path) : path);
+  const dataDir = inHome(raw.dataDir);
   return {
     ...raw,
+    dataDir,
+    run: { ...raw.run, envFile: raw.run.envFile ?? inHome(".env") },
     persona: { ...raw.persona, userNames: parsePairs(envAt(["persona", "userNames"]), raw.persona.userNames) },
-    dbPath: raw.dbPath ?? `${dataDir}/lilo.db`,
+    dbPath: raw.dbPath ? inHome(raw.dbPath) : `${dataDir}/lilo.db`,
     models: modelSpecs(raw.models, providers),
     providers,
     embedding: {
       ...raw.embedding,
       model: raw.embedding.model ?? DEFAULT_EMBEDDING_MODELS[raw.persona.language],
-      localDir: raw.embedding.localDir ?? `${dataDir}/models`,
+      localDir: raw.embedding.localDir ? inHome(raw.embedding.localDir) : `${dataDir}/models`,
     },
     // The context holds the whole request Lilo builds (its budget) plus the answer.
     local: {
@@ -101,7 +106,7 @@ function complete(raw: RawConfig) {
       backend: raw.vector.backend === "sqlite-vec" ? "embedded" : (raw.vector.backend ?? (raw.vector.qdrantUrl ? "qdrant" : "embedded")),
       removedBackend: raw.vector.backend === "sqlite-vec",
     },
-    analysis: { ...raw.analysis, dir: raw.analysis.dir ?? `${dataDir}/analyses` },
+    analysis: { ...raw.analysis, dir: raw.analysis.dir ? inHome(raw.analysis.dir) : `${dataDir}/analyses` },
     lookup: lookupConfig(raw.lookup),
     media: mediaConfig(raw.media),
   };

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.ts";
+import { ConfigError, ModelSwitchError } from "../errors.ts";
 import { splitModelSpec, type ModelSpec } from "./model-spec.ts";
 import type { RawConfig } from "./schema.ts";
 import { DEFAULT_LOCAL_MODEL, localModelProblem } from "../providers/local/catalogue.ts";
@@ -43,18 +43,51 @@ export function defaultChatModel(providers: Record<string, ProviderSettings>): M
   return undefined;
 }
 
-/** A role's "provider:model" from `variable`; a bare provider name takes its default model. */
-export function modelSpecFrom(variable: string, value: string, providers: Record<string, ProviderSettings>): ModelSpec {
-  const { provider, name } = withBareProvider(value);
-  const settings = providers[provider];
-  if (!settings) {
-    throw new ConfigError(`${variable}: unknown provider "${provider}" (use one of: ${Object.keys(providers).join(", ")}), e.g. anthropic:claude-sonnet-4-5`);
+/**
+ * The provider a bare model name belongs to when nothing else says: the
+ * first with a key, or with a server of its own (a local OpenAI-compatible one).
+ */
+export function fallbackProvider(providers: Record<string, ProviderSettings>): string | undefined {
+  const own = (name: string) => name === "openai" || name === "ollama";
+  return ["anthropic", "deepseek", "openai", "openrouter", "ollama"].find((n) => providers[n]?.apiKey || (own(n) && providers[n]?.baseUrl));
+}
+
+/**
+ * The one rule for model names (LILO_CHAT_MODEL and the other roles, `/model`,
+ * `lilo model`, `lilo settings set chat_model`): "provider:model"; a bare
+ * provider name takes its default model; any other bare word is a model of
+ * `current` (the provider in force). Refusals are ModelSwitchErrors with one
+ * wording everywhere; whether the provider offers the model is checked
+ * against its `/models` list by the registry.
+ */
+export function resolveModelSpec(value: string, providers: Record<string, ProviderSettings>, current: string | undefined): ModelSpec {
+  const choices = Object.keys(providers);
+  const { provider: named, name } = splitModelSpec(value);
+  if (named === undefined && !name)
+    throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
+  const bareProvider = named === undefined && providers[name] !== undefined;
+  const provider = named ?? (bareProvider ? name : current);
+  if (provider === undefined || !providers[provider]) {
+    const shown = provider ?? name;
+    throw new ModelSwitchError(`Unknown provider "${shown}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`, "unknown-provider", shown, choices);
   }
-  const resolved = name || settings.defaultModel;
-  if (!resolved) throw new ConfigError(`${variable}: name the model, e.g. ${provider}:llama3.1`);
-  const localProblem = settings.kind === "local" ? localModelProblem(resolved) : undefined;
+  const model = bareProvider ? providers[provider]!.defaultModel : name;
+  if (!model) throw new ModelSwitchError(`Name the model after "${provider}:", e.g. ${provider}:llama3.1`, "no-model-named", provider, choices);
+  return { provider, model };
+}
+
+/** A role's model from `variable`, by the one rule; a refusal names the variable. */
+export function modelSpecFrom(variable: string, value: string, providers: Record<string, ProviderSettings>): ModelSpec {
+  let spec: ModelSpec;
+  try {
+    spec = resolveModelSpec(value, providers, fallbackProvider(providers));
+  } catch (err) {
+    if (!(err instanceof ModelSwitchError)) throw err;
+    throw new ModelSwitchError(`${variable}: ${err.message}`, err.reason, err.provider, err.choices, { cause: err });
+  }
+  const localProblem = providers[spec.provider]?.kind === "local" ? localModelProblem(spec.model) : undefined;
   if (localProblem) throw new ConfigError(`${variable}: ${localProblem}`);
-  return { provider, model: resolved };
+  return spec;
 }
 
 /** "provider:model", or a bare word read as the provider (the model left empty). */

@@ -80,7 +80,13 @@ export const rawConfigSchema = z.object({
       .refine((tz) => isTimeZone(tz), "not a known IANA time zone"),
     { env: "LILO_TIMEZONE", doc: "IANA name; schedules and quiet hours are local time", group: "persona", listed: "timezone" },
   ),
-  dataDir: s(z.string().default("data"), { env: "LILO_DATA_DIR", doc: "the database, models, analyses, backups", group: "data" }),
+  home: s(opt(), {
+    env: "LILO_HOME",
+    doc: "Lilo's home: .env and relative paths (LILO_DATA_DIR, …) are read from here, whatever the current directory; default the install folder; set only in the real environment",
+    group: "data",
+    example: "/srv/lilo",
+  }),
+  dataDir: s(z.string().default("data"), { env: "LILO_DATA_DIR", doc: "the database, models, analyses, backups; relative to LILO_HOME", group: "data" }),
   dbPath: s(opt(), { env: "LILO_DB_PATH", doc: "default: $LILO_DATA_DIR/lilo.db", group: "data", example: "data/lilo.db" }),
   run: z.object({
     logLevel: s(
@@ -91,7 +97,12 @@ export const rawConfigSchema = z.object({
         .pipe(z.enum(LOG_LEVELS, { error: (i) => `use one of ${LOG_LEVELS.join(", ")}, not "${String(i.input)}"` })),
       { env: "LILO_LOG_LEVEL", doc: "debug, info, warn, error", group: "data" },
     ),
-    envFile: s(z.string().default(".env"), { env: "LILO_ENV_FILE", doc: "read by npm start and lilo; set only in the real environment", group: "data" }),
+    envFile: s(opt(), {
+      env: "LILO_ENV_FILE",
+      doc: "read by npm start and lilo instead of $LILO_HOME/.env (it must exist); set only in the real environment",
+      group: "data",
+      example: ".env",
+    }),
   }),
   embedding: z.object({
     model: s(opt(), {

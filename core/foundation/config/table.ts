@@ -99,3 +99,15 @@ export function defaultText(leaf: Leaf): string {
   // A transformed default (quiet hours) is written as its input.
   return typeof r.data === "object" && !Array.isArray(r.data) ? "" : formatValue(r.data);
 }
+
+/**
+ * Checks one value against its variable's rule in the table (the core's or a
+ * section's): the message of the first problem, or undefined when it is
+ * valid. The setup validates each answer with it as it is typed.
+ */
+export function checkValue(env: string, value: string, table: ConfigTable = configTable()): string | undefined {
+  const leaf = table.leaves.find((l) => l.env === env);
+  if (!leaf) return `unknown variable ${env}`;
+  const r = leaf.schema.safeParse(value);
+  return r.success ? undefined : (r.error.issues[0]?.message ?? "not valid");
+}

@@ -3,10 +3,13 @@ import type { LiloConfig, ModelRole, ModelSpec } from "../config/config.ts";
 import { requireModel } from "../config/config.ts";
 import { ConfigError, ModelSwitchError } from "../errors.ts";
 import type { SettingsStore } from "../store/settings.ts";
-import { formatModelSpec, splitModelSpec } from "../config/model-spec.ts";
-import { withBareProvider } from "../config/providers.ts";
+import { formatModelSpec } from "../config/model-spec.ts";
+import { resolveModelSpec, withBareProvider } from "../config/providers.ts";
 
 const CHAT_SETTING = "chat_model";
+
+/** The model ids a provider offers, or undefined when it lists none (config/../providers/model-list.ts). */
+export type ModelLister = (provider: string) => Promise<string[] | undefined>;
 
 /** Makes a ChatModel for a spec; the composition root passes the provider factory in. */
 export type ModelFactory = (spec: ModelSpec) => ChatModel;
@@ -26,7 +29,12 @@ export class ModelRegistry {
     private readonly overrides: Partial<Record<ModelRole, ChatModel>> = {},
     /** The cheaper model the chat switches to while a budget is spent (LILO_BUDGET_FALLBACK_MODEL), else undefined. */
     private readonly budgetFallback: () => ChatModel | undefined = () => undefined,
+    /** The models a provider offers (`GET /models`), undefined when it lists none; without it nothing is checked. */
+    private readonly lister?: ModelLister,
   ) {}
+
+  /** Each provider's list, asked once per process. */
+  private readonly offered = new Map<string, Promise<string[] | undefined>>();
 
   /**
    * The model for a role. A role without its own setting (LILO_DIARY_MODEL, …)
@@ -56,34 +64,46 @@ export class ModelRegistry {
   }
 
   /**
-   * Switches the chat model for everyone: "provider:model", or just "model"
-   * for the current provider. Model names may contain colons (Ollama tags such
-   * as "llama3.1:8b"); then the provider must be named first.
+   * Switches the chat model for everyone, by the one rule for model names
+   * (config/providers.ts `resolveModelSpec`; a bare name is a model of the
+   * provider in force) and only to a model the provider offers when it lists
+   * them. Throws ModelSwitchError; nothing changes then.
    */
-  switchChat(value: string, now: string): ModelSpec {
+  async switchChat(value: string, now: string): Promise<ModelSpec> {
     const choices = Object.keys(this.config.providers);
-    if (!value.trim())
-      throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
-    const { provider, name } = splitModelSpec(value);
-    // A bare name is a model of the provider in force.
-    if (provider !== undefined && !this.config.providers[provider]) {
-      throw new ModelSwitchError(
-        `Unknown provider "${provider}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`,
-        "unknown-provider",
-        provider,
-        choices,
-      );
-    }
-    const spec: ModelSpec = { provider: provider ?? this.chatSpec().provider, model: name };
-    if (!spec.model) throw new ModelSwitchError(`Name the model after "${spec.provider}:"`, "no-model-named", spec.provider, choices);
+    const spec = resolveModelSpec(value, this.config.providers, this.chatSpec().provider);
     try {
       this.get(spec); // fails now, with a clear error, if the provider is not usable
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       throw new ModelSwitchError(err.message, "provider-unusable", spec.provider, choices, { cause: err });
     }
+    await this.checkOffered(spec);
     this.settings.set(CHAT_SETTING, formatModelSpec(spec), now);
     return spec;
+  }
+
+  /**
+   * Refuses (ModelSwitchError "unknown-model") a model its provider does not
+   * list in `GET /models`; a provider without a list, or one that cannot be
+   * asked now, is taken at its word (the first call will say more).
+   */
+  async checkOffered(spec: ModelSpec): Promise<void> {
+    if (!this.lister || (this.overrides.chat && spec.provider === this.overrides.chat.provider)) return;
+    let offered = this.offered.get(spec.provider);
+    if (!offered) {
+      offered = this.lister(spec.provider).catch(() => undefined);
+      this.offered.set(spec.provider, offered);
+    }
+    const list = await offered;
+    if (!list || list.includes(spec.model)) return;
+    const some = list.slice(0, 8).join(", ");
+    throw new ModelSwitchError(
+      `The provider "${spec.provider}" does not offer the model "${spec.model}" (it offers: ${some}${list.length > 8 ? ", …" : ""})`,
+      "unknown-model",
+      spec.provider,
+      list,
+    );
   }
 
   /**

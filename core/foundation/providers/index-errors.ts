@@ -9,3 +9,7 @@ export function asIndexError<T>(fn: () => T, what: string): T {
     throw new VectorIndexError(`Cannot ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
+
+/** What to run when the index does not fit the embedder: the command that rebuilds it, not its dry run. */
+export const REINDEX_ADVICE =
+  "Run `lilo reindex --apply` to embed every memory again with the current model (`lilo reindex` alone only shows what it would do).";

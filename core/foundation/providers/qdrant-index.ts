@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { REINDEX_ADVICE } from "./index-errors.ts";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { VectorIndexError } from "../errors.ts";
 import { INDEX_STORES, type VectorHit, type VectorIndex, type VectorKey, type VectorQuery, type VectorRecord, type IndexStore } from "../ports/vector-index.ts";
@@ -90,7 +91,7 @@ export class QdrantIndex implements VectorIndex {
         );
       }
       if (problems.length > 0) {
-        throw new VectorIndexError(`Qdrant collection "${this.collection}" has ${problems.join(", ")}. Run \`lilo reindex\`.`);
+        throw new VectorIndexError(`Qdrant collection "${this.collection}" has ${problems.join(", ")}. ${REINDEX_ADVICE}`);
       }
       await this.ensurePayloadIndexes(Object.keys(info.payload_schema ?? {}));
     }

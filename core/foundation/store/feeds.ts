@@ -35,10 +35,10 @@ const toItem = (r: RawItem): FeedItem => ({ id: r.id, feedTitle: r.feed_title, t
 export class FeedStore {
   constructor(private readonly db: Db) {}
 
-  /** Adds a feed (no-op when known); returns its id. */
-  addFeed(url: string, now: string): number {
-    this.db.prepare("INSERT INTO feeds (url, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT(url) DO NOTHING").run(url, now, now);
-    return (this.db.prepare("SELECT id FROM feeds WHERE url = ?").get(url) as { id: number }).id;
+  /** Adds a feed (no-op when known); returns its id and whether it is new. */
+  addFeed(url: string, now: string): { id: number; added: boolean } {
+    const { changes } = this.db.prepare("INSERT INTO feeds (url, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT(url) DO NOTHING").run(url, now, now);
+    return { id: (this.db.prepare("SELECT id FROM feeds WHERE url = ?").get(url) as { id: number }).id, added: changes > 0 };
   }
 
   /** Removes a feed and its items; false when unknown. */

@@ -50,7 +50,7 @@ describe("parseMarkers – finding", () => {
       "DIARY:b",
       "FOLLOWUP:c",
       "FOLLOWUP:d",
-      "KINEWS:e",
+      "NEWS:e",
       "IMPORTANT:f",
       "EMOTION:g",
     ]);

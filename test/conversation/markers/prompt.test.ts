@@ -14,7 +14,8 @@ describe("markerInstructions", () => {
     expect(de).not.toContain("[SEARCH:");
     for (const m of MOODS) expect(de).toContain(m);
     const en = markerInstructions("en", ["VORSCHLAG"]);
-    expect(en).toContain("[[VORSCHLAG:");
+    expect(en).toContain("[[SUGGESTION:"); // the English persona is taught the English name (read back as VORSCHLAG)
+    expect(en).not.toContain("VORSCHLAG");
     expect(en).not.toContain("[RECALL:");
   });
 

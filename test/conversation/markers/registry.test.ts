@@ -58,7 +58,7 @@ describe("a marker is one object in the registry", () => {
 
 describe("teaching order is carried by the marker objects", () => {
   it("keeps Lilo's order whatever order the feature lists are gathered in", () => {
-    expect(MARKERS.names()).toEqual(["RECALL", "DIARY", "IMPORTANT", "SEARCH", "FETCH", "KINEWS", "THOUGHT", "FOLLOWUP", "EMOTION", "VORSCHLAG", "ANSPRECHEN"]);
+    expect(MARKERS.names()).toEqual(["RECALL", "DIARY", "IMPORTANT", "SEARCH", "FETCH", "NEWS", "THOUGHT", "FOLLOWUP", "EMOTION", "VORSCHLAG", "ANSPRECHEN"]);
   });
 
   it("places a new store marker by its teachOrder alone (one object, no registry edit)", () => {
@@ -137,7 +137,7 @@ describe("a fetch marker carries its native tool", () => {
 
   it("keeps the built-in names as one union type, widened by a plugin's registry", () => {
     expectTypeOf<MarkerName>().toEqualTypeOf<
-      "RECALL" | "DIARY" | "IMPORTANT" | "SEARCH" | "FETCH" | "KINEWS" | "THOUGHT" | "FOLLOWUP" | "EMOTION" | "VORSCHLAG" | "ANSPRECHEN"
+      "RECALL" | "DIARY" | "IMPORTANT" | "SEARCH" | "FETCH" | "NEWS" | "THOUGHT" | "FOLLOWUP" | "EMOTION" | "VORSCHLAG" | "ANSPRECHEN"
     >();
     expectTypeOf(MARKERS.with(PLANTS).names()).toEqualTypeOf<(MarkerName | "PLANTS")[]>();
   });

@@ -67,7 +67,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     await lilo.handleMessage({ userId: "chris", text: "Hi" });
     await lilo.idle();
     const notesBefore = lilo.memory.list("chris", { store: "notes" }).map((n) => n.text);
-    lilo.models.switchChat("anthropic:claude-test", lilo.clock.now().toISOString());
+    await lilo.models.switchChat("anthropic:claude-test", lilo.clock.now().toISOString());
     const r = await lilo.handleMessage({ userId: "chris", text: "Still there?" });
     expect(r.model).toBe("anthropic:claude-test");
     expect(anthropic.requests[0]!.model).toBe("claude-test");
@@ -83,12 +83,12 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(models).toEqual([{ model: "openai:llama3.1" }, { model: "anthropic:claude-test" }]);
     expect(lilo.memory.list("chris", { store: "notes" }).map((n) => n.text)).toEqual(expect.arrayContaining(notesBefore));
     // A provider that cannot be used is refused with a clear error, and nothing changes.
-    expect(() => lilo.models.switchChat("deepseek:deepseek-chat", lilo.clock.now().toISOString())).toThrow(/DEEPSEEK_API_KEY/);
-    expect(() => lilo.models.switchChat("nirgendwo:x", lilo.clock.now().toISOString())).toThrow(/Unknown provider "nirgendwo"/);
+    await expect(lilo.models.switchChat("deepseek:deepseek-chat", lilo.clock.now().toISOString())).rejects.toThrow(/DEEPSEEK_API_KEY/);
+    await expect(lilo.models.switchChat("nirgendwo:x", lilo.clock.now().toISOString())).rejects.toThrow(/Unknown provider "nirgendwo"/);
     expect(lilo.models.chatSpec()).toEqual({ provider: "anthropic", model: "claude-test" });
     // A bare model name keeps the provider; Ollama tags with colons need the provider named.
-    expect(lilo.models.switchChat("claude-other", lilo.clock.now().toISOString())).toEqual({ provider: "anthropic", model: "claude-other" });
-    expect(lilo.models.switchChat("openai:llama3.1:8b", lilo.clock.now().toISOString())).toEqual({ provider: "openai", model: "llama3.1:8b" });
+    expect(await lilo.models.switchChat("claude-other", lilo.clock.now().toISOString())).toEqual({ provider: "anthropic", model: "claude-other" });
+    expect(await lilo.models.switchChat("openai:llama3.1:8b", lilo.clock.now().toISOString())).toEqual({ provider: "openai", model: "llama3.1:8b" });
     // The conversation started with the OpenAI model.
     expect(
       (

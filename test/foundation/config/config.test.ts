@@ -41,8 +41,8 @@ describe("configuration", () => {
   it("names the wrong variable", () => {
     expect(() => loadConfig({ LILO_NOTES_TOP_K: "viele" })).toThrow(/LILO_NOTES_TOP_K/);
     expect(() => loadConfig({ LILO_LANGUAGE: "fr" })).toThrow(/LILO_LANGUAGE/);
-    expect(() => loadConfig({ LILO_CHAT_MODEL: "mistral:large" })).toThrow(/LILO_CHAT_MODEL: unknown provider "mistral"/);
-    expect(() => loadConfig({ LILO_CHAT_MODEL: "ollama" })).toThrow(/LILO_CHAT_MODEL: name the model/);
+    expect(() => loadConfig({ LILO_CHAT_MODEL: "mistral:large" })).toThrow(/LILO_CHAT_MODEL: Unknown provider "mistral"/);
+    expect(() => loadConfig({ LILO_CHAT_MODEL: "ollama" })).toThrow(/LILO_CHAT_MODEL: Name the model/);
     expect(() => loadConfig({ LILO_VECTOR_BACKEND: "qdrant" })).toThrow(/QDRANT_URL/);
     expect(() => loadConfig({ TELEGRAM_ALLOWED_USERS: "123=" }, ADAPTER_SECTIONS)).toThrow(ConfigError);
     // Zero would make every model call fail or every message a new conversation.

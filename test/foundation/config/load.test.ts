@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfigFromEnv } from "../../../core/foundation/config/load.ts";
+import { ConfigError } from "../../../core/foundation/errors.ts";
 
 describe("loadConfigFromEnv", () => {
   it("reads the .env file named by LILO_ENV_FILE; variables already set win", () => {
@@ -18,8 +19,28 @@ describe("loadConfigFromEnv", () => {
     expect(c.run.envFile).toBe(file);
   });
 
-  it("without the file reads only the given variables", () => {
-    const c = loadConfigFromEnv({ LILO_ENV_FILE: join(tmpdir(), "lilo-none-such.env"), LILO_LANGUAGE: "en" });
-    expect(c.persona.language).toBe("en");
+  it("refuses a LILO_ENV_FILE that does not exist, naming it", () => {
+    const missing = join(tmpdir(), "lilo-none-such.env");
+    expect(() => loadConfigFromEnv({ LILO_ENV_FILE: missing })).toThrow(ConfigError);
+    expect(() => loadConfigFromEnv({ LILO_ENV_FILE: missing })).toThrow(`LILO_ENV_FILE names ${missing}, which does not exist`);
+  });
+
+  it("reads .env and relative paths from the home (LILO_HOME, else the install folder), not the current directory", () => {
+    const home = mkdtempSync(join(tmpdir(), "lilo-home-"));
+    writeFileSync(join(home, ".env"), "LILO_NAME=Mira\nLILO_DATA_DIR=store\n");
+    const viaVar = loadConfigFromEnv({ LILO_HOME: home });
+    expect(viaVar.persona.name).toBe("Mira");
+    expect(viaVar.dataDir).toBe(join(home, "store"));
+    expect(viaVar.dbPath).toBe(join(home, "store", "lilo.db"));
+    expect(viaVar.run.envFile).toBe(join(home, ".env"));
+    const env: Record<string, string | undefined> = {};
+    const viaInstall = loadConfigFromEnv(env, [], home);
+    expect(viaInstall.home).toBe(home);
+    expect(env.LILO_HOME).toBe(home); // child processes find the same home
+    expect(viaInstall.embedding.localDir).toBe(join(home, "store", "models"));
+    // Without a .env in the home: only the given variables, no error.
+    const empty = mkdtempSync(join(tmpdir(), "lilo-home-"));
+    mkdirSync(join(empty, "data"));
+    expect(loadConfigFromEnv({ LILO_HOME: empty, LILO_LANGUAGE: "en" }).persona.language).toBe("en");
   });
 });

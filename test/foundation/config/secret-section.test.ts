@@ -78,7 +78,7 @@ describe("a leaf marked only `secret: true` in a registered section", () => {
     expect(everything).toContain(ROOM);
   });
 
-  it("is listed by `lilo settings` as set / not set, never with its value", () => {
+  it("is listed by `lilo settings` as set / not set, never with its value", async () => {
     const set = open({ PAGER_API_KEY: KEY }, "x", []);
     expect(set.settings.list().secrets.find((r) => r.env === "PAGER_API_KEY")).toMatchObject({ value: "set", source: "env" });
     expect(set.settings.get("PAGER_API_KEY")?.value).toBe("set");
@@ -88,7 +88,7 @@ describe("a leaf marked only `secret: true` in a registered section", () => {
     db.close();
     expect(set.settings.list().state).toEqual([{ key: "pager.last_call", userId: undefined, value: "called with ***" }]);
     expect(JSON.stringify(set.settings.list())).not.toContain(KEY);
-    expect(set.settings.set("PAGER_API_KEY", "other")).toEqual({ kind: "env-only", key: "PAGER_API_KEY", env: "PAGER_API_KEY" });
+    expect(await set.settings.set("PAGER_API_KEY", "other")).toEqual({ kind: "env-only", key: "PAGER_API_KEY", env: "PAGER_API_KEY" });
     const unset = open({}, "x", []);
     expect(unset.settings.list().secrets.find((r) => r.env === "PAGER_API_KEY")).toMatchObject({ value: "not set", source: "default" });
   });

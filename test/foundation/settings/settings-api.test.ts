@@ -18,14 +18,14 @@ describe("lilo.settings", () => {
     expect(state).toEqual([]);
   });
 
-  it("sets and unsets a live setting, refuses a bad value and tells env-only and unknown keys apart", () => {
+  it("sets and unsets a live setting, refuses a bad value and tells env-only and unknown keys apart", async () => {
     t = makeTestLilo();
-    expect(t.lilo.settings.set("diary.time", "21:30")).toMatchObject({ kind: "changed", row: { key: "diary.time", value: "21:30", source: "set" } });
+    expect(await t.lilo.settings.set("diary.time", "21:30")).toMatchObject({ kind: "changed", row: { key: "diary.time", value: "21:30", source: "set" } });
     expect(t.lilo.config.diary.time).toBe("21:30");
-    expect(t.lilo.settings.unset("LILO_DIARY_TIME")).toMatchObject({ kind: "changed", row: { value: "23:45", source: "default" } });
-    expect(() => t.lilo.settings.set("greeting.cron", "0 99 * * *")).toThrow(ConfigError);
-    expect(t.lilo.settings.set("timezone", "Europe/Paris")).toEqual({ kind: "env-only", key: "timezone", env: "LILO_TIMEZONE" });
-    expect(t.lilo.settings.set("nope", "1")).toEqual({ kind: "unknown", key: "nope" });
+    expect(await t.lilo.settings.unset("LILO_DIARY_TIME")).toMatchObject({ kind: "changed", row: { value: "23:45", source: "default" } });
+    await expect(t.lilo.settings.set("greeting.cron", "0 99 * * *")).rejects.toThrow(ConfigError);
+    expect(await t.lilo.settings.set("timezone", "Europe/Paris")).toEqual({ kind: "env-only", key: "timezone", env: "LILO_TIMEZONE" });
+    expect(await t.lilo.settings.set("nope", "1")).toEqual({ kind: "unknown", key: "nope" });
     expect(t.lilo.settings.get("push.quiet_hours")).toMatchObject({ value: "none", source: "default" });
   });
 });

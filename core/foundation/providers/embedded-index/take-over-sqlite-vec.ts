@@ -1,4 +1,5 @@
 import { VectorIndexError } from "../../errors.ts";
+import { REINDEX_ADVICE } from "../index-errors.ts";
 import { VECTOR_STORES, type VectorStore } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { OldVec0Tables } from "../../store/vectors/old-vec0-tables.ts";
@@ -38,7 +39,7 @@ export function takeOverSqliteVec(db: Db, table: VectorTable, dimension: number,
   const own = table.meta();
   if (own && (own.dimension !== dimension || own.embedderId !== embedderId)) throw modelMismatch(own, dimension, embedderId);
   const count = table.count();
-  if (!own && count > 0) throw new VectorIndexError("The vector table has vectors without its model record. Run `lilo reindex`.");
+  if (!own && count > 0) throw new VectorIndexError(`The vector table has vectors without its model record. ${REINDEX_ADVICE}`);
   if (own && count > 0) {
     old.drop(); // the embedded index is the truth
     return { meta: own, taken: 0 };
@@ -50,10 +51,10 @@ export function takeOverSqliteVec(db: Db, table: VectorTable, dimension: number,
       old.drop(); // the (empty) embedded index already serves this model; vectors of another are of no use to it
       return { meta: own, taken: 0 };
     }
-    if (!oldMeta) throw new VectorIndexError("The sqlite-vec tables of an older Lilo have no model record. Run `lilo reindex`.");
+    if (!oldMeta) throw new VectorIndexError(`The sqlite-vec tables of an older Lilo have no model record. ${REINDEX_ADVICE}`);
     throw new VectorIndexError(
       `The sqlite-vec tables of an older Lilo hold ${oldMeta.dimension}-dimensional vectors of "${oldMeta.embedderId}", ` +
-        `but the embedder is "${embedderId}" with ${dimension} dimensions. Run \`lilo reindex\`.`,
+        `but the embedder is "${embedderId}" with ${dimension} dimensions. ${REINDEX_ADVICE}`,
     );
   }
   // No embedded vectors yet (new tables, or created empty by an earlier Lilo): the old ones are all there is.
@@ -76,6 +77,6 @@ export function dropSqliteVec(db: Db): void {
 export function modelMismatch(meta: { dimension: number; embedderId: string }, dimension: number, embedderId: string): VectorIndexError {
   return new VectorIndexError(
     `The vector index holds ${meta.dimension}-dimensional vectors of "${meta.embedderId}", ` +
-      `but the embedder is "${embedderId}" with ${dimension} dimensions. Run \`lilo reindex\`.`,
+      `but the embedder is "${embedderId}" with ${dimension} dimensions. ${REINDEX_ADVICE}`,
   );
 }

@@ -1,0 +1,138 @@
+/**
+ * The terminal's chat commands: one entry per command, the same commands
+ * Telegram offers. A `/word` not in the table is refused here and never
+ * reaches the model or the chat log.
+ */
+import { ModelSwitchError, type Lilo, type MemoryHit, type TurnResult } from "../../core/index.ts";
+import { modelSwitchRefused } from "../shared/model-texts.ts";
+import { pushNotDelivered } from "../shared/push-texts.ts";
+import { usageText } from "../shared/usage-texts.ts";
+import type { TerminalTexts } from "./texts.ts";
+
+/** The terminal's transport and chat: pushes opted in here are printed while the chat is open. */
+export const TERMINAL_TRANSPORT = "terminal";
+export const TERMINAL_CHAT = "terminal";
+
+/** How many of the newest notes /memory lists (as on Telegram). */
+const NEWEST_NOTES = 5;
+
+/** What a command may use. */
+export interface TerminalSession {
+  lilo: Lilo;
+  userId: string;
+  t: TerminalTexts;
+  say(text: string): void;
+  /** Prints an answer of Lilo's and records it as delivered. */
+  show(result: TurnResult): void;
+  /** The notes on the sheet of the last answer shown (for /memory). */
+  lastNotes: MemoryHit[];
+}
+
+/** One chat command: `/name arg`. `quit` ends the chat (handled by the loop). */
+export interface TerminalCommand {
+  name: string;
+  run(s: TerminalSession, arg: string): Promise<void> | void;
+}
+
+const line = (n: { id: number; text: string }) => `#${n.id} ${n.text}`;
+
+/** The commands, in /help order. A new command is one entry here and its line in texts.ts. */
+export const TERMINAL_COMMANDS: TerminalCommand[] = [
+  { name: "help", run: (s) => s.say(helpText(s.t)) },
+  {
+    name: "model",
+    run: async (s, arg) => {
+      try {
+        const spec = arg ? await s.lilo.models.switchChat(arg, s.lilo.clock.now().toISOString()) : s.lilo.models.chatSpec();
+        s.say(s.t.chatModel(`${spec.provider}:${spec.model}`, !!arg));
+      } catch (err) {
+        if (!(err instanceof ModelSwitchError)) throw err;
+        s.say(modelSwitchRefused(s.lilo.config.persona.language, err));
+      }
+    },
+  },
+  {
+    name: "memory",
+    run: (s) => {
+      const used = s.lilo.memory.getMany(
+        s.userId,
+        "notes",
+        s.lastNotes.map((n) => n.id),
+      );
+      const newest = s.lilo.memory.list(s.userId, { store: "notes", limit: NEWEST_NOTES });
+      s.say(used.length ? [s.t.notesUsedTitle, ...used.map(line)].join("\n") : s.t.notesUsedNone);
+      s.say(newest.length ? [s.t.newestTitle, ...newest.map(line)].join("\n") : s.t.newestNone);
+    },
+  },
+  {
+    name: "forget",
+    run: async (s, arg) => {
+      const id = /^#?(\d+)$/.exec(arg);
+      if (!id) return s.say(s.t.forgetUsage);
+      // The core's rule: another user's note and a missing one get the same answer.
+      const gone = await s.lilo.memory.forget(s.userId, "notes", Number(id[1]));
+      s.say(gone ? s.t.forgotten(gone.text) : s.t.noSuchNote);
+    },
+  },
+  {
+    name: "retry",
+    run: async (s) => {
+      const r = await s.lilo.retry(s.userId);
+      if (r) s.show(r);
+      else s.say(s.t.nothingToRetry);
+    },
+  },
+  {
+    name: "diary",
+    run: async (s) => {
+      const r = await s.lilo.diary.writeNow(s.userId);
+      s.say(r.kind === "written" ? `📔 ${r.entry.text}` : r.kind === "failed" ? s.t.jobFailed(r.error) : s.t.diaryNone[r.reason]);
+    },
+  },
+  {
+    name: "think",
+    run: async (s) => {
+      const r = await s.lilo.reflection.thinkNow(s.userId);
+      s.say(r.kind === "thought" ? `💭 ${r.thought.text}` : r.kind === "failed" ? s.t.jobFailed(r.error) : s.t.thinkNone[r.reason]);
+    },
+  },
+  { name: "push", run: push },
+  { name: "usage", run: (s) => s.say(usageText(s.lilo.usage.overview(), s.lilo.config.persona.language)) },
+  { name: "quit", run: () => undefined },
+];
+
+async function push(s: TerminalSession, arg: string): Promise<void> {
+  const { lilo, userId, t } = s;
+  switch (arg.toLowerCase()) {
+    case "on":
+      lilo.push.optIn(userId, { transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT });
+      return s.say(t.pushOn);
+    case "off":
+      lilo.push.optOut(userId);
+      return s.say(t.pushOff);
+    case "test": {
+      // force: a test the user asked for goes out even in quiet hours.
+      const outcome = await lilo.push.send(userId, { kind: "test", text: t.pushTestText }, { force: true });
+      if (outcome !== "sent") s.say(pushNotDelivered(lilo.config.persona.language, outcome));
+      return;
+    }
+    case "":
+      return s.say(t.pushStatus(lilo.push.target(userId)?.transport === TERMINAL_TRANSPORT));
+    default:
+      return s.say(t.pushUsage);
+  }
+}
+
+/** The /help text: one line per command of the table. */
+export function helpText(t: TerminalTexts): string {
+  return [t.helpTitle, ...TERMINAL_COMMANDS.map((c) => `/${c.name} – ${t.commands[c.name] ?? ""}`)].join("\n");
+}
+
+/** The command a line names (`/word rest`), or undefined for an ordinary message. A `/word` not in the table is `unknown`. */
+export function parseCommand(text: string): { command: TerminalCommand; arg: string } | { unknown: string } | undefined {
+  const m = /^\/([A-Za-z_]+)(?:@\S+)?(?:\s+([\s\S]*))?$/.exec(text);
+  if (!m) return undefined;
+  const name = m[1]!.toLowerCase();
+  const command = TERMINAL_COMMANDS.find((c) => c.name === name || (name === "exit" && c.name === "quit"));
+  return command ? { command, arg: (m[2] ?? "").trim() } : { unknown: m[1]! };
+}

@@ -1,0 +1,85 @@
+import { InvalidArgumentError, type Command } from "commander";
+import type { CliIO } from "../context.ts";
+import type { LocalModelOffer } from "../setup/model-choices.ts";
+
+/**
+ * Lilo's own downloadable models, offered by the setup as one more model
+ * choice. Empty until a local provider with a catalogue exists; then this
+ * is its catalogue.
+ */
+export const LOCAL_MODEL_CATALOGUE: readonly LocalModelOffer[] = [];
+
+interface SetupFlags {
+  language?: "de" | "en";
+  name?: string;
+  model?: string;
+  baseUrl?: string;
+  timezone?: string;
+  telegramUser?: string;
+  matrixUser?: string;
+  yes?: boolean;
+}
+
+function parseLanguage(v: string): "de" | "en" {
+  if (v === "de" || v === "en") return v;
+  throw new InvalidArgumentError(`use de or en, not "${v}"`);
+}
+
+/**
+ * `lilo setup`: asks language, name, model, Telegram, Matrix and time zone
+ * and writes `.env` (0600) in Lilo's home; `--yes` takes the answers from
+ * the options instead (keys and tokens from the environment).
+ */
+export function registerSetup(program: Command, io: CliIO): void {
+  program
+    .command("setup")
+    .description("first-run setup: asks for language, your name, the model, Telegram/Matrix and the time zone, and writes .env (readable by you only)")
+    .option("--language <de|en>", "Lilo's language", parseLanguage)
+    .option("--name <name>", "what Lilo calls you")
+    .option("--model <provider:model>", "e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5 (its key from the environment, e.g. OPENAI_API_KEY)")
+    .option("--base-url <url>", "the provider's server, e.g. a local OpenAI-compatible server http://127.0.0.1:11434/v1")
+    .option("--timezone <zone>", "IANA time zone (default: the system's)")
+    .option("--telegram-user <id>", "your numeric Telegram id (the token from TELEGRAM_BOT_TOKEN)")
+    .option("--matrix-user <id>", "your Matrix id (homeserver and token from MATRIX_HOMESERVER_URL, MATRIX_ACCESS_TOKEN)")
+    .option("-y, --yes", "ask nothing: take the answers from the options (for scripts and servers)")
+    .action(async (o: SetupFlags) => {
+      process.exitCode = await runSetupCommand(o, io);
+    });
+}
+
+async function runSetupCommand(o: SetupFlags, io: CliIO): Promise<number> {
+  const [{ installDir, liloPlace, describeError }, setup] = await Promise.all([import("../../core/index.ts"), import("../setup/run-setup.ts")]);
+  const place = { envFile: liloPlace(process.env, installDir(import.meta.url)).envFile, env: process.env, catalogue: LOCAL_MODEL_CATALOGUE };
+  try {
+    if (o.yes) {
+      if (!o.model) throw new Error("--yes needs at least --model (and --name, --language)");
+      const written = await setup.scriptedSetup(
+        {
+          language: o.language ?? setup.systemLanguage(process.env),
+          name: o.name ?? "",
+          model: o.model,
+          ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+          ...(o.timezone ? { timezone: o.timezone } : {}),
+          ...(o.telegramUser ? { telegramUser: o.telegramUser } : {}),
+          ...(o.matrixUser ? { matrixUser: o.matrixUser } : {}),
+        },
+        place,
+      );
+      io.out(`wrote ${written} (mode 0600); start Lilo with: npm start`);
+      return 0;
+    }
+    if (!process.stdin.isTTY) {
+      io.err(`error: lilo setup asks questions and needs a terminal; without one, pass the answers: ${SCRIPTED_EXAMPLE}`);
+      return 1;
+    }
+    await setup.interactiveSetup({ input: process.stdin, output: process.stdout }, place);
+    return 0;
+  } catch (err) {
+    io.err(`error: ${describeError(err)}`);
+    return 1;
+  }
+}
+
+/** The scripted form, as shown wherever no terminal can answer questions. */
+export const SCRIPTED_EXAMPLE =
+  "lilo setup --language en --name Sam --model openai:gpt-4o-mini --yes (OPENAI_API_KEY in the environment), or --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 --yes";

@@ -1,0 +1,150 @@
+/**
+ * The setup's model step: a list of choices, each one entry. A provider
+ * with a key, a local OpenAI-compatible server, and — when a catalogue of
+ * downloadable models exists — Lilo's own local model.
+ */
+import { describeError, listModels, OPENAI_COMPATIBLE_VENDORS, type ProviderSettings } from "../../core/index.ts";
+import type { Asker } from "./ask.ts";
+import type { SetupTexts } from "./texts.ts";
+
+/** Lines for `.env`, variable → value. */
+export type EnvLines = Record<string, string>;
+
+/** What a choice may use to ask and check. */
+export interface ChoiceContext {
+  asker: Asker;
+  t: SetupTexts;
+  /** Checks a value against its variable's zod rule (the configuration's table). */
+  check(variable: string, value: string): string | undefined;
+}
+
+/** One answer to "which model?": its label and the questions that fill its variables. */
+export interface ModelChoice {
+  name: string;
+  label(t: SetupTexts): string;
+  ask(ctx: ChoiceContext): Promise<EnvLines>;
+}
+
+/**
+ * A model Lilo can download and run itself (the local provider's catalogue).
+ * Only what the setup shows and writes.
+ */
+export interface LocalModelOffer {
+  name: string;
+  /** e.g. "2.0 GB" */
+  size: string;
+  licence: string;
+}
+
+/** The vendors reached with a key, their variables and default model. */
+const KEYED = {
+  anthropic: { keyVar: "ANTHROPIC_API_KEY", urlVar: "ANTHROPIC_BASE_URL", label: "Anthropic (Claude)", model: "claude-sonnet-4-5", kind: "anthropic" },
+  openai: { ...OPENAI_COMPATIBLE_VENDORS.openai, label: "OpenAI", model: "gpt-4o-mini", kind: "openai-compatible" },
+  deepseek: { ...OPENAI_COMPATIBLE_VENDORS.deepseek, label: "DeepSeek", model: "deepseek-chat", kind: "openai-compatible" },
+} as const;
+export type KeyedVendor = keyof typeof KEYED;
+
+/** How to reach a provider from the setup's answers (the same defaults as the configuration). */
+export function settingsFor(provider: string, apiKey: string | undefined, baseUrl: string | undefined): ProviderSettings {
+  if (provider === "anthropic") return { kind: "anthropic", apiKey, baseUrl, defaultModel: KEYED.anthropic.model };
+  const vendor = OPENAI_COMPATIBLE_VENDORS[provider as keyof typeof OPENAI_COMPATIBLE_VENDORS];
+  return { kind: "openai-compatible", apiKey, baseUrl: baseUrl ?? vendor?.defaultUrl, defaultModel: vendor?.defaultModel };
+}
+
+/** The problem with `model` when the provider lists its models and this one is not among them. */
+export function notOffered(t: SetupTexts, model: string, offered: readonly string[] | undefined): string | undefined {
+  if (!offered || offered.includes(model)) return undefined;
+  return t.notOffered(model, offered.slice(0, 5).join(", ") || "-");
+}
+
+function keyed(vendor: KeyedVendor): ModelChoice {
+  const v = KEYED[vendor];
+  return {
+    name: vendor,
+    label: () => v.label,
+    async ask({ asker, t, check }) {
+      let offered: string[] | undefined;
+      const key = await asker.ask({
+        text: vendor === "anthropic" ? t.anthropicKey : vendor === "openai" ? t.openaiKey : t.deepseekKey,
+        secret: true,
+        check: async (k) => {
+          const bad = check(v.keyVar, k);
+          if (bad) return bad;
+          asker.say(t.checking);
+          try {
+            offered = await listModels(vendor, settingsFor(vendor, k, process.env[v.urlVar]));
+            return undefined;
+          } catch (err) {
+            return describeError(err);
+          }
+        },
+      });
+      if (!offered) asker.say(t.noList);
+      const model = await asker.ask({
+        text: t.modelName,
+        default: v.model,
+        check: (m) => check("LILO_CHAT_MODEL", `${vendor}:${m}`) ?? notOffered(t, m, offered),
+      });
+      return { [v.keyVar]: key, LILO_CHAT_MODEL: `${vendor}:${model}` };
+    },
+  };
+}
+
+/** A local OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM): its URL, then a model from its `/models`. */
+const localServer: ModelChoice = {
+  name: "server",
+  label: (t) => t.serverChoice,
+  async ask({ asker, t, check }) {
+    let offered: string[] | undefined;
+    let key = "";
+    const url = await asker.ask({
+      text: t.serverUrl,
+      default: "http://127.0.0.1:11434/v1",
+      check: async (u) => {
+        const bad = check("OPENAI_BASE_URL", u);
+        if (bad) return bad;
+        try {
+          offered = await listModels("openai", settingsFor("openai", undefined, u));
+          return undefined;
+        } catch (err) {
+          if (!/refused the API key/.test(describeError(err))) return describeError(err);
+          key = await asker.ask({ text: t.keyOptional, secret: true, check: (k) => check("OPENAI_API_KEY", k) });
+          offered = await listModels("openai", settingsFor("openai", key, u)).catch(() => undefined);
+          return undefined;
+        }
+      },
+    });
+    let model: string;
+    if (offered && offered.length > 0) {
+      const i = await asker.choose(
+        t.pickModel(offered.length),
+        offered.map((m) => ({ name: m, label: m })),
+      );
+      model = offered[i]!;
+    } else {
+      asker.say(t.noList);
+      model = await asker.ask({ text: t.modelName, check: (m) => check("LILO_CHAT_MODEL", `openai:${m}`) });
+    }
+    return { OPENAI_BASE_URL: url, ...(key ? { OPENAI_API_KEY: key } : {}), LILO_CHAT_MODEL: `openai:${model}` };
+  },
+};
+
+/** Lilo's own model: one of the catalogue's, written as `local:<name>` (the local provider downloads it on first start). */
+function ownModel(catalogue: readonly LocalModelOffer[]): ModelChoice {
+  return {
+    name: "local",
+    label: (t) => t.localModel,
+    async ask({ asker, t }) {
+      const i = await asker.choose(
+        t.localModel,
+        catalogue.map((m) => ({ name: m.name, label: `${m.name} (${m.size}, ${m.licence})` })),
+      );
+      return { LILO_CHAT_MODEL: `local:${catalogue[i]!.name}` };
+    },
+  };
+}
+
+/** The choices in the order shown; Lilo's own model only when there is a catalogue to pick from. */
+export function modelChoices(catalogue: readonly LocalModelOffer[]): ModelChoice[] {
+  return [keyed("anthropic"), keyed("openai"), keyed("deepseek"), localServer, ...(catalogue.length ? [ownModel(catalogue)] : [])];
+}
