@@ -161,7 +161,8 @@ export class Memory {
    */
   forget(store: VectorStore, id: number): Promise<TextRow> {
     return this.exclusive(async () => {
-      const row = this.require(store, id);
+      // A superseded row (kept for undo) can be forgotten too: "forget everywhere" erases the history of a fact.
+      const row = this.require(store, id, true);
       await this.init();
       this.rows[store].tombstone(id, this.clock.now().toISOString());
       await this.index.delete([{ store, rowId: id, userId: row.userId }]);

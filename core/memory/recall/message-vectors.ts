@@ -90,6 +90,11 @@ export class MessageVectors {
     return scored.sort((a, b) => b.score - a.score).slice(0, k);
   }
 
+  /** Drops what the cache holds of a user (a forget redacted messages, whose vectors SQLite dropped by trigger): the next search reads SQLite again. */
+  invalidate(userId: string): void {
+    this.cache.delete(userId);
+  }
+
   /** The user's vectors, read once and then extended by newer rows only. */
   private load(userId: string): UserVectors {
     const u = this.cache.get(userId) ?? { ids: [], conversations: [], times: [], vectors: [], lastId: 0 };
