@@ -25,6 +25,8 @@ export interface MemoryHit {
   fused?: number;
   /** bm25 score (higher is better), when the keyword side found the row. */
   keyword?: number;
+  /** Whom it is about ("user", "lilo" or a name), where recorded (notes, important memories). */
+  subject?: string;
 }
 
 /** Knobs of the hybrid search, tuned on the LoCoMo dev split (`npm run bench:recall`). */
@@ -236,7 +238,18 @@ export class Memory {
         if (!row || row.supersededAt || row.userId !== opts.userId) return [];
         const sim = cosine.get(f.id);
         const kw = bm25.get(f.id);
-        return [{ id: row.id, text: row.text, score: sim ?? 0, fused: f.score, createdAt: row.createdAt, store, ...(kw !== undefined ? { keyword: kw } : {}) }];
+        return [
+          {
+            id: row.id,
+            text: row.text,
+            score: sim ?? 0,
+            fused: f.score,
+            createdAt: row.createdAt,
+            store,
+            ...(kw !== undefined ? { keyword: kw } : {}),
+            ...subjectOf(row),
+          },
+        ];
       })
       .slice(0, k);
   }
@@ -257,7 +270,7 @@ export class Memory {
       const row = rows.get(h.rowId);
       // A hit whose row is gone or hidden is stale index data: `lilo doctor` reports it.
       if (!row || row.supersededAt || row.userId !== opts.userId) return [];
-      return [{ id: row.id, text: row.text, score: h.score, createdAt: row.createdAt, store }];
+      return [{ id: row.id, text: row.text, score: h.score, createdAt: row.createdAt, store, ...subjectOf(row) }];
     });
   }
 
@@ -287,4 +300,9 @@ export class Memory {
       throw new LiloError("vector-index", `Could not store the vector of ${record.store} #${record.rowId}; the change was undone`, { cause: err });
     }
   }
+}
+
+/** The subject field of a hit, when the row records one. */
+function subjectOf(row: TextRow): { subject?: string } {
+  return typeof row.extra.subject === "string" && row.extra.subject ? { subject: row.extra.subject } : {};
 }

@@ -39,6 +39,10 @@ import type { Questions } from "../../conversation/questions/questions.ts";
 import type { CorrectionLog } from "../../conversation/correction/correction-log.ts";
 import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import type { Push } from "../../background/push/push.ts";
+import type { Receipts } from "../../memory/receipts/receipts.ts";
+import type { BoundariesStore } from "../../foundation/store/boundaries.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
+import type { Forgetting } from "../../memory/forgetting/forget-everywhere.ts";
 
 /** Every service of one Lilo, each built once. */
 export interface Services {
@@ -84,4 +88,11 @@ export interface Services {
   persona: Persona;
   /** The markers understood everywhere: `LiloPorts.markers` or Lilo's own, resolved once. */
   markers: MarkerRegistry;
+  /** What each answer's sheet held (/why). */
+  receipts: Receipts;
+  /** Topics the user asked Lilo never to bring up, and the check every speaking job reads. */
+  boundaries: BoundariesStore;
+  boundaryGuard: BoundaryGuard;
+  /** Forget everywhere. */
+  forgetting: Forgetting;
 }
