@@ -47,7 +47,7 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
       boundary: boundaryStep({ questions: s.questions, clock: s.clock }, { language, questionTtlMinutes: config.questions.ttlMinutes }),
       diaryQuestion: diaryQuestion(s.memory.rows.diary, { diary: config.diary, timezone: config.timezone, language }),
       returnGreeting: returnGreeting({ persona: s.persona, chatLog: s.chatLog, history: s.history }, { greeting: config.greeting, timezone: config.timezone }),
-      dueTopic: dueTopic({ topics: s.topics, persona: s.persona, clock: s.clock, logger: s.logger }, { topics: config.topics }),
+      dueTopic: dueTopic({ topics: s.topics, persona: s.persona, clock: s.clock, logger: s.logger, boundaries: s.boundaryGuard }, { topics: config.topics }),
       answer: answerStep(s, sheet),
     },
     extra,
@@ -169,7 +169,7 @@ function answering(s: Services): Answering {
     models: s.models,
     fetching,
     tools: s.tools,
-    storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays },
+    storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays, boundaries: s.boundaryGuard },
     persona: s.persona,
     logger: s.logger,
   });
