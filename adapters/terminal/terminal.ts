@@ -2,6 +2,7 @@ import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import type { Lilo, TurnResult } from "../../core/index.ts";
 import { terminalTexts, type TerminalTexts } from "./texts.ts";
+import { terminalWhyCommand } from "./why-commands.ts";
 
 export interface TerminalOptions {
   input: Readable;
@@ -39,6 +40,7 @@ export async function runTerminal(lilo: Lilo, opts: TerminalOptions): Promise<vo
 async function handleLine(lilo: Lilo, userId: string, text: string, say: (t: string) => void, name: string, t: TerminalTexts): Promise<void> {
   try {
     if (text === "/help") return say(t.help);
+    if (await terminalWhyCommand(lilo, userId, text, say)) return;
     if (text === "/retry") {
       const r = await lilo.retry(userId);
       return r ? show(lilo, say, name, r) : say(t.nothingToRetry);

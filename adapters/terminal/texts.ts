@@ -13,7 +13,8 @@ const de: TerminalTexts = {
   listening: (name) => `${name} hört zu.`,
   help: [
     "Befehle: /retry (letzte Nachricht neu beantworten), /model [anbieter:modell] (zeigen oder wechseln),",
-    "/diary (Tagebuch jetzt schreiben), /think (jetzt nachdenken), /help, /quit",
+    "/diary (Tagebuch jetzt schreiben), /think (jetzt nachdenken), /why (welche Erinnerungen die letzte Antwort hatte),",
+    "/wrong N12, /outdated N12, /forget <Wörter|N12> (überall vergessen, mit „ja“ bestätigen), /help, /quit",
   ].join("\n"),
   logTo: (path) => `(Protokoll: ${path})`,
   nothingToRetry: "Nichts zu wiederholen: deine letzte Nachricht ist beantwortet.",
@@ -26,7 +27,8 @@ const en: TerminalTexts = {
   listening: (name) => `${name} is listening.`,
   help: [
     "Commands: /retry (answer the last message again), /model [provider:model] (show or switch),",
-    "/diary (write the diary now), /think (think now), /help, /quit",
+    "/diary (write the diary now), /think (think now), /why (which memories the last answer had),",
+    '/wrong N12, /outdated N12, /forget <words|N12> (forget everywhere, confirm with "yes"), /help, /quit',
   ].join("\n"),
   logTo: (path) => `(log: ${path})`,
   nothingToRetry: "Nothing to retry: your last message was answered.",
