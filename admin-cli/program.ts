@@ -22,6 +22,8 @@ import { registerSettings } from "./commands/settings.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerLookups } from "./commands/lookups.ts";
 import { registerSuggestions } from "./commands/suggestions.ts";
+import { registerForget } from "./commands/forget.ts";
+import { registerBoundaries } from "./commands/boundaries.ts";
 import { version } from "./version.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
@@ -55,5 +57,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerStatus(program, open, io);
   registerLookups(program, open, io);
   registerSuggestions(program, open, io);
+  registerForget(program, open, io);
+  registerBoundaries(program, open, io);
   return program;
 }
