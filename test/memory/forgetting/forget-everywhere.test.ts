@@ -19,9 +19,13 @@ describe("forget everywhere (issue 19)", () => {
     fake = await startFakeAnthropic();
     fake.replyAlways((b) => {
       const told = WORD.test(lastUser(b));
-      if (isExtraction(b.system)) return told ? JSON.stringify({ facts: [{ text: "Christian zieht nächsten Monat nach Quokkaburg", about: "user" }], content: [], profile: [], important: [] }) : NO_EXTRACTION;
+      if (isExtraction(b.system))
+        return told
+          ? JSON.stringify({ facts: [{ text: "Christian zieht nächsten Monat nach Quokkaburg", about: "user" }], content: [], profile: [], important: [] })
+          : NO_EXTRACTION;
       if (b.system?.includes("Tagebuch")) return WORD.test(text(b)) ? "Heute erzählte er vom Umzug nach Quokkaburg. Draußen war es grau." : "Ein ruhiger Tag.";
-      if (told) return "Wie spannend! [IMPORTANT: Zieht nächsten Monat nach Quokkaburg] [THOUGHT: Quokkaburg klingt nach Neuanfang.] [FOLLOWUP: Wie läuft der Umzug nach Quokkaburg?]";
+      if (told)
+        return "Wie spannend! [IMPORTANT: Zieht nächsten Monat nach Quokkaburg] [THOUGHT: Quokkaburg klingt nach Neuanfang.] [FOLLOWUP: Wie läuft der Umzug nach Quokkaburg?]";
       return "Das weiß ich gerade nicht.";
     });
     t = makeTestLilo(fakeAnthropicEnv(fake), { clock, embedder: new ControlledEmbedder(512) });
