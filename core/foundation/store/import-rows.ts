@@ -19,7 +19,15 @@ export function hasImportedText(db: Db, store: PlainImportStore, userId: string,
 /** Inserts a profile line as imported; returns its id. */
 export function insertImportedProfile(db: Db, l: { userId: string; category: string; text: string; at: string }): number {
   checkStoreValues("profile", l);
-  return run(db, `INSERT INTO profile (user_id, category, text, created_at, updated_at, provenance) VALUES (?, ?, ?, ?, ?, 'import')`, l.userId, l.category, l.text, l.at, l.at);
+  return run(
+    db,
+    `INSERT INTO profile (user_id, category, text, created_at, updated_at, provenance) VALUES (?, ?, ?, ?, ?, 'import')`,
+    l.userId,
+    l.category,
+    l.text,
+    l.at,
+    l.at,
+  );
 }
 
 /** Inserts a rule as imported; returns its id. */
