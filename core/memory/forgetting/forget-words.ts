@@ -4,59 +4,14 @@
  * entry, thought or summary is rewritten without the sentences that hold them.
  */
 import { FILLER_WORDS } from "../../foundation/util/meaningful-words.ts";
-
-/** Short words that never identify what to forget. */
-const SHORT_FILLER = new Set([
-  "der",
-  "die",
-  "das",
-  "den",
-  "dem",
-  "des",
-  "ein",
-  "und",
-  "oder",
-  "ich",
-  "mir",
-  "mich",
-  "mein",
-  "du",
-  "er",
-  "sie",
-  "es",
-  "wir",
-  "ihr",
-  "ist",
-  "hat",
-  "von",
-  "mit",
-  "zu",
-  "im",
-  "in",
-  "an",
-  "am",
-  "auf",
-  "the",
-  "and",
-  "or",
-  "my",
-  "me",
-  "is",
-  "has",
-  "of",
-  "to",
-  "at",
-  "on",
-  "a",
-  "an",
-]);
+import { STOP_WORDS } from "../recall/keyword-query.ts";
 
 /** The words of a forget request (2+ letters, no filler); the whole text when nothing else is left. */
 export function forgetWords(text: string): string[] {
   const words = text
     .normalize("NFC")
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length >= 2 && !SHORT_FILLER.has(w.toLowerCase()) && !FILLER_WORDS.has(w.toLowerCase()));
+    .filter((w) => w.length >= 2 && !STOP_WORDS.has(w.toLowerCase()) && !FILLER_WORDS.has(w.toLowerCase()));
   const unique = [...new Set(words.map((w) => w.toLowerCase()))];
   return unique.length ? unique : text.trim() ? [text.trim().toLowerCase()] : [];
 }

@@ -37,6 +37,7 @@ describe("whom a fact is about", () => {
   });
 
   it("a note without a recorded subject stays a candidate (older notes)", () => {
-    expect(aboutTheSamePerson([{ key: "n3", text: "Hat einen Hund" }], "Nein, ich habe keinen Hund")).toHaveLength(1);
+    const older: { key: string; text: string; subject?: string }[] = [{ key: "n3", text: "Hat einen Hund" }];
+    expect(aboutTheSamePerson(older, "Nein, ich habe keinen Hund")).toHaveLength(1);
   });
 });
