@@ -27,7 +27,7 @@ const FIELDS: Record<ExportStore, Record<string, string>> = {
   diary: { day: "day", superseded_at: "supersededAt", ...PROVENANCE },
   profile: { category: "category", ...PROVENANCE },
   rules: { enabled: "enabled" },
-  topics: { kind: "kind", status: "status", due_at: "dueAt", done_at: "doneAt", ...PROVENANCE },
+  topics: { kind: "kind", status: "status", due_at: "dueAt", done_at: "doneAt" },
   messages: { role: "role", conversation_id: "conversationId", model: "model", mood: "mood" },
 };
 

@@ -117,11 +117,17 @@ export async function applyImport(deps: ImportDeps, plan: ImportPlan): Promise<n
   return plan.add.length;
 }
 
-/** Where an imported memory came from (issue 19). */
-const IMPORTED = { provenance: "import" } as const;
+/** Where an imported memory came from (issue 19): what the line says (a round trip keeps it), else the import. */
+function origin(l: ImportLine): Record<string, string> {
+  const p = l.provenance
+    ? { provenance: l.provenance, ...(l.provenanceRef !== undefined ? { provenance_ref: l.provenanceRef } : {}) }
+    : { provenance: "import" };
+  return l.about ? { ...p, subject: l.about } : p;
+}
 
 function insertRow(deps: ImportDeps, l: ImportLine): number {
   const at = l.createdAt;
+  const IMPORTED = origin(l);
   switch (l.store) {
     case "notes":
       return deps.memory.rows.notes.insert(l.userId, l.text, at, { kind: l.kind, ...IMPORTED });
@@ -132,7 +138,14 @@ function insertRow(deps: ImportDeps, l: ImportLine): number {
     case "diary":
       return deps.memory.rows.diary.insert(l.userId, l.text, at, { day: l.day, ...IMPORTED });
     case "profile":
-      return insertImportedProfile(deps.db, { userId: l.userId, category: l.category, text: l.text, at });
+      return insertImportedProfile(deps.db, {
+        userId: l.userId,
+        category: l.category,
+        text: l.text,
+        at,
+        provenance: l.provenance ?? "import",
+        provenanceRef: l.provenanceRef ?? null,
+      });
     case "rules":
       return insertImportedRule(deps.db, { userId: l.userId, text: l.text, enabled: l.enabled !== false, at });
     case "topics":
