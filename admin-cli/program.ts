@@ -25,6 +25,8 @@ import { registerLookups } from "./commands/lookups.ts";
 import { registerSuggestions } from "./commands/suggestions.ts";
 import { registerWeb } from "./commands/web.ts";
 import { registerSetup } from "./commands/setup.ts";
+import { registerForget } from "./commands/forget.ts";
+import { registerBoundaries } from "./commands/boundaries.ts";
 import { version } from "./version.ts";
 
 /** The whole `lilo` command tree; `open` and `io` are injected so tests run it in-process. */
@@ -61,6 +63,8 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerLookups(program, open, io);
   registerSuggestions(program, open, io);
   registerWeb(program, open, io);
+  registerForget(program, open, io);
+  registerBoundaries(program, open, io);
   oneLineUsageAfterErrors(program);
   return program;
 }

@@ -21,6 +21,10 @@ export type { GreetingPreview } from "./api/greeting-api.ts";
 export { formatMoney, formatTokens, spendOfLimit } from "./conversation/prompts/spend.ts";
 export type { UsageApi, UsageSummary, UsageOverview, UsageGrouping, UsageRow, UsageTotals, BudgetStatus, PeriodBudget } from "./api/usage-api.ts";
 export type { WebAccessApi, Redeemed, LinkRefusal } from "./api/web-access-api.ts";
+export type { WhyItem, WhyView, WhyAction, Verdict, VerdictOutcome } from "./api/why-api.ts";
+export type { ForgetItem, ForgetOutcome, ForgetPlan } from "./api/forget-api.ts";
+export type { Boundary } from "./api/boundaries-api.ts";
+export type { Provenance, ProvenanceKind } from "./foundation/store/provenance.ts";
 
 // Names the use cases take (the CLI offers them as choices before any core code runs).
 export { ANY_USER, EXPORT_STORES, DEDUPE_STORES, type ExportStore, type DedupeStore } from "./api/names.ts";

@@ -5,6 +5,7 @@ import { usageText } from "../shared/usage-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
 import { sendMarkdown, withTyping } from "./send.ts";
+import { WHY_COMMANDS } from "./why.ts";
 
 /**
  * Chat commands, written `!name` or `/name` (Element and other clients
@@ -84,13 +85,8 @@ const COMMANDS: Record<string, Command> = {
     if (r.kind === "thought") return ctx.texts.thought(r.thought.text);
     return notNow(ctx, r);
   },
-  forget: async (ctx, s, arg) => {
-    const id = Number(arg);
-    if (!/^\d+$/.test(arg)) return ctx.texts.forgetUsage;
-    // Only the owner may forget a live note; anyone else's id looks like a missing one (the rule is the core's).
-    const gone = await ctx.lilo.memory.forget(s.userId, "notes", id);
-    return gone ? ctx.texts.forgotten(id) : ctx.texts.noSuchNote(id);
-  },
+  // !why, !wrong, !outdated and !forget: why.ts (issue 19).
+  ...WHY_COMMANDS,
 };
 
 /** Why a diary entry or thought was not written, in the user's words. */

@@ -8,6 +8,7 @@ import { accessControl } from "./access.ts";
 import { outageRetry } from "./outage.ts";
 import { registerCallbacks } from "./callbacks.ts";
 import { availableCommands, registerCommands } from "./commands.ts";
+import { registerWhy } from "./why.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { sendText } from "./render.ts";
 import { TELEGRAM_TEXTS } from "./texts.ts";
@@ -63,7 +64,14 @@ const chatKey = (ctx: LiloContext) => (ctx.chat ? String(ctx.chat.id) : undefine
  */
 export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotOptions): TelegramBot {
   const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
-  const deps: TelegramDeps = { lilo, logger, texts, lastNotes: new Map<string, MemoryHit[]>(), questionMessages: new Map<string, number>() };
+  const deps: TelegramDeps = {
+    lilo,
+    logger,
+    texts,
+    lastNotes: new Map<string, MemoryHit[]>(),
+    questionMessages: new Map<string, number>(),
+    answerMessages: new Map<string, number>(),
+  };
   const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
   // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
   const contact = { onContact: () => lilo.contacts.ok("telegram"), onFailure: (e: string) => lilo.contacts.failed("telegram", e) };
@@ -78,6 +86,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   bot.use(sequentialize(chatKey));
   bot.use(accessControl(opts.allowedUsers, texts, logger));
   bot.use(replyOnError(texts.failed, logger));
+  registerWhy(bot, deps);
   registerCommands(bot, deps);
   registerCallbacks(bot, deps);
   bot.on("message:text", async (ctx) => {

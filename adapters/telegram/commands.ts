@@ -1,7 +1,7 @@
 import type { Composer } from "grammy";
 import { LiloError, ModelSwitchError } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
-import { forgetNote, memoryOverview } from "./memory-view.ts";
+import { memoryOverview } from "./memory-view.ts";
 import { diaryReply, thinkReply } from "./on-demand.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { modelSwitchRefused } from "../shared/model-texts.ts";
@@ -20,7 +20,7 @@ export interface BotCommand {
 
 /** The commands this Lilo offers, in /help order. */
 export function availableCommands(texts: TelegramTexts): BotCommand[] {
-  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "forget", "retry", "diary", "think", "push", "usage", "web"];
+  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "why", "forget", "retry", "diary", "think", "push", "usage", "web"];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
 
@@ -28,7 +28,7 @@ function helpText(texts: TelegramTexts): string {
   return [texts.helpTitle, ...availableCommands(texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
 }
 
-/** Registers /start, /help, /model, /memory, /forget, /retry, /diary, /think, /push, /usage and /web. */
+/** Registers /start, /help, /model, /memory, /retry, /diary, /think, /push, /usage and /web (/why and /forget: why.ts). */
 export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps): void {
   const { lilo, logger, texts } = deps;
   const say = (ctx: LiloContext, text: string) => sendText(ctx.api, ctx.chat!.id, text, logger);
@@ -56,11 +56,7 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
     await sendText(ctx.api, ctx.chat.id, view.text, logger, view.keyboard);
   });
 
-  bot.command("forget", async (ctx) => {
-    const id = /^#?(\d+)$/.exec(ctx.match.trim());
-    if (!id) return void (await say(ctx, texts.forgetUsage));
-    await say(ctx, (await forgetNote(deps, ctx.liloUserId, Number(id[1]))).text);
-  });
+  // /forget, /why, /wrong and /outdated: why.ts (issue 19).
 
   bot.command("retry", async (ctx) => {
     const result = await runTurn(ctx, deps, () => lilo.retry(ctx.liloUserId));

@@ -14,4 +14,6 @@ export interface TelegramDeps {
   lastNotes: Map<string, MemoryHit[]>;
   /** Per chat, the message whose yes/no buttons are still up: the next message there settles the question, so they go. */
   questionMessages: Map<string, number>;
+  /** Telegram message ("chat:message") → Lilo's answer id, for /why as a reply (kept in memory only; /why alone explains the last answer). */
+  answerMessages: Map<string, number>;
 }

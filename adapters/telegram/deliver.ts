@@ -11,19 +11,21 @@ const FALLBACK_PART_CHARS = 2_000;
  * parts; when that fails too, the answer is marked failed (so /retry redoes
  * the turn) and the error goes up to be reported.
  */
-export async function deliverAnswer(lilo: Lilo, api: Api, chatId: ChatId, result: TurnResult, logger: Logger): Promise<void> {
+export async function deliverAnswer(lilo: Lilo, api: Api, chatId: ChatId, result: TurnResult, logger: Logger): Promise<number[]> {
+  const ids: number[] = [];
   try {
-    await sendText(api, chatId, result.text, logger);
+    ids.push(...(await sendText(api, chatId, result.text, logger)).map((m) => m.message_id));
   } catch (err) {
     if (!(err instanceof GrammyError && err.error_code === 400)) return markFailed(lilo, result, err);
     logger.warn("telegram refused the answer, sending it as plain text in parts", { error: describeError(err) });
     try {
-      for (const part of plainParts(result.text)) await api.sendMessage(chatId, part);
+      for (const part of plainParts(result.text)) ids.push((await api.sendMessage(chatId, part)).message_id);
     } catch (again) {
       return markFailed(lilo, result, again);
     }
   }
   if (result.answerMessageId !== undefined) lilo.inbox.delivered(result.answerMessageId);
+  return ids;
 }
 
 function markFailed(lilo: Lilo, result: TurnResult, err: unknown): never {

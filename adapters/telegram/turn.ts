@@ -22,7 +22,9 @@ export async function runTurn(ctx: LiloContext, deps: TelegramDeps, produce: () 
   }
   if (!result || result.duplicate) return undefined;
   deps.lastNotes.set(String(chatId), result.notesUsed);
-  await deliverAnswer(deps.lilo, ctx.api, chatId, result, deps.logger);
+  const sent = await deliverAnswer(deps.lilo, ctx.api, chatId, result, deps.logger);
+  // A reply with /why to one of these messages explains this answer.
+  if (result.answerMessageId !== undefined) for (const id of sent) deps.answerMessages.set(`${chatId}:${id}`, result.answerMessageId);
   if (ctx.msg) await react(ctx.api, chatId, ctx.msg.message_id, result.mood, deps.logger);
   if (result.question) {
     const messageId = await sendQuestion(ctx.api, chatId, result.question, deps.logger);

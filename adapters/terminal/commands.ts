@@ -7,6 +7,7 @@ import { ModelSwitchError, type Lilo, type MemoryHit, type TurnResult } from "..
 import { modelSwitchRefused } from "../shared/model-texts.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
+import { terminalWhyCommand } from "./why-commands.ts";
 import type { TerminalTexts } from "./texts.ts";
 
 /** The terminal's transport and chat: pushes opted in here are printed while the chat is open. */
@@ -64,11 +65,15 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
       s.say(newest.length ? [s.t.newestTitle, ...newest.map(line)].join("\n") : s.t.newestNone);
     },
   },
+  { name: "why", run: (s, arg) => whyCommand(s, "why", arg) },
+  { name: "wrong", run: (s, arg) => whyCommand(s, "wrong", arg) },
+  { name: "outdated", run: (s, arg) => whyCommand(s, "outdated", arg) },
   {
     name: "forget",
     run: async (s, arg) => {
       const id = /^#?(\d+)$/.exec(arg);
-      if (!id) return s.say(s.t.forgetUsage);
+      // Words (or a sheet key like N12) forget everywhere, with a yes/no question; a bare number is one note, as before.
+      if (!id) return whyCommand(s, "forget", arg);
       // The core's rule: another user's note and a missing one get the same answer.
       const gone = await s.lilo.memory.forget(s.userId, "notes", Number(id[1]));
       s.say(gone ? s.t.forgotten(gone.text) : s.t.noSuchNote);
@@ -100,6 +105,10 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
   { name: "usage", run: (s) => s.say(usageText(s.lilo.usage.overview(), s.lilo.config.persona.language)) },
   { name: "quit", run: () => undefined },
 ];
+
+async function whyCommand(s: TerminalSession, name: string, arg: string): Promise<void> {
+  await terminalWhyCommand(s.lilo, s.userId, `/${name} ${arg}`.trim(), (text) => s.say(text));
+}
 
 async function push(s: TerminalSession, arg: string): Promise<void> {
   const { lilo, userId, t } = s;

@@ -12,6 +12,7 @@ const BLOCKERS: Record<GreetingReason, string> = {
   "greeted-recently": "Lilo greeted less than LILO_GREETING_MIN_HOURS ago",
   "quiet-hours": "it is quiet hours (LILO_QUIET_HOURS): the push would be held back",
   "user-returned": "the user wrote while the greeting was written",
+  boundary: "the greeting touched a topic the user asked Lilo never to bring up (lilo boundaries list)",
   "empty-answer": "the model's answer was empty",
 };
 

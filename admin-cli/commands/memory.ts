@@ -1,3 +1,4 @@
+import { registerMemoryShow } from "./memory-show.ts";
 import { InvalidArgumentError, type Command } from "commander";
 import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
@@ -18,6 +19,7 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
   const memory = program.command("memory").description("notes, important memories, thoughts and diary (rows and vectors together)");
 
   registerImport(memory, open, io);
+  registerMemoryShow(memory, open, io);
 
   memory
     .command("search <query>")

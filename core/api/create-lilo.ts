@@ -75,6 +75,17 @@ import { usageApi } from "./usage-api.ts";
 import { budgetWarnings } from "../background/budget/budget-warnings.ts";
 import { webAccessApi } from "./web-access-api.ts";
 import { WebTokensStore } from "../foundation/store/web-tokens.ts";
+import { ReceiptsStore } from "../foundation/store/receipts.ts";
+import { BoundariesStore } from "../foundation/store/boundaries.ts";
+import { ForgetRows } from "../foundation/store/forget-rows.ts";
+import { Receipts } from "../memory/receipts/receipts.ts";
+import { BoundaryGuard } from "../memory/boundaries/boundaries.ts";
+import { Forgetting } from "../memory/forgetting/forget-everywhere.ts";
+import { forgetQuestionHandler } from "../conversation/questions/forget-question.ts";
+import { boundaryQuestionHandler } from "../conversation/boundaries/boundary-step.ts";
+import { whyApi } from "./why-api.ts";
+import { forgetApi } from "./forget-api.ts";
+import { boundariesApi } from "./boundaries-api.ts";
 
 /** Implementations that replace the configured ones; every port can be passed in. */
 export interface LiloPorts {
@@ -210,6 +221,16 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   // Resolved once: every part that reads markers is handed this registry, so a marker added through the ports is honoured everywhere.
   const markers = ports.markers ?? MARKERS;
   const { chatLog, profile, shortTerm, rules, problems, topics, suggestions } = stores;
+  // Issue 19: receipts, boundaries and forget everywhere.
+  const forgetRows = new ForgetRows(db);
+  const receiptsStore = new ReceiptsStore(db);
+  const receipts = new Receipts({ store: receiptsStore, memory, rows: forgetRows, rules });
+  const boundaries = new BoundariesStore(db);
+  const boundaryGuard = new BoundaryGuard(boundaries);
+  const language = config.persona.language;
+  const forgetting = new Forgetting({ memory, rows: forgetRows, receipts: receiptsStore, messageVectors, clock, language });
+  questions.register(forgetQuestionHandler(forgetting, language));
+  questions.register(boundaryQuestionHandler(boundaries, language));
   const services: Services = {
     config,
     live,
@@ -247,6 +268,10 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     persona,
     markers,
     budget: usage.budget,
+    receipts,
+    boundaries,
+    boundaryGuard,
+    forgetting,
   };
   const turn = createChatTurn(chatTurnParts(services, ports.steps));
   const features = backgroundFeatures(services);
@@ -297,6 +322,9 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       ask: (userId, kind, payload, text, ttlMs) => questions.ask(userId, kind, payload, text, ttlMs),
       answer: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
     },
+    why: whyApi(receipts, { memory, profile, rules, log: correctionLog, clock, timezone: config.timezone }),
+    forget: forgetApi(forgetting, questions, { language, questionTtlMinutes: config.questions.ttlMinutes }),
+    boundaries: boundariesApi(boundaries, clock),
     corrections: {
       list: (opts) => correctionLog.list(opts),
       get: (id) => correctionLog.get(id),

@@ -32,6 +32,9 @@ import type { ContactsApi } from "./contacts-api.ts";
 import type { LiveApi } from "./live-api.ts";
 import type { UsageApi } from "./usage-api.ts";
 import type { WebAccessApi } from "./web-access-api.ts";
+import type { WhyApi } from "./why-api.ts";
+import type { ForgetApi } from "./forget-api.ts";
+import type { BoundariesApi } from "./boundaries-api.ts";
 
 /**
  * The durable inbox: adapters store a message when the platform hands it
@@ -130,6 +133,12 @@ export interface Lilo {
   questions: QuestionsApi;
   /** The correction log: automatic corrections of notes, each one undoable. */
   corrections: CorrectionsApi;
+  /** Receipts: what an answer's sheet held, where each memory came from, and "stimmt nicht"/"veraltet" on one (/why). */
+  why: WhyApi;
+  /** Forget everywhere: find by words and meaning, show, and after a yes remove or redact every copy. */
+  forget: ForgetApi;
+  /** Topics Lilo never brings up on her own. */
+  boundaries: BoundariesApi;
   /** Pushes Lilo sends on her own (docs/spec.md §9). */
   push: PushApi;
   /** The nightly diary (docs/spec.md §8): "write now", the scheduled run, the entries. */

@@ -28,6 +28,8 @@ export interface ChatTurnParts {
     messageVectors: TurnMiddleware;
     pendingAnswer: TurnMiddleware;
     correction: TurnMiddleware;
+    /** "Sprich X nicht mehr an" asked back as a yes/no (issue 19). */
+    boundary: TurnMiddleware;
     diaryQuestion: TurnMiddleware;
     returnGreeting: TurnMiddleware;
     dueTopic: TurnMiddleware;
@@ -77,6 +79,7 @@ export function createChatTurn(parts: ChatTurnParts): ChatTurn {
     steps.messageVectors,
     steps.pendingAnswer,
     steps.correction,
+    steps.boundary,
     steps.diaryQuestion,
     steps.returnGreeting,
     steps.dueTopic,

@@ -27,6 +27,8 @@ export interface MemoryHit {
   keyword?: number;
   /** Placed by its weight, not found by a search: `score` is then no similarity (an important memory on every sheet). */
   weight?: number;
+  /** Whom it is about ("user", "lilo" or a name), where recorded (notes, important memories). */
+  subject?: string;
 }
 
 /** Knobs of the hybrid search, tuned on the LoCoMo dev split (`npm run bench:recall`). */
@@ -163,7 +165,8 @@ export class Memory {
    */
   forget(store: VectorStore, id: number): Promise<TextRow> {
     return this.exclusive(async () => {
-      const row = this.require(store, id);
+      // A superseded row (kept for undo) can be forgotten too: "forget everywhere" erases the history of a fact.
+      const row = this.require(store, id, true);
       await this.init();
       this.rows[store].tombstone(id, this.clock.now().toISOString());
       await this.index.delete([{ store, rowId: id, userId: row.userId }]);
@@ -237,7 +240,18 @@ export class Memory {
         if (!row || row.supersededAt || row.userId !== opts.userId) return [];
         const sim = cosine.get(f.id);
         const kw = bm25.get(f.id);
-        return [{ id: row.id, text: row.text, score: sim ?? 0, fused: f.score, createdAt: row.createdAt, store, ...(kw !== undefined ? { keyword: kw } : {}) }];
+        return [
+          {
+            id: row.id,
+            text: row.text,
+            score: sim ?? 0,
+            fused: f.score,
+            createdAt: row.createdAt,
+            store,
+            ...(kw !== undefined ? { keyword: kw } : {}),
+            ...subjectOf(row),
+          },
+        ];
       })
       .slice(0, k);
   }
@@ -258,7 +272,7 @@ export class Memory {
       const row = rows.get(h.rowId);
       // A hit whose row is gone or hidden is stale index data: `lilo doctor` reports it.
       if (!row || row.supersededAt || row.userId !== opts.userId) return [];
-      return [{ id: row.id, text: row.text, score: h.score, createdAt: row.createdAt, store }];
+      return [{ id: row.id, text: row.text, score: h.score, createdAt: row.createdAt, store, ...subjectOf(row) }];
     });
   }
 
@@ -288,4 +302,9 @@ export class Memory {
       throw new LiloError("vector-index", `Could not store the vector of ${record.store} #${record.rowId}; the change was undone`, { cause: err });
     }
   }
+}
+
+/** The subject field of a hit, when the row records one. */
+function subjectOf(row: TextRow): { subject?: string } {
+  return typeof row.extra.subject === "string" && row.extra.subject ? { subject: row.extra.subject } : {};
 }

@@ -31,7 +31,12 @@ export function backgroundFeatures(s: Services): BackgroundFeatures {
   const concernsOf = concerns({ topics: s.topics, settings: s.settings, push: s.push, models: s.models }, config.reflection, feature);
   const news = config.lookup.reflectionNews.enabled ? { feed: s.news, items: config.lookup.reflectionNews.items } : undefined;
   return {
-    diary: diaryApi({ memory: s.memory, history: s.history, models: s.models, push: s.push, markers: s.markers }, config.diary, persona, feature),
+    diary: diaryApi(
+      { memory: s.memory, history: s.history, models: s.models, push: s.push, markers: s.markers, boundaries: s.boundaryGuard },
+      config.diary,
+      persona,
+      feature,
+    ),
     reflection: reflectionApi(
       {
         memory: s.memory,
@@ -42,13 +47,23 @@ export function backgroundFeatures(s: Services): BackgroundFeatures {
         news,
         thoughtsMinScore: config.memory.thoughtsMinScore,
         markers: s.markers,
+        boundaries: s.boundaryGuard,
       },
       config.reflection,
       persona,
       feature,
     ),
     greeting: greetingApi(
-      { chatLog: s.chatLog, history: s.history, models: s.models, push: s.push, topics: s.topics, topicsConfig: config.topics, markers: s.markers },
+      {
+        chatLog: s.chatLog,
+        history: s.history,
+        models: s.models,
+        push: s.push,
+        topics: s.topics,
+        topicsConfig: config.topics,
+        markers: s.markers,
+        boundaries: s.boundaryGuard,
+      },
       config.greeting,
       persona,
       feature,

@@ -40,6 +40,10 @@ import type { CorrectionLog } from "../../conversation/correction/correction-log
 import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import type { Push } from "../../background/push/push.ts";
 import type { Budget } from "../../foundation/usage/budget.ts";
+import type { Receipts } from "../../memory/receipts/receipts.ts";
+import type { BoundariesStore } from "../../foundation/store/boundaries.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
+import type { Forgetting } from "../../memory/forgetting/forget-everywhere.ts";
 
 /** Every service of one Lilo, each built once. */
 export interface Services {
@@ -87,4 +91,11 @@ export interface Services {
   markers: MarkerRegistry;
   /** The day and month budgets against the usage ledger. */
   budget: Budget;
+  /** What each answer's sheet held (/why). */
+  receipts: Receipts;
+  /** Topics the user asked Lilo never to bring up, and the check every speaking job reads. */
+  boundaries: BoundariesStore;
+  boundaryGuard: BoundaryGuard;
+  /** Forget everywhere. */
+  forgetting: Forgetting;
 }

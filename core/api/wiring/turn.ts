@@ -27,6 +27,8 @@ import { chatMarkerNames } from "../../conversation/tools/chat-markers.ts";
 import type { FetchDeps } from "../../conversation/markers/fetch.ts";
 import type { ChatTurnParts } from "../pipeline.ts";
 import type { Services } from "./services.ts";
+import { boundaryStep } from "../../conversation/boundaries/boundary-step.ts";
+import { receiptItems } from "../../conversation/turn/receipt.ts";
 
 /** The turn's parts from the services; `extra` is `LiloPorts.steps`. */
 export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []): ChatTurnParts {
@@ -44,9 +46,10 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
         { answerWords: config.questions.answerWords, language },
       ),
       correction: correctionStep(s),
+      boundary: boundaryStep({ questions: s.questions, clock: s.clock }, { language, questionTtlMinutes: config.questions.ttlMinutes }),
       diaryQuestion: diaryQuestion(s.memory.rows.diary, { diary: config.diary, timezone: config.timezone, language }),
       returnGreeting: returnGreeting({ persona: s.persona, chatLog: s.chatLog, history: s.history }, { greeting: config.greeting, timezone: config.timezone }),
-      dueTopic: dueTopic({ topics: s.topics, persona: s.persona, clock: s.clock, logger: s.logger }, { topics: config.topics }),
+      dueTopic: dueTopic({ topics: s.topics, persona: s.persona, clock: s.clock, logger: s.logger, boundaries: s.boundaryGuard }, { topics: config.topics }),
       answer: answerStep(s, sheet),
     },
     extra,
@@ -123,6 +126,7 @@ function turnSheet(s: Services): TurnSheet {
       chatLog: s.chatLog,
       markers: s.markers,
       markerNames: () => chatMarkerNames(teach),
+      boundaries: s.boundaryGuard,
     },
     { memory: s.config.memory, timezone: s.config.timezone },
   );
@@ -131,8 +135,20 @@ function turnSheet(s: Services): TurnSheet {
 /** The last middleware: the model's answer with its markers and tools, stored with its after-reply jobs. */
 function answerStep(s: Services, sheet: TurnSheet): TurnMiddleware {
   const replies = { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, jobs: s.jobs, durable: s.durable };
+  const receipts = {
+    record: (userId: string, answerId: number, blocks: Parameters<typeof receiptItems>[0]) =>
+      s.receipts.record(
+        userId,
+        answerId,
+        receiptItems(
+          blocks,
+          s.rules.list(userId, true).map((r) => r.id),
+        ),
+        s.clock.now().toISOString(),
+      ),
+  };
   return answerWithModel(
-    { sheet, answering: answering(s), replies, persona: s.persona, logger: s.logger },
+    { sheet, answering: answering(s), replies, persona: s.persona, logger: s.logger, receipts },
     { budget: s.config.budget, media: s.config.media, maxTokens: s.config.modelCall.maxTokens },
   );
 }
@@ -155,7 +171,7 @@ function answering(s: Services): Answering {
     models: s.models,
     fetching,
     tools: s.tools,
-    storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays },
+    storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays, boundaries: s.boundaryGuard },
     persona: s.persona,
     logger: s.logger,
   });

@@ -12,6 +12,7 @@ import { parseMarkers } from "../../conversation/markers/parse.ts";
 import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import { formatLocal, localDay } from "../../foundation/util/time.ts";
 import { newestExchanges, renderExchanges, shortLocalTime } from "../../foundation/util/exchanges.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 import { DIARY_PING, DIARY_SELF_LABEL, diaryPrompt } from "../prompts/diary.ts";
 
 /** The collaborators of the diary; wired once in createLilo. */
@@ -24,6 +25,8 @@ export interface DiaryDeps {
   push: Push;
   /** The markers understood, to strip them from the model's text (the registry resolved in createLilo). */
   markers: MarkerRegistry;
+  /** Topics the user asked Lilo never to bring up: named in the prompt; an entry about one gets no ping (issue 19). */
+  boundaries?: BoundaryGuard | undefined;
 }
 
 /** The diary's configuration slice (`config.diary`); `ping` may change while Lilo runs. */
@@ -97,12 +100,13 @@ export async function writeDiary(d: Diary, userId: string, opts: { force?: boole
   if (!text) return { kind: "skipped", reason: "empty-answer" };
   const day = localDay(now, ctx.timeZone);
   // Two quiet days may read alike, and neither may vanish: the diary is never deduplicated.
-  const added = await deps.memory.add({ text, userId, store: "diary", allowDuplicate: true, extra: { day } });
+  const added = await deps.memory.add({ text, userId, store: "diary", allowDuplicate: true, extra: { day, provenance: "inference" } });
   const row = added.added ? rows.diary.get(added.id) : undefined;
   if (!row) throw new LiloError("diary", "The diary entry was not stored");
   ctx.logger.info("diary entry written", { userId, entryId: row.id, day });
   const entry = toDiaryEntry(row, ctx.timeZone);
-  const ping = await sendPing(d, userId);
+  // The ping invites "what did you write?": not when the entry touches a boundary.
+  const ping = deps.boundaries?.for(userId).about(text) ? undefined : await sendPing(d, userId);
   return { kind: "written", entry, ...(ping ? { ping } : {}) };
 }
 
@@ -135,6 +139,7 @@ function sheet({ deps, config: c, persona, ctx }: Diary, userId: string, now: Da
     thoughts,
     lastEntries,
     profile: ctx.profileText(userId),
+    boundaries: deps.boundaries?.for(userId).list ?? [],
   };
 }
 

@@ -11,6 +11,8 @@ import { parseMarkers } from "../../conversation/markers/parse.ts";
 import type { MarkerRegistry } from "../../conversation/markers/marker-registry.ts";
 import { GREETING_SELF_LABEL, greetingPrompt } from "../prompts/greeting.ts";
 import { markIfAddressed } from "../../conversation/topics/mark-addressed.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
+import { boundariesBlock } from "../../conversation/prompts/boundaries.ts";
 import { returnContext, type ReturnContext } from "./context.ts";
 
 /** The collaborators of a pushed greeting; wired once in createLilo. */
@@ -23,6 +25,8 @@ export interface GreetingDeps {
   topics: TopicsStore;
   /** The topics slice (`config.topics`): how many meaningful words mark the concern as addressed. */
   topicsConfig: LiloConfig["topics"];
+  /** Topics the user asked Lilo never to bring up: left out of the greeting's context, and a greeting touching one is not sent. */
+  boundaries?: BoundaryGuard | undefined;
   /** The markers understood, to strip them from the model's text (the registry resolved in createLilo). */
   markers: MarkerRegistry;
 }
@@ -54,7 +58,9 @@ export type GreetingReason =
   | "quiet-hours"
   /** The user wrote while the greeting was being written (`text` is what was written). */
   | "user-returned"
-  | "empty-answer";
+  | "empty-answer"
+  /** The greeting touched a topic the user asked Lilo never to bring up (issue 19): not sent. */
+  | "boundary";
 
 /** The outcome of one greeting attempt. */
 export type GreetingResult =
@@ -104,13 +110,16 @@ export async function draftGreeting({ deps, config, persona, ctx }: Greeting, us
   const lang = persona.language;
   const name = persona.userName(userId);
   const messages = deps.history.latest(userId, config.messages);
-  const context = returnContext(messages, now, { timeZone: ctx.timeZone, language: lang, userName: name, selfLabel: GREETING_SELF_LABEL[lang] });
+  const fence = deps.boundaries?.for(userId);
+  const unfenced = fence ? fence.filter(messages, (m) => m.text) : messages;
+  const context = returnContext(unfenced, now, { timeZone: ctx.timeZone, language: lang, userName: name, selfLabel: GREETING_SELF_LABEL[lang] });
   const after = messages[messages.length - 1];
   if (!context || !after) return undefined;
-  const concern = deps.topics.due(userId, now.toISOString()).find((t) => t.kind === "concern");
+  const due = deps.topics.due(userId, now.toISOString());
+  const concern = (fence ? fence.filter(due, (t) => t.text) : due).find((t) => t.kind === "concern");
   const prompt = greetingPrompt({
     language: lang,
-    persona: persona.chatPrompt(userId),
+    persona: [persona.chatPrompt(userId), boundariesBlock(lang, fence?.list ?? [])].filter(Boolean).join("\n\n"),
     userName: name,
     context,
     concern: concern?.text,
@@ -145,6 +154,7 @@ export async function greet(g: Greeting, userId: string, opts: { force?: boolean
   const draft = await draftGreeting(g, userId, now);
   if (!draft) return { kind: "skipped", reason: "no-conversation" };
   if (!draft.text) return { kind: "skipped", reason: "empty-answer" };
+  if (deps.boundaries?.for(userId).about(draft.text)) return { kind: "skipped", reason: "boundary", text: draft.text };
   if (deps.chatLog.lastMessage(userId)?.id !== draft.after.id) return { kind: "skipped", reason: "user-returned", text: draft.text };
   // Stored as proactive by the delivery (here, or by the running bot when queued from the CLI).
   const delivered = await deps.push.sendDetailed(userId, { kind: "greeting", text: draft.text }, { after: { proactive: { model: modelLabel(draft.model) } } });

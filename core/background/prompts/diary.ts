@@ -2,6 +2,7 @@
  * Prompt texts of the nightly diary (docs/spec.md §8) and of the diary question in
  * chat. The diary is how the day was *for Lilo*, not a report about the user.
  */
+import { boundariesBlock } from "../../conversation/prompts/boundaries.ts";
 
 /** A thought on the diary sheet, labelled with where it came from. */
 export interface DiaryThought {
@@ -24,6 +25,8 @@ export interface DiaryPromptInput {
   lastEntries: { day: string; text: string }[];
   /** Rendered profile lines, may be empty. */
   profile: string;
+  /** Topics the user asked Lilo never to bring up (issue 19). */
+  boundaries?: readonly { text: string }[];
 }
 
 /** The system prompt and the single user message of the diary call. */
@@ -57,6 +60,7 @@ function german(p: DiaryPromptInput): { system: string; user: string } {
     sections.push(`Deine letzten Einträge – für den Zusammenhang, nicht wiederholen:\n${p.lastEntries.map((e) => `[${e.day}]\n${e.text}`).join("\n\n")}`);
   }
   if (p.profile) sections.push(`Was du über ${p.userName} weißt (Profil):\n${p.profile}`);
+  if (p.boundaries?.length) sections.push(boundariesBlock("de", p.boundaries));
   sections.push("Schreib jetzt deinen Tagebucheintrag für heute.");
   return { system, user: sections.join("\n\n") };
 }
@@ -86,6 +90,7 @@ function english(p: DiaryPromptInput): { system: string; user: string } {
     sections.push(`Your last entries – for continuity, do not repeat:\n${p.lastEntries.map((e) => `[${e.day}]\n${e.text}`).join("\n\n")}`);
   }
   if (p.profile) sections.push(`What you know about ${p.userName} (profile):\n${p.profile}`);
+  if (p.boundaries?.length) sections.push(boundariesBlock("en", p.boundaries));
   sections.push("Now write your diary entry for today.");
   return { system, user: sections.join("\n\n") };
 }

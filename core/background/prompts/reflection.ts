@@ -4,6 +4,8 @@
  * optional [ANSPRECHEN:] marker for a concern. "Bewusst"/"conscious" is a
  * role instruction, not a claim.
  */
+import { outsideData } from "../../conversation/prompts/lookups.ts";
+import { boundariesBlock } from "../../conversation/prompts/boundaries.ts";
 
 /** The five fixed questions, with the user's name filled in. */
 export function reflectionQuestions(language: "de" | "en", userName: string): string[] {
@@ -41,6 +43,8 @@ export interface ReflectionPromptInput {
   questions: string[];
   /** Newest items of the news feeds (LILO_REFLECTION_NEWS), as material. */
   news?: string[];
+  /** Topics the user asked Lilo never to bring up on her own (issue 19). */
+  boundaries?: readonly { text: string }[];
 }
 
 /** Lilo's own label in the reflection transcript. */
@@ -56,7 +60,8 @@ export function reflectionPrompt(p: ReflectionPromptInput): { system: string; us
   if (p.notes.length) sections.push(`${T.notes(u)}\n${p.notes.map((n) => `- ${n}`).join("\n")}`);
   if (p.relatedThoughts.length) sections.push(`${T.related}\n${p.relatedThoughts.map((t) => `- ${t}`).join("\n")}`);
   if (p.lastThoughts.length) sections.push(`${T.last}\n${p.lastThoughts.map((t) => `- [${t.time}] ${t.text}`).join("\n")}`);
-  if (p.news?.length) sections.push(`${T.news}\n${p.news.map((n) => `- ${n}`).join("\n")}`);
+  if (p.news?.length) sections.push(`${T.news}\n${outsideData(p.news.map((n) => `- ${n}`).join("\n"), p.language)}`);
+  if (p.boundaries?.length) sections.push(boundariesBlock(p.language, p.boundaries));
   sections.push(`${T.questions}\n${p.questions.map((q, i) => `${i + 1}. ${q}`).join("\n")}`);
   sections.push(T.go);
   return { system: T.system(p.name, u, p.date), user: sections.join("\n\n") };

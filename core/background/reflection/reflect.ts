@@ -11,6 +11,7 @@ import { newestExchanges, renderExchanges, shortLocalTime } from "../../foundati
 import { REFLECTION_SELF_LABEL, reflectionPrompt, reflectionQuestions } from "../prompts/reflection.ts";
 import type { ConcernOutcome, Concerns, ReflectionConfig } from "./concerns.ts";
 import { splitAnswers } from "./parse-reflection.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 import type { News } from "../../lookups/news.ts";
 
 /** The collaborators of a reflection; wired once in createLilo. */
@@ -24,6 +25,8 @@ export interface ReflectionDeps {
   concerns: Concerns;
   /** The newest feed items go on the sheet when LILO_REFLECTION_NEWS is on; absent when off. */
   news?: { feed: News; items: number } | undefined;
+  /** Topics the user asked Lilo never to bring up: named in the prompt, and no concern is raised about them. */
+  boundaries?: BoundaryGuard | undefined;
   /** Similarity floor of related thoughts (`memory.thoughtsMinScore`). */
   thoughtsMinScore: number;
   /** The markers understood, to strip them from the model's text (the registry resolved in createLilo). */
@@ -109,7 +112,9 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
   const stored = await storeThought(deps, userId, answers);
   // Seen only once the thought is stored: a failed call or a failed store leaves the messages for the next run.
   deps.settings.set(LAST_SEEN_KEY, String(latestId), ctx.clock.now().toISOString(), userId);
-  const concern = concerns.at(-1);
+  // A concern about a boundary is never raised: the user asked Lilo not to bring the topic up (issue 19).
+  const fence = deps.boundaries?.for(userId);
+  const concern = concerns.filter((c) => !fence?.about(c.payload)).at(-1);
   if (concern) moved.concern = await deps.concerns.add(userId, concern.payload);
   ctx.logger.info("reflection done", {
     userId,
@@ -130,7 +135,7 @@ async function storeThought(
     text: answers.text,
     userId,
     store: "thoughts",
-    extra: { origin: "reflection", questions: JSON.stringify(answers.questions) },
+    extra: { origin: "reflection", questions: JSON.stringify(answers.questions), provenance: "inference" },
   });
   return added.added
     ? { kind: "thought", thought: { id: added.id, text: answers.text, questions: answers.questions } }
@@ -180,6 +185,7 @@ async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: stri
     relatedThoughts: related,
     lastThoughts: lastThoughts.map((t) => ({ time: time(t.createdAt), text: t.text })),
     questions,
+    boundaries: deps.boundaries?.for(userId).list ?? [],
     news: (deps.news?.feed.newest(deps.news.items) ?? []).map(
       (n) => `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.summary ? ` — ${n.summary.slice(0, 300)}` : ""}`,
     ),

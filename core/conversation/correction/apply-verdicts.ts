@@ -81,7 +81,14 @@ async function rewriteNote(deps: { memory: Memory; log: CorrectionLog }, c: Cand
     userId: ctx.userId,
     store: "notes",
     allowDuplicate: true,
-    extra: { kind: oldRow?.extra.kind ?? "fact", source_message_id: ctx.triggerMessageId },
+    // The rewrite comes from the user's correction, about whom the old note was.
+    extra: {
+      kind: oldRow?.extra.kind ?? "fact",
+      source_message_id: ctx.triggerMessageId,
+      provenance: "user",
+      provenance_ref: String(ctx.triggerMessageId),
+      ...(typeof oldRow?.extra.subject === "string" ? { subject: oldRow.extra.subject } : {}),
+    },
   });
   if (!added.added) throw new LiloError("internal", "the rewritten note was not added");
   let old;

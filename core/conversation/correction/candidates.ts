@@ -1,6 +1,7 @@
 import type { Memory } from "../../memory/memory.ts";
 import type { ProfileStore } from "../../foundation/store/profile.ts";
 import { cosine } from "../../foundation/util/vector.ts";
+import { otherPerson, subjectOf } from "../extraction/subject.ts";
 
 /** A memory the judge gets to see. The score only selected it; it decides nothing. */
 export interface Candidate {
@@ -15,6 +16,8 @@ export interface Candidate {
   /** Which text found it. */
   near: Array<"message" | "answer">;
   category?: string;
+  /** Whom a note is about ("user", "lilo" or a name), where recorded. */
+  subject?: string;
 }
 
 /** The two texts to search near, for one user. */
@@ -51,7 +54,12 @@ export async function findCandidates(memory: Memory, profile: ProfileStore, q: C
 
   for (const [which, vector] of vectors) {
     const hits = await memory.searchVector(vector, { userId: q.userId, store: "notes", k: q.k, minScore: q.minScore });
-    for (const h of hits) note({ key: `n${h.id}`, source: "note", id: h.id, text: h.text, createdAt: h.createdAt, score: h.score }, which);
+    for (const h of hits) {
+      note(
+        { key: `n${h.id}`, source: "note", id: h.id, text: h.text, createdAt: h.createdAt, score: h.score, ...(h.subject ? { subject: h.subject } : {}) },
+        which,
+      );
+    }
   }
 
   const entries = profile.list(q.userId);
@@ -67,5 +75,15 @@ export async function findCandidates(memory: Memory, profile: ProfileStore, q: C
       note({ key: `p${e.id}`, source: "profile", id: e.id, text: e.text, createdAt: e.createdAt, score, category: e.category }, which);
     }
   }
-  return [...found.values()].sort((a, b) => b.score - a.score);
+  return aboutTheSamePerson([...found.values()], q.message).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The candidates a correction may touch (issue 19): never a note about
+ * another person than the one the message is about — "Nein, ich habe keinen
+ * Hund" must not correct "Schwester Anna hat einen Hund".
+ */
+export function aboutTheSamePerson<C extends { subject?: string | undefined }>(candidates: C[], message: string): C[] {
+  const about = subjectOf(message, { userName: "", assistantName: "" });
+  return candidates.filter((c) => !otherPerson(about, c.subject));
 }

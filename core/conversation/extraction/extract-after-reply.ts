@@ -36,10 +36,10 @@ export interface ExtractionConfig {
  * The one extraction call after the reply (docs/spec.md §4.1), as a durable
  * after-reply job; a malformed answer is counted, never fatal.
  */
-export function extractionTask(s: ExtractionServices, config: ExtractionConfig): AfterReplyTask<void> {
+export function extractionTask(s: ExtractionServices, config: ExtractionConfig): AfterReplyTask<ExtractionState | null> {
   return {
     kind: "extraction",
-    async run({ user, answer }) {
+    async run({ user, answer }, state) {
       const language = s.persona.language;
       const now = s.clock.now().toISOString();
       const out = await extractMemories(
@@ -53,6 +53,7 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
           assistantText: shortenText(answer.text, config.maxInputChars, language),
           date: formatLocal(new Date(user.createdAt), config.timezone, language),
           knownUserTexts: s.profile.list(user.userId).map((p) => p.text),
+          ...(state?.outside?.length ? { outside: state.outside } : {}),
         },
         config.maxTokens,
       );
@@ -69,18 +70,29 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
         s.logger.warn("extraction items with invalid values were dropped", { userId: user.userId, items: out.invalidItems });
       }
       if (out.droppedFacts.length) s.logger.info("facts not taken from the user's words were dropped", { facts: out.droppedFacts });
-      await rememberExtraction(s, out.extraction, { userId: user.userId, sourceMessageId: answer.id, now });
+      await rememberExtraction(s, out.extraction, { userId: user.userId, sourceMessageId: answer.id, userMessageId: user.id, now });
     },
   };
 }
 
+/** The extraction job's state: the outside text the answer was written with (issue 19). */
+export interface ExtractionState {
+  outside?: string[];
+}
+
 /** Registers the extraction for after the reply; it is stored only when a model answer is. */
-export function extractAfterReply(task: AfterReplyTask<void>): TurnMiddleware {
+export function extractAfterReply(task: AfterReplyTask<ExtractionState | null>): TurnMiddleware {
   return {
     name: "extraction",
     tasks: [task],
     async run(ctx, next) {
-      ctx.waitUntil(task, undefined);
+      // A getter: the state is written when the answer is recorded, after the answer step has set what it looked up.
+      const state: ExtractionState = {
+        get outside() {
+          return ctx.flags.outside?.length ? ctx.flags.outside : undefined;
+        },
+      };
+      ctx.waitUntil(task, state);
       await next();
     },
   };

@@ -4,6 +4,10 @@ import { completeJson, type JsonParse } from "../../foundation/util/model-json.t
 import { extractionRetryPrompt, extractionSystemPrompt, extractionUserPrompt } from "../prompts/extraction.ts";
 import { STORE_VALUES, describeValueIssues, type StoreValues } from "../../foundation/store/values.ts";
 import { wordsOnlyFromAssistant } from "./provenance.ts";
+import { normalizeSubject, subjectOf, type Subject } from "./subject.ts";
+
+/** A fact as the model may write it: the text alone, or with whom it is about. */
+const factItem = z.union([z.string(), z.object({ text: z.string(), about: z.unknown().optional() })]);
 
 /**
  * The shape of the one JSON answer of the extraction call. Only the shape:
@@ -12,18 +16,18 @@ import { wordsOnlyFromAssistant } from "./provenance.ts";
  * and the good ones are kept.
  */
 export const extractionSchema = z.object({
-  facts: z.array(z.string()).default([]),
+  facts: z.array(factItem).default([]),
   content: z.array(z.string()).default([]),
   profile: z.array(z.object({ category: z.unknown(), text: z.unknown() })).default([]),
-  important: z.array(z.object({ text: z.unknown(), weight: z.unknown().optional() })).default([]),
+  important: z.array(z.object({ text: z.unknown(), weight: z.unknown().optional(), about: z.unknown().optional() })).default([]),
 });
 
 /** What an extraction stores: notes, profile facts and important memories, each already within its store's rules. */
 export interface Extraction {
-  facts: string[];
+  facts: { text: string; about: Subject }[];
   content: string[];
   profile: StoreValues<"profile">[];
-  important: (StoreValues<"important"> & { weight: number })[];
+  important: (StoreValues<"important"> & { weight: number; about: Subject })[];
 }
 
 export interface ExtractionInput {
@@ -35,6 +39,8 @@ export interface ExtractionInput {
   date: string;
   /** Texts the user said before (profile etc.), so a fact they stated earlier is not mistaken for Lilo's. */
   knownUserTexts?: string[];
+  /** Outside text (pages, search results, feed items) the answer was written with: nothing of it may become a memory. */
+  outside?: string[];
 }
 
 export type ExtractionOutcome =
@@ -79,8 +85,15 @@ export async function extractMemories(model: ChatModel, input: ExtractionInput, 
   const clean = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
   const userTexts = [input.userText, ...(input.knownUserTexts ?? [])];
   const ignore = [input.userName, input.assistantName];
-  const fromUser = (t: string) => wordsOnlyFromAssistant(t, userTexts, input.assistantText, ignore).length === 0;
-  const facts = clean(parsed.value.facts);
+  const names = { userName: input.userName, assistantName: input.assistantName };
+  const outside = (input.outside ?? []).join("\n");
+  // After a lookup, nothing whose words stand only in the outside text is kept, whatever the store (issue 19).
+  const notOutside = (t: string) => !outside || wordsOnlyFromAssistant(t, userTexts, outside, ignore).length === 0;
+  const fromUser = (t: string) => wordsOnlyFromAssistant(t, userTexts, input.assistantText, ignore).length === 0 && notOutside(t);
+  const about = (text: string, said: unknown): Subject => normalizeSubject(said, names) ?? subjectOf(text, names);
+  const rawFacts = parsed.value.facts.map((f) => (typeof f === "string" ? { text: f.trim(), about: undefined } : { text: f.text.trim(), about: f.about }));
+  const seen = new Set<string>();
+  const facts = rawFacts.filter((f) => f.text && !seen.has(f.text) && seen.add(f.text)).map((f) => ({ text: f.text, about: about(f.text, f.about) }));
   const invalidItems: string[] = [];
   const valid = <S extends "profile" | "important">(store: S, items: Record<string, unknown>[]): StoreValues<S>[] =>
     items.flatMap((item) => {
@@ -94,14 +107,23 @@ export async function extractMemories(model: ChatModel, input: ExtractionInput, 
   const important = valid(
     "important",
     parsed.value.important.map((i) => ({ text: i.text, weight: typeof i.weight === "string" ? Number(i.weight) : (i.weight ?? 1) })),
-  ).map((i) => ({ text: i.text, weight: i.weight ?? 1 }));
-  const droppedFacts = [...facts.filter((f) => !fromUser(f)), ...profile.map((p) => p.text).filter((t) => !fromUser(t))];
+  ).map((i, n) => ({ text: i.text, weight: i.weight ?? 1, about: about(i.text, parsed.value.important[n]?.about) }));
+  const droppedFacts = [
+    ...facts.filter((f) => !fromUser(f.text)).map((f) => f.text),
+    ...profile.map((p) => p.text).filter((t) => !fromUser(t)),
+    ...important.map((i) => i.text).filter((t) => !notOutside(t)),
+  ];
   return {
     ok: true,
     repaired: parsed.repaired,
     retried,
     droppedFacts,
     invalidItems,
-    extraction: { facts: facts.filter(fromUser), content: clean(parsed.value.content), profile: profile.filter((p) => fromUser(p.text)), important },
+    extraction: {
+      facts: facts.filter((f) => fromUser(f.text)),
+      content: clean(parsed.value.content).filter(notOutside),
+      profile: profile.filter((p) => fromUser(p.text)),
+      important: important.filter((i) => notOutside(i.text)),
+    },
   };
 }

@@ -21,6 +21,7 @@ import type { FeedItem } from "../../foundation/store/feeds.ts";
 import type { LookupName, Lookups } from "../../lookups/lookups.ts";
 import type { ReadPage } from "../../lookups/web/read-page.ts";
 import type { Mood } from "./emotion.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 
 /** "fetch" markers need a follow-up model call with results; "store" ones only save. */
 export type MarkerKind = "fetch" | "store";
@@ -53,6 +54,8 @@ export interface StoreMarkerServices {
   suggestions: SuggestionsStore;
   /** Days until a [FOLLOWUP:] topic is due. */
   followupDueDays: number;
+  /** Topics the user asked Lilo never to bring up: no follow-up is opened about them (issue 19). */
+  boundaries?: BoundaryGuard | undefined;
 }
 
 /** What a store marker did: a mood for the answer, or the id of what it stored. */

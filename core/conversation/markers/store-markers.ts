@@ -17,7 +17,12 @@ export const IMPORTANT_MARKER = storeMarker({
     en: "When something really matters and should stay for good: [IMPORTANT: what to keep] – e.g. [IMPORTANT: Birthday is on 3 May]",
   },
   async store(payload, turn, s) {
-    const r = await s.memory.add({ text: payload, userId: turn.userId, store: "important", extra: { weight: 2, source_message_id: turn.userMessageId } });
+    const r = await s.memory.add({
+      text: payload,
+      userId: turn.userId,
+      store: "important",
+      extra: { weight: 2, source_message_id: turn.userMessageId, provenance: "inference", provenance_ref: String(turn.userMessageId) },
+    });
     return r.added ? { storedId: r.id } : undefined;
   },
 });
@@ -34,7 +39,12 @@ export const THOUGHT_MARKER = storeMarker({
     en: "When you have a thought of your own worth keeping (several per answer are fine): [THOUGHT: your thought] – e.g. [THOUGHT: He seems more stressed lately.]",
   },
   async store(payload, turn, s) {
-    const r = await s.memory.add({ text: payload, userId: turn.userId, store: "thoughts", extra: { origin: "chat" } });
+    const r = await s.memory.add({
+      text: payload,
+      userId: turn.userId,
+      store: "thoughts",
+      extra: { origin: "chat", provenance: "inference", provenance_ref: String(turn.userMessageId) },
+    });
     return r.added ? { storedId: r.id } : undefined;
   },
 });

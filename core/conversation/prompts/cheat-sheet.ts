@@ -8,6 +8,7 @@ export const CHEAT_SHEET_LABELS = {
     important: "Wichtige Erinnerungen (immer im Blick behalten):",
     passages: "Wörtliche Stellen aus früheren Gesprächen (» markiert den Treffer; Datum in Ortszeit):",
     notes: (name: string) => `Relevante Erinnerungen an ${name} aus früheren Gesprächen:`,
+    aboutPerson: (name: string) => `Erinnerungen über ${name} (eine andere Person – nicht mit der Person verwechseln, mit der du sprichst):`,
     thoughts: "Deine eigenen Gedanken aus stillen Momenten (deine Deutung, keine Fakten):",
   },
   en: {
@@ -18,6 +19,7 @@ export const CHEAT_SHEET_LABELS = {
     important: "Important memories (always keep in mind):",
     passages: "Verbatim passages from earlier conversations (» marks the hit; local dates):",
     notes: (name: string) => `Relevant memories of ${name} from earlier conversations:`,
+    aboutPerson: (name: string) => `Memories about ${name} (another person – do not mix them up with the person you are talking to):`,
     thoughts: "Your own thoughts from quiet moments (your interpretation, not facts):",
   },
 } as const;

@@ -30,10 +30,11 @@ export async function completeWithTools(
   ctx: { userId: string; conversationId: number },
   model: ChatModel,
   request: ChatRequest,
-): Promise<ChatResponse & { toolsUsed: string[] }> {
+): Promise<ChatResponse & { toolsUsed: string[]; outside: string[] }> {
   const used: string[] = [];
-  const res = await toolLoop(deps, ctx, model, request, used);
-  return { ...res, toolsUsed: used };
+  const outside: string[] = [];
+  const res = await toolLoop(deps, ctx, model, request, used, outside);
+  return { ...res, toolsUsed: used, outside };
 }
 
 /** The loop behind completeWithTools; `used` collects the names of the tools that ran. */
@@ -43,6 +44,7 @@ async function toolLoop(
   model: ChatModel,
   request: ChatRequest,
   used: string[],
+  outside: string[],
 ): Promise<ChatResponse> {
   const tools = deps.tools;
   if (!tools?.isNative(model)) return model.complete(request);
@@ -79,6 +81,11 @@ async function toolLoop(
     );
     used.push(...res.toolCalls.map((c) => c.name));
     const results = await Promise.all(res.toolCalls.map((c) => runTool(deps, ctx, c)));
+    // What web search, fetch_url and news brought in is outside text: nothing of it may become a memory.
+    res.toolCalls.forEach((c, i) => {
+      const called = toolPayload(deps.markers, c.name, c.input);
+      if (called.ok && called.marker?.lookup && !results[i]!.isError) outside.push(results[i]!.content);
+    });
     deps.logger.info("native tool round", { userId: ctx.userId, round: round + 1, tools: res.toolCalls.map((c) => c.name) });
     messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls }, { role: "user", content: "", toolResults: results });
   }

@@ -6,6 +6,7 @@ import type { Persona } from "../persona/persona.ts";
 import type { AfterReplyTask, TurnMiddleware } from "../turn/types.ts";
 import { dueTopicInstruction } from "../prompts/topics.ts";
 import { markIfAddressed } from "./mark-addressed.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 
 /** The collaborators of the due-topic middleware. */
 export interface DueTopicServices {
@@ -13,6 +14,8 @@ export interface DueTopicServices {
   persona: Persona;
   clock: Clock;
   logger: Logger;
+  /** A topic about a boundary is not brought up (unless the message raises it). */
+  boundaries?: BoundaryGuard | undefined;
 }
 
 /**
@@ -44,7 +47,9 @@ export function dueTopic(deps: DueTopicServices, config: { topics: Pick<LiloConf
     readOnly: true,
     tasks: [check],
     async run(ctx, next) {
-      const topic = deps.topics.due(ctx.userId, ctx.now.toISOString())[0];
+      const due = deps.topics.due(ctx.userId, ctx.now.toISOString());
+      const fence = deps.boundaries?.for(ctx.userId, ctx.text);
+      const topic = (fence ? fence.filter(due, (t) => t.text) : due)[0];
       // Recorded with the answer (a null state too), so the check also runs after a restart.
       ctx.waitUntil(check, topic?.id ?? null);
       if (topic) ctx.sheet.dueTopic = dueTopicInstruction(deps.persona.language, topic, deps.persona.userName(ctx.userId));

@@ -11,7 +11,9 @@ export const FOLLOWUP_MARKER = storeMarker({
     en: "When you want to check back in one to three weeks: [FOLLOWUP: topic] – e.g. [FOLLOWUP: How did the job interview go?]",
   },
   store(payload, turn, s) {
+    if (s.boundaries?.for(turn.userId).about(payload)) return undefined;
     const due = new Date(turn.now.getTime() + s.followupDueDays * 86_400_000).toISOString();
-    return { storedId: s.topics.add(turn.userId, payload, "followup", due, turn.now.toISOString()) };
+    const origin = { kind: "inference" as const, ref: String(turn.userMessageId) };
+    return { storedId: s.topics.add(turn.userId, payload, "followup", due, turn.now.toISOString(), "open", origin) };
   },
 });

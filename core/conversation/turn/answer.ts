@@ -2,6 +2,7 @@ import type { LiloConfig } from "../../foundation/config/config.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
 import { modelLabel, type ChatModel, type ChatRequest } from "../../foundation/ports/chat-model.ts";
 import type { MemoryHit } from "../../memory/memory.ts";
+import type { MemoryBlocks } from "./memory-blocks.ts";
 import type { Persona } from "../persona/persona.ts";
 import type { Marker } from "../markers/marker.ts";
 import type { Mood } from "../markers/emotion.ts";
@@ -25,6 +26,8 @@ export interface AnswerServices {
   replies: ReplyRecorder;
   persona: Persona;
   logger: Logger;
+  /** Records what the sheet of each stored answer held (/why). */
+  receipts?: { record(userId: string, answerId: number, blocks: MemoryBlocks): void };
 }
 
 /** Its configuration slice. */
@@ -64,7 +67,15 @@ async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report
   const model = s.answering.model();
   const pictures = imagePlan({ media: config.media, language }, model, ctx, ctx.images);
   let notes: MemoryHit[] = [];
-  const budgeted = applyBudget(await s.sheet.assemble(ctx, (b) => report((notes = b.notes.kept))), config.budget, language);
+  let blocks: MemoryBlocks | undefined;
+  const budgeted = applyBudget(
+    await s.sheet.assemble(ctx, (b) => {
+      blocks = b;
+      report((notes = b.notes.kept));
+    }),
+    config.budget,
+    language,
+  );
   if (budgeted.dropped) s.logger.debug("older turns left off to stay within the request budget", { userId: ctx.userId, dropped: budgeted.dropped });
   if (budgeted.overBy > 0) s.logger.warn("the cheat sheet alone is over the request budget", { userId: ctx.userId, overByTokens: budgeted.overBy });
   const request = pictures.attach({ ...budgeted.request, maxTokens: config.maxTokens, purpose: "chat", userId: ctx.userId });
@@ -72,7 +83,8 @@ async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report
   for (let attempt = 0; attempt < EMPTY_ANSWER_TRIES; attempt++) {
     const reply = await s.answering.complete(ctx, model, request);
     // An answer written with chat-log passages (the recall tool or [RECALL:]) ranks below originals in later searches.
-    const result = await finish(s, ctx, model, request, normalizeText(reply.text), notes, reply.toolsUsed.includes("recall"));
+    const result = await finish(s, ctx, model, request, normalizeText(reply.text), notes, reply);
+    if (result?.answerMessageId !== undefined && blocks) s.receipts?.record(ctx.userId, result.answerMessageId, blocks);
     if (result) return pictures.annotate(ctx.notice ? { ...result, text: `${result.text}\n\n${ctx.notice}` } : result);
   }
   throw new LiloError("empty-answer", "the model answered with nothing to show");
@@ -107,13 +119,16 @@ async function finish(
   request: ChatRequest,
   raw: string,
   notes: MemoryHit[],
-  recalled: boolean,
+  reply: { toolsUsed: string[]; outside: string[] },
 ): Promise<TurnResult | undefined> {
-  const resolved = await s.answering.resolve(ctx, model, request, raw);
+  const recalled = reply.toolsUsed.includes("recall");
+  const resolved = await s.answering.resolve(ctx, model, request, raw, reply.outside);
   const shown = resolved.text.trim();
   if (!shown) return undefined;
   const label = modelLabel(model);
   const effects = await storeMarkers(s, ctx, resolved.storeMarkers);
+  // Read by the extraction's job state when the answer is recorded: nothing of outside text may become a memory.
+  ctx.flags.outside = resolved.outside;
   const stored = recordAnswer(s.replies, ctx, { text: shown, model: label, mood: effects.mood ?? null, recallAnswer: resolved.recall || recalled });
   return {
     ok: true,

@@ -34,9 +34,13 @@ export interface Answering {
   /** The chat model of this turn. */
   model(): ChatModel;
   /** The model's answer to the request, with native tools where the model has them; `toolsUsed` names the tools that ran. */
-  complete(ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest): Promise<{ text: string; toolsUsed: string[] }>;
-  /** The raw answer's markers parsed and its fetch markers answered by one follow-up call. */
-  resolve(ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest, raw: string): Promise<ResolvedAnswer>;
+  complete(
+    ctx: { userId: string; conversationId: number },
+    model: ChatModel,
+    request: ChatRequest,
+  ): Promise<{ text: string; toolsUsed: string[]; outside: string[] }>;
+  /** The raw answer's markers parsed and its fetch markers answered by one follow-up call; `outside`: what native lookup tools brought in. */
+  resolve(ctx: { userId: string; conversationId: number }, model: ChatModel, request: ChatRequest, raw: string, outside?: string[]): Promise<ResolvedAnswer>;
   /** Executes store markers once the answer is final. */
   store(turn: MarkerTurn, markers: Marker[]): Promise<MarkerEffects>;
 }
@@ -47,7 +51,8 @@ export function createAnswering(s: AnsweringSources): Answering {
   return {
     model: () => s.models.forRole("chat"),
     complete: (ctx, model, request) => completeWithTools(lookups(ctx.userId), ctx, model, request),
-    resolve: (ctx, model, request, raw) => resolveFetchMarkers(lookups(ctx.userId), ctx, model, request, parseMarkers(raw, s.fetching.markers)),
+    resolve: (ctx, model, request, raw, outside) =>
+      resolveFetchMarkers(lookups(ctx.userId), ctx, model, request, parseMarkers(raw, s.fetching.markers), outside),
     store: (turn, markers) => executeStoreMarkers({ ...s.storing, logger: s.logger }, turn, markers, s.fetching.markers),
   };
 }

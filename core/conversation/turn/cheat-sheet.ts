@@ -26,7 +26,8 @@ export interface CheatSheetInput {
   shortTerm?: string | undefined;
   /** Important memories (store 4): on every sheet while they fit. */
   important: { text: string }[];
-  notes: { text: string; createdAt: string }[];
+  /** With whom each is about ("user", "lilo" or a name): the sheet groups them by person (issue 19). */
+  notes: { text: string; createdAt: string; subject?: string | undefined }[];
   /** Verbatim passages from earlier conversations, each with its local time and neighbouring turns. */
   passages: SheetPassage[];
   thoughts: { text: string }[];
@@ -63,7 +64,10 @@ export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
   if (profile) sections.push(`${L.profile(input.userName)}\n${profile}`);
   if (input.important.length) sections.push(`${L.important}\n${bullets(input.important.map((i) => i.text))}`);
   if (input.shortTerm) sections.push(`${L.shortTerm}\n${input.shortTerm.trim()}`);
-  if (input.notes.length) sections.push(`${L.notes(input.userName)}\n${bullets(input.notes.map((n) => n.text))}`);
+  for (const [who, notes] of bySubject(input.notes)) {
+    const head = who === "user" ? L.notes(input.userName) : L.aboutPerson(who === "lilo" ? input.assistantName : who);
+    sections.push(`${head}\n${bullets(notes.map((n) => n.text))}`);
+  }
   if (input.passages.length) sections.push(`${L.passages}\n${input.passages.map((p) => renderPassage(p, input.userName, input.assistantName)).join("\n\n")}`);
   if (input.thoughts.length) sections.push(`${L.thoughts}\n${bullets(input.thoughts.map((t) => t.text))}`);
   for (const extra of slotSections(input.slots)) if (extra.trim()) sections.push(extra.trim());
@@ -81,6 +85,17 @@ export function buildCheatSheet(input: CheatSheetInput): ChatRequest {
  */
 export function slotSections(s: SheetSlots): string[] {
   return [s.questionOutcome, s.returnGreeting, s.dueTopic, ...s.corrections, s.diaryQuestion, s.unseenPhotos].filter((x): x is string => x !== undefined);
+}
+
+/** Notes grouped by whom they are about, the user's own first (no subject recorded = the user's). */
+function bySubject<T extends { subject?: string | undefined }>(notes: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>([["user", []]]);
+  for (const n of notes) {
+    const who = n.subject ?? "user";
+    groups.set(who, [...(groups.get(who) ?? []), n]);
+  }
+  if (!groups.get("user")!.length) groups.delete("user");
+  return groups;
 }
 
 function bullets(items: string[]): string {

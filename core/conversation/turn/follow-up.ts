@@ -12,6 +12,8 @@ import { parseMarkers, type ParsedAnswer } from "../markers/parse.ts";
 import { executeFetchMarkers, type FetchDeps } from "../markers/fetch.ts";
 import { fetchResultsMessage, RECALL_TEXTS } from "../prompts/recall.ts";
 import { describeError } from "../../foundation/errors.ts";
+import { lookupBody } from "../prompts/lookups.ts";
+import { groundedMarkers } from "../markers/grounded.ts";
 
 /** The answer to show and the store markers to execute. */
 export interface ResolvedAnswer {
@@ -21,6 +23,8 @@ export interface ResolvedAnswer {
   storeMarkers: Marker[];
   /** The answer was written with chat-log passages ([RECALL:]): later searches rank it below originals. */
   recall: boolean;
+  /** Outside text (pages, search results, feed items) the answer was written with: its extraction may take nothing from it. */
+  outside: string[];
 }
 
 /** What the follow-up needs besides fetching. */
@@ -40,16 +44,32 @@ export async function resolveFetchMarkers(
   model: ChatModel,
   request: ChatRequest,
   first: ParsedAnswer,
+  toolOutside: string[] = [],
 ): Promise<ResolvedAnswer> {
-  const firstStore = first.markers.filter((m) => m.kind === "store");
+  const userTexts = request.messages.filter((m) => m.role === "user").map((m) => m.content);
+  const ground = (markers: Marker[], outside: string[]) => {
+    const g = groundedMarkers(markers, userTexts, outside, [deps.userName, deps.persona.name]);
+    if (g.dropped.length)
+      deps.logger.warn("store markers taken from outside text were not executed", { userId: ctx.userId, markers: g.dropped.map((m) => m.name) });
+    return g.kept;
+  };
+  // With native tools the lookups ran before this text was written: all of its store markers are checked.
+  const firstStore = ground(
+    first.markers.filter((m) => m.kind === "store"),
+    toolOutside,
+  );
   const fetches = first.markers.filter((m) => m.kind === "fetch");
-  if (!fetches.length) return { text: first.text, storeMarkers: firstStore, recall: false };
+  if (!fetches.length) return { text: first.text, storeMarkers: firstStore, recall: false, outside: toolOutside };
   const recall = fetches.some((m) => {
     const def = deps.markers.get(m.name);
     return def?.kind === "fetch" && def.quotesChatLog === true;
   });
   const { persona } = deps;
   const outcomes = await executeFetchMarkers(deps, ctx, fetches);
+  const outside = [
+    ...toolOutside,
+    ...outcomes.flatMap((o) => ("kind" in o && o.kind !== "recall" && o.kind !== "diary" ? [lookupBody(o, persona.language, deps.timeZone) ?? ""] : [])),
+  ].filter(Boolean);
   const results = fetchResultsMessage({
     language: persona.language,
     userName: deps.userName,
@@ -72,13 +92,17 @@ export async function resolveFetchMarkers(
     second = parseMarkers((await model.complete({ ...request, messages, purpose: "lookup-follow-up" })).text, deps.markers);
   } catch (err) {
     deps.logger.error("follow-up call for fetch markers failed; delivering the first answer", { userId: ctx.userId, error: describeError(err) });
-    return { text: first.text || RECALL_TEXTS[persona.language].lookupFailed, storeMarkers: firstStore, recall };
+    return { text: first.text || RECALL_TEXTS[persona.language].lookupFailed, storeMarkers: firstStore, recall, outside };
   }
   const ignored = second.markers.filter((m) => m.kind === "fetch").map((m) => m.name);
   if (ignored.length) deps.logger.debug("fetch markers in the follow-up answer stripped without effect", { markers: ignored });
   // The model often repeats a store marker it wrote in its first answer; keep it once.
   const key = (m: Marker) => `${m.name}\u0000${m.payload.toLowerCase()}`;
   const known = new Set(firstStore.map(key));
-  const fresh = second.markers.filter((m) => m.kind === "store" && !known.has(key(m)));
-  return { text: second.text || first.text, storeMarkers: [...firstStore, ...fresh], recall };
+  // Written after the results: a store marker must be grounded in the user's own words, not in a page or feed item.
+  const fresh = ground(
+    second.markers.filter((m) => m.kind === "store" && !known.has(key(m))),
+    outside,
+  );
+  return { text: second.text || first.text, storeMarkers: [...firstStore, ...fresh], recall, outside };
 }

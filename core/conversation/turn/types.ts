@@ -69,6 +69,8 @@ export interface SheetSlots {
 export interface TurnFlags {
   /** The message answered an open yes/no question: the turn asks no new one. */
   answeredQuestion: boolean;
+  /** Outside text (pages, search results, feed items) the answer was written with (issue 19). */
+  outside?: string[];
 }
 
 /** The user's message with what the turn reads of it (set by the store-message middleware). */

@@ -47,7 +47,8 @@ export class ChatSearchTable {
    * the statement.
    */
   candidates(f: CandidateFilter): IterableIterator<CandidateRow> {
-    const where = ["m.user_id = @userId"];
+    // A forgotten (redacted) message is never found again (issue 19).
+    const where = ["m.user_id = @userId", "m.redacted_at IS NULL"];
     const params: Record<string, string | number> = { userId: f.userId };
     if (f.excludeConversationId !== undefined) {
       where.push("m.conversation_id <> @exclude");
@@ -79,7 +80,9 @@ export class ChatSearchTable {
   /** Messages by id, in no particular order. */
   byIds(ids: number[]): PassageRow[] {
     return this.db
-      .prepare(`SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages WHERE id IN (${ids.map(() => "?").join(",")})`)
+      .prepare(
+        `SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages WHERE redacted_at IS NULL AND id IN (${ids.map(() => "?").join(",")})`,
+      )
       .all(...ids) as PassageRow[];
   }
 

@@ -13,16 +13,19 @@ export interface ExportLine {
 export const EXPORT_STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics", "messages"] as const;
 export type ExportStore = (typeof EXPORT_STORES)[number];
 
+/** Where a memory came from (issue 19): exported with it. */
+const PROVENANCE = { provenance: "provenance", provenance_ref: "provenanceRef" } as const;
+
 /**
  * Store-specific columns (SQL column → JSON field). The settings table is
  * deliberately not exported: it is program state, and a key must never leave.
  */
 const FIELDS: Record<ExportStore, Record<string, string>> = {
-  notes: { kind: "kind", superseded_at: "supersededAt" },
-  important: { weight: "weight", superseded_at: "supersededAt" },
-  thoughts: { origin: "origin", questions: "questions", superseded_at: "supersededAt" },
-  diary: { day: "day", superseded_at: "supersededAt" },
-  profile: { category: "category" },
+  notes: { kind: "kind", superseded_at: "supersededAt", subject: "about", ...PROVENANCE },
+  important: { weight: "weight", superseded_at: "supersededAt", subject: "about", ...PROVENANCE },
+  thoughts: { origin: "origin", questions: "questions", superseded_at: "supersededAt", ...PROVENANCE },
+  diary: { day: "day", superseded_at: "supersededAt", ...PROVENANCE },
+  profile: { category: "category", ...PROVENANCE },
   rules: { enabled: "enabled" },
   topics: { kind: "kind", status: "status", due_at: "dueAt", done_at: "doneAt" },
   messages: { role: "role", conversation_id: "conversationId", model: "model", mood: "mood" },

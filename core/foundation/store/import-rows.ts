@@ -17,9 +17,22 @@ export function hasImportedText(db: Db, store: PlainImportStore, userId: string,
 }
 
 /** Inserts a profile line as imported; returns its id. */
-export function insertImportedProfile(db: Db, l: { userId: string; category: string; text: string; at: string }): number {
+export function insertImportedProfile(
+  db: Db,
+  l: { userId: string; category: string; text: string; at: string; provenance: string; provenanceRef: string | null },
+): number {
   checkStoreValues("profile", l);
-  return run(db, `INSERT INTO profile (user_id, category, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, l.userId, l.category, l.text, l.at, l.at);
+  return run(
+    db,
+    `INSERT INTO profile (user_id, category, text, created_at, updated_at, provenance, provenance_ref) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    l.userId,
+    l.category,
+    l.text,
+    l.at,
+    l.at,
+    l.provenance,
+    l.provenanceRef,
+  );
 }
 
 /** Inserts a rule as imported; returns its id. */

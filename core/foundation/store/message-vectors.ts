@@ -59,12 +59,12 @@ export class MessageVectorsTable {
     prepared(this.db, `DELETE FROM message_vectors`).run();
   }
 
-  /** Conversation and time of the user's messages among `ids` (others' and deleted ones are left out). */
+  /** Conversation and time of the user's messages among `ids` (others', deleted and forgotten (redacted) ones are left out). */
   places(userId: string, ids: number[]): Map<number, MessagePlace> {
     const rows = prepared(
       this.db,
       `SELECT id, conversation_id AS conversationId, created_at AS createdAt FROM messages
-         WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ?`,
+         WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ? AND redacted_at IS NULL`,
     ).all(JSON.stringify(ids), userId) as (MessagePlace & { id: number })[];
     return new Map(rows.map((r) => [r.id, r]));
   }
@@ -83,9 +83,10 @@ export class MessageVectorsTable {
 
   /** Every message of the user with its place (the last resort of a narrowly filtered search). */
   allPlaces(userId: string): (MessagePlace & { id: number })[] {
-    return prepared(this.db, `SELECT id, conversation_id AS conversationId, created_at AS createdAt FROM messages WHERE user_id = ?`).all(
-      userId,
-    ) as (MessagePlace & { id: number })[];
+    return prepared(
+      this.db,
+      `SELECT id, conversation_id AS conversationId, created_at AS createdAt FROM messages WHERE user_id = ? AND redacted_at IS NULL`,
+    ).all(userId) as (MessagePlace & { id: number })[];
   }
 
   /** Every user with chat messages. */

@@ -1,6 +1,7 @@
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import { checkStoreValues, PROFILE_CATEGORIES } from "./values.ts";
+import type { Provenance } from "./provenance.ts";
 
 export { PROFILE_CATEGORIES };
 
@@ -34,11 +35,11 @@ export class ProfileStore {
    * Adds a fact unless the same text is already in that category; returns
    * its id. The category must be one of `PROFILE_CATEGORIES` (values.ts).
    */
-  add(userId: string, rawCategory: string, rawText: string, now: string): { id: number; added: boolean } {
+  add(userId: string, rawCategory: string, rawText: string, now: string, origin?: Provenance): { id: number; added: boolean } {
     const { category, text } = checkStoreValues("profile", { category: rawCategory, text: rawText });
     const info = this.db
-      .prepare(`INSERT OR IGNORE INTO profile (user_id, category, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`)
-      .run(userId, category, text, now, now);
+      .prepare(`INSERT OR IGNORE INTO profile (user_id, category, text, created_at, updated_at, provenance, provenance_ref) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(userId, category, text, now, now, origin?.kind ?? null, origin?.ref ?? null);
     if (info.changes > 0) return { id: Number(info.lastInsertRowid), added: true };
     const r = this.db.prepare(`SELECT id FROM profile WHERE user_id = ? AND category = ? AND text = ?`).get(userId, category, text) as { id: number };
     return { id: r.id, added: false };

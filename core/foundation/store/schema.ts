@@ -482,4 +482,47 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
     DELETE FROM message_vectors WHERE message_id = new.id;
   END;
   `,
+  /* issue 19: receipts of what each answer's sheet held, boundaries, provenance and subject of memories, redacted chat messages */ `
+  -- what was on an answer's cheat sheet (derived data, dropped with its answer)
+  CREATE TABLE receipts (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    answer_id INTEGER NOT NULL UNIQUE,
+    items TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX receipts_user ON receipts(user_id, answer_id);
+  CREATE TRIGGER receipts_prune AFTER DELETE ON messages BEGIN
+    DELETE FROM receipts WHERE answer_id = old.id;
+  END;
+  -- topics the user asked Lilo never to bring up on her own
+  CREATE TABLE boundaries (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    source_message_id INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX boundaries_unique ON boundaries(user_id, text);
+  -- where a memory came from: user (message id), inference (message id), lookup (URL or feed), import, operator
+  ALTER TABLE notes ADD COLUMN provenance TEXT;
+  ALTER TABLE notes ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE important ADD COLUMN provenance TEXT;
+  ALTER TABLE important ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE thoughts ADD COLUMN provenance TEXT;
+  ALTER TABLE thoughts ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE diary ADD COLUMN provenance TEXT;
+  ALTER TABLE diary ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE profile ADD COLUMN provenance TEXT;
+  ALTER TABLE profile ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE topics ADD COLUMN provenance TEXT;
+  ALTER TABLE topics ADD COLUMN provenance_ref TEXT;
+  -- whom a note or important memory is about: 'user', 'lilo' or a person's name
+  ALTER TABLE notes ADD COLUMN subject TEXT;
+  ALTER TABLE important ADD COLUMN subject TEXT;
+  -- a forgotten chat message keeps its place in the conversation; its text is replaced and search skips it
+  ALTER TABLE messages ADD COLUMN redacted_at TEXT;
+  `,
 ];

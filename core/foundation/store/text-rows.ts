@@ -13,16 +13,16 @@ export interface TextRow {
   supersededAt: string | null;
   /** Set when a forget started (tombstone): the row is on its way out and never comes back. */
   forgottenAt: string | null;
-  /** Store-specific columns (kind, weight, questions, origin, day, source_message_id). */
+  /** Store-specific columns (kind, weight, questions, origin, day, source_message_id, subject, provenance, provenance_ref). */
   extra: Record<string, unknown>;
 }
 
 /** The columns each vector store has beyond the shared ones. */
 const EXTRA_COLUMNS: Record<VectorStore, readonly string[]> = {
-  notes: ["kind", "source_message_id"],
-  important: ["weight", "source_message_id"],
-  thoughts: ["questions", "origin"],
-  diary: ["day"],
+  notes: ["kind", "source_message_id", "subject", "provenance", "provenance_ref"],
+  important: ["weight", "source_message_id", "subject", "provenance", "provenance_ref"],
+  thoughts: ["questions", "origin", "provenance", "provenance_ref"],
+  diary: ["day", "provenance", "provenance_ref"],
 };
 
 interface RawRow {

@@ -1,5 +1,6 @@
 import type { Db } from "./db.ts";
 import { checkStoreValues } from "./values.ts";
+import type { Provenance } from "./provenance.ts";
 
 /** A follow-up topic or a 🧠 concern. */
 export interface Topic {
@@ -40,11 +41,13 @@ export class TopicsStore {
   constructor(private readonly db: Db) {}
 
   /** Adds a topic; a "queued" one (a concern that came too soon) waits for `reopen`. */
-  add(userId: string, text: string, kind: Topic["kind"], dueAt: string, now: string, status: "open" | "queued" = "open"): number {
+  add(userId: string, text: string, kind: Topic["kind"], dueAt: string, now: string, status: "open" | "queued" = "open", origin?: Provenance): number {
     checkStoreValues("topics", { text, kind, status, dueAt });
     const info = this.db
-      .prepare(`INSERT INTO topics (user_id, text, kind, status, due_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-      .run(userId, text, kind, status, dueAt, now, now);
+      .prepare(
+        `INSERT INTO topics (user_id, text, kind, status, due_at, created_at, updated_at, provenance, provenance_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(userId, text, kind, status, dueAt, now, now, origin?.kind ?? null, origin?.ref ?? null);
     return Number(info.lastInsertRowid);
   }
 

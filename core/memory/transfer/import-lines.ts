@@ -1,3 +1,4 @@
+import { PROVENANCE_KINDS } from "../../foundation/store/provenance.ts";
 import { z } from "zod";
 import { IMPORT_STORES, type ImportStore } from "./import-stores.ts";
 import { STORE_VALUES, describeValueIssues, storeTime } from "../../foundation/store/values.ts";
@@ -19,6 +20,10 @@ const base = {
   userId: z.string().trim().min(1).optional(),
   id: z.number().optional(),
   supersededAt: z.string().optional(),
+  // Where the memory came from and whom it is about (issue 19), as `lilo export` writes them.
+  provenance: z.enum(PROVENANCE_KINDS, { error: `provenance must be one of ${PROVENANCE_KINDS.join(", ")}` }).optional(),
+  provenanceRef: z.string().optional(),
+  about: z.string().trim().min(1).optional(),
 };
 
 /** One line per store, as zod schemas (strict: an unknown field is refused, not silently dropped). */

@@ -117,19 +117,35 @@ export async function applyImport(deps: ImportDeps, plan: ImportPlan): Promise<n
   return plan.add.length;
 }
 
+/** Where an imported memory came from (issue 19): what the line says (a round trip keeps it), else the import. */
+function origin(l: ImportLine): Record<string, string> {
+  const p = l.provenance
+    ? { provenance: l.provenance, ...(l.provenanceRef !== undefined ? { provenance_ref: l.provenanceRef } : {}) }
+    : { provenance: "import" };
+  return l.about ? { ...p, subject: l.about } : p;
+}
+
 function insertRow(deps: ImportDeps, l: ImportLine): number {
   const at = l.createdAt;
+  const IMPORTED = origin(l);
   switch (l.store) {
     case "notes":
-      return deps.memory.rows.notes.insert(l.userId, l.text, at, { kind: l.kind });
+      return deps.memory.rows.notes.insert(l.userId, l.text, at, { kind: l.kind, ...IMPORTED });
     case "important":
-      return deps.memory.rows.important.insert(l.userId, l.text, at, { weight: l.weight });
+      return deps.memory.rows.important.insert(l.userId, l.text, at, { weight: l.weight, ...IMPORTED });
     case "thoughts":
-      return deps.memory.rows.thoughts.insert(l.userId, l.text, at, { origin: l.origin, questions: l.questions });
+      return deps.memory.rows.thoughts.insert(l.userId, l.text, at, { origin: l.origin, questions: l.questions, ...IMPORTED });
     case "diary":
-      return deps.memory.rows.diary.insert(l.userId, l.text, at, { day: l.day });
+      return deps.memory.rows.diary.insert(l.userId, l.text, at, { day: l.day, ...IMPORTED });
     case "profile":
-      return insertImportedProfile(deps.db, { userId: l.userId, category: l.category, text: l.text, at });
+      return insertImportedProfile(deps.db, {
+        userId: l.userId,
+        category: l.category,
+        text: l.text,
+        at,
+        provenance: l.provenance ?? "import",
+        provenanceRef: l.provenanceRef ?? null,
+      });
     case "rules":
       return insertImportedRule(deps.db, { userId: l.userId, text: l.text, enabled: l.enabled !== false, at });
     case "topics":

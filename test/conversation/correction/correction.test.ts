@@ -136,7 +136,13 @@ describe("corrections judged by a model", () => {
     expect(judgeInput).toContain(`<answer from="Lilo">\n${ANSWER}`);
     expect(liveNotes()).toEqual(["Christian schaut Die Geissens"]);
     const fresh = s.t.lilo.memory.list(USER, { store: "notes" })[0]!;
-    expect(fresh.extra).toEqual({ kind: "fact", source_message_id: r.userMessageId });
+    expect(fresh.extra).toEqual({
+      kind: "fact",
+      source_message_id: r.userMessageId,
+      subject: null,
+      provenance: "user",
+      provenance_ref: String(r.userMessageId),
+    });
     expect(await search("Geissens")).toEqual(["Christian schaut Die Geissens"]);
 
     const [entry] = s.t.lilo.corrections.list({ userId: USER });

@@ -1,0 +1,79 @@
+import { InlineKeyboard, type Composer } from "grammy";
+import type { Verdict, WhyView } from "../../core/index.ts";
+import type { LiloContext, TelegramDeps } from "./context.ts";
+import { WHY_TEXTS, verdictText, whyText } from "../shared/why-texts.ts";
+import { forgetCommand } from "../shared/forget-command.ts";
+import { forgetNote, clip } from "./memory-view.ts";
+import { sendQuestion, sendText, setKeyboard } from "./render.ts";
+
+/** Button data: `w:<x|o|f>:<ref>` — wrong, outdated, forget everywhere (well under Telegram's 64 bytes). */
+const ACTIONS = { x: "wrong", o: "outdated", f: "forget" } as const;
+const DATA = /^w:([xof]):([A-Za-z]\d{1,12})$/;
+/** Telegram shows at most 200 characters in a callback answer. */
+const TOAST = 190;
+
+/**
+ * /why (issue 19): the memories the last answer's sheet held — or those of
+ * the answer the command replies to — each with the buttons "stimmt nicht",
+ * "veraltet" and "vergessen". /forget takes words or a reference too (the
+ * list and a yes/no come first); /wrong and /outdated take a reference.
+ */
+export function registerWhy(bot: Composer<LiloContext>, deps: TelegramDeps): void {
+  const { lilo, logger } = deps;
+  const language = lilo.config.persona.language;
+  const t = WHY_TEXTS[language];
+
+  bot.command("why", async (ctx) => {
+    const replied = ctx.msg.reply_to_message?.message_id;
+    const answerId = replied !== undefined ? deps.answerMessages.get(`${ctx.chat.id}:${replied}`) : undefined;
+    const view = lilo.why.why(ctx.liloUserId, answerId);
+    await sendText(ctx.api, ctx.chat.id, whyText(language, view, false), logger, view?.items.length ? keyboard(view, t) : undefined);
+  });
+
+  bot.command("forget", async (ctx) => {
+    const r = await forgetCommand(lilo, ctx.liloUserId, ctx.match);
+    if (r.kind === "note") return void (await sendText(ctx.api, ctx.chat.id, (await forgetNote(deps, ctx.liloUserId, r.id)).text, logger));
+    if (r.kind === "say") return void (await sendText(ctx.api, ctx.chat.id, r.text, logger));
+    const messageId = await sendQuestion(ctx.api, ctx.chat.id, r.question, logger);
+    if (messageId !== undefined) deps.questionMessages.set(String(ctx.chat.id), messageId);
+  });
+
+  for (const verdict of ["wrong", "outdated"] as const) {
+    bot.command(verdict, async (ctx) => {
+      await sendText(ctx.api, ctx.chat.id, verdictText(language, await lilo.why.verdict(ctx.liloUserId, ctx.match.trim(), verdict)), logger);
+    });
+  }
+
+  bot.callbackQuery(DATA, async (ctx) => {
+    const [, code, ref] = DATA.exec(ctx.callbackQuery.data)!;
+    const action = ACTIONS[code as keyof typeof ACTIONS];
+    const chatId = ctx.chat!.id;
+    if (action === "forget") {
+      const r = await forgetCommand(lilo, ctx.liloUserId, ref!);
+      await ctx.answerCallbackQuery(r.kind === "say" ? { text: clip(r.text, TOAST) } : undefined);
+      if (r.kind !== "ask") return;
+      const messageId = await sendQuestion(ctx.api, chatId, r.question, logger);
+      if (messageId !== undefined) deps.questionMessages.set(String(chatId), messageId);
+      return;
+    }
+    const outcome = await lilo.why.verdict(ctx.liloUserId, ref!, action as Verdict);
+    await ctx.answerCallbackQuery({ text: clip(verdictText(language, outcome), TOAST) });
+    const msg = ctx.callbackQuery.message;
+    if (!outcome || !msg) return;
+    // The item's row of buttons goes: it is no longer on what Lilo remembers.
+    const rows = (msg.reply_markup?.inline_keyboard ?? []).filter((row) => !row.some((b) => "callback_data" in b && b.callback_data.endsWith(`:${ref}`)));
+    await setKeyboard(ctx.api, msg.chat.id, msg.message_id, rows, logger);
+  });
+}
+
+/** One row per item: its three actions, labelled with its reference. */
+function keyboard(view: WhyView, t: (typeof WHY_TEXTS)["de" | "en"]): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  for (const item of view.items) {
+    if (item.actions.includes("wrong")) kb.text(`${item.ref} ${t.wrong}`, `w:x:${item.ref}`);
+    if (item.actions.includes("outdated")) kb.text(`${t.outdated}`, `w:o:${item.ref}`);
+    if (item.actions.includes("forget")) kb.text(`${item.actions.length === 1 ? `${item.ref} ` : ""}${t.forget}`, `w:f:${item.ref}`);
+    kb.row();
+  }
+  return kb;
+}

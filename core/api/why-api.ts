@@ -1,0 +1,44 @@
+import type { Receipts, WhyItem, WhyView } from "../memory/receipts/receipts.ts";
+import { parseItemRef } from "../memory/receipts/item-ref.ts";
+import { applyVerdict, type FeedbackDeps, type Verdict, type VerdictOutcome } from "../conversation/correction/feedback.ts";
+
+export type { WhyItem, WhyView, WhyAction } from "../memory/receipts/receipts.ts";
+export type { Verdict, VerdictOutcome } from "../conversation/correction/feedback.ts";
+
+/**
+ * Receipts and /why (issue 19): what an answer's sheet held, with where each
+ * memory came from, and the user's verdict on one of them. The same use
+ * cases for every adapter, the CLI and (later) the web pages.
+ */
+export interface WhyApi {
+  /** The user's newest answer's receipt, or that of `answerId` when it is theirs. */
+  why(userId: string, answerId?: number): WhyView | undefined;
+  /** The receipt of any answer (`lilo why <answer id>`, the operator). */
+  forAnswer(answerId: number): WhyView | undefined;
+  /** One of the user's items by reference ("N12"), as it is now. */
+  item(userId: string, ref: string): WhyItem | undefined;
+  /**
+   * "stimmt nicht" / "veraltet" on one of the user's items: superseded and
+   * logged (undo: `lilo corrections undo <id>`); a profile entry goes, a rule
+   * is switched off. Undefined for an item that is not theirs or gone.
+   */
+  verdict(userId: string, ref: string, verdict: Verdict): Promise<VerdictOutcome | undefined>;
+}
+
+/** The /why use cases over the receipts and the correction path. */
+export function whyApi(receipts: Receipts, feedback: FeedbackDeps): WhyApi {
+  const item = (userId: string, ref: string) => {
+    const r = parseItemRef(ref);
+    return r ? receipts.item(userId, r.store, r.id) : undefined;
+  };
+  return {
+    why: (userId, answerId) => receipts.view(userId, answerId),
+    forAnswer: (answerId) => receipts.view(undefined, answerId),
+    item,
+    verdict: async (userId, ref, verdict) => {
+      const found = item(userId, ref);
+      if (!found || !found.actions.includes(verdict)) return undefined;
+      return applyVerdict(feedback, userId, found, verdict);
+    },
+  };
+}

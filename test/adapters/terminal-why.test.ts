@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PassThrough } from "node:stream";
+import { runTerminal } from "../../adapters/terminal/terminal.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
+
+// Issue 19: the terminal chat takes /why and /forget <words> exactly like Telegram, "ja" typed as the yes.
+describe("terminal: /why, /wrong and /forget <words> (issue 19)", () => {
+  let fake: FakeAnthropic;
+  let t: TestLilo;
+  beforeAll(async () => {
+    fake = await startFakeAnthropic();
+    fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : "Klar, Earl Grey."));
+    t = makeTestLilo({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test" });
+    await t.lilo.memory.add({ text: "Owner trinkt gern Earl Grey", userId: "owner", store: "notes", extra: { provenance: "user", provenance_ref: "3" } });
+    await t.lilo.memory.add({ text: "Owner mag Earl Grey mit Milch", userId: "owner", store: "notes" });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    await fake.close();
+  });
+
+  /** Runs the lines through the terminal chat; returns what it printed. */
+  async function chat(lines: string[]): Promise<string> {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = "";
+    output.on("data", (c) => (printed += String(c)));
+    const done = runTerminal(t.lilo, { input, output, userId: "owner" });
+    for (const l of lines) input.write(`${l}\n`);
+    input.end("/quit\n");
+    await done;
+    await t.lilo.idle();
+    return printed;
+  }
+
+  it("/why shows the memories with their origin; /wrong marks one; /forget lists, asks, and 'ja' forgets", async () => {
+    const first = t.lilo.memory.list("owner").find((n) => n.text.includes("trinkt"))!;
+    const out = await chat(["Was trinke ich gern? Earl Grey?", "/why", `/wrong N${first.id}`]);
+    expect(out).toContain("Das hatte ich für diese Antwort im Kopf:");
+    expect(out).toContain(`N${first.id} · Notiz: Owner trinkt gern Earl Grey`);
+    expect(out).toContain("↳ deine Worte (Nachricht 3)");
+    expect(out).toContain("✏️ Als falsch markiert: „Owner trinkt gern Earl Grey“");
+    expect(t.lilo.memory.get("owner", "notes", first.id)).toBeUndefined();
+
+    const nein = await chat(["/forget Earl Grey", "nein"]);
+    expect(nein).toMatch(/Das habe ich gefunden \(\d+\):/);
+    expect(nein).toContain("→ Ja / Nein");
+    expect(nein).toContain("Okay, ich vergesse nichts.");
+    expect(t.lilo.memory.list("owner").some((n) => n.text.includes("Earl Grey"))).toBe(true);
+
+    const ja = await chat(["/forget Earl Grey", "ja"]);
+    expect(ja).toMatch(/🗑 Vergessen: \d+ entfernt, \d+ umgeschrieben, [1-9]\d* Nachrichten geschwärzt\./);
+    expect(t.lilo.memory.list("owner").some((n) => n.text.includes("Earl Grey"))).toBe(false);
+    expect(await t.lilo.recall.passages("Earl Grey", { userId: "owner", limit: 5 })).toEqual([]);
+  });
+});
