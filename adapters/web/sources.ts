@@ -86,7 +86,41 @@ export function entryForget(lilo: Lilo): ForgetFlow {
   };
 }
 
+/** The receipts /why reads (`lilo.why`), each item as it is now: forgotten and corrected ones are left out. */
+export function whyReceipts(lilo: Lilo): ReceiptsSource {
+  return {
+    recent: (userId, limit) =>
+      lilo.why.recent(userId, limit).map((v) => ({
+        at: v.createdAt,
+        message: `#${v.answerId}`,
+        items: v.items.map((i) => ({ kind: i.store, text: `${i.ref} ${i.text}` })),
+      })),
+  };
+}
+
+/** Model calls per local day and role from the usage ledger (`lilo.usage`); one user's, or everyone's. */
+export function ledgerUsage(lilo: Lilo): UsageSource {
+  return {
+    perDay: ({ userId, days }) => {
+      const from = new Date(lilo.clock.now().getTime() - days * 86_400_000).toISOString().slice(0, 10);
+      const rows = new Map<string, UsageRow>();
+      for (const e of lilo.usage.entries({ from })) {
+        if (userId !== undefined && e.userId !== userId) continue;
+        const key = `${e.localDay} ${e.purpose}`;
+        const row = rows.get(key) ?? { day: e.localDay, role: e.purpose, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+        row.calls++;
+        row.inputTokens += e.inputTokens;
+        row.outputTokens += e.outputTokens;
+        // One call without a price makes the day's cost unknown rather than too low.
+        row.costUsd = row.costUsd === undefined || e.cost === null ? undefined : row.costUsd + e.cost;
+        rows.set(key, row);
+      }
+      return [...rows.values()].sort((a, b) => a.day.localeCompare(b.day) || a.role.localeCompare(b.role));
+    },
+  };
+}
+
 /** The sources as they exist today; pass others to `createWebApp` to replace one. */
 export function defaultSources(lilo: Lilo, given: Partial<WebSources> = {}): WebSources {
-  return { receipts: given.receipts ?? noReceipts, usage: given.usage ?? noUsage, forget: given.forget ?? entryForget(lilo) };
+  return { receipts: given.receipts ?? whyReceipts(lilo), usage: given.usage ?? ledgerUsage(lilo), forget: given.forget ?? entryForget(lilo) };
 }

@@ -13,6 +13,8 @@ export type { Verdict, VerdictOutcome } from "../conversation/correction/feedbac
 export interface WhyApi {
   /** The user's newest answer's receipt, or that of `answerId` when it is theirs. */
   why(userId: string, answerId?: number): WhyView | undefined;
+  /** The receipts of the user's newest `limit` answers, newest first (Lilo's pages). */
+  recent(userId: string, limit: number): WhyView[];
   /** The receipt of any answer (`lilo why <answer id>`, the operator). */
   forAnswer(answerId: number): WhyView | undefined;
   /** One of the user's items by reference ("N12"), as it is now. */
@@ -33,6 +35,7 @@ export function whyApi(receipts: Receipts, feedback: FeedbackDeps): WhyApi {
   };
   return {
     why: (userId, answerId) => receipts.view(userId, answerId),
+    recent: (userId, limit) => receipts.recent(userId, limit),
     forAnswer: (answerId) => receipts.view(undefined, answerId),
     item,
     verdict: async (userId, ref, verdict) => {

@@ -54,6 +54,12 @@ export class ReceiptsStore {
     return r && toReceipt(r);
   }
 
+  /** The receipts of the user's newest `limit` answers, newest first. */
+  recent(userId: string, limit: number): Receipt[] {
+    const rows = prepared(this.db, `SELECT * FROM receipts WHERE user_id = ? ORDER BY answer_id DESC LIMIT ?`).all(userId, limit) as RawReceipt[];
+    return rows.map(toReceipt);
+  }
+
   /** Takes one item off every receipt of a user (it was forgotten: /why must not show it again). */
   dropItem(userId: string, item: ReceiptItem, now: string): void {
     const rows = prepared(this.db, `SELECT * FROM receipts WHERE user_id = ? AND items LIKE ?`).all(userId, `%"id":${item.id}}%`) as RawReceipt[];

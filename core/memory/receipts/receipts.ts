@@ -69,6 +69,13 @@ export class Receipts {
     return { answerId: receipt.answerId, userId: receipt.userId, createdAt: receipt.createdAt, items: this.resolve(receipt.userId, receipt.items) };
   }
 
+  /** The receipts of the user's newest `limit` answers, newest first, each with its items as they are now. */
+  recent(userId: string, limit: number): WhyView[] {
+    return this.d.store
+      .recent(userId, limit)
+      .map((r) => ({ answerId: r.answerId, userId: r.userId, createdAt: r.createdAt, items: this.resolve(r.userId, r.items) }));
+  }
+
   /** One item of a user as it is now (for an action on it), or undefined. */
   item(userId: string, store: ReceiptStore, id: number): WhyItem | undefined {
     return this.resolve(userId, [{ store, id }])[0];

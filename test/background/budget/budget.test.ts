@@ -91,7 +91,7 @@ describe("budgets", () => {
   it("switches the chat to LILO_BUDGET_FALLBACK_MODEL (a live setting) while the month's budget is spent; a new month starts over", async () => {
     clock.set("2026-12-31T09:00:00Z");
     start({ LILO_BUDGET_MONTH: "400 tokens" });
-    t.lilo.settings.set("budget.fallback_model", "anthropic:claude-cheap");
+    await t.lilo.settings.set("budget.fallback_model", "anthropic:claude-cheap");
     await turn();
     await turn(); // 400 tokens: spent
     expect(t.lilo.usage.budget()).toMatchObject({ level: "spent", month: { period: "2026-12" } });

@@ -81,7 +81,7 @@ describe("usage ledger (issue 20)", () => {
     expect(model.model).toBe("claude-sonnet-4-5");
     await t.lilo.models.forRole("analysis").complete({ system: "", messages: [{ role: "user", content: "x" }], purpose: "analysis" });
     // The analysis role follows the chat model (Anthropic); ask an unpriced model by name through the registry's switch path.
-    t.lilo.models.switchChat("openai:some-unknown-model", clock.now().toISOString());
+    await t.lilo.models.switchChat("openai:some-unknown-model", clock.now().toISOString());
     openai.reply({ text: "Hallo!", usage: { prompt_tokens: 321, completion_tokens: 12, total_tokens: 333 } });
     await t.lilo.models.forRole("chat").complete({ system: "S", messages: [{ role: "user", content: "Hi" }], purpose: "greeting", userId: "chris" });
     openai.reply({ text: "Eine Antwort ohne Zählung.", usage: null });
