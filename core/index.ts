@@ -18,7 +18,7 @@ export type { AnalysisApi, AnalysisOptions, AnalysisResult } from "./api/analysi
 export type { SettingRow } from "./api/settings-api.ts";
 export type { ThoughtEntry } from "./api/reflection-api.ts";
 export type { GreetingPreview } from "./api/greeting-api.ts";
-export { formatMoney, formatTokens, spendOfLimit } from "./conversation/prompts/spend.ts";
+export { formatMoney, formatTokens, spendOfLimit } from "./foundation/usage/spend.ts";
 export type { UsageApi, UsageSummary, UsageOverview, UsageGrouping, UsageRow, UsageTotals, BudgetStatus, PeriodBudget } from "./api/usage-api.ts";
 export type { WebAccessApi, Redeemed, LinkRefusal } from "./api/web-access-api.ts";
 export type { WhyItem, WhyView, WhyAction, Verdict, VerdictOutcome } from "./api/why-api.ts";

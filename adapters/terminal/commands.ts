@@ -73,6 +73,7 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
     run: async (s, arg) => {
       const id = /^#?(\d+)$/.exec(arg);
       // Words (or a sheet key like N12) forget everywhere, with a yes/no question; a bare number is one note, as before.
+      if (!arg) return s.say(s.t.forgetUsage);
       if (!id) return whyCommand(s, "forget", arg);
       // The core's rule: another user's note and a missing one get the same answer.
       const gone = await s.lilo.memory.forget(s.userId, "notes", Number(id[1]));

@@ -103,19 +103,19 @@ export function ledgerUsage(lilo: Lilo): UsageSource {
   return {
     perDay: ({ userId, days }) => {
       const from = new Date(lilo.clock.now().getTime() - days * 86_400_000).toISOString().slice(0, 10);
-      const rows = new Map<string, UsageRow>();
+      const byDayRole = new Map<string, UsageRow>();
       for (const e of lilo.usage.entries({ from })) {
         if (userId !== undefined && e.userId !== userId) continue;
         const key = `${e.localDay} ${e.purpose}`;
-        const row = rows.get(key) ?? { day: e.localDay, role: e.purpose, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+        const row = byDayRole.get(key) ?? { day: e.localDay, role: e.purpose, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
         row.calls++;
         row.inputTokens += e.inputTokens;
         row.outputTokens += e.outputTokens;
         // One call without a price makes the day's cost unknown rather than too low.
         row.costUsd = row.costUsd === undefined || e.cost === null ? undefined : row.costUsd + e.cost;
-        rows.set(key, row);
+        byDayRole.set(key, row);
       }
-      return [...rows.values()].sort((a, b) => a.day.localeCompare(b.day) || a.role.localeCompare(b.role));
+      return [...byDayRole.values()].sort((a, b) => a.day.localeCompare(b.day) || a.role.localeCompare(b.role));
     },
   };
 }

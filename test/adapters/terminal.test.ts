@@ -68,7 +68,7 @@ describe("terminal chat", () => {
       "/model bogus:x",
       `/forget ${note.id}`,
       "/forget 999",
-      "/forget x",
+      "/forget",
       "/push off",
     ]) {
       input.write(`${line}\n`);

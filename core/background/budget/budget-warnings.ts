@@ -4,7 +4,7 @@ import type { Clock } from "../../foundation/ports/clock.ts";
 import type { Budget, PeriodBudget } from "../../foundation/usage/budget.ts";
 import { WARN_SHARE } from "../../foundation/usage/budget.ts";
 import type { Push } from "../push/push.ts";
-import { budgetWarning, spendOfLimit } from "../../conversation/prompts/spend.ts";
+import { budgetWarning, spendOfLimit } from "../../foundation/usage/spend.ts";
 
 /** What the warning needs. */
 export interface BudgetWarningDeps {

@@ -22,6 +22,19 @@ export const extractionSchema = z.object({
   important: z.array(z.object({ text: z.unknown(), weight: z.unknown().optional(), about: z.unknown().optional() })).default([]),
 });
 
+/**
+ * The same answer as a grammar-constrained model may write it: every value
+ * typed, so the longest possible answer still fits the extraction's token
+ * budget (a local model; see providers/local/json-budget.ts). Any answer of
+ * this shape also parses as `extractionSchema`.
+ */
+export const extractionGrammar = z.object({
+  facts: z.array(z.object({ text: z.string(), about: z.string().optional() })),
+  content: z.array(z.string()),
+  profile: z.array(z.object({ category: z.string(), text: z.string() })),
+  important: z.array(z.object({ text: z.string(), weight: z.number().int(), about: z.string().optional() })),
+});
+
 /** What an extraction stores: notes, profile facts and important memories, each already within its store's rules. */
 export interface Extraction {
   facts: { text: string; about: Subject }[];
@@ -63,7 +76,13 @@ export type ExtractionOutcome =
 export async function extractMemories(model: ChatModel, input: ExtractionInput, maxTokens: number): Promise<ExtractionOutcome> {
   const system = extractionSystemPrompt(input);
   const user = extractionUserPrompt(input);
-  const first = await completeJson(model, { system, messages: [{ role: "user", content: user }], schema: extractionSchema, maxTokens });
+  const first = await completeJson(model, {
+    system,
+    messages: [{ role: "user", content: user }],
+    schema: extractionSchema,
+    grammar: extractionGrammar,
+    maxTokens,
+  });
   let parsed: Extract<JsonParse<z.infer<typeof extractionSchema>>, { ok: true }>;
   let retried = false;
   if (first.ok) parsed = first;
@@ -77,6 +96,7 @@ export async function extractMemories(model: ChatModel, input: ExtractionInput, 
         { role: "user", content: extractionRetryPrompt(first.problem) },
       ],
       schema: extractionSchema,
+      grammar: extractionGrammar,
       maxTokens,
     });
     if (!second.ok) return { ok: false, problem: second.problem, raw: second.raw };

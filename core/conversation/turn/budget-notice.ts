@@ -2,7 +2,7 @@ import type { Budget } from "../../foundation/usage/budget.ts";
 import type { SettingsStore } from "../../foundation/store/settings.ts";
 import type { Clock } from "../../foundation/ports/clock.ts";
 import type { TurnMiddleware } from "./types.ts";
-import { budgetSpentNotice, spendOfLimit } from "../prompts/spend.ts";
+import { budgetSpentNotice, spendOfLimit } from "../../foundation/usage/spend.ts";
 
 /** Per user: the budget period whose spent-notice the user has seen ("2026-12-03" or "2026-12"). */
 const NOTICE_KEY = "budget.notice_seen";

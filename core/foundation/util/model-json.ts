@@ -41,8 +41,10 @@ function tryParse<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T }
  */
 export async function completeJson<T>(
   model: ChatModel,
-  req: { system: string; messages: ChatMessage[]; schema: z.ZodType<T>; maxTokens: number },
+  req: { system: string; messages: ChatMessage[]; schema: z.ZodType<T>; maxTokens: number; grammar?: z.ZodType },
 ): Promise<JsonParse<T> & { raw: string }> {
-  const res = await model.complete({ system: req.system, messages: req.messages, json: true, schema: req.schema, maxTokens: req.maxTokens, temperature: 0 });
+  // `grammar` may be stricter than `schema`: what a constraining provider may write, while the parser stays tolerant.
+  const schema = req.grammar ?? req.schema;
+  const res = await model.complete({ system: req.system, messages: req.messages, json: true, schema, maxTokens: req.maxTokens, temperature: 0 });
   return { ...parseModelJson(res.text, req.schema), raw: res.text };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toGrammarSchema, zodToGrammarSchema } from "../../../../core/foundation/providers/local/json-grammar-schema.ts";
 import { boundedSchema, worstCase } from "../../../../core/foundation/providers/local/json-budget.ts";
-import { extractionSchema } from "../../../../core/conversation/extraction/extract.ts";
+import { extractionGrammar } from "../../../../core/conversation/extraction/extract.ts";
 import { judgeSchema } from "../../../../core/conversation/correction/judge.ts";
 import { ruleSchema } from "../../../../core/conversation/correction/rule-derivation.ts";
 
@@ -45,7 +45,7 @@ describe("zod schemas as grammar schemas", () => {
 
 describe("bounds that make every JSON answer fit the token limit", () => {
   it.each([
-    ["extraction", extractionSchema, 768],
+    ["extraction", extractionGrammar, 768],
     ["judge", judgeSchema, 400],
     ["rule", ruleSchema, 400],
   ] as const)("%s: the longest answer the bounded schema allows fits the token limit", (_n, schema, tokens) => {
@@ -57,7 +57,7 @@ describe("bounds that make every JSON answer fit the token limit", () => {
   });
 
   it("gives up on a budget no answer fits, and on recursive schemas", () => {
-    expect(boundedSchema(zodToGrammarSchema(extractionSchema), 100)).toBeUndefined();
+    expect(boundedSchema(zodToGrammarSchema(extractionGrammar), 100)).toBeUndefined();
     expect(boundedSchema({ type: "object", properties: { a: { $ref: "#/$defs/A" } } }, 4000)).toBeUndefined();
   });
 });
@@ -74,6 +74,6 @@ describe("every JSON call passes its schema", () => {
     };
     walk("core");
     expect(hits).toEqual([join("core", "foundation", "util", "model-json.ts")]);
-    expect(readFileSync(hits[0]!, "utf8")).toMatch(/json: true, schema: req\.schema/);
+    expect(readFileSync(hits[0]!, "utf8")).toMatch(/json: true, schema,/);
   });
 });

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTinyGguf } from "../../../fixtures/tiny-gguf.ts";
 import { LocalModels, type LocalConfig } from "../../../../core/foundation/providers/local/local-models.ts";
-import { extractionSchema } from "../../../../core/conversation/extraction/extract.ts";
+import { extractionGrammar } from "../../../../core/conversation/extraction/extract.ts";
 import { judgeSchema } from "../../../../core/conversation/correction/judge.ts";
 import { ruleSchema } from "../../../../core/conversation/correction/rule-derivation.ts";
 import { parseModelJson } from "../../../../core/foundation/util/model-json.ts";
@@ -68,7 +68,7 @@ describe("local model on the real llama.cpp", () => {
   });
 
   it.each([
-    ["extraction", extractionSchema],
+    ["extraction", extractionGrammar],
     ["judge", judgeSchema],
     ["rule", ruleSchema],
   ] as const)("random weights under the %s schema's grammar still write JSON that parses against it", async (_name, schema) => {

@@ -2,7 +2,7 @@
  * What Lilo says about spending: the budget warning pushed at 80 % and at
  * 100 %, and the notice under a chat answer once a budget is spent.
  */
-import type { BudgetLimit } from "../../foundation/usage/budget-value.ts";
+import type { BudgetLimit } from "./budget-value.ts";
 
 type Lang = "de" | "en";
 
