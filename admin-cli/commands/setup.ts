@@ -1,13 +1,14 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { CliIO } from "../context.ts";
 import type { LocalModelOffer } from "../setup/model-choices.ts";
+import { LOCAL_MODELS } from "../../core/index.ts";
 
-/**
- * Lilo's own downloadable models, offered by the setup as one more model
- * choice. Empty until a local provider with a catalogue exists; then this
- * is its catalogue.
- */
-export const LOCAL_MODEL_CATALOGUE: readonly LocalModelOffer[] = [];
+/** Lilo's own downloadable models (the local provider's catalogue), offered by the setup with their download size. */
+export const LOCAL_MODEL_CATALOGUE: readonly LocalModelOffer[] = LOCAL_MODELS.map((m) => ({
+  name: m.name,
+  size: `${(m.sizeBytes / 1e9).toFixed(1)} GB`,
+  licence: m.licence,
+}));
 
 interface SetupFlags {
   language?: "de" | "en";
