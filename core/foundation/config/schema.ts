@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { QuietHours } from "../util/quiet-hours.ts";
-import { parsePrices } from "../usage/prices.ts";
-import { parseBudget } from "../usage/budget-value.ts";
+import { localSettings } from "./local-settings.ts";
+import { costSettings } from "./cost-settings.ts";
+import { lookupSettings } from "./lookup-settings.ts";
 import { bool, cronPattern, int, isTimeZone, num, opt, optionalScore, positive, positiveInt, quietHours, score, setting as s, url } from "./rules.ts";
 
 /**
@@ -120,41 +121,7 @@ export const rawConfigSchema = z.object({
     offline: s(bool(false), { env: "LILO_EMBEDDING_OFFLINE", doc: "true: never download; the model must be in the directory", group: "embeddings" }),
   }),
   // issue 22: Lilo's own model, run in this process (LILO_CHAT_MODEL=local:<name or file.gguf>)
-  local: z.object({
-    dir: s(opt(), {
-      env: "LILO_LOCAL_MODEL_DIR",
-      doc: "where local models are downloaded to and read from; default $LILO_DATA_DIR/models",
-      group: "local-model",
-      example: "data/models",
-    }),
-    offline: s(bool(false), {
-      env: "LILO_LOCAL_OFFLINE",
-      doc: "true: never download; the .gguf file must be in the directory",
-      group: "local-model",
-    }),
-    mirror: s(url(), {
-      env: "LILO_LOCAL_MODEL_MIRROR",
-      doc: "a Hugging Face mirror that replaces https://huggingface.co in the catalogue's download URLs",
-      group: "local-model",
-      example: "https://hf-mirror.com",
-    }),
-    gpu: s(z.enum(["auto", "off", "cuda", "vulkan", "metal"]).default("auto"), {
-      env: "LILO_LOCAL_GPU",
-      doc: "auto (a GPU when its binaries are installed, see README), off (CPU only), cuda, vulkan or metal",
-      group: "local-model",
-    }),
-    threads: s(int(0), { env: "LILO_LOCAL_THREADS", doc: "CPU threads; 0 = all cores but one (at least 1)", group: "local-model" }),
-    contextTokens: s(z.coerce.number().int().min(512).optional(), {
-      env: "LILO_LOCAL_CONTEXT_TOKENS",
-      doc: "largest context; default LILO_REQUEST_BUDGET_TOKENS + LILO_MODEL_MAX_TOKENS (shrunk when memory is short)",
-      group: "local-model",
-    }),
-    idleMinutes: s(positive(15), {
-      env: "LILO_LOCAL_IDLE_MINUTES",
-      doc: "the model leaves memory after this many minutes without a request; the next one loads it again",
-      group: "local-model",
-    }),
-  }),
+  local: localSettings,
   vector: z.object({
     backend: s(z.enum(["embedded", "sqlite-vec", "qdrant"]).optional(), {
       env: "LILO_VECTOR_BACKEND",
@@ -273,47 +240,7 @@ export const rawConfigSchema = z.object({
       group: "budgets",
     }),
   }),
-  costs: z.object({
-    currency: s(z.string().trim().min(1).default("USD"), {
-      env: "LILO_CURRENCY",
-      doc: "what prices and budgets are in (a label; the default prices are US dollars)",
-      group: "costs",
-    }),
-    prices: s(
-      z
-        .string()
-        .trim()
-        .default("")
-        .refine(valid(parsePrices), { error: (i) => problem(parsePrices, i.input) }),
-      {
-        env: "LILO_MODEL_PRICES",
-        doc: "per million tokens, model=input/cached/output[/cache-write], comma-separated; over the built-in list; unknown models count tokens only",
-        group: "costs",
-        example: "claude-sonnet-4-5=3/0.3/15/3.75,deepseek:deepseek-chat=0.28/0.028/0.42",
-      },
-    ),
-    keepDays: s(positiveInt(400), { env: "LILO_USAGE_KEEP_DAYS", doc: "the usage ledger forgets calls older than this", group: "costs" }),
-    budgetDay: s(budget(), {
-      env: "LILO_BUDGET_DAY",
-      doc: "per local day: an amount (2.50) or tokens (300k tokens); 80 % warns once, 100 % stops the background jobs",
-      group: "costs",
-      live: "budget.day",
-    }),
-    budgetMonth: s(budget(), { env: "LILO_BUDGET_MONTH", doc: "per calendar month, the same way", group: "costs", live: "budget.month" }),
-    fallbackModel: s(z.string().trim().default(""), {
-      env: "LILO_BUDGET_FALLBACK_MODEL",
-      doc: "provider:model the chat switches to once a budget is spent; empty = the chat keeps its model and says the budget is spent",
-      group: "costs",
-      live: "budget.fallback_model",
-      example: "deepseek:deepseek-chat",
-    }),
-    notify: s(z.string().trim().default(""), {
-      env: "LILO_BUDGET_NOTIFY",
-      doc: "user ids that get the 80 % warning as a push (comma-separated); empty = every user who opted in to pushes",
-      group: "costs",
-      example: "owner",
-    }),
-  }),
+  costs: costSettings,
   recall: z.object({
     maxPassages: s(positiveInt(8), {
       env: "LILO_RECALL_MAX_PASSAGES",
@@ -447,80 +374,7 @@ export const rawConfigSchema = z.object({
       example: "data/analyses",
     }),
   }),
-  lookup: z.object({
-    search: z.object({
-      provider: s(z.enum(["searxng", "brave"]).optional(), {
-        env: "LILO_SEARCH_PROVIDER",
-        doc: "searxng or brave; default: SearXNG if set, else Brave if a key is set",
-        group: "lookup",
-        listed: "search.provider",
-      }),
-      searxngUrl: s(url(), {
-        env: "SEARXNG_URL",
-        doc: 'self-hosted SearXNG; enable "json" in search.formats of its settings.yml',
-        group: "lookup",
-        example: "http://127.0.0.1:8888",
-      }),
-      braveApiKey: s(opt(), { env: "BRAVE_SEARCH_API_KEY", doc: "hosted Brave Search API, free tier", group: "lookup", secret: true }),
-      braveUrl: s(url(), { env: "BRAVE_SEARCH_URL", doc: "only for a proxy or tests", group: "lookup", example: "https://api.search.brave.com" }),
-      results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_SEARCH_RESULTS", doc: "", group: "lookup" }),
-      timeoutMs: s(positiveInt(10_000), { env: "LILO_SEARCH_TIMEOUT_MS", doc: "", group: "lookup" }),
-    }),
-    fetch: z.object({
-      enabled: s(bool(true), {
-        env: "LILO_FETCH_URL_ENABLED",
-        doc: "reading one page ([FETCH: url] / fetch_url); private, loopback and metadata addresses are always refused",
-        group: "lookup",
-        listed: "fetch_url.enabled",
-      }),
-      maxBytes: s(positiveInt(2_000_000), { env: "LILO_FETCH_MAX_BYTES", doc: "", group: "lookup" }),
-      timeoutMs: s(positiveInt(10_000), { env: "LILO_FETCH_TIMEOUT_MS", doc: "", group: "lookup" }),
-      maxChars: s(z.coerce.number().int().min(200).default(4_000), {
-        env: "LILO_FETCH_MAX_CHARS",
-        doc: "characters of the page text the model gets",
-        group: "lookup",
-      }),
-      /** Test setting: lets fetch_url reach 127.0.0.1/::1 (the fake servers); never set it in production. */
-      allowLoopback: s(bool(false), {
-        env: "LILO_FETCH_ALLOW_LOOPBACK",
-        doc: "tests only: lets fetch_url reach 127.0.0.1; never set it in production",
-        group: "lookup",
-      }),
-    }),
-    feeds: z.object({
-      urls: s(z.string().default(""), {
-        env: "LILO_FEEDS",
-        doc: "news feeds for [NEWS: words]; also `lilo feeds add URL`",
-        group: "lookup",
-        example: "https://example.org/feed.xml,https://example.net/atom.xml",
-        listed: "feeds.count",
-        show: (c: { lookup: { feeds: { urls: string[] } } }) => String(c.lookup.feeds.urls.length),
-      }),
-      cron: s(cronPattern("*/30 * * * *"), { env: "LILO_FEEDS_CRON", doc: "when feeds are fetched, local time zone", group: "lookup", listed: "feeds.cron" }),
-      retentionDays: s(positive(30), { env: "LILO_FEEDS_RETENTION_DAYS", doc: "", group: "lookup" }),
-      results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_NEWS_RESULTS", doc: "", group: "lookup" }),
-    }),
-    reflectionNews: z.object({
-      enabled: s(bool(false), { env: "LILO_REFLECTION_NEWS", doc: "true: the newest items go on the reflection sheet", group: "lookup" }),
-      items: s(positiveInt(5), { env: "LILO_REFLECTION_NEWS_ITEMS", doc: "", group: "lookup" }),
-    }),
-    tools: z.object({
-      modes: s(z.string().default("auto"), {
-        env: "LILO_NATIVE_TOOLS",
-        doc: "native tool calls instead of lookup markers: auto, native or markers, optionally per provider (e.g. markers,anthropic=native)",
-        group: "lookup",
-        listed: "tools.native",
-        show: (c: { lookup: { tools: { default: string; modes: Record<string, string> } } }) =>
-          [c.lookup.tools.default, ...Object.entries(c.lookup.tools.modes).map(([p, m]) => `${p}=${m}`)].join(","),
-      }),
-      rounds: s(z.coerce.number().int().min(1).max(10).default(3), {
-        env: "LILO_TOOL_ROUNDS",
-        doc: "tool rounds per turn; the call after the last one forbids tools",
-        group: "lookup",
-        listed: "tools.rounds",
-      }),
-    }),
-  }),
+  lookup: lookupSettings,
   media: z.object({
     vision: s(z.string().default("anthropic,openai,openrouter"), {
       env: "LILO_VISION",
@@ -546,30 +400,6 @@ export const rawConfigSchema = z.object({
     userId: s(z.string().trim().min(1).default("owner"), { env: "LILO_TERMINAL_USER", doc: "the Lilo user id of the terminal chat", group: "terminal" }),
   }),
 });
-
-/** A budget: an amount or tokens, "" or "off" for none (usage/budget-value.ts). */
-function budget() {
-  return z
-    .string()
-    .trim()
-    .default("")
-    .refine(valid(parseBudget), { error: (i) => problem(parseBudget, i.input) });
-}
-
-/** Does `parse` accept the value? */
-function valid(parse: (raw: string) => unknown): (raw: string) => boolean {
-  return (raw) => problem(parse, raw) === undefined;
-}
-
-/** What `parse` says is wrong with the value, if anything. */
-function problem(parse: (raw: string) => unknown, raw: unknown): string | undefined {
-  try {
-    parse(String(raw));
-    return undefined;
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
 
 /** The table's output before derived values (providers, model specs, user names, …) are added. */
 export type RawConfig = z.output<typeof rawConfigSchema>;

@@ -1,0 +1,156 @@
+/**
+ * The migrations that came with the usage ledger, Lilo's pages, per-user
+ * keyword indexes and trustworthy memory (issues 20, 26, 25, 19), in the
+ * order they run after those in schema.ts. Never edited after they shipped.
+ */
+import { userKey } from "./user-fts.ts";
+
+/** Issue 25: a store's keyword index partitioned by user (see user-fts.ts), replacing `${t}_fts`. */
+function userKeywordIndex(t: string): string {
+  return `
+  DROP TRIGGER ${t}_fts_ai; DROP TRIGGER ${t}_fts_ad; DROP TRIGGER ${t}_fts_au; DROP TABLE ${t}_fts;
+  CREATE VIRTUAL TABLE ${t}_user_fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER ${t}_user_fts_ai AFTER INSERT ON ${t} BEGIN
+    INSERT OR IGNORE INTO fts_users(user_id) VALUES (new.user_id);
+    INSERT INTO ${t}_user_fts(rowid, text) VALUES (${userKey("new.user_id", "new.id")}, new.text);
+  END;
+  CREATE TRIGGER ${t}_user_fts_ad AFTER DELETE ON ${t} BEGIN
+    DELETE FROM ${t}_user_fts WHERE rowid = ${userKey("old.user_id", "old.id")};
+  END;
+  CREATE TRIGGER ${t}_user_fts_au AFTER UPDATE OF text, user_id ON ${t} BEGIN
+    DELETE FROM ${t}_user_fts WHERE rowid = ${userKey("old.user_id", "old.id")};
+    INSERT OR IGNORE INTO fts_users(user_id) VALUES (new.user_id);
+    INSERT INTO ${t}_user_fts(rowid, text) VALUES (${userKey("new.user_id", "new.id")}, new.text);
+  END;
+  INSERT INTO ${t}_user_fts(rowid, text) SELECT ${userKey("r.user_id", "r.id")}, r.text FROM ${t} r;
+`;
+}
+
+export const LATER_MIGRATIONS: readonly string[] = [
+  /* issue 20: the usage ledger — every model call with its tokens, latency and cost, pruned after LILO_USAGE_KEEP_DAYS */ `
+  CREATE TABLE usage_ledger (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    -- the call's calendar day in Lilo's time zone: budgets and reports count by it
+    local_day TEXT NOT NULL,
+    -- null: the call served nobody in particular
+    user_id TEXT,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    purpose TEXT NOT NULL,
+    -- the whole prompt; the cached and cache-write parts are inside it
+    input_tokens INTEGER NOT NULL,
+    cached_input_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL,
+    -- 1: the server sent no usage; the tokens are estimated from the text
+    estimated INTEGER NOT NULL DEFAULT 0,
+    latency_ms INTEGER NOT NULL,
+    -- in LILO_CURRENCY at the price of the day; null when no price is known for the model
+    cost REAL
+  );
+  CREATE INDEX usage_ledger_day ON usage_ledger(local_day);
+  CREATE INDEX usage_ledger_created ON usage_ledger(created_at);
+  `,
+  /* issue 26: Lilo's pages — one-time login links and browser sessions, stored only as hashes of their tokens */ `
+  CREATE TABLE web_tokens (
+    hash TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('link', 'session')),
+    -- NULL: the operator (sees every user's memories)
+    user_id TEXT,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
+  `,
+  /* issue 25: keyword indexes partitioned by user inside FTS5 (a user's search reads only their rows, bm25 unchanged);
+     chat-message vectors move into the vector index, message_vectors keeps which messages have one */ `
+  CREATE TABLE fts_users (slot INTEGER PRIMARY KEY, user_id TEXT NOT NULL UNIQUE);
+  INSERT INTO fts_users(user_id)
+    SELECT user_id FROM notes UNION SELECT user_id FROM important UNION SELECT user_id FROM thoughts
+    UNION SELECT user_id FROM diary UNION SELECT user_id FROM messages;
+${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
+  DROP TRIGGER messages_ctx_ai; DROP TRIGGER messages_ctx_ad; DROP TRIGGER messages_ctx_au; DROP TABLE messages_ctx_fts;
+  CREATE VIRTUAL TABLE messages_ctx_user_fts USING fts5(text, context, tokenize='unicode61 remove_diacritics 2');
+  CREATE TRIGGER messages_ctx_ai AFTER INSERT ON messages BEGIN
+    INSERT OR IGNORE INTO fts_users(user_id) VALUES (new.user_id);
+    INSERT INTO messages_ctx_user_fts(rowid, text, context) VALUES (${userKey("new.user_id", "new.id")}, new.text,
+      coalesce((SELECT text FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1), ''));
+    UPDATE messages_ctx_user_fts SET context = context || ' ' || new.text
+      WHERE rowid = ${userKey("new.user_id", "(SELECT id FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1)")};
+  END;
+  CREATE TRIGGER messages_ctx_ad AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_ctx_user_fts WHERE rowid = ${userKey("old.user_id", "old.id")};
+  END;
+  CREATE TRIGGER messages_ctx_au AFTER UPDATE OF text ON messages BEGIN
+    UPDATE messages_ctx_user_fts SET text = new.text WHERE rowid = ${userKey("new.user_id", "new.id")};
+    UPDATE messages_ctx_user_fts SET context = replace(context, old.text, new.text)
+      WHERE rowid IN (SELECT ${userKey("new.user_id", "id")} FROM messages WHERE conversation_id = new.conversation_id AND id <> new.id
+                      AND id IN ((SELECT max(id) FROM messages WHERE conversation_id = new.conversation_id AND id < new.id),
+                                 (SELECT min(id) FROM messages WHERE conversation_id = new.conversation_id AND id > new.id)));
+  END;
+  INSERT INTO messages_ctx_user_fts(rowid, text, context)
+    SELECT ${userKey("m.user_id", "m.id")}, m.text,
+      coalesce((SELECT p.text FROM messages p WHERE p.conversation_id = m.conversation_id AND p.id < m.id ORDER BY p.id DESC LIMIT 1), '') || ' ' ||
+      coalesce((SELECT n.text FROM messages n WHERE n.conversation_id = m.conversation_id AND n.id > m.id ORDER BY n.id LIMIT 1), '')
+    FROM messages m;
+
+  -- chat-message vectors move into the vector index (store "messages"): int8 copy, rescoring, change log and
+  -- snapshot like the notes. This table now only records which messages have a vector (and of which embedder);
+  -- the old vectors wait in message_vectors_legacy until the index takes them over, user by user.
+  ALTER TABLE message_vectors RENAME TO message_vectors_legacy;
+  CREATE TABLE message_vectors (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL,
+    embedder TEXT NOT NULL
+  );
+  CREATE INDEX message_vectors_by_user ON message_vectors(user_id, embedder);
+  CREATE TRIGGER message_vectors_mark_au AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM message_vectors WHERE message_id = new.id;
+  END;
+  `,
+  /* issue 19: receipts of what each answer's sheet held, boundaries, provenance and subject of memories, redacted chat messages */ `
+  -- what was on an answer's cheat sheet (derived data, dropped with its answer)
+  CREATE TABLE receipts (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    answer_id INTEGER NOT NULL UNIQUE,
+    items TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX receipts_user ON receipts(user_id, answer_id);
+  CREATE TRIGGER receipts_prune AFTER DELETE ON messages BEGIN
+    DELETE FROM receipts WHERE answer_id = old.id;
+  END;
+  -- topics the user asked Lilo never to bring up on her own
+  CREATE TABLE boundaries (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    source_message_id INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX boundaries_unique ON boundaries(user_id, text);
+  -- where a memory came from: user (message id), inference (message id), lookup (URL or feed), import, operator
+  ALTER TABLE notes ADD COLUMN provenance TEXT;
+  ALTER TABLE notes ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE important ADD COLUMN provenance TEXT;
+  ALTER TABLE important ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE thoughts ADD COLUMN provenance TEXT;
+  ALTER TABLE thoughts ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE diary ADD COLUMN provenance TEXT;
+  ALTER TABLE diary ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE profile ADD COLUMN provenance TEXT;
+  ALTER TABLE profile ADD COLUMN provenance_ref TEXT;
+  ALTER TABLE topics ADD COLUMN provenance TEXT;
+  ALTER TABLE topics ADD COLUMN provenance_ref TEXT;
+  -- whom a note or important memory is about: 'user', 'lilo' or a person's name
+  ALTER TABLE notes ADD COLUMN subject TEXT;
+  ALTER TABLE important ADD COLUMN subject TEXT;
+  -- a forgotten chat message keeps its place in the conversation; its text is replaced and search skips it
+  ALTER TABLE messages ADD COLUMN redacted_at TEXT;
+  `,
+];
