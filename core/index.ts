@@ -23,6 +23,7 @@ export type { UsageApi, UsageSummary, UsageOverview, UsageGrouping, UsageRow, Us
 export type { WebAccessApi, Redeemed, LinkRefusal } from "./api/web-access-api.ts";
 export type { WhyItem, WhyView, WhyAction, Verdict, VerdictOutcome } from "./api/why-api.ts";
 export type { ForgetItem, ForgetOutcome, ForgetPlan } from "./api/forget-api.ts";
+export { itemRef } from "./memory/receipts/item-ref.ts";
 export type { Boundary } from "./api/boundaries-api.ts";
 export type { Provenance, ProvenanceKind } from "./foundation/store/provenance.ts";
 

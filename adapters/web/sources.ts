@@ -1,8 +1,9 @@
-import type { Lilo, MemoryEntry, MemoryOwner, VectorStore } from "../../core/index.ts";
+import type { Lilo } from "../../core/index.ts";
 
 /**
  * What the pages show that other parts of Lilo own, each behind a small interface so the real use case
- * plugs in with a few lines: receipts of answers (`/why`), the usage ledger, and "forget everywhere".
+ * plugs in with a few lines: receipts of answers (`/why`) and the usage ledger. "Forget everywhere" is
+ * `lilo.forget` itself (pages/forget.tsx).
  * `defaultSources` builds them from what `Lilo` offers today.
  */
 
@@ -10,6 +11,8 @@ import type { Lilo, MemoryEntry, MemoryOwner, VectorStore } from "../../core/ind
 export interface ReceiptItem {
   kind: string;
   text: string;
+  /** Its short reference ("N12", "M305"), when it can be forgotten from the receipts page. */
+  forgetRef?: string | undefined;
 }
 
 /** What one answer used. */
@@ -42,26 +45,10 @@ export interface UsageSource {
   perDay(opts: { userId: string | undefined; days: number }): UsageRow[] | Promise<UsageRow[]>;
 }
 
-/** One memory a forget would remove. */
-export interface ForgetItem {
-  store: VectorStore;
-  id: number;
-  text: string;
-}
-
-/** "Forget": what would go (shown for confirmation), then removing exactly the confirmed items. */
-export interface ForgetFlow {
-  /** What forgetting the entry `store`/`id` removes; empty when the owner may not see it. */
-  preview(owner: MemoryOwner, store: VectorStore, id: number): ForgetItem[] | Promise<ForgetItem[]>;
-  /** Forgets the confirmed items the owner may change; returns how many went. */
-  forget(owner: MemoryOwner, items: { store: VectorStore; id: number }[]): Promise<number>;
-}
-
 /** Everything the pages take from outside `Lilo`'s own use cases. */
 export interface WebSources {
   receipts: ReceiptsSource;
   usage: UsageSource;
-  forget: ForgetFlow;
 }
 
 /** No receipts are recorded yet: the page says so. */
@@ -70,22 +57,6 @@ export const noReceipts: ReceiptsSource = { recent: () => [] };
 /** No usage ledger yet: the page says "no data yet". */
 export const noUsage: UsageSource = { perDay: () => [] };
 
-/** Forget = the memory API's forget of that one entry (row and vector), after the confirmation page. */
-export function entryForget(lilo: Lilo): ForgetFlow {
-  const item = (e: MemoryEntry): ForgetItem => ({ store: e.store, id: e.id, text: e.text });
-  return {
-    preview: (owner, store, id) => {
-      const entry = lilo.memory.get(owner, store, id);
-      return entry ? [item(entry)] : [];
-    },
-    forget: async (owner, items) => {
-      let n = 0;
-      for (const i of items) if (await lilo.memory.forget(owner, i.store, i.id)) n++;
-      return n;
-    },
-  };
-}
-
 /** The receipts /why reads (`lilo.why`), each item as it is now: forgotten and corrected ones are left out. */
 export function whyReceipts(lilo: Lilo): ReceiptsSource {
   return {
@@ -93,7 +64,7 @@ export function whyReceipts(lilo: Lilo): ReceiptsSource {
       lilo.why.recent(userId, limit).map((v) => ({
         at: v.createdAt,
         message: `#${v.answerId}`,
-        items: v.items.map((i) => ({ kind: i.store, text: `${i.ref} ${i.text}` })),
+        items: v.items.map((i) => ({ kind: i.store, text: `${i.ref} ${i.text}`, forgetRef: i.actions.includes("forget") ? i.ref : undefined })),
       })),
   };
 }
@@ -122,5 +93,5 @@ export function ledgerUsage(lilo: Lilo): UsageSource {
 
 /** The sources as they exist today; pass others to `createWebApp` to replace one. */
 export function defaultSources(lilo: Lilo, given: Partial<WebSources> = {}): WebSources {
-  return { receipts: given.receipts ?? whyReceipts(lilo), usage: given.usage ?? ledgerUsage(lilo), forget: given.forget ?? entryForget(lilo) };
+  return { receipts: given.receipts ?? whyReceipts(lilo), usage: given.usage ?? ledgerUsage(lilo) };
 }

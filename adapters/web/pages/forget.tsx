@@ -1,72 +1,148 @@
 /** @jsxImportSource hono/jsx */
+/**
+ * "Forget everywhere" (issue 19) on the pages: the forget button of a memory (`/forget/N12`) or the
+ * words form of the memories page (`/forget?q=…`) shows what `lilo.forget` found in every store of the
+ * viewer's user — notes, important memories, profile, thoughts, diary, topics, summaries, chat messages —
+ * in the words the chat's yes/no question uses; "yes" (a CSRF-protected POST) forgets exactly what was
+ * shown and still holds it, "no" goes back and changes nothing.
+ */
 import type { Hono } from "hono";
-import { Csrf } from "../layout.tsx";
-import { attempt, idParam, notFound, page, storeParam } from "../respond.tsx";
-import { href, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
+import { itemRef, type ForgetItem, type ForgetOutcome, type ForgetPlan, type Lilo } from "../../../core/index.ts";
+import { Csrf, Notice } from "../layout.tsx";
+import { attempt, notFound, page } from "../respond.tsx";
+import { href, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
-/** Forget with confirmation: the page lists what would go (the forget flow decides), the button forgets exactly that. */
-export function registerForget(app: Hono<WebEnv>, { sources }: WebDeps): void {
-  const target = (c: WebContext) => {
-    const store = storeParam(c.req.param("store"));
-    const id = idParam(c.req.param("id"));
-    return store && id !== undefined ? { store, id } : undefined;
-  };
-  // Back to the page the entry was on: thoughts and the diary have their own.
-  const listOf = (store: string) => (store === "notes" ? "/memories" : `/${store}`);
-  const back = (c: WebContext, store: string) => href(c.get("viewer"), listOf(store), { done: "forgotten" });
+/** What a confirmation was asked for: one item by reference, or some words. */
+type Target = { ref: string } | { q: string };
 
-  app.get("/forget/:store/:id", async (c) => {
-    const v = c.get("viewer");
-    const t = target(c);
-    const items = t ? await sources.forget.preview(v.owner, t.store, t.id) : [];
-    if (!t || items.length === 0) return notFound(c);
-    const action = href(v, `/forget/${t.store}/${t.id}`);
-    return page(
-      c,
-      t.store === "important" ? "important" : "memories",
-      v.t.forgetTitle,
-      <>
-        <p>{v.t.forgetIntro}</p>
-        <ul class="items">
-          {items.map((i) => (
-            <li class="item">
+/** The page each kind of item is listed on, where a forget started from it returns to. */
+const PAGE_OF: Partial<Record<ForgetItem["kind"], string>> = {
+  notes: "/memories",
+  important: "/important",
+  thoughts: "/thoughts",
+  diary: "/diary",
+  profile: "/profile",
+  messages: "/receipts",
+};
+type RefKind = Parameters<typeof itemRef>[0];
+const REF_KINDS = new Set<string>(["notes", "important", "thoughts", "diary", "profile", "messages"]);
+
+/** A plan item's key in the confirmation form. */
+const keyOf = (i: Pick<ForgetItem, "kind" | "id">) => `${i.kind}:${i.id}`;
+
+/** The plan for a target, always of the viewer's user (the operator's chosen one); undefined: not theirs. */
+async function planFor(lilo: Lilo, v: Viewer, target: Target): Promise<ForgetPlan | undefined> {
+  return "ref" in target ? lilo.forget.findItem(v.userId, target.ref) : lilo.forget.find(v.userId, target.q);
+}
+
+/** Where to go afterwards (and on "no"): the page of the item the forget started from, else the memories. */
+function pageAfter(plan: ForgetPlan, target: Target): string {
+  if (!("ref" in target)) return "/memories";
+  const ref = target.ref.trim().toUpperCase();
+  const own = plan.items.find((i) => REF_KINDS.has(i.kind) && itemRef(i.kind as RefKind, i.id) === ref);
+  return (own && PAGE_OF[own.kind]) ?? "/memories";
+}
+
+/** The notice after a forget, from the counts the redirect carries. */
+export function ForgottenNotice({ c }: { c: WebContext }) {
+  if (c.req.query("done") !== "forgotten") return null;
+  const n = (k: string) => Number(c.req.query(k) ?? 0) || 0;
+  return <Notice text={c.get("viewer").t.forgottenCounts(n("removed"), n("rewritten"), n("redacted"))} />;
+}
+
+/** The words form of the memories page: shows what holds them before anything goes. */
+export function ForgetWordsForm({ v }: { v: Viewer }) {
+  return (
+    <form method="get" action="/forget" class="search forget-words">
+      {v.operator && <input type="hidden" name="u" value={v.userId} />}
+      <input type="search" name="q" placeholder={v.t.forgetWordsPlaceholder} aria-label={v.t.forgetWords} required />
+      <button type="submit" class="danger">
+        {v.t.forgetWordsButton}
+      </button>
+    </form>
+  );
+}
+
+/** The confirmation: the chat's question text, every place in detail, yes (POST) and no (back). */
+function Confirm({ v, lilo, plan, target, back }: { v: Viewer; lilo: Lilo; plan: ForgetPlan; target: Target; back: string }) {
+  return (
+    <>
+      <p class="question forget-question">{lilo.forget.describe(plan)}</p>
+      <p class="hint">{v.t.forgetIntro}</p>
+      <details class="panel">
+        <summary>{v.t.forgetDetails(plan.items.length)}</summary>
+        <ul class="items forget-items">
+          {plan.items.map((i) => (
+            <li class="item" data-kind={i.kind}>
               <p class="text">{i.text}</p>
               <div class="meta">
-                {i.store} #{i.id}
+                <span>
+                  <span class="badge">{v.t.forgetKinds[i.kind] ?? i.kind}</span> #{i.id} · {v.t.forgetMatches[i.match]}
+                </span>
+                <span>{v.t.forgetActions[i.action]}</span>
               </div>
             </li>
           ))}
         </ul>
-        <form method="post" action={action} class="confirm">
-          <Csrf v={v} />
-          {items.map((i) => (
-            <input type="hidden" name="item" value={`${i.store}:${i.id}`} />
-          ))}
-          <button type="submit" class="danger">
-            {v.t.forgetConfirm}
-          </button>
-          <a href={href(v, listOf(t.store))}>{v.t.cancel}</a>
-        </form>
-      </>,
-    );
-  });
+      </details>
+      <form method="post" action={href(v, "/forget")} class="confirm">
+        <Csrf v={v} />
+        {"ref" in target ? <input type="hidden" name="ref" value={target.ref} /> : <input type="hidden" name="q" value={target.q} />}
+        {plan.items.map((i) => (
+          <input type="hidden" name="item" value={keyOf(i)} />
+        ))}
+        <button type="submit" class="danger">
+          {v.t.forgetConfirm}
+        </button>
+        <a href={href(v, back)} class="keep">
+          {v.t.forgetKeep}
+        </a>
+      </form>
+    </>
+  );
+}
 
-  app.post("/forget/:store/:id", (c) =>
+/** Forget everywhere: the confirmation pages and the yes. */
+export function registerForget(app: Hono<WebEnv>, { lilo }: WebDeps): void {
+  const confirmPage = async (c: WebContext, target: Target) => {
+    const v = c.get("viewer");
+    const plan = await planFor(lilo, v, target);
+    if (!plan) return notFound(c);
+    const back = pageAfter(plan, target);
+    if (plan.items.length === 0)
+      return page(
+        c,
+        "memories",
+        v.t.forgetTitle,
+        <>
+          <Notice text={lilo.forget.nothingFound} />
+          <a href={href(v, back)}>{v.t.cancel}</a>
+        </>,
+      );
+    return page(c, "memories", v.t.forgetTitle, <Confirm v={v} lilo={lilo} plan={plan} target={target} back={back} />);
+  };
+
+  app.get("/forget", (c) => {
+    const q = (c.req.query("q") ?? "").trim();
+    return q ? confirmPage(c, { q }) : c.redirect(href(c.get("viewer"), "/memories"), 303);
+  });
+  app.get("/forget/:ref", (c) => confirmPage(c, { ref: c.req.param("ref") }));
+
+  app.post("/forget", (c) =>
     attempt(c, async () => {
       const v = c.get("viewer");
-      const t = target(c);
-      if (!t) return notFound(c);
       const body = await c.req.parseBody({ all: true });
-      const raw = ([] as unknown[]).concat(body.item ?? []);
-      // Only what the confirmation page listed is forgotten; the flow checks ownership again.
-      const items = raw.flatMap((r) => {
-        const [store, id] = String(r).split(":");
-        const s = storeParam(store);
-        const n = idParam(id);
-        return s && n !== undefined ? [{ store: s, id: n }] : [];
-      });
-      const n = await sources.forget.forget(v.owner, items.length ? items : [t]);
-      return n === 0 ? notFound(c) : c.redirect(back(c, t.store), 303);
+      const one = (k: string) => (typeof body[k] === "string" ? body[k].trim() : "");
+      const target: Target | undefined = one("ref") ? { ref: one("ref") } : one("q") ? { q: one("q") } : undefined;
+      const plan = target && (await planFor(lilo, v, target));
+      if (!target || !plan) return notFound(c);
+      // Found again for this user: only what the page showed and still holds it goes (nothing of another user can be named here).
+      const shown = new Set(([] as unknown[]).concat(body.item ?? []).map(String));
+      const items = plan.items.filter((i) => shown.has(keyOf(i)));
+      if (items.length === 0) return notFound(c);
+      const outcome: ForgetOutcome = await lilo.forget.apply({ userId: plan.userId, words: plan.words, items });
+      const { removed, rewritten, redacted } = outcome;
+      return c.redirect(href(v, pageAfter(plan, target), { done: "forgotten", removed, rewritten, redacted }), 303);
     }),
   );
 }

@@ -4,7 +4,8 @@ import { Csrf, Items, Notice } from "../layout.tsx";
 import { LiveSetting } from "./settings.tsx";
 import { page } from "../respond.tsx";
 import { href, localTime, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
-import type { Lilo } from "../../../core/index.ts";
+import { itemRef, type Lilo } from "../../../core/index.ts";
+import { ForgottenNotice } from "./forget.tsx";
 
 /** The live settings whose keys start with `prefix` (diary., reflection.), as forms. */
 function LiveSettings({ v, lilo, prefix }: { v: Viewer; lilo: Lilo; prefix: string }) {
@@ -31,6 +32,7 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       v.t.nav.thoughts,
       <>
         <p class="hint">{v.t.thoughtsIntro}</p>
+        <ForgottenNotice c={c} />
         <details class="panel">
           <summary>{v.t.reflection}</summary>
           <LiveSettings v={v} lilo={lilo} prefix="reflection." />
@@ -50,7 +52,7 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
                 <span>
                   {v.t.origin[th.origin] ?? th.origin} · {localTime(th.createdAt, v.timeZone)}
                 </span>
-                <a href={href(v, `/forget/thoughts/${th.id}`)} class="danger">
+                <a href={href(v, `/forget/${itemRef("thoughts", th.id)}`)} class="danger">
                   {v.t.forget}
                 </a>
               </div>
@@ -70,6 +72,7 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       v.t.nav.diary,
       <>
         <p class="hint">{v.t.diaryIntro}</p>
+        <ForgottenNotice c={c} />
         {notice && <Notice text={notice.text} kind={notice.kind} />}
         <div class="panel">
           <LiveSettings v={v} lilo={lilo} prefix="diary." />
@@ -89,7 +92,7 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
               <p class="text">{e.text}</p>
               <div class="meta">
                 <span>{localTime(e.createdAt, v.timeZone)}</span>
-                <a href={href(v, `/forget/diary/${e.id}`)} class="danger">
+                <a href={href(v, `/forget/${itemRef("diary", e.id)}`)} class="danger">
                   {v.t.forget}
                 </a>
               </div>

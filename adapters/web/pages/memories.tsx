@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import type { VectorStore } from "../../../core/index.ts";
-import { Items, Notice, PostForm } from "../layout.tsx";
+import { itemRef, type VectorStore } from "../../../core/index.ts";
+import { Items, PostForm } from "../layout.tsx";
+import { ForgetWordsForm, ForgottenNotice } from "./forget.tsx";
 import { attempt, changed, field, idParam, notFound, page, storeParam } from "../respond.tsx";
 import { href, localTime, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
@@ -13,7 +14,7 @@ export interface ShownMemory {
   createdAt: string;
 }
 
-/** One memory in a list: its text and date, edit in place (htmx), forget via the confirmation page. */
+/** One memory in a list: its text and date, edit in place (htmx), forget everywhere via the confirmation page. */
 export function MemoryRow({ v, m }: { v: Viewer; m: ShownMemory }) {
   return (
     <li class="item" id={`m-${m.store}-${m.id}`}>
@@ -26,7 +27,7 @@ export function MemoryRow({ v, m }: { v: Viewer; m: ShownMemory }) {
           <a href={href(v, `/memories/${m.store}/${m.id}`)} hx-get={href(v, `/memories/${m.store}/${m.id}/edit`)} hx-target="closest li" hx-swap="outerHTML">
             {v.t.edit}
           </a>
-          <a href={href(v, `/forget/${m.store}/${m.id}`)} class="danger">
+          <a href={href(v, `/forget/${itemRef(m.store, m.id)}`)} class="danger">
             {v.t.forget}
           </a>
         </span>
@@ -76,7 +77,7 @@ export function registerMemories(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       store === "notes" ? "memories" : "important",
       v.t.nav[store === "notes" ? "memories" : "important"],
       <>
-        <Notice text={c.req.query("done") === "forgotten" ? v.t.forgotten : undefined} />
+        <ForgottenNotice c={c} />
         <form method="get" action={path} class="search" role="search">
           {v.operator && <input type="hidden" name="u" value={v.userId} />}
           <input type="search" name="q" value={q} placeholder={v.t.searchPlaceholder} aria-label={v.t.search} />
@@ -84,6 +85,10 @@ export function registerMemories(app: Hono<WebEnv>, { lilo }: WebDeps): void {
         </form>
         <p class="hint">{q ? v.t.results(found.length, q) : `${v.t.newest} · ${v.t.searchHint}`}</p>
         <Items list={found} empty={v.t.none} each={(m) => <MemoryRow v={v} m={m} />} />
+        <details class="panel">
+          <summary>{v.t.forgetWords}</summary>
+          <ForgetWordsForm v={v} />
+        </details>
       </>,
     );
   };

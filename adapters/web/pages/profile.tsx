@@ -1,11 +1,12 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import type { ProfileEntry } from "../../../core/index.ts";
+import { itemRef, type ProfileEntry } from "../../../core/index.ts";
+import { ForgottenNotice } from "./forget.tsx";
 import { InlineEdit, PostForm } from "../layout.tsx";
 import { attempt, changed, field, idParam, notFound, page } from "../respond.tsx";
 import { href, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
-/** One profile fact: edit in place, delete. */
+/** One profile fact: edit in place, delete (this row), forget (everywhere, after the confirmation page). */
 function FactRow({ v, f }: { v: Viewer; f: ProfileEntry }) {
   const base = `/profile/${f.id}`;
   return (
@@ -16,6 +17,9 @@ function FactRow({ v, f }: { v: Viewer; f: ProfileEntry }) {
           {v.t.delete}
         </button>
       </PostForm>
+      <a href={href(v, `/forget/${itemRef("profile", f.id)}`)} class="danger">
+        {v.t.forget}
+      </a>
     </li>
   );
 }
@@ -32,6 +36,7 @@ export function registerProfile(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       v.t.nav.profile,
       <>
         <p class="hint">{v.t.profileIntro}</p>
+        <ForgottenNotice c={c} />
         {byCategory.size === 0 && <p class="empty">{v.t.none}</p>}
         {[...byCategory].map(([category, facts]) => (
           <section class="category">

@@ -3,7 +3,8 @@ import type { Hono } from "hono";
 import { Items } from "../layout.tsx";
 import { page } from "../respond.tsx";
 import type { UsageRow } from "../sources.ts";
-import { localTime, type WebDeps, type WebEnv } from "../viewer.ts";
+import { href, localTime, type WebDeps, type WebEnv } from "../viewer.ts";
+import { ForgottenNotice } from "./forget.tsx";
 
 /** The chart's data: days on the x axis, one series per role (cost when every row has a price, else tokens). */
 export function chartData(entries: UsageRow[]): { days: string[]; unit: "usd" | "tokens"; series: { role: string; values: number[] }[] } {
@@ -82,6 +83,7 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
       v.t.nav.receipts,
       <>
         <p class="hint">{v.t.receiptsIntro}</p>
+        <ForgottenNotice c={c} />
         <Items
           list={receipts}
           empty={v.t.noReceipts}
@@ -91,7 +93,12 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
               <ul class="used">
                 {r.items.map((i) => (
                   <li>
-                    <span class="badge">{i.kind}</span> {i.text}
+                    <span class="badge">{i.kind}</span> {i.text}{" "}
+                    {i.forgetRef && (
+                      <a href={href(v, `/forget/${i.forgetRef}`)} class="danger">
+                        {v.t.forget}
+                      </a>
+                    )}
                   </li>
                 ))}
               </ul>
