@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { silentLogger } from "../../../core/index.ts";
 import { startWebServer, type WebServer } from "../../../adapters/web/server.ts";
-import type { Receipt, UsageRow } from "../../../adapters/web/sources.ts";
 import { basisVector, vectorWithCosine } from "../../fakes/controlled-embedder.ts";
-import { say, startScenario, USER, type Scenario } from "../../conversation/correction/scenario.ts";
+import { callKind, say, startScenario, USER, type Scenario } from "../../conversation/correction/scenario.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = [
@@ -32,8 +31,6 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
   let context: BrowserContext;
   let page: Page;
   let profileDir: string;
-  const usage: UsageRow[] = [];
-  const receipts: Receipt[] = [];
   const ids: Record<string, number> = {};
   let ruleId: number;
   const DIM = 64;
@@ -49,8 +46,18 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     };
     ids.kino = await note("Christian geht freitags gern ins Kino");
     ids.tee = await note("Christian trinkt abends gern Tee");
-    ids.tauben = await note("Christian hat Angst vor Tauben", basisVector(DIM, 3));
+    // A fact that reaches many stores: a note, the profile, and a chat turn whose answer files it as
+    // important, a thought and a follow-up topic (the chat message itself holds it too).
+    ids.tauben = await note("Angst vor Tauben", basisVector(DIM, 3));
     embedder.set("Wovor habe ich Angst?", basisVector(DIM, 3));
+    embedder.set("Welche Vögel meidet er?", basisVector(DIM, 3));
+    lilo.profile.add(USER, "health", "Hat Angst vor Tauben");
+    const told = "Ich habe Angst vor Tauben.";
+    s.chat = (m) =>
+      m === told
+        ? "Das verstehe ich gut. [IMPORTANT: Hat große Angst vor Tauben] [THOUGHT: Seine Angst vor Tauben geht mir nach.] [FOLLOWUP: Wie geht es mit der Angst vor Tauben?]"
+        : "Okay.";
+    await say(s, told);
     await lilo.memory.add({ userId: USER, store: "important", text: "Christians Tochter heißt Mia" });
     lilo.profile.add(USER, "relationships", "Tochter Mia, 7 Jahre");
     lilo.profile.add(USER, "work", "Arbeitet als Tischler");
@@ -61,23 +68,9 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     ids.berlin = await note("Christian wohnt in Berlin", vectorWithCosine(basisVector(DIM, 0), 0.48, 5));
     s.judge = JSON.stringify({ verdicts: [{ id: `n${ids.berlin}`, action: "delete", reason: "Christian ist nach Köln gezogen" }] });
     await say(s, msg);
-    // Usage and receipts come in through the pages' sources, as the ledger and receipts will.
-    for (const [day, chat, extraction] of [
-      ["2026-11-30", 0.12, 0.02],
-      ["2026-12-01", 0.3, 0.04],
-      ["2026-12-02", 0.21, 0.05],
-    ] as const) {
-      usage.push({ day, role: "chat", calls: 12, inputTokens: 30_000, outputTokens: 2_000, costUsd: chat });
-      usage.push({ day, role: "extraction", calls: 12, inputTokens: 8_000, outputTokens: 900, costUsd: extraction });
-    }
-    receipts.push({ at: "2026-12-02T17:59:00Z", message: msg, items: [{ kind: "note", text: "Christian wohnt in Berlin" }] });
-
-    server = await startWebServer(lilo, silentLogger, {
-      host: "127.0.0.1",
-      port: 0,
-      hostGiven: false,
-      sources: { usage: { perDay: () => usage }, receipts: { recent: () => receipts } },
-    });
+    s.judge = JSON.stringify({ verdicts: [] });
+    // Usage (the ledger) and receipts (/why) are the real ones these chat turns left.
+    server = await startWebServer(lilo, silentLogger, { host: "127.0.0.1", port: 0, hostGiven: false });
     mkdirSync(SHOTS, { recursive: true });
     profileDir = mkdtempSync(join(tmpdir(), "lilo-chromium-"));
     context = await chromium.launchPersistentContext(profileDir, {
@@ -130,23 +123,51 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     expect(s.t.lilo.memory.get(USER, "notes", ids.tee!)!.text).toBe("Christian trinkt abends lieber Kräutertee");
   });
 
-  it("forgets a memory after the confirmation page: gone from search and from the next cheat sheet", async () => {
+  it("searches a memory by meaning (no word in common)", async () => {
+    await page.goto(`${server.url}/memories?q=${encodeURIComponent("Welche Vögel meidet er?")}`);
+    expect(await item("Angst vor Tauben").count()).toBe(1);
+  });
+
+  it("forgets everywhere after the chat's confirmation: gone from search, the pages and every later model request", async () => {
     const sheetNotes = async () => (await s.t.lilo.preview({ userId: USER, text: "Wovor habe ich Angst?" })).notes.map((n) => n.id);
     expect(await sheetNotes()).toContain(ids.tauben);
+    expect(JSON.stringify((await s.t.lilo.preview({ userId: USER, text: "Wovor habe ich Angst?" })).request)).toMatch(/Tauben/);
     await page.goto(`${server.url}/memories?q=Tauben`);
-    await item("Tauben").getByRole("link", { name: "Vergessen" }).click();
-    await page.waitForURL(/\/forget\/notes\//);
+    await item("Angst vor Tauben").first().getByRole("link", { name: "Vergessen" }).click();
+    await page.waitForURL(/\/forget\/N\d+/);
+    // The question the chat asks, listing every store that holds it; the details name each place.
+    const question = await page.locator(".forget-question").textContent();
+    expect(question).toMatch(/^Das habe ich gefunden \(\d+\):/);
+    expect(question).toContain("Soll ich das alles vergessen?");
+    const kinds = await page.locator(".forget-items li").evaluateAll((els) => els.map((e) => e.getAttribute("data-kind")));
+    expect(new Set(kinds)).toEqual(new Set(["notes", "important", "thoughts", "profile", "topics", "messages"]));
+    await page.locator("details.panel summary").click();
     await shot("forget-confirm");
+    // "No" leaves everything.
+    await page.getByRole("link", { name: "Nein, alles behalten" }).click();
+    await page.waitForURL(/\/memories$/);
+    expect(s.t.lilo.memory.get(USER, "notes", ids.tauben!)).toBeDefined();
+    await page.goBack();
     await page.getByRole("button", { name: "Ja, vergessen" }).click();
     await page.waitForURL(/done=forgotten/);
-    expect(await page.locator(".notice").textContent()).toBe("Vergessen.");
-    await page.getByRole("searchbox").fill("Tauben");
-    await page.getByRole("searchbox").press("Enter");
+    expect(await page.locator(".notice").textContent()).toMatch(/^Vergessen: \d+ entfernt, \d+ umgeschrieben, 1 Nachrichten geschwärzt\.$/);
+    await page.getByRole("searchbox").first().fill("Tauben");
+    await page.getByRole("searchbox").first().press("Enter");
     await page.waitForURL(/q=Tauben/);
     expect(await item("Tauben").count()).toBe(0);
+    for (const path of ["/important", "/profile", "/thoughts", "/topics"]) {
+      await page.goto(`${server.url}${path}`);
+      expect(await page.locator("main").textContent(), path).not.toMatch(/Tauben/);
+    }
     expect(await sheetNotes()).not.toContain(ids.tauben);
     const sheet = await s.t.lilo.preview({ userId: USER, text: "Wovor habe ich Angst?" });
-    expect(JSON.stringify(sheet.request)).not.toContain("Tauben");
+    expect(JSON.stringify(sheet.request)).not.toMatch(/Tauben/);
+    // The next chat turn asks about it; no request to the model holds its words any more.
+    const from = s.fake.requests.length;
+    await say(s, "Wovor habe ich Angst?");
+    const later = s.fake.requests.slice(from);
+    expect(later.some((b) => callKind(b) === "chat")).toBe(true);
+    for (const b of later) expect(JSON.stringify(b)).not.toMatch(/Tauben/);
   });
 
   it("switches a rule off", async () => {
@@ -169,7 +190,7 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     expect(s.t.lilo.memory.get(USER, "notes", ids.berlin!)?.text).toBe("Christian wohnt in Berlin");
   });
 
-  it("renders the usage chart from the usage source", async () => {
+  it("renders the usage chart from the ledger of the chat turns above", async () => {
     await page.goto(`${server.url}/usage`);
     await page.locator("#usage-chart[data-rendered=true] canvas").waitFor();
     // The canvas has drawn pixels (not just an empty element): count the non-transparent ones.
@@ -186,7 +207,7 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
       return n;
     });
     expect(painted).toBeGreaterThan(500);
-    expect(await page.locator(".u-legend").textContent()).toContain("extraction");
+    expect(await page.locator(".u-legend").textContent()).toContain("chat");
     await shot("usage");
   });
 
