@@ -12,14 +12,16 @@ function FactRow({ v, f }: { v: Viewer; f: ProfileEntry }) {
   return (
     <li class="item" id={`fact-${f.id}`}>
       <InlineEdit v={v} action={href(v, base)} value={f.text} label={v.t.categories[f.category] ?? f.category} />
-      <PostForm v={v} action={href(v, `${base}/delete`)} confirm={v.t.confirmDelete}>
-        <button type="submit" class="link danger">
-          {v.t.delete}
-        </button>
-      </PostForm>
-      <a href={href(v, `/forget/${itemRef("profile", f.id)}`)} class="danger">
-        {v.t.forget}
-      </a>
+      <span class="actions">
+        <PostForm v={v} action={href(v, `${base}/delete`)} confirm={v.t.confirmDelete}>
+          <button type="submit" class="link danger">
+            {v.t.delete}
+          </button>
+        </PostForm>
+        <a href={href(v, `/forget/${itemRef("profile", f.id)}`)} class="danger">
+          {v.t.forget}
+        </a>
+      </span>
     </li>
   );
 }

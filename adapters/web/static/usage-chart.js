@@ -9,10 +9,16 @@
   const xs = data.days.map((d) => Date.parse(d + "T12:00:00Z") / 1000);
   const fmt = data.unit === "usd" ? (v) => "$" + v.toFixed(2) : (v) => (v >= 1000 ? (v / 1000).toFixed(1) + "k" : String(v));
   const bars = uPlot.paths.bars({ size: [0.7, 40] });
+  // The box's inner width: clientWidth counts its padding, and a chart that wide would stick out on a phone.
+  const innerWidth = () => {
+    const cs = getComputedStyle(el);
+    return Math.max(200, el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
+  };
   const opts = {
-    width: el.clientWidth || 320,
+    width: innerWidth(),
     height: 260,
-    scales: { x: { time: true } },
+    // Bars and lines start at zero, so days and roles compare by height.
+    scales: { x: { time: true }, y: { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
     // One tick per day with data, shown as DD.MM (the page's days are local calendar days).
     axes: [
       { splits: () => xs, values: (u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(5, 10).split("-").reverse().join(".")) },
@@ -33,5 +39,5 @@
   };
   const chart = new uPlot(opts, [xs].concat(data.series.map((s) => s.values)), el);
   el.dataset.rendered = "true";
-  window.addEventListener("resize", () => chart.setSize({ width: el.clientWidth, height: 260 }));
+  window.addEventListener("resize", () => chart.setSize({ width: innerWidth(), height: 260 }));
 })();

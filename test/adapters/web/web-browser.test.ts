@@ -91,7 +91,19 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  /** Elements of the page's content that stick out past its right edge on the phone (wide tables scroll in their own box). */
+  const OVERFLOW = `(() => {
+    const main = document.querySelector("main");
+    const edge = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main).paddingRight) + 1;
+    return [...main.querySelectorAll("*")]
+      .filter((e) => !e.closest(".scroll") && e.getBoundingClientRect().right > edge)
+      .map((e) => e.tagName.toLowerCase() + (e.className ? "." + e.className : ""));
+  })()`;
+  /** Saves a screenshot of the page, after checking it fits the phone's width. */
+  const shot = async (name: string) => {
+    expect(await page.evaluate<string[]>(OVERFLOW), `${name} is wider than the phone`).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
   const item = (text: string) => page.locator("li.item", { hasText: text });
 
   it("logs in with a one-time link and lands on the memories", async () => {
@@ -170,6 +182,19 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     for (const b of later) expect(JSON.stringify(b)).not.toMatch(/Tauben/);
   });
 
+  it("forgets everywhere by words from the memories page", async () => {
+    await page.goto(`${server.url}/memories`);
+    await page.getByText("Überall vergessen, nach Wörtern").click();
+    await page.getByRole("searchbox", { name: "Überall vergessen, nach Wörtern" }).fill("Kino");
+    await page.getByRole("button", { name: "Suchen…" }).click();
+    await page.waitForURL(/\/forget\?q=Kino/);
+    expect(await page.locator(".forget-question").textContent()).toContain("Notiz #");
+    await page.getByRole("button", { name: "Ja, vergessen" }).click();
+    await page.waitForURL(/done=forgotten/);
+    expect(s.t.lilo.memory.get(USER, "notes", ids.kino!)).toBeUndefined();
+    expect(await item("Kino").count()).toBe(0);
+  });
+
   it("switches a rule off", async () => {
     await page.goto(`${server.url}/rules`);
     await item("kurzen Sätzen").getByRole("button", { name: "Ausschalten" }).click();
@@ -209,6 +234,20 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     expect(painted).toBeGreaterThan(500);
     expect(await page.locator(".u-legend").textContent()).toContain("chat");
     await shot("usage");
+  });
+
+  it("sets the diary's time and writes today's entry now", async () => {
+    await page.goto(`${server.url}/diary`);
+    const time = page.locator("form.setting", { hasText: "diary.time" });
+    await time.locator('input[name="value"]').fill("21:30");
+    await time.getByRole("button", { name: "Speichern" }).click();
+    await expect.poll(() => s.t.lilo.settings.get("diary.time")?.value).toBe("21:30");
+    expect(s.t.lilo.config.diary.time).toBe("21:30");
+    await page.getByRole("button", { name: "Jetzt schreiben" }).click();
+    await page.locator(".notice", { hasText: "Tagebucheintrag für 2026-12-02 geschrieben." }).waitFor();
+    const [entry] = s.t.lilo.diary.list(USER, 5);
+    expect(entry?.day).toBe("2026-12-02");
+    expect(await item(entry!.text).count()).toBe(1);
   });
 
   it("switches the diary off on its page (a live setting, at once)", async () => {
