@@ -11,7 +11,7 @@
   const bars = uPlot.paths.bars({ size: [0.7, 40] });
   // The box's inner width: clientWidth counts its padding, and a chart that wide would stick out on a phone.
   const innerWidth = () => {
-    const cs = getComputedStyle(el);
+    const cs = window.getComputedStyle(el);
     return Math.max(200, el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
   };
   const opts = {
