@@ -1,4 +1,4 @@
-import type { Lilo } from "../../core/index.ts";
+import { itemRef, type Lilo } from "../../core/index.ts";
 
 /**
  * What the pages show that other parts of Lilo own, each behind a small interface so the real use case
@@ -18,7 +18,7 @@ export interface ReceiptItem {
 /** What one answer used. */
 export interface Receipt {
   at: string;
-  /** The user's message the answer replied to. */
+  /** The answer itself (Lilo's reply as it is now), or its number when it was forgotten. */
   message: string;
   items: ReceiptItem[];
 }
@@ -63,7 +63,7 @@ export function whyReceipts(lilo: Lilo): ReceiptsSource {
     recent: (userId, limit) =>
       lilo.why.recent(userId, limit).map((v) => ({
         at: v.createdAt,
-        message: `#${v.answerId}`,
+        message: lilo.why.item(userId, itemRef("messages", v.answerId))?.text ?? `#${v.answerId}`,
         items: v.items.map((i) => ({ kind: i.store, text: `${i.ref} ${i.text}`, forgetRef: i.actions.includes("forget") ? i.ref : undefined })),
       })),
   };

@@ -45,7 +45,7 @@ const en = {
   forgetWordsPlaceholder: "e.g. the name of a place…",
   forgetWordsButton: "Find…",
   forgetDetails: (n: number) => `All ${n} places`,
-  forgetKinds: {
+  storeNames: {
     notes: "note",
     important: "important",
     thoughts: "thought",
@@ -189,7 +189,7 @@ const de: Texts = {
   forgetWordsPlaceholder: "z. B. der Name eines Orts…",
   forgetWordsButton: "Suchen…",
   forgetDetails: (n: number) => `Alle ${n} Stellen`,
-  forgetKinds: {
+  storeNames: {
     notes: "Notiz",
     important: "Wichtig",
     thoughts: "Gedanke",

@@ -93,7 +93,7 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
               <ul class="used">
                 {r.items.map((i) => (
                   <li>
-                    <span class="badge">{i.kind}</span> {i.text}{" "}
+                    <span class="badge">{v.t.storeNames[i.kind] ?? i.kind}</span> {i.text}{" "}
                     {i.forgetRef && (
                       <a href={href(v, `/forget/${i.forgetRef}`)} class="danger">
                         {v.t.forget}

@@ -112,6 +112,7 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     await page.getByRole("button", { name: "Lilos Seiten öffnen" }).click();
     await page.waitForURL(/\/memories$/);
     await expect.poll(() => page.locator("h1").textContent()).toBe("Erinnerungen");
+    expect(await page.locator("html").getAttribute("lang")).toBe("de");
     expect(await item("Kino").count()).toBe(1);
     await shot("memories");
   });
@@ -275,5 +276,11 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
       await shot(path.slice(1));
     }
     expect(await page.locator("body").textContent()).toContain("diary.enabled");
+    // Receipts are /why's: each answer (as it is now) with what its sheet held, each forgettable by its reference.
+    await page.goto(`${server.url}/receipts`);
+    const newest = page.locator("li.item").first();
+    expect(await newest.locator(".question").textContent()).toBe("Okay.");
+    expect(await newest.locator(".used").textContent()).toContain("Christians Tochter heißt Mia");
+    expect(await newest.getByRole("link", { name: "Vergessen" }).first().getAttribute("href")).toMatch(/^\/forget\/[A-Z]\d+$/);
   });
 });

@@ -4,6 +4,7 @@ import { createWebApp } from "../../../adapters/web/app.tsx";
 import { startWebServer } from "../../../adapters/web/server.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { webLogin } from "./web-session.ts";
+import { csrfToken } from "../../../adapters/web/auth.tsx";
 
 /** Lilo's pages over HTTP without a socket (app.request), on a real SQLite file, with a clock the test moves. */
 describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
@@ -31,7 +32,10 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
   it("without a session shows the login page with 401, for pages and changes alike", async () => {
     const page = await app.request("/memories");
     expect(page.status).toBe(401);
-    expect(await page.text()).toContain("Open a login link");
+    const html = await page.text();
+    expect(html).toContain("Open a login link");
+    // The persona's language (LILO_LANGUAGE=en here; the browser test runs the German one).
+    expect(html).toContain('<html lang="en">');
     expect((await app.request("/rules/1/toggle", { method: "POST" })).status).toBe(401);
     expect((await app.request("/memories", { headers: { cookie: "lilo_session=made-up" } })).status).toBe(401);
   });
@@ -119,6 +123,25 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
       expect(html).toContain("ANTHROPIC_API_KEY");
       expect(html).not.toContain("very-secret");
       expect(html).toContain("diary.enabled");
+      // Keys are read-only here: no field to enter one, and a post to one (or to configuration from .env) changes nothing.
+      const secrets = html.slice(html.indexOf("Keys and tokens"));
+      expect(secrets).not.toMatch(/<input|<form/);
+      const cookie = `lilo_session=${session}`;
+      const csrf = csrfToken(session!);
+      for (const key of ["ANTHROPIC_API_KEY", "LILO_DATA_DIR"]) {
+        const res = await a.request(`/settings/${key}`, {
+          method: "POST",
+          headers: { cookie },
+          body: new URLSearchParams({ _csrf: csrf, value: "sk-ant-typed-in" }),
+        });
+        expect(res.status, key).toBe(404);
+      }
+      expect(s.lilo.settings.get("ANTHROPIC_API_KEY")?.value).toBe("set");
+      expect(JSON.stringify(s.lilo.settings.list())).not.toContain("typed-in");
+      // A live setting does change, at once.
+      const live = await a.request("/settings/diary.time", { method: "POST", headers: { cookie }, body: new URLSearchParams({ _csrf: csrf, value: "20:15" }) });
+      expect(live.status).toBe(303);
+      expect(s.lilo.config.diary.time).toBe("20:15");
     } finally {
       await s.cleanup();
     }
