@@ -77,7 +77,7 @@ function Confirm({ v, lilo, plan, target, back }: { v: Viewer; lilo: Lilo; plan:
               <p class="text">{i.text}</p>
               <div class="meta">
                 <span>
-                  <span class="badge">{v.t.storeNames[i.kind] ?? i.kind}</span> #{i.id} · {v.t.forgetMatches[i.match]}
+                  <span class="badge">{lilo.forget.kindName(i.kind)}</span> #{i.id} · {v.t.forgetMatches[i.match]}
                 </span>
                 <span>{v.t.forgetActions[i.action]}</span>
               </div>

@@ -20,7 +20,7 @@ export function chartData(entries: UsageRow[]): { days: string[]; unit: "usd" | 
 }
 
 /** Receipts of recent answers, and usage per day and role as a chart (uPlot, from /static) with the numbers as a table. */
-export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
+export function registerInsight(app: Hono<WebEnv>, { lilo, sources }: WebDeps): void {
   app.get("/usage", async (c) => {
     const v = c.get("viewer");
     const entries = await sources.usage.perDay({ userId: v.operator ? undefined : v.userId, days: 30 });
@@ -93,7 +93,7 @@ export function registerInsight(app: Hono<WebEnv>, { sources }: WebDeps): void {
               <ul class="used">
                 {r.items.map((i) => (
                   <li>
-                    <span class="badge">{v.t.storeNames[i.kind] ?? i.kind}</span> {i.text}{" "}
+                    <span class="badge">{lilo.forget.kindName(i.kind)}</span> {i.text}{" "}
                     {i.forgetRef && (
                       <a href={href(v, `/forget/${i.forgetRef}`)} class="danger">
                         {v.t.forget}

@@ -19,7 +19,8 @@ export interface ForgetQuestionPayload {
   items: { kind: ForgetPlan["items"][number]["kind"]; id: number; match: "words" | "meaning" }[];
 }
 
-const KIND_NAMES = {
+/** What the question calls each kind of place (Lilo's pages use the same names). */
+export const KIND_NAMES = {
   de: {
     notes: "Notiz",
     important: "Wichtig",

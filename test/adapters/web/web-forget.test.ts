@@ -57,6 +57,8 @@ describe("Lilo's pages: forget everywhere", () => {
     // The same question the chat asks, word for word.
     expect(html).toContain(escapeHtml(t.lilo.forget.describe(plan)));
     expect(html).toContain("Shall I forget all of it?");
+    // Each place with the question's name for it and what will happen to it.
+    expect(html).toMatch(/<span class="badge">topic<\/span> #\d+ · holds the words<\/span><span>will be removed<\/span>/);
     expect(shownItems(html).sort()).toEqual(plan.items.map((i) => `${i.kind}:${i.id}`).sort());
     expect(html).not.toContain("bike key");
     // "No" is a link back: nothing is posted, everything stays.
