@@ -102,16 +102,20 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       </>,
     );
   };
-  app.get("/diary", (c) => diaryPage(c));
+  app.get("/diary", (c) => {
+    const v = c.get("viewer");
+    const written = c.req.query("written");
+    const skipped = c.req.query("skipped");
+    if (written) return diaryPage(c, { text: v.t.diaryWritten(written), kind: "ok" });
+    if (skipped) return diaryPage(c, { text: v.t.diaryNone[skipped] ?? skipped, kind: "ok" });
+    return diaryPage(c);
+  });
+  // Post/redirect/get: reloading the page after "write now" must not write a second entry.
   app.post("/diary/write", async (c) => {
     const v = c.get("viewer");
     const r = await lilo.diary.writeNow(v.userId);
-    const notice =
-      r.kind === "written"
-        ? { text: v.t.diaryWritten(r.entry.day), kind: "ok" as const }
-        : r.kind === "skipped"
-          ? { text: v.t.diaryNone[r.reason] ?? r.reason, kind: "ok" as const }
-          : { text: v.t.failed(r.error), kind: "error" as const };
-    return diaryPage(c, notice);
+    if (r.kind === "written") return c.redirect(href(v, "/diary", { written: r.entry.day }), 303);
+    if (r.kind === "skipped") return c.redirect(href(v, "/diary", { skipped: r.reason }), 303);
+    return diaryPage(c, { text: v.t.failed(r.error), kind: "error" });
   });
 }

@@ -249,6 +249,12 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     const [entry] = s.t.lilo.diary.list(USER, 5);
     expect(entry?.day).toBe("2026-12-02");
     expect(await item(entry!.text).count()).toBe(1);
+    // The write was redirected to a GET: reloading shows the notice again but writes nothing more.
+    expect(new URL(page.url()).pathname).toBe("/diary");
+    const before = s.t.lilo.diary.list(USER, 5).length;
+    await page.reload();
+    await page.locator(".notice", { hasText: "Tagebucheintrag für 2026-12-02 geschrieben." }).waitFor();
+    expect(s.t.lilo.diary.list(USER, 5)).toHaveLength(before);
   });
 
   it("switches the diary off on its page (a live setting, at once)", async () => {
