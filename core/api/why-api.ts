@@ -34,11 +34,7 @@ export interface WhyApi {
 }
 
 /** The /why use cases over the receipts and the correction path. */
-export function whyApi(
-  receipts: Receipts,
-  feedback: FeedbackDeps,
-  ask: { questions: Questions; language: "de" | "en"; questionTtlMinutes: number },
-): WhyApi {
+export function whyApi(receipts: Receipts, feedback: FeedbackDeps, ask: { questions: Questions; language: "de" | "en"; questionTtlMinutes: number }): WhyApi {
   const item = (userId: string, ref: string) => {
     const r = parseItemRef(ref);
     return r ? receipts.item(userId, r.store, r.id) : undefined;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHRIS, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
+import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
+import { CHRIS, lastUserText, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
 
 // Issue 19 through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
 /** Waits are generous: the machine may be busy; nothing sleeps, every wait ends on the awaited call. */
@@ -21,6 +22,18 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     await h.stop();
   });
 
+  /** The fake model answers the judge (its candidate's id taken from the prompt) with this verdict; returns the judge prompts it got. */
+  const judge = (verdict: { action: string; text?: string; reason: string }) => {
+    const prompts: string[] = [];
+    h.answer = (text) => {
+      const id = /id=(m\d+) /.exec(text)?.[1];
+      if (!text.includes("<candidates>") || !id) return "Gern!";
+      prompts.push(text);
+      return JSON.stringify({ verdicts: [{ id, ...verdict }] });
+    };
+    return prompts;
+  };
+
   const pressed = (id: string) => h.tg.waitFor((calls) => calls.find((c) => c.method === "answerCallbackQuery" && c.params.callback_query_id === id), WAIT);
 
   it("/why lists the last answer's memories with stimmt nicht / veraltet / vergessen; each button does what it says", async () => {
@@ -40,15 +53,64 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     expect(row(`N${earl.id}`).map((b) => b.text)).toEqual([`N${earl.id} stimmt nicht`, "veraltet", "vergessen"]);
     const messageId = (why!.result as { message_id: number }).message_id;
 
-    // stimmt nicht: superseded and logged, undoable.
+    // stimmt nicht: Lilo asks what is wrong; the reply goes with the memory to the judge, which rewrites it (logged, undoable).
     const wrong = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:x:N${earl.id}` });
-    expect((await pressed(wrong.id)).params.text).toMatch(
-      /^✏️ Als falsch markiert: „Christian trinkt gern Earl Grey“ \(rückgängig: lilo corrections undo \d+\)$/,
+    await pressed(wrong.id);
+    const [, , asked] = await waitForMessages(h.tg, CHRIS, 3, WAIT);
+    expect(String(asked!.params.text)).toBe(
+      "Was stimmt an „Christian trinkt gern Earl Grey“ nicht? Schreib mir, wie es richtig ist, dann berichtige ich es. Ist es einfach falsch: „Löschen“.",
+    );
+    expect((asked!.params.reply_markup as Keyboard).inline_keyboard[0]!.map((b) => b.text)).toEqual(["Löschen", "Stimmt doch"]);
+    expect(h.lilo.memory.get("chris", "notes", earl.id)?.text).toBe("Christian trinkt gern Earl Grey"); // nothing changes before the reply
+    const judged = judge({ action: "rewrite", text: "Christian trinkt gern Rooibos", reason: "he drinks Rooibos" });
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Ich trinke lieber Rooibos, nicht Earl Grey" });
+    const [, , , corrected] = await waitForMessages(h.tg, CHRIS, 4, WAIT);
+    expect(String(corrected!.params.text)).toMatch(
+      /^✏️ Berichtigt: „Christian trinkt gern Earl Grey“ → „Christian trinkt gern Rooibos“ \(rückgängig: lilo corrections undo \d+\)$/,
+    );
+    const judgeCall = judged.at(-1)!;
+    expect(judgeCall).toContain("Ich trinke lieber Rooibos, nicht Earl Grey");
+    expect(judgeCall).toContain(`id=m${earl.id} `);
+    expect(h.lilo.memory.get("chris", "notes", earl.id)).toBeUndefined();
+    const rewritten = h.lilo.memory.list("chris").find((n) => n.text === "Christian trinkt gern Rooibos")!;
+    expect(rewritten.extra).toMatchObject({ provenance: "user" });
+    const entry = h.lilo.corrections.list({ userId: "chris" })[0]!;
+    expect(entry).toMatchObject({ rowId: earl.id, action: "rewrite", newRowId: rewritten.id, triggerText: "Ich trinke lieber Rooibos, nicht Earl Grey" });
+    expect(
+      h
+        .chatRequests()
+        .filter((r) => !String(r.system).includes(JUDGE_PROMPT_MARK))
+        .map(lastUserText),
+    ).not.toContain("Ich trinke lieber Rooibos, nicht Earl Grey"); // the reply was the correction, not a chat turn
+    await h.lilo.corrections.undo(entry.id);
+    expect(h.lilo.memory.get("chris", "notes", earl.id)?.text).toBe("Christian trinkt gern Earl Grey");
+    expect(h.lilo.memory.get("chris", "notes", rewritten.id)).toBeUndefined();
+
+    // stimmt nicht → "Löschen": superseded without a reply, logged, undoable.
+    const wrongAgain = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:x:N${earl.id}` });
+    await pressed(wrongAgain.id);
+    const [, , , , again] = await waitForMessages(h.tg, CHRIS, 5, WAIT);
+    const del = (again!.params.reply_markup as Keyboard).inline_keyboard[0]![0]!;
+    const deleted = h.tg.pushCallback({
+      fromId: CHRIS,
+      chatId: CHRIS,
+      messageId: (again!.result as { message_id: number }).message_id,
+      data: del.callback_data,
+    });
+    await pressed(deleted.id);
+    await h.tg.waitFor(
+      (calls) =>
+        calls.find(
+          (c) =>
+            c.method === "editMessageText" &&
+            String(c.params.text).includes("✏️ Gelöscht: „Christian trinkt gern Earl Grey“ (rückgängig: lilo corrections undo"),
+        ),
+      WAIT,
     );
     expect(h.lilo.memory.get("chris", "notes", earl.id)).toBeUndefined();
-    const entry = h.lilo.corrections.list({ userId: "chris" })[0]!;
-    expect(entry).toMatchObject({ rowId: earl.id, action: "delete", triggerText: "stimmt nicht" });
-    await h.lilo.corrections.undo(entry.id);
+    const deletion = h.lilo.corrections.list({ userId: "chris" })[0]!;
+    expect(deletion).toMatchObject({ rowId: earl.id, action: "delete", triggerText: "stimmt nicht" });
+    await h.lilo.corrections.undo(deletion.id);
     expect(h.lilo.memory.get("chris", "notes", earl.id)?.text).toBe("Christian trinkt gern Earl Grey");
 
     // veraltet: superseded with the date, kept in the history.
@@ -59,7 +121,7 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     // vergessen: forget everywhere, after the yes to the listed findings.
     const forget = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:f:N${cello.id}` });
     await pressed(forget.id);
-    const [, , question] = await waitForMessages(h.tg, CHRIS, 3, WAIT);
+    const question = (await waitForMessages(h.tg, CHRIS, 6, WAIT))[5];
     expect(String(question!.params.text)).toContain("Cello");
     const yes = (question!.params.reply_markup as Keyboard).inline_keyboard[0]![0]!;
     expect(yes.text).toBe("Ja");

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { runTerminal } from "../../adapters/terminal/terminal.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
 
 // Issue 19: the terminal chat takes /why and /forget <words> exactly like Telegram, "ja" typed as the yes.
@@ -10,7 +11,14 @@ describe("terminal: /why, /wrong and /forget <words> (issue 19)", () => {
   let t: TestLilo;
   beforeAll(async () => {
     fake = await startFakeAnthropic();
-    fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : "Klar, Earl Grey."));
+    fake.replyAlways((b) => {
+      if (isExtraction(b.system)) return NO_EXTRACTION;
+      // The judge of "stimmt nicht": rewrite the one memory it was shown.
+      const id = /id=(m\d+) /.exec(String(b.messages.at(-1)?.content))?.[1];
+      if (String(b.system).includes(JUDGE_PROMPT_MARK) && id)
+        return JSON.stringify({ verdicts: [{ id, action: "rewrite", text: "Owner trinkt gern Kaffee" }] });
+      return "Klar, Earl Grey.";
+    });
     t = makeTestLilo({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test" });
     await t.lilo.memory.add({ text: "Owner trinkt gern Earl Grey", userId: "owner", store: "notes", extra: { provenance: "user", provenance_ref: "3" } });
     await t.lilo.memory.add({ text: "Owner mag Earl Grey mit Milch", userId: "owner", store: "notes" });
@@ -34,14 +42,18 @@ describe("terminal: /why, /wrong and /forget <words> (issue 19)", () => {
     return printed;
   }
 
-  it("/why shows the memories with their origin; /wrong marks one; /forget lists, asks, and 'ja' forgets", async () => {
+  it("/why shows the memories with their origin; /wrong asks and judges the reply; /forget lists, asks, and 'ja' forgets", async () => {
     const first = t.lilo.memory.list("owner").find((n) => n.text.includes("trinkt"))!;
-    const out = await chat(["Was trinke ich gern? Earl Grey?", "/why", `/wrong N${first.id}`]);
+    const out = await chat(["Was trinke ich gern? Earl Grey?", "/why", `/wrong N${first.id}`, "Stimmt doch", `/wrong N${first.id}`, "Heute trinke ich Kaffee"]);
     expect(out).toContain("Das hatte ich für diese Antwort im Kopf:");
     expect(out).toContain(`N${first.id} · Notiz: Owner trinkt gern Earl Grey`);
     expect(out).toContain("↳ deine Worte (Nachricht 3)");
-    expect(out).toContain("✏️ Als falsch markiert: „Owner trinkt gern Earl Grey“");
+    expect(out).toContain("Was stimmt an „Owner trinkt gern Earl Grey“ nicht?");
+    expect(out).toContain("→ Löschen / Stimmt doch");
+    expect(out).toContain("Okay, „Owner trinkt gern Earl Grey“ bleibt, wie es ist.");
+    expect(out).toMatch(/✏️ Berichtigt: „Owner trinkt gern Earl Grey“ → „Owner trinkt gern Kaffee“ \(rückgängig: lilo corrections undo (\d+)\)/);
     expect(t.lilo.memory.get("owner", "notes", first.id)).toBeUndefined();
+    expect(t.lilo.corrections.list({ userId: "owner" })[0]).toMatchObject({ rowId: first.id, action: "rewrite", triggerText: "Heute trinke ich Kaffee" });
 
     const nein = await chat(["/forget Earl Grey", "nein"]);
     expect(nein).toMatch(/Das habe ich gefunden \(\d+\):/);

@@ -51,7 +51,12 @@ const REASONS = {
 } as const;
 
 /** Applies a verdict to an item the user owns (the caller resolved it from their receipt). */
-export async function applyVerdict(d: FeedbackDeps, userId: string, item: Pick<WhyItem, "store" | "id" | "text">, verdict: Verdict): Promise<VerdictOutcome | undefined> {
+export async function applyVerdict(
+  d: FeedbackDeps,
+  userId: string,
+  item: Pick<WhyItem, "store" | "id" | "text">,
+  verdict: Verdict,
+): Promise<VerdictOutcome | undefined> {
   const now = d.clock.now();
   const base = { store: item.store, id: item.id, text: item.text, verdict };
   if ((VECTOR_STORES as readonly string[]).includes(item.store)) {

@@ -86,12 +86,7 @@ async function readReply(deps: MarkedWrongServices, ctx: TurnContext): Promise<b
 }
 
 /** The judge's verdict carried out; undefined when it kept the memory. */
-async function judged(
-  deps: MarkedWrongServices,
-  ctx: TurnContext,
-  q: PendingQuestion,
-  c: Omit<Candidate, "score" | "near">,
-): Promise<string | undefined> {
+async function judged(deps: MarkedWrongServices, ctx: TurnContext, q: PendingQuestion, c: Omit<Candidate, "score" | "near">): Promise<string | undefined> {
   const { persona, corrections } = deps;
   const t = WRONG_TEXTS[persona.language];
   const now = deps.clock.now().toISOString();
