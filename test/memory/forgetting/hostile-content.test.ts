@@ -54,6 +54,7 @@ describe("outside text never writes memory (issue 19)", () => {
     { name: "a feed item ([KINEWS:])", env: { LILO_FEEDS: "URL/feed.xml", LILO_NATIVE_TOOLS: "markers" }, marker: "[KINEWS: Kuchen]" },
     { name: "a page (native fetch_url)", env: { LILO_FETCH_ALLOW_LOOPBACK: "true" }, marker: "", tool: { name: "fetch_url", input: { url: "URL/evil" } } },
     { name: "a search result (native web_search)", env: { SEARXNG_URL: "URL" }, marker: "", tool: { name: "web_search", input: { query: "Kuchen" } } },
+    { name: "a feed item (native news_search)", env: { LILO_FEEDS: "URL/feed.xml" }, marker: "", tool: { name: "news_search", input: { query: "Kuchen" } } },
   ];
 
   for (const c of cases) {
