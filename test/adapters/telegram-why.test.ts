@@ -162,4 +162,30 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     expect(JSON.stringify(await h.lilo.recall.passages("Earl Grey", { userId: "chris", limit: 5 }))).not.toContain("Earl Grey");
     void yes;
   });
+  it("/why as a reply to an earlier answer explains that answer, not the last one", async () => {
+    await h.lilo.memory.add({ text: "Christian wohnt in Köln", userId: "chris", store: "notes" });
+    await h.lilo.memory.add({ text: "Christian liest gern Krimis", userId: "chris", store: "notes" });
+    h.answer = () => "Gern!";
+    const before = messagesIn(h.tg, CHRIS).length;
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Wo wohne ich? In Köln?" });
+    const first = (await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!;
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Was lese ich gern? Krimis?" });
+    await waitForMessages(h.tg, CHRIS, before + 2, WAIT);
+    const [last, earlier] = h.lilo.why.recent("chris", 2);
+    const only = (a: typeof last, b: typeof last) => a!.items.filter((i) => !b!.items.some((j) => j.ref === i.ref)).map((i) => i.text);
+    expect(only(earlier, last)).toContain("Christian wohnt in Köln");
+    expect(only(last, earlier)).toContain("Christian liest gern Krimis");
+
+    const replyTo = { message_id: (first.result as { message_id: number }).message_id, date: 0, chat: { id: CHRIS, type: "private" }, text: "Gern!" };
+    h.tg.pushMedia({
+      fromId: CHRIS,
+      chatId: CHRIS,
+      fields: { text: "/why", entities: [{ type: "bot_command", offset: 0, length: 4 }], reply_to_message: replyTo },
+    });
+    const why = String((await waitForMessages(h.tg, CHRIS, before + 3, WAIT)).at(-1)!.params.text);
+    for (const text of earlier!.items.map((i) => i.text)) expect(why).toContain(text);
+    for (const text of only(last, earlier)) expect(why).not.toContain(text);
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/why" });
+    expect(String((await waitForMessages(h.tg, CHRIS, before + 4, WAIT)).at(-1)!.params.text)).toContain("Christian liest gern Krimis");
+  });
 });
