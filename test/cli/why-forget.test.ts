@@ -52,6 +52,12 @@ describe("lilo why / forget / boundaries / memory show", () => {
     expect(shown.out).toContain("about: user");
   });
 
+  it("lilo profile add records the operator as the origin (shown in the export)", async () => {
+    const added = await cli("profile", "add", "preferences", "Segeln", "--user", USER);
+    expect(added.out, added.err).toMatch(/^added profile #\d+$/);
+    expect(s.t.lilo.transfer.export("profile", USER).find((l) => l.text === "Segeln")).toMatchObject({ provenance: "operator" });
+  });
+
   it("lilo boundaries add, list and delete", async () => {
     expect((await cli("boundaries", "add", "meine Arbeit", "--user", USER)).out).toMatch(/^boundary #(\d+) added$/);
     const list = await cli("boundaries", "list", "--user", USER);
