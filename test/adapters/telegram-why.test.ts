@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
+import type { SentCall } from "../fakes/fake-telegram.ts";
 import { CHRIS, lastUserText, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
 
 // Issue 19 through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
@@ -33,6 +34,16 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     };
     return prompts;
   };
+
+  /** Taps a question's button (0: its yes, 1: its no) and waits until the press is answered; returns the button's label. */
+  const tap = async (question: SentCall, index = 0) => {
+    const button = (question.params.reply_markup as Keyboard).inline_keyboard[0]![index]!;
+    const messageId = (question.result as { message_id: number }).message_id;
+    await pressed(h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: button.callback_data }).id);
+    return button.text;
+  };
+  /** Waits until a message was edited to show `text` (a question's outcome under it). */
+  const edited = (text: string) => h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageText" && String(c.params.text).includes(text)), WAIT);
 
   const pressed = (id: string) => h.tg.waitFor((calls) => calls.find((c) => c.method === "answerCallbackQuery" && c.params.callback_query_id === id), WAIT);
 
@@ -90,23 +101,8 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     const wrongAgain = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:x:N${earl.id}` });
     await pressed(wrongAgain.id);
     const [, , , , again] = await waitForMessages(h.tg, CHRIS, 5, WAIT);
-    const del = (again!.params.reply_markup as Keyboard).inline_keyboard[0]![0]!;
-    const deleted = h.tg.pushCallback({
-      fromId: CHRIS,
-      chatId: CHRIS,
-      messageId: (again!.result as { message_id: number }).message_id,
-      data: del.callback_data,
-    });
-    await pressed(deleted.id);
-    await h.tg.waitFor(
-      (calls) =>
-        calls.find(
-          (c) =>
-            c.method === "editMessageText" &&
-            String(c.params.text).includes("✏️ Gelöscht: „Christian trinkt gern Earl Grey“ (rückgängig: lilo corrections undo"),
-        ),
-      WAIT,
-    );
+    expect(await tap(again!)).toBe("Löschen");
+    await edited("✏️ Gelöscht: „Christian trinkt gern Earl Grey“ (rückgängig: lilo corrections undo");
     expect(h.lilo.memory.get("chris", "notes", earl.id)).toBeUndefined();
     const deletion = h.lilo.corrections.list({ userId: "chris" })[0]!;
     expect(deletion).toMatchObject({ rowId: earl.id, action: "delete", triggerText: "stimmt nicht" });
@@ -123,16 +119,8 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     await pressed(forget.id);
     const question = (await waitForMessages(h.tg, CHRIS, 6, WAIT))[5];
     expect(String(question!.params.text)).toContain("Cello");
-    const yes = (question!.params.reply_markup as Keyboard).inline_keyboard[0]![0]!;
-    expect(yes.text).toBe("Ja");
-    const answered = h.tg.pushCallback({
-      fromId: CHRIS,
-      chatId: CHRIS,
-      messageId: (question!.result as { message_id: number }).message_id,
-      data: yes.callback_data,
-    });
-    await pressed(answered.id);
-    await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageText" && String(c.params.text).includes("🗑 Vergessen")), WAIT);
+    expect(await tap(question!)).toBe("Ja");
+    await edited("🗑 Vergessen");
     expect(h.lilo.memory.get("chris", "notes", cello.id)).toBeUndefined();
   });
 
@@ -142,25 +130,15 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     const asked = (await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!;
     expect(String(asked.params.text)).toMatch(/Das habe ich gefunden \(\d+\):/);
     expect(String(asked.params.text)).toContain("Notiz");
-    const [yes, no] = (asked.params.reply_markup as Keyboard).inline_keyboard[0]!;
-    const askedId = (asked.result as { message_id: number }).message_id;
-    const nope = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId: askedId, data: no!.callback_data });
-    await pressed(nope.id);
+    expect(await tap(asked, 1)).toBe("Nein");
     expect(h.lilo.memory.list("chris").some((n) => n.text.includes("Earl Grey"))).toBe(true);
 
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/forget Earl Grey" });
     const again = (await waitForMessages(h.tg, CHRIS, before + 2, WAIT)).at(-1)!;
-    const ja = h.tg.pushCallback({
-      fromId: CHRIS,
-      chatId: CHRIS,
-      messageId: (again.result as { message_id: number }).message_id,
-      data: (again.params.reply_markup as Keyboard).inline_keyboard[0]![0]!.callback_data,
-    });
-    await pressed(ja.id);
-    await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageText" && String(c.params.text).includes("🗑 Vergessen")), WAIT);
+    expect(await tap(again)).toBe("Ja");
+    await edited("🗑 Vergessen");
     expect(h.lilo.memory.list("chris").some((n) => n.text.includes("Earl Grey"))).toBe(false);
     expect(JSON.stringify(await h.lilo.recall.passages("Earl Grey", { userId: "chris", limit: 5 }))).not.toContain("Earl Grey");
-    void yes;
   });
   it("/why as a reply to an earlier answer explains that answer, not the last one", async () => {
     await h.lilo.memory.add({ text: "Christian wohnt in Köln", userId: "chris", store: "notes" });
