@@ -119,8 +119,9 @@ async function judged(deps: MarkedWrongServices, ctx: TurnContext, q: PendingQue
   });
   const logId = applied.logIds[0];
   if (logId === undefined) {
+    // applyVerdicts logged why; the memory is as it was, and the user is told so.
     deps.logger.warn("memory marked wrong was not changed", { userId: ctx.userId, questionId: q.id, action: v.action });
-    return t.gone;
+    return t.failed;
   }
   return v.action === "rewrite" ? t.rewritten(c.text, v.text!, logId) : t.deleted(c.text, logId);
 }

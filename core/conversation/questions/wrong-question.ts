@@ -34,6 +34,7 @@ export const WRONG_TEXTS = {
     rewritten: (oldText: string, newText: string, id: number) => `✏️ Berichtigt: ${quote("de", oldText)} → ${quote("de", newText)}${undo("de", id)}`,
     kept: (text: string) => `Okay, ${quote("de", text)} bleibt, wie es ist.`,
     gone: "Diesen Eintrag gibt es nicht (mehr).",
+    failed: "Das konnte ich gerade nicht ändern – markiere es mit /why bitte noch einmal.",
   },
   en: {
     ask: (text: string) => `What is wrong about ${quote("en", text)}? Tell me how it really is and I'll correct it. If it is simply wrong: "Delete".`,
@@ -42,6 +43,7 @@ export const WRONG_TEXTS = {
     rewritten: (oldText: string, newText: string, id: number) => `✏️ Corrected: ${quote("en", oldText)} → ${quote("en", newText)}${undo("en", id)}`,
     kept: (text: string) => `Okay, ${quote("en", text)} stays as it is.`,
     gone: "There is no such entry (any more).",
+    failed: "I could not change that just now – please mark it again with /why.",
   },
 } as const;
 

@@ -62,6 +62,19 @@ describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
     expect(s.t.lilo.corrections.list({ userId: USER })[0]).toMatchObject({ rowId: id, action: "delete", triggerText: "Ich spiele Bratsche, nicht Cello" });
   });
 
+  it("a rewrite that cannot be stored changes nothing and says so", async () => {
+    const id = await marked("Christian spielt Geige");
+    const embed = s.t.embedder.embed.bind(s.t.embedder);
+    s.t.embedder.embed = async (texts) => {
+      if (texts.some((t) => t.includes("Bratschist"))) throw new Error("embedder down");
+      return embed(texts);
+    };
+    verdict(id, { action: "rewrite", text: "Christian ist Bratschist", reason: "Bratsche" });
+    expect((await say(s, "Ich spiele Bratsche")).text).toBe("Das konnte ich gerade nicht ändern – markiere es mit /why bitte noch einmal.");
+    expect(s.t.lilo.memory.get(USER, "notes", id)?.text).toBe("Christian spielt Geige");
+    expect(s.t.lilo.corrections.list({ userId: USER })).toEqual([]);
+  });
+
   it("typed 'Stimmt doch' keeps it and 'Löschen' removes it, without a judge call; another user's reference asks nothing", async () => {
     const id = await marked("Christian mag Jazz");
     expect((await say(s, "Stimmt doch")).text).toBe("Okay, „Christian mag Jazz“ bleibt, wie es ist.");
