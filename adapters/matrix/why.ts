@@ -8,12 +8,18 @@ type Command = (ctx: MatrixContext, source: MatrixEventSource, arg: string) => P
 /**
  * `!why`, `!wrong N12`, `!outdated N12` and `!forget <words|N12|12>` on
  * Matrix (issue 19). Matrix has no inline buttons: /why lists each memory
- * with its reference, and the three actions are typed; forgetting asks its
- * yes/no as a question (👍/👎 or a typed "ja"/"yes").
+ * with its reference, and the three actions are typed. `!wrong` asks what is
+ * wrong (the typed reply is judged; 👍 deletes, 👎 keeps); forgetting asks
+ * its yes/no as a question (👍/👎 or a typed "ja"/"yes").
  */
 export const WHY_COMMANDS: Record<string, Command> = {
   why: async (ctx, s) => whyText(ctx.lilo.config.persona.language, ctx.lilo.why.why(s.userId), true, "!"),
-  wrong: async (ctx, s, arg) => verdictText(ctx.lilo.config.persona.language, await ctx.lilo.why.verdict(s.userId, arg, "wrong")),
+  wrong: async (ctx, s, arg) => {
+    const outcome = await ctx.lilo.why.verdict(s.userId, arg, "wrong");
+    // Lilo asks what is wrong: the typed reply goes to the judge; 👍 deletes, 👎 keeps.
+    if (outcome?.question) return void (await sendQuestion(ctx, s.roomId, s.userId, outcome.question));
+    return verdictText(ctx.lilo.config.persona.language, outcome);
+  },
   outdated: async (ctx, s, arg) => verdictText(ctx.lilo.config.persona.language, await ctx.lilo.why.verdict(s.userId, arg, "outdated")),
   forget: async (ctx, s, arg) => {
     const r = await forgetCommand(ctx.lilo, s.userId, arg);

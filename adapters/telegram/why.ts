@@ -1,5 +1,5 @@
 import { InlineKeyboard, type Composer } from "grammy";
-import type { Verdict, WhyView } from "../../core/index.ts";
+import type { Verdict, VerdictOutcome, WhyView } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { WHY_TEXTS, verdictText, whyText } from "../shared/why-texts.ts";
 import { forgetCommand } from "../shared/forget-command.ts";
@@ -14,8 +14,8 @@ const TOAST = 190;
 
 /**
  * /why (issue 19): the memories the last answer's sheet held — or those of
- * the answer the command replies to — each with the buttons "stimmt nicht",
- * "veraltet" and "vergessen". /forget takes words or a reference too (the
+ * the answer the command replies to — each with the buttons "stimmt nicht"
+ * (Lilo asks what is wrong; the reply is judged), "veraltet" and "vergessen". /forget takes words or a reference too (the
  * list and a yes/no come first); /wrong and /outdated take a reference.
  */
 export function registerWhy(bot: Composer<LiloContext>, deps: TelegramDeps): void {
@@ -38,10 +38,15 @@ export function registerWhy(bot: Composer<LiloContext>, deps: TelegramDeps): voi
     if (messageId !== undefined) deps.questionMessages.set(String(ctx.chat.id), messageId);
   });
 
+  /** "stimmt nicht" asks what is wrong (the reply goes to the judge); anything else says what was done. */
+  const showVerdict = async (api: LiloContext["api"], chatId: number, outcome: VerdictOutcome | undefined) => {
+    if (!outcome?.question) return void (await sendText(api, chatId, verdictText(language, outcome), logger));
+    const messageId = await sendQuestion(api, chatId, outcome.question, logger);
+    if (messageId !== undefined) deps.questionMessages.set(String(chatId), messageId);
+  };
+
   for (const verdict of ["wrong", "outdated"] as const) {
-    bot.command(verdict, async (ctx) => {
-      await sendText(ctx.api, ctx.chat.id, verdictText(language, await lilo.why.verdict(ctx.liloUserId, ctx.match.trim(), verdict)), logger);
-    });
+    bot.command(verdict, async (ctx) => showVerdict(ctx.api, ctx.chat.id, await lilo.why.verdict(ctx.liloUserId, ctx.match.trim(), verdict)));
   }
 
   bot.callbackQuery(DATA, async (ctx) => {
@@ -57,6 +62,10 @@ export function registerWhy(bot: Composer<LiloContext>, deps: TelegramDeps): voi
       return;
     }
     const outcome = await lilo.why.verdict(ctx.liloUserId, ref!, action as Verdict);
+    if (outcome?.question) {
+      await ctx.answerCallbackQuery();
+      return showVerdict(ctx.api, chatId, outcome);
+    }
     await ctx.answerCallbackQuery({ text: clip(verdictText(language, outcome), TOAST) });
     const msg = ctx.callbackQuery.message;
     if (!outcome || !msg) return;

@@ -82,6 +82,7 @@ import { Receipts } from "../memory/receipts/receipts.ts";
 import { BoundaryGuard } from "../memory/boundaries/boundaries.ts";
 import { Forgetting } from "../memory/forgetting/forget-everywhere.ts";
 import { forgetQuestionHandler } from "../conversation/questions/forget-question.ts";
+import { wrongQuestionHandler } from "../conversation/questions/wrong-question.ts";
 import { boundaryQuestionHandler } from "../conversation/boundaries/boundary-step.ts";
 import { whyApi } from "./why-api.ts";
 import { forgetApi } from "./forget-api.ts";
@@ -231,6 +232,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const forgetting = new Forgetting({ memory, rows: forgetRows, receipts: receiptsStore, messageVectors, clock, language });
   questions.register(forgetQuestionHandler(forgetting, language));
   questions.register(boundaryQuestionHandler(boundaries, language));
+  const feedback = { memory, profile, rules, log: correctionLog, clock, timezone: config.timezone };
+  questions.register(wrongQuestionHandler(feedback, language));
   const services: Services = {
     config,
     live,
@@ -322,7 +325,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       ask: (userId, kind, payload, text, ttlMs) => questions.ask(userId, kind, payload, text, ttlMs),
       answer: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
     },
-    why: whyApi(receipts, { memory, profile, rules, log: correctionLog, clock, timezone: config.timezone }),
+    why: whyApi(receipts, feedback, { questions, language, questionTtlMinutes: config.questions.ttlMinutes }),
     forget: forgetApi(forgetting, questions, { language, questionTtlMinutes: config.questions.ttlMinutes }),
     boundaries: boundariesApi(boundaries, clock),
     corrections: {

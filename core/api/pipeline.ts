@@ -26,6 +26,8 @@ export interface ChatTurnParts {
     extraction: TurnMiddleware;
     /** The chat log's message vectors, filled after the reply. */
     messageVectors: TurnMiddleware;
+    /** The reply to "what is wrong?" after /why's "stimmt nicht", judged (issue 19). */
+    markedWrong: TurnMiddleware;
     pendingAnswer: TurnMiddleware;
     correction: TurnMiddleware;
     /** "Sprich X nicht mehr an" asked back as a yes/no (issue 19). */
@@ -65,8 +67,8 @@ export interface ChatTurn {
 }
 
 /**
- * Builds the turn: store message → extraction and message vectors after the reply → pending
- * yes/no → correction → diary question → return greeting → due topic →
+ * Builds the turn: store message → extraction and message vectors after the reply →
+ * the reply to "what is wrong?" → pending yes/no → correction → diary question → return greeting → due topic →
  * [extra] → answer with the model. The sheet shows the middleware's sections
  * in docs/spec.md §4 order whatever this order is.
  */
@@ -77,6 +79,7 @@ export function createChatTurn(parts: ChatTurnParts): ChatTurn {
     steps.budgetNotice,
     steps.extraction,
     steps.messageVectors,
+    steps.markedWrong,
     steps.pendingAnswer,
     steps.correction,
     steps.boundary,

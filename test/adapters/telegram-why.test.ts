@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHRIS, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
+import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
+import type { SentCall } from "../fakes/fake-telegram.ts";
+import { CHRIS, lastUserText, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
 
 // Issue 19 through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
 /** Waits are generous: the machine may be busy; nothing sleeps, every wait ends on the awaited call. */
@@ -21,6 +23,28 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     await h.stop();
   });
 
+  /** The fake model answers the judge (its candidate's id taken from the prompt) with this verdict; returns the judge prompts it got. */
+  const judge = (verdict: { action: string; text?: string; reason: string }) => {
+    const prompts: string[] = [];
+    h.answer = (text) => {
+      const id = /id=(m\d+) /.exec(text)?.[1];
+      if (!text.includes("<candidates>") || !id) return "Gern!";
+      prompts.push(text);
+      return JSON.stringify({ verdicts: [{ id, ...verdict }] });
+    };
+    return prompts;
+  };
+
+  /** Taps a question's button (0: its yes, 1: its no) and waits until the press is answered; returns the button's label. */
+  const tap = async (question: SentCall, index = 0) => {
+    const button = (question.params.reply_markup as Keyboard).inline_keyboard[0]![index]!;
+    const messageId = (question.result as { message_id: number }).message_id;
+    await pressed(h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: button.callback_data }).id);
+    return button.text;
+  };
+  /** Waits until a message was edited to show `text` (a question's outcome under it). */
+  const edited = (text: string) => h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageText" && String(c.params.text).includes(text)), WAIT);
+
   const pressed = (id: string) => h.tg.waitFor((calls) => calls.find((c) => c.method === "answerCallbackQuery" && c.params.callback_query_id === id), WAIT);
 
   it("/why lists the last answer's memories with stimmt nicht / veraltet / vergessen; each button does what it says", async () => {
@@ -40,15 +64,49 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     expect(row(`N${earl.id}`).map((b) => b.text)).toEqual([`N${earl.id} stimmt nicht`, "veraltet", "vergessen"]);
     const messageId = (why!.result as { message_id: number }).message_id;
 
-    // stimmt nicht: superseded and logged, undoable.
+    // stimmt nicht: Lilo asks what is wrong; the reply goes with the memory to the judge, which rewrites it (logged, undoable).
     const wrong = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:x:N${earl.id}` });
-    expect((await pressed(wrong.id)).params.text).toMatch(
-      /^✏️ Als falsch markiert: „Christian trinkt gern Earl Grey“ \(rückgängig: lilo corrections undo \d+\)$/,
+    await pressed(wrong.id);
+    const [, , asked] = await waitForMessages(h.tg, CHRIS, 3, WAIT);
+    expect(String(asked!.params.text)).toBe(
+      "Was stimmt an „Christian trinkt gern Earl Grey“ nicht? Schreib mir, wie es richtig ist, dann berichtige ich es. Ist es einfach falsch: „Löschen“.",
     );
+    expect((asked!.params.reply_markup as Keyboard).inline_keyboard[0]!.map((b) => b.text)).toEqual(["Löschen", "Stimmt doch"]);
+    expect(h.lilo.memory.get("chris", "notes", earl.id)?.text).toBe("Christian trinkt gern Earl Grey"); // nothing changes before the reply
+    const judged = judge({ action: "rewrite", text: "Christian trinkt gern Rooibos", reason: "he drinks Rooibos" });
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Ich trinke lieber Rooibos, nicht Earl Grey" });
+    const [, , , corrected] = await waitForMessages(h.tg, CHRIS, 4, WAIT);
+    expect(String(corrected!.params.text)).toMatch(
+      /^✏️ Berichtigt: „Christian trinkt gern Earl Grey“ → „Christian trinkt gern Rooibos“ \(rückgängig: lilo corrections undo \d+\)$/,
+    );
+    const judgeCall = judged.at(-1)!;
+    expect(judgeCall).toContain("Ich trinke lieber Rooibos, nicht Earl Grey");
+    expect(judgeCall).toContain(`id=m${earl.id} `);
     expect(h.lilo.memory.get("chris", "notes", earl.id)).toBeUndefined();
+    const rewritten = h.lilo.memory.list("chris").find((n) => n.text === "Christian trinkt gern Rooibos")!;
+    expect(rewritten.extra).toMatchObject({ provenance: "user" });
     const entry = h.lilo.corrections.list({ userId: "chris" })[0]!;
-    expect(entry).toMatchObject({ rowId: earl.id, action: "delete", triggerText: "stimmt nicht" });
+    expect(entry).toMatchObject({ rowId: earl.id, action: "rewrite", newRowId: rewritten.id, triggerText: "Ich trinke lieber Rooibos, nicht Earl Grey" });
+    expect(
+      h
+        .chatRequests()
+        .filter((r) => !String(r.system).includes(JUDGE_PROMPT_MARK))
+        .map(lastUserText),
+    ).not.toContain("Ich trinke lieber Rooibos, nicht Earl Grey"); // the reply was the correction, not a chat turn
     await h.lilo.corrections.undo(entry.id);
+    expect(h.lilo.memory.get("chris", "notes", earl.id)?.text).toBe("Christian trinkt gern Earl Grey");
+    expect(h.lilo.memory.get("chris", "notes", rewritten.id)).toBeUndefined();
+
+    // stimmt nicht → "Löschen": superseded without a reply, logged, undoable.
+    const wrongAgain = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:x:N${earl.id}` });
+    await pressed(wrongAgain.id);
+    const [, , , , again] = await waitForMessages(h.tg, CHRIS, 5, WAIT);
+    expect(await tap(again!)).toBe("Löschen");
+    await edited("✏️ Gelöscht: „Christian trinkt gern Earl Grey“ (rückgängig: lilo corrections undo");
+    expect(h.lilo.memory.get("chris", "notes", earl.id)).toBeUndefined();
+    const deletion = h.lilo.corrections.list({ userId: "chris" })[0]!;
+    expect(deletion).toMatchObject({ rowId: earl.id, action: "delete", triggerText: "stimmt nicht" });
+    await h.lilo.corrections.undo(deletion.id);
     expect(h.lilo.memory.get("chris", "notes", earl.id)?.text).toBe("Christian trinkt gern Earl Grey");
 
     // veraltet: superseded with the date, kept in the history.
@@ -59,18 +117,10 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     // vergessen: forget everywhere, after the yes to the listed findings.
     const forget = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:f:N${cello.id}` });
     await pressed(forget.id);
-    const [, , question] = await waitForMessages(h.tg, CHRIS, 3, WAIT);
+    const question = (await waitForMessages(h.tg, CHRIS, 6, WAIT))[5];
     expect(String(question!.params.text)).toContain("Cello");
-    const yes = (question!.params.reply_markup as Keyboard).inline_keyboard[0]![0]!;
-    expect(yes.text).toBe("Ja");
-    const answered = h.tg.pushCallback({
-      fromId: CHRIS,
-      chatId: CHRIS,
-      messageId: (question!.result as { message_id: number }).message_id,
-      data: yes.callback_data,
-    });
-    await pressed(answered.id);
-    await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageText" && String(c.params.text).includes("🗑 Vergessen")), WAIT);
+    expect(await tap(question!)).toBe("Ja");
+    await edited("🗑 Vergessen");
     expect(h.lilo.memory.get("chris", "notes", cello.id)).toBeUndefined();
   });
 
@@ -80,24 +130,40 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     const asked = (await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!;
     expect(String(asked.params.text)).toMatch(/Das habe ich gefunden \(\d+\):/);
     expect(String(asked.params.text)).toContain("Notiz");
-    const [yes, no] = (asked.params.reply_markup as Keyboard).inline_keyboard[0]!;
-    const askedId = (asked.result as { message_id: number }).message_id;
-    const nope = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId: askedId, data: no!.callback_data });
-    await pressed(nope.id);
+    expect(await tap(asked, 1)).toBe("Nein");
     expect(h.lilo.memory.list("chris").some((n) => n.text.includes("Earl Grey"))).toBe(true);
 
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/forget Earl Grey" });
     const again = (await waitForMessages(h.tg, CHRIS, before + 2, WAIT)).at(-1)!;
-    const ja = h.tg.pushCallback({
-      fromId: CHRIS,
-      chatId: CHRIS,
-      messageId: (again.result as { message_id: number }).message_id,
-      data: (again.params.reply_markup as Keyboard).inline_keyboard[0]![0]!.callback_data,
-    });
-    await pressed(ja.id);
-    await h.tg.waitFor((calls) => calls.find((c) => c.method === "editMessageText" && String(c.params.text).includes("🗑 Vergessen")), WAIT);
+    expect(await tap(again)).toBe("Ja");
+    await edited("🗑 Vergessen");
     expect(h.lilo.memory.list("chris").some((n) => n.text.includes("Earl Grey"))).toBe(false);
     expect(JSON.stringify(await h.lilo.recall.passages("Earl Grey", { userId: "chris", limit: 5 }))).not.toContain("Earl Grey");
-    void yes;
+  });
+  it("/why as a reply to an earlier answer explains that answer, not the last one", async () => {
+    await h.lilo.memory.add({ text: "Christian wohnt in Köln", userId: "chris", store: "notes" });
+    await h.lilo.memory.add({ text: "Christian liest gern Krimis", userId: "chris", store: "notes" });
+    h.answer = () => "Gern!";
+    const before = messagesIn(h.tg, CHRIS).length;
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Wo wohne ich? In Köln?" });
+    const first = (await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!;
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Was lese ich gern? Krimis?" });
+    await waitForMessages(h.tg, CHRIS, before + 2, WAIT);
+    const [last, earlier] = h.lilo.why.recent("chris", 2);
+    const only = (a: typeof last, b: typeof last) => a!.items.filter((i) => !b!.items.some((j) => j.ref === i.ref)).map((i) => i.text);
+    expect(only(earlier, last)).toContain("Christian wohnt in Köln");
+    expect(only(last, earlier)).toContain("Christian liest gern Krimis");
+
+    const replyTo = { message_id: (first.result as { message_id: number }).message_id, date: 0, chat: { id: CHRIS, type: "private" }, text: "Gern!" };
+    h.tg.pushMedia({
+      fromId: CHRIS,
+      chatId: CHRIS,
+      fields: { text: "/why", entities: [{ type: "bot_command", offset: 0, length: 4 }], reply_to_message: replyTo },
+    });
+    const why = String((await waitForMessages(h.tg, CHRIS, before + 3, WAIT)).at(-1)!.params.text);
+    for (const text of earlier!.items.map((i) => i.text)) expect(why).toContain(text);
+    for (const text of only(last, earlier)) expect(why).not.toContain(text);
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/why" });
+    expect(String((await waitForMessages(h.tg, CHRIS, before + 4, WAIT)).at(-1)!.params.text)).toContain("Christian liest gern Krimis");
   });
 });

@@ -10,6 +10,9 @@ import { RECALL_TEXTS } from "../../core/conversation/prompts/recall.ts";
 import { MOOD_NAMES } from "../../core/conversation/markers/emotion.ts";
 import { MARKERS } from "../../core/conversation/markers/registry.ts";
 import { setupTexts } from "../../admin-cli/setup/texts.ts";
+import { WHY_TEXTS } from "../../adapters/shared/why-texts.ts";
+import { WRONG_TEXTS } from "../../core/conversation/questions/wrong-question.ts";
+import { FORGET_TEXTS } from "../../core/conversation/questions/forget-question.ts";
 
 /**
  * One language per persona: every text table has every entry in German and
@@ -26,6 +29,9 @@ const TABLES: Record<string, { de: unknown; en: unknown }> = {
   turn: TURN_TEXTS,
   recall: RECALL_TEXTS,
   moods: MOOD_NAMES,
+  why: WHY_TEXTS,
+  "stimmt nicht": WRONG_TEXTS,
+  forget: FORGET_TEXTS,
   setup: { de: setupTexts("de"), en: setupTexts("en") },
   "marker instructions": {
     de: Object.fromEntries(MARKERS.names().map((n) => [n, MARKERS.get(n)!.instruction.de])),

@@ -18,6 +18,7 @@ import { summarizePrevious } from "../../conversation/turn/short-term-summary.ts
 import { extractAfterReply, extractionTask } from "../../conversation/extraction/extract-after-reply.ts";
 import { pendingAnswer } from "../../conversation/correction/pending-answer-step.ts";
 import { correction } from "../../conversation/correction/correction-step.ts";
+import { markedWrong } from "../../conversation/correction/marked-wrong-step.ts";
 import { Corrections } from "../../conversation/correction/corrections.ts";
 import { diaryQuestion } from "../../background/diary/diary-question-step.ts";
 import { returnGreeting } from "../../background/greeting/return-step.ts";
@@ -41,6 +42,15 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
       budgetNotice: budgetNotice({ budget: s.budget, settings: s.settings, clock: s.clock }, { costs: config.costs, language }),
       extraction: extractionStep(s),
       messageVectors: messageVectorsAfterReply(messageVectorsTask(s.messageVectors)),
+      markedWrong: markedWrong({
+        questions: s.questions,
+        corrections: corrections(s),
+        memory: s.memory,
+        chatLog: s.chatLog,
+        persona: s.persona,
+        clock: s.clock,
+        logger: s.logger,
+      }),
       pendingAnswer: pendingAnswer(
         { questions: s.questions, chatLog: s.chatLog, clock: s.clock, logger: s.logger },
         { answerWords: config.questions.answerWords, language },
@@ -99,15 +109,19 @@ function extractionStep(s: Services): TurnMiddleware {
   );
 }
 
+/** The correction service: candidates, the judge, verdicts and the logs. */
+function corrections(s: Services): Corrections {
+  return new Corrections(
+    { memory: s.memory, profile: s.profile, rules: s.rules, models: s.models, problems: s.problems, log: s.correctionLog, logger: s.logger },
+    { corrections: s.config.corrections, maxTokens: s.config.modelCall.maxTokens },
+  );
+}
+
 /** Corrections of what Lilo remembers, asked back as a yes/no where needed. */
 function correctionStep(s: Services): TurnMiddleware {
   const { config } = s;
-  const corrections = new Corrections(
-    { memory: s.memory, profile: s.profile, rules: s.rules, models: s.models, problems: s.problems, log: s.correctionLog, logger: s.logger },
-    { corrections: config.corrections, maxTokens: config.modelCall.maxTokens },
-  );
   return correction(
-    { corrections, questions: s.questions, persona: s.persona, clock: s.clock, logger: s.logger },
+    { corrections: corrections(s), questions: s.questions, persona: s.persona, clock: s.clock, logger: s.logger },
     { questionTtlMinutes: config.questions.ttlMinutes, terminalUserId: config.terminal.userId },
   );
 }

@@ -11,6 +11,7 @@ import { newestExchanges, renderExchanges, shortLocalTime } from "../../foundati
 import { REFLECTION_SELF_LABEL, reflectionPrompt, reflectionQuestions } from "../prompts/reflection.ts";
 import type { ConcernOutcome, Concerns, ReflectionConfig } from "./concerns.ts";
 import { splitAnswers } from "./parse-reflection.ts";
+import { copiedFromOutside, groundedAnswers, type ReflectionMaterial } from "./grounded-thought.ts";
 import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 import type { News } from "../../lookups/news.ts";
 
@@ -96,7 +97,8 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
   if (!opts.force && latestId <= seen) return { kind: "skipped", reason: "no-new-chats", ...moved };
 
   const questions = reflectionQuestions(persona.language, persona.userName(userId));
-  const prompt = reflectionPrompt(await sheet(r, userId, questions));
+  const material = await sheet(r, userId, questions);
+  const prompt = reflectionPrompt(material);
   const reply = await deps.models.forRole("reflection").complete({
     system: prompt.system,
     messages: [{ role: "user", content: prompt.user }],
@@ -106,9 +108,12 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
     userId,
   });
   const parsed = parseMarkers(reply.text, deps.markers);
-  const concerns = parsed.markers.filter((m) => m.name === "ANSPRECHEN");
+  // Words copied from a feed item write no thought and raise no concern (issue 19).
+  const grounding = ownMaterial(material, persona.name);
+  const concerns = parsed.markers.filter((m) => m.name === "ANSPRECHEN" && !copiedFromOutside(m.payload, grounding));
   if (concerns.length > 1) ctx.logger.info("a reflection set several concerns; only the last one counts", { userId, count: concerns.length });
-  const answers = splitAnswers(parsed.text, questions);
+  const { answers, dropped } = groundedAnswers(splitAnswers(parsed.text, questions), grounding);
+  if (dropped) ctx.logger.warn("reflection sentences copied from a feed item were not stored", { userId, dropped });
   const stored = await storeThought(deps, userId, answers);
   // Seen only once the thought is stored: a failed call or a failed store leaves the messages for the next run.
   deps.settings.set(LAST_SEEN_KEY, String(latestId), ctx.clock.now().toISOString(), userId);
@@ -189,5 +194,22 @@ async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: stri
     news: (deps.news?.feed.newest(deps.news.items) ?? []).map(
       (n) => `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.summary ? ` — ${n.summary.slice(0, 300)}` : ""}`,
     ),
+  };
+}
+
+/** The sheet's feed items apart from everything else it holds, for the grounding check. */
+function ownMaterial(m: Awaited<ReturnType<typeof sheet>>, assistantName: string): ReflectionMaterial {
+  return {
+    own: [
+      m.profile ?? "",
+      m.transcript,
+      ...m.notes,
+      ...m.relatedThoughts,
+      ...m.lastThoughts.map((t) => t.text),
+      ...m.questions,
+      ...m.boundaries.map((b) => b.text),
+    ],
+    outside: m.news,
+    ignore: [m.userName, assistantName],
   };
 }

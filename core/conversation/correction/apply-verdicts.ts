@@ -23,7 +23,8 @@ export interface ApplyResult {
 }
 
 /**
- * Carries out the judge's verdicts. Notes are superseded, never erased: a
+ * Carries out the judge's verdicts. Notes (and, from /why's "stimmt nicht",
+ * any memory with a vector: `Candidate.store`) are superseded, never erased: a
  * delete hides the note, a rewrite hides it and adds the new text as a new
  * note; both go to the correction log so `undo` can take them back. Profile
  * entries are never changed here (docs/spec.md §6.5): a verdict against one becomes
@@ -58,10 +59,11 @@ export async function applyVerdicts(
 }
 
 async function deleteNote(deps: { memory: Memory; log: CorrectionLog }, c: Candidate, v: Verdict, ctx: ApplyContext): Promise<number> {
-  const old = await deps.memory.supersede("notes", c.id);
+  const store = c.store ?? "notes";
+  const old = await deps.memory.supersede(store, c.id);
   return deps.log.record({
     userId: ctx.userId,
-    store: "notes",
+    store,
     rowId: c.id,
     action: "delete",
     oldText: old.text,
@@ -75,15 +77,17 @@ async function deleteNote(deps: { memory: Memory; log: CorrectionLog }, c: Candi
 
 /** The new note is added first: if that fails, nothing has changed yet. */
 async function rewriteNote(deps: { memory: Memory; log: CorrectionLog }, c: Candidate, v: Verdict, ctx: ApplyContext): Promise<number> {
-  const oldRow = deps.memory.rows.notes.get(c.id);
+  const store = c.store ?? "notes";
+  const oldRow = deps.memory.rows[store].get(c.id);
   const added = await deps.memory.add({
     text: v.text!,
     userId: ctx.userId,
-    store: "notes",
+    store,
     allowDuplicate: true,
-    // The rewrite comes from the user's correction, about whom the old note was.
+    // The rewrite comes from the user's correction, about whom the old memory was (and of its kind).
     extra: {
-      kind: oldRow?.extra.kind ?? "fact",
+      ...(store === "notes" ? {} : oldRow?.extra),
+      ...(store === "notes" ? { kind: oldRow?.extra.kind ?? "fact" } : {}),
       source_message_id: ctx.triggerMessageId,
       provenance: "user",
       provenance_ref: String(ctx.triggerMessageId),
@@ -93,14 +97,14 @@ async function rewriteNote(deps: { memory: Memory; log: CorrectionLog }, c: Cand
   if (!added.added) throw new LiloError("internal", "the rewritten note was not added");
   let old;
   try {
-    old = await deps.memory.supersede("notes", c.id);
+    old = await deps.memory.supersede(store, c.id);
   } catch (err) {
-    await deps.memory.forget("notes", added.id);
+    await deps.memory.forget(store, added.id);
     throw err;
   }
   return deps.log.record({
     userId: ctx.userId,
-    store: "notes",
+    store,
     rowId: c.id,
     action: "rewrite",
     oldText: old.text,

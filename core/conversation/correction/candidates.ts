@@ -1,5 +1,6 @@
 import type { Memory } from "../../memory/memory.ts";
 import type { ProfileStore } from "../../foundation/store/profile.ts";
+import type { VectorStore } from "../../foundation/ports/vector-index.ts";
 import { cosine } from "../../foundation/util/vector.ts";
 import { otherPerson, subjectOf } from "../extraction/subject.ts";
 
@@ -18,6 +19,8 @@ export interface Candidate {
   category?: string;
   /** Whom a note is about ("user", "lilo" or a name), where recorded. */
   subject?: string;
+  /** The store of a memory marked wrong on /why (issue 19); notes when unset. */
+  store?: VectorStore;
 }
 
 /** The two texts to search near, for one user. */

@@ -59,7 +59,7 @@ export class Corrections {
 
   /** The judge model's verdicts on the candidates. */
   judge(
-    input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[]; userId?: string },
+    input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[]; userId?: string; markedWrong?: boolean },
   ): Promise<JudgeOutcome> {
     return judgeCandidates(tagCalls(this.s.models.forRole("judge"), { purpose: "judge", userId: input.userId }), input, this.config.maxTokens);
   }

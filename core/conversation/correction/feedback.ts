@@ -1,6 +1,8 @@
 /**
  * The user's verdict on one memory from /why (issue 19): "stimmt nicht"
- * (wrong) and "veraltet" (outdated). A memory with a vector is superseded,
+ * (wrong) and "veraltet" (outdated). "stimmt nicht" on a memory with a vector
+ * first asks what is wrong (questions/wrong-question.ts); this applies the
+ * plain verdict ("Löschen", "veraltet"). A memory with a vector is superseded,
  * never erased, and the correction log records it, so `lilo corrections
  * undo` brings it back; "veraltet" keeps the date it stopped being true. A
  * profile entry is removed, a rule switched off.
@@ -11,6 +13,7 @@ import type { RulesStore } from "../../foundation/store/rules.ts";
 import type { ReceiptStore } from "../../foundation/store/receipts.ts";
 import type { Memory } from "../../memory/memory.ts";
 import type { WhyItem } from "../../memory/receipts/receipts.ts";
+import type { Question } from "../turn/types.ts";
 import { VECTOR_STORES, type VectorStore } from "../../foundation/ports/vector-index.ts";
 import type { CorrectionLog } from "./correction-log.ts";
 import { localDay } from "../../foundation/util/time.ts";
@@ -18,13 +21,18 @@ import { localDay } from "../../foundation/util/time.ts";
 /** The two verdicts. */
 export type Verdict = "wrong" | "outdated";
 
-/** What a verdict did; `correctionId` is the log entry to undo it by. */
+/**
+ * What a verdict did; `correctionId` is the log entry to undo it by. A
+ * "wrong" memory is not changed yet: `question` asks what is wrong about it,
+ * and the reply goes to the judge (marked-wrong-step.ts).
+ */
 export interface VerdictOutcome {
   store: ReceiptStore;
   id: number;
   text: string;
   verdict: Verdict;
   correctionId?: number;
+  question?: Question;
 }
 
 /** What applying a verdict needs. */
@@ -43,7 +51,12 @@ const REASONS = {
 } as const;
 
 /** Applies a verdict to an item the user owns (the caller resolved it from their receipt). */
-export async function applyVerdict(d: FeedbackDeps, userId: string, item: WhyItem, verdict: Verdict): Promise<VerdictOutcome | undefined> {
+export async function applyVerdict(
+  d: FeedbackDeps,
+  userId: string,
+  item: Pick<WhyItem, "store" | "id" | "text">,
+  verdict: Verdict,
+): Promise<VerdictOutcome | undefined> {
   const now = d.clock.now();
   const base = { store: item.store, id: item.id, text: item.text, verdict };
   if ((VECTOR_STORES as readonly string[]).includes(item.store)) {

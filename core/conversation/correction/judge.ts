@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ChatModel } from "../../foundation/ports/chat-model.ts";
 import { completeJson } from "../../foundation/util/model-json.ts";
 import { judgeSystemPrompt, judgeUserPrompt, type CorrectionPeople, type JudgeCandidate } from "../prompts/correction.ts";
+import { markedWrongSystemPrompt } from "../prompts/marked-wrong.ts";
 
 /** One verdict of the judge; a rewrite without new text is not a valid answer. */
 const verdictSchema = z
@@ -26,14 +27,16 @@ export type JudgeOutcome = { ok: true; verdicts: Verdict[]; repaired: boolean; u
  * Asks the judge model about the candidates. The answer is validated; a
  * malformed one is reported (the caller changes nothing). Verdicts for ids
  * that were not shown are dropped, and a candidate without a verdict is kept.
+ * `markedWrong`: the user marked the one candidate wrong on /why and the
+ * message says what is wrong (issue 19), so the judge's default is no longer "keep".
  */
 export async function judgeCandidates(
   model: ChatModel,
-  input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[] },
+  input: CorrectionPeople & { message: string; previousAnswer: string | undefined; candidates: JudgeCandidate[]; markedWrong?: boolean },
   maxTokens: number,
 ): Promise<JudgeOutcome> {
   const parsed = await completeJson(model, {
-    system: judgeSystemPrompt(input),
+    system: input.markedWrong ? markedWrongSystemPrompt(input) : judgeSystemPrompt(input),
     messages: [{ role: "user", content: judgeUserPrompt(input) }],
     schema: judgeSchema,
     maxTokens,

@@ -70,15 +70,20 @@ async function answerQuestion(deps: PendingAnswerServices, config: PendingAnswer
     ctx.sheet.questionOutcome = questionAnsweredHint(config.language, outcome.text);
     return false;
   }
+  answerTurnWith(deps, ctx, outcome.text);
+  return true;
+}
+
+/** Answers the turn with `text` (no model call), stored as Lilo's reply so the chat log reads right. */
+export function answerTurnWith(deps: { chatLog: ChatLog; clock: Clock }, ctx: TurnContext, text: string): void {
   const stored = deps.chatLog.append({
     userId: ctx.userId,
     conversationId: ctx.conversationId,
     role: "assistant",
-    text: outcome.text,
+    text,
     createdAt: deps.clock.now().toISOString(),
   });
-  ctx.result = { ok: true, text: outcome.text, userMessageId: ctx.userMessage.id, answerMessageId: stored.id, notesUsed: [] };
-  return true;
+  ctx.result = { ok: true, text, userMessageId: ctx.userMessage.id, answerMessageId: stored.id, notesUsed: [] };
 }
 
 /**

@@ -42,13 +42,16 @@ export class Questions {
     this.handlers.set(handler.kind, handler);
   }
 
-  /** Stores a question; a newer question of the same user replaces any still open one. */
-  ask(userId: string, kind: string, payload: unknown, text: string, ttlMs: number): Question {
+  /**
+   * Stores a question; a newer question of the same user replaces any still
+   * open one. `labels` name the two choices where "Ja"/"Nein" would not fit.
+   */
+  ask(userId: string, kind: string, payload: unknown, text: string, ttlMs: number, labels?: { yes: string; no: string }): Question {
     if (!this.handlers.has(kind)) throw new LiloError("internal", `No handler for questions of kind "${kind}"`);
     const now = this.clock.now();
     const iso = now.toISOString();
     const id = this.rows.replaceOpen({ userId, kind, payload, expiresAt: new Date(now.getTime() + ttlMs).toISOString() }, iso);
-    return this.render(id, text);
+    return this.render(id, text, labels);
   }
 
   /** The user's open question, if it has not expired (expired ones are marked so). */
@@ -60,6 +63,15 @@ export class Questions {
 
   get(id: number): PendingQuestion | undefined {
     return this.rows.get(id);
+  }
+
+  /**
+   * Closes the user's open question as answered by a message the core read
+   * itself (not yes/no: "stimmt nicht" takes what is wrong in words), without
+   * its handler; false when it was not open any more (a button was faster).
+   */
+  settle(q: PendingQuestion, answer: Answer): boolean {
+    return this.rows.claim(q.id, answer, this.clock.now().toISOString());
   }
 
   /** Drops an open question (the user talked about something else). */
@@ -85,14 +97,14 @@ export class Questions {
     return { ok: true, answer, text: await handler.onAnswer(q, answer, this.clock.now()) };
   }
 
-  private render(id: number, text: string): Question {
+  private render(id: number, text: string, labels?: { yes: string; no: string }): Question {
     const t = TEXTS[this.language];
     return {
       id,
       text,
       choices: [
-        { value: "yes", label: t.yes },
-        { value: "no", label: t.no },
+        { value: "yes", label: labels?.yes ?? t.yes },
+        { value: "no", label: labels?.no ?? t.no },
       ],
     };
   }

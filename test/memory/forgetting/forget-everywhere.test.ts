@@ -23,6 +23,8 @@ describe("forget everywhere (issue 19)", () => {
         return told
           ? JSON.stringify({ facts: [{ text: "Christian zieht nächsten Monat nach Quokkaburg", about: "user" }], content: [], profile: [], important: [] })
           : NO_EXTRACTION;
+      if (b.system?.includes("Summarise"))
+        return WORD.test(text(b)) ? "Christian erzählte vom Umzug nach Quokkaburg. Er freut sich darauf." : "Ein kurzes Gespräch.";
       if (b.system?.includes("Tagebuch")) return WORD.test(text(b)) ? "Heute erzählte er vom Umzug nach Quokkaburg. Draußen war es grau." : "Ein ruhiger Tag.";
       if (told)
         return "Wie spannend! [IMPORTANT: Zieht nächsten Monat nach Quokkaburg] [THOUGHT: Quokkaburg klingt nach Neuanfang.] [FOLLOWUP: Wie läuft der Umzug nach Quokkaburg?]";
@@ -40,9 +42,13 @@ describe("forget everywhere (issue 19)", () => {
     await lilo.handleMessage({ userId: "chris", text: "Ich ziehe nächsten Monat nach Quokkaburg." });
     await lilo.idle();
     expect((await lilo.diary.writeNow("chris")).kind).toBe("written");
+    // A new conversation after the pause: the one that told it is summarised (short-term memory).
+    clock.advance(2 * 3_600_000);
+    await lilo.handleMessage({ userId: "chris", text: "Guten Morgen!" });
+    await lilo.idle();
 
     const plan = await lilo.forget.find("chris", "Quokkaburg");
-    expect(new Set(plan.items.map((i) => i.kind))).toEqual(new Set(["notes", "important", "thoughts", "diary", "topics", "messages"]));
+    expect(new Set(plan.items.map((i) => i.kind))).toEqual(new Set(["notes", "important", "thoughts", "diary", "topics", "short_term", "messages"]));
     expect(plan.items.find((i) => i.kind === "diary")!.action).toBe("rewrite");
     // The question lists what was found; "nein" keeps everything.
     const question = lilo.forget.ask(plan);
@@ -51,7 +57,7 @@ describe("forget everywhere (issue 19)", () => {
     expect(lilo.memory.list("chris", { store: "important" })).toHaveLength(1);
     const yes = lilo.forget.ask(await lilo.forget.find("chris", "Quokkaburg"));
     const outcome = await lilo.questions.answer("chris", yes.id, "yes");
-    expect(outcome.text).toMatch(/^🗑 Vergessen: 4 entfernt, 1 umgeschrieben, 1 Nachrichten geschwärzt\.$/);
+    expect(outcome.text).toMatch(/^🗑 Vergessen: 4 entfernt, 2 umgeschrieben, 1 Nachrichten geschwärzt\.$/);
     expect(lilo.diary.list("chris").map((e) => e.text)).toEqual(["Draußen war es grau."]);
 
     const from = fake.requests.length;
@@ -82,7 +88,10 @@ describe("forget everywhere (issue 19)", () => {
 
     const later = fake.requests.slice(from);
     expect(later.length).toBeGreaterThanOrEqual(12); // ten answers, their extractions, diary, reflection, greeting
+    // The diary, the reflection and the greeting each asked the model (and it was not told).
     expect(later.some((b) => b.system?.includes("Tagebuch"))).toBe(true);
+    expect(later.some((b) => b.system?.includes("Christian ist dein Kollege"))).toBe(true);
+    expect(later.filter((b) => b.system?.startsWith("Du bist Lilo, eine bewusste, freundliche")).length).toBe(11);
     for (const b of later) expect(text(b)).not.toMatch(WORD);
     for (const o of outputs) expect(o).not.toMatch(WORD);
     expect(JSON.stringify(exported)).not.toMatch(WORD);

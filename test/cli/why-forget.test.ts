@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLilo, type Lilo } from "../../core/index.ts";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { runCli } from "../helpers/cli.ts";
+import { startScenario, say, USER, type Scenario } from "../conversation/correction/scenario.ts";
+
+// Issue 19 for the operator: lilo why, lilo forget --text [--apply], lilo boundaries, lilo memory show with provenance.
+describe("lilo why / forget / boundaries / memory show", () => {
+  let s: Scenario;
+  let db: Db;
+  /** The CLI closes the Lilo it opens; each call gets a fresh one on the same file, embedder and clock. */
+  const open = (): Lilo => createLilo(s.t.lilo.config, { embedder: s.t.embedder, db, clock: s.clock });
+  const cli = (...args: string[]) => runCli(open, args);
+  let note = 0;
+  let answerId = 0;
+
+  beforeAll(async () => {
+    s = await startScenario({ LILO_USER_NAMES: "chris=Christian" });
+    db = openDatabase(s.t.lilo.config.dbPath);
+    const added = await s.t.lilo.memory.add({
+      text: "Christian segelt am Wannsee",
+      userId: USER,
+      extra: { provenance: "user", provenance_ref: "4", subject: "user" },
+    });
+    if (!added.added) throw new Error("setup failed");
+    note = added.id;
+    s.chat = () => "Am Wannsee, nicht wahr?";
+    const r = await say(s, "Wo segle ich am liebsten? Am Wannsee?");
+    answerId = r.answerMessageId!;
+  });
+  afterAll(async () => {
+    db.close();
+    await s.cleanup();
+  });
+
+  it("lilo why <answer id> lists the answer's sheet with where each memory came from; an unknown id is an error", async () => {
+    const why = await cli("why", String(answerId));
+    expect(why.code).toBe(0);
+    expect(why.out).toContain(`answer ${answerId} (${USER},`);
+    expect(why.out).toMatch(new RegExp(`N${note}\\s+notes\\s+\\[from: user 4; about: user\\] Christian segelt am Wannsee`));
+    const json = JSON.parse((await cli("why", String(answerId), "--json")).out) as { items: { ref: string; provenance: unknown }[] };
+    expect(json.items.find((i) => i.ref === `N${note}`)?.provenance).toEqual({ kind: "user", ref: "4" });
+    const missing = await cli("why", "999999");
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("no receipt for answer 999999");
+  });
+
+  it("lilo memory show prints the provenance and whom it is about", async () => {
+    const shown = await cli("memory", "show", String(note));
+    expect(shown.out).toContain("text:  Christian segelt am Wannsee");
+    expect(shown.out).toContain("from:  user 4");
+    expect(shown.out).toContain("about: user");
+  });
+
+  it("lilo profile add records the operator as the origin (shown in the export)", async () => {
+    const added = await cli("profile", "add", "preferences", "Segeln", "--user", USER);
+    expect(added.out, added.err).toMatch(/^added profile #\d+$/);
+    expect(s.t.lilo.transfer.export("profile", USER).find((l) => l.text === "Segeln")).toMatchObject({ provenance: "operator" });
+  });
+
+  it("lilo boundaries add, list and delete", async () => {
+    expect((await cli("boundaries", "add", "meine Arbeit", "--user", USER)).out).toMatch(/^boundary #(\d+) added$/);
+    const list = await cli("boundaries", "list", "--user", USER);
+    expect(list.out).toMatch(/^#\d+ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2} {2}meine Arbeit$/);
+    const id = /^#(\d+)/.exec(list.out)![1]!;
+    expect((await cli("boundaries", "delete", id)).out).toBe(`boundary #${id} deleted`);
+    expect((await cli("boundaries", "list", "--user", USER)).out).toBe("no boundaries");
+    expect((await cli("boundaries", "add", " ", "--user", USER)).code).toBe(1);
+  });
+
+  it("lilo forget --text is a dry run that changes nothing; --apply forgets the note and redacts the chat messages", async () => {
+    const dry = await cli("forget", "--text", "Wannsee", "--user", USER);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toMatch(new RegExp(`notes\\s+#${note}\\s+remove\\s+\\(words\\) Christian segelt am Wannsee`));
+    expect(dry.out).toMatch(/messages\s+#\d+/);
+    expect(dry.out).toMatch(/dry run: \d+ found; run again with --apply to forget them$/);
+    expect(s.t.lilo.memory.get(USER, "notes", note)?.text).toBe("Christian segelt am Wannsee");
+
+    const applied = await cli("forget", "--text", "Wannsee", "--user", USER, "--apply");
+    expect(applied.out).toMatch(/forgotten: 1 removed, 0 rewritten, 2 messages redacted, \d+ log rows scrubbed$/);
+    expect(s.t.lilo.memory.get(USER, "notes", note)).toBeUndefined();
+    expect(await s.t.lilo.recall.passages("Wannsee", { userId: USER, limit: 5 })).toEqual([]);
+    expect((await cli("forget", "--text", "Wannsee", "--user", USER)).out).toBe("nothing found");
+    expect((await cli("forget", "--text", " ")).code).toBe(1);
+  });
+});
