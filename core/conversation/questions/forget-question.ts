@@ -19,7 +19,7 @@ export interface ForgetQuestionPayload {
   items: { kind: ForgetPlan["items"][number]["kind"]; id: number; match: "words" | "meaning" }[];
 }
 
-const KIND_NAMES = {
+export const FORGET_KIND_NAMES = {
   de: {
     notes: "Notiz",
     important: "Wichtig",
@@ -69,7 +69,7 @@ export const FORGET_TEXTS = {
 /** The question text listing what a forget found. */
 export function forgetQuestionText(language: "de" | "en", plan: ForgetPlan): string {
   const t = FORGET_TEXTS[language];
-  const names = KIND_NAMES[language];
+  const names = FORGET_KIND_NAMES[language];
   const clip = (s: string) => {
     const flat = s.replace(/\s+/g, " ").trim();
     return flat.length > CLIP ? `${flat.slice(0, CLIP - 1)}…` : flat;
