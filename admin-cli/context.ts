@@ -43,9 +43,14 @@ export const openFromEnv =
     // With the adapters' sections, so `lilo settings` lists their variables and their secrets stay masked.
     const config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, installDir(import.meta.url));
     if (!opts.create && !existsSync(config.dbPath)) {
+      // After `lilo setup` only the first start is missing; before it, the setup too.
+      const next =
+        config.run.envFile && existsSync(config.run.envFile)
+          ? "Start Lilo once (`npm start` in her folder)"
+          : "Run `lilo setup` and `npm start` in Lilo's folder first";
       throw new ConfigError(
         `Lilo has no data in ${config.dataDir} (looked for ${config.dbPath}; home ${config.home ?? process.cwd()}). ` +
-          "Run `lilo setup` and `npm start` in Lilo's folder first, or set LILO_HOME to the folder that holds her .env and data/.",
+          `${next}, or set LILO_HOME to the folder that holds her .env and data/.`,
       );
     }
     return createLilo(config, { logger: consoleLogger("warn"), ...ports });

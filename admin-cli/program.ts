@@ -37,7 +37,12 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   const program = new Command("lilo")
     .description("Administer Lilo: memory, rules, corrections, maintenance")
     .version(version(), "-V, --version", "print the version")
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    .configureOutput({
+      writeOut: (s) => io.out(s.trimEnd()),
+      writeErr: (s) => io.err(s.trimEnd()),
+      // A typo is one line with its suggestion ("… 'memroy'. Did you mean memory?"); the usage line follows.
+      outputError: (s, write) => write(s.replace(/\n\(Did you mean (.+)\?\)/, ". Did you mean $1?")),
+    });
   // Every command is registered here, once, in help order.
   registerSetup(program, io);
   registerMemory(program, open, io);

@@ -51,6 +51,7 @@ export type { ReflectionResult, ReflectionReason } from "./background/reflection
 export type { ConcernOutcome } from "./background/reflection/concerns.ts";
 export type { GreetingResult, GreetingReason } from "./background/greeting/greet.ts";
 export { MOODS, MOOD_NAMES, type Mood } from "./conversation/markers/emotion.ts";
+export { ON_DEMAND_TEXTS, noDiaryText, noThoughtText, type OnDemandTexts } from "./background/prompts/on-demand-texts.ts";
 
 // Ports a caller may implement (createLilo's second argument), and the ready ones.
 export type { Clock } from "./foundation/ports/clock.ts";
@@ -85,6 +86,8 @@ export { LocalModels, type LocalConfig } from "./foundation/providers/local/loca
 export { LiloError, ConfigError, ModelSwitchError, ProviderError, EmbedderError, VectorIndexError } from "./foundation/errors.ts";
 export { NotFoundError, LookupError, AnalysisError } from "./foundation/errors.ts";
 export { describeError, type ErrorCode } from "./foundation/errors.ts";
+// One way to tell a user an error: a sentence by key (`said`), said in the persona's language by describeError(err, language).
+export { said, type Said, type ErrorLanguage } from "./foundation/error-texts.ts";
 
 // Shared with the adapters: one retry policy (capped backoff with jitter) for loops without an SDK of their own.
 export { withRetry, type Sleep } from "./foundation/util/retry.ts";

@@ -1,6 +1,5 @@
-import { describeError, ModelSwitchError, type DiaryReason, type ReflectionReason } from "../../core/index.ts";
+import { describeError, noDiaryText, noThoughtText } from "../../core/index.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
-import { modelSwitchRefused } from "../shared/model-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
@@ -33,13 +32,9 @@ const COMMANDS: Record<string, Command> = {
       models.resetChat();
       return ctx.texts.modelReset(label());
     }
-    try {
-      const spec = await models.switchChat(arg, clock.now().toISOString());
-      return ctx.texts.modelSwitched(`${spec.provider}:${spec.model}`);
-    } catch (err) {
-      if (err instanceof ModelSwitchError) return modelSwitchRefused(ctx.lilo.config.persona.language, err);
-      throw err;
-    }
+    // A refused name is said by runCommand, in the persona's language.
+    const spec = await models.switchChat(arg, clock.now().toISOString());
+    return ctx.texts.modelSwitched(`${spec.provider}:${spec.model}`);
   },
   push: async (ctx, s, arg) => {
     const { push } = ctx.lilo;
@@ -77,23 +72,17 @@ const COMMANDS: Record<string, Command> = {
   diary: async (ctx, s) => {
     const r = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.diary.writeNow(s.userId));
     if (r.kind === "written") return ctx.texts.diaryEntry(r.entry.day, r.entry.text);
-    return notNow(ctx, r);
+    return noDiaryText(ctx.lilo.config.persona.language, r);
   },
   think: async (ctx, s) => {
     const r = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.reflection.thinkNow(s.userId));
     // The thought is shown; a concern it raised stays Lilo's to bring up later in conversation.
     if (r.kind === "thought") return ctx.texts.thought(r.thought.text);
-    return notNow(ctx, r);
+    return noThoughtText(ctx.lilo.config.persona.language, r);
   },
   // !why, !wrong, !outdated and !forget: why.ts (issue 19).
   ...WHY_COMMANDS,
 };
-
-/** Why a diary entry or thought was not written, in the user's words. */
-function notNow(ctx: MatrixContext, r: { kind: "skipped"; reason: DiaryReason | ReflectionReason } | { kind: "failed"; error: string }): string {
-  if (r.kind === "failed") return r.error ? ctx.texts.failed(r.error) : ctx.texts.notNow.failed;
-  return ctx.texts.notNow[r.reason];
-}
 
 /**
  * Runs `text` as a command when it is one. Returns false for ordinary
@@ -109,7 +98,7 @@ export async function runCommand(ctx: MatrixContext, source: MatrixEventSource, 
     reply = command ? await command(ctx, source, (m[2] ?? "").trim()) : ctx.texts.unknown(m[0].split(/\s/)[0]!);
   } catch (err) {
     ctx.logger.warn("matrix command failed", { command: name, error: describeError(err) });
-    reply = ctx.texts.failed(describeError(err));
+    reply = ctx.texts.failed(describeError(err, ctx.lilo.config.persona.language));
   }
   if (reply) await sendMarkdown(ctx.client, source.roomId, reply, ctx.maxMessageChars);
   return true;

@@ -97,7 +97,7 @@ async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message
   } catch (err) {
     // Model failures come back as ok:false answers; this is anything else (storage, network to Matrix).
     ctx.logger.error("matrix turn failed", { roomId, error: describeError(err) });
-    await sendMarkdown(ctx.client, roomId, ctx.texts.failed(describeError(err)), ctx.maxMessageChars);
+    await sendMarkdown(ctx.client, roomId, ctx.texts.failed(describeError(err, ctx.lilo.config.persona.language)), ctx.maxMessageChars);
   }
 }
 

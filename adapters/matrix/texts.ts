@@ -40,14 +40,6 @@ export const MATRIX_TEXTS = {
     failed: (msg: string) => `⚠️ ${msg}`,
     diaryEntry: (day: string, text: string) => `📔 **${day}**\n\n${text}`,
     thought: (text: string) => `💭 ${text}`,
-    notNow: {
-      "no-conversation": "Wir haben noch nicht miteinander gesprochen – darüber kann ich nichts schreiben.",
-      "nothing-new": "Seit dem letzten Mal ist nichts Neues passiert.",
-      "no-new-chats": "Seit dem letzten Mal ist nichts Neues passiert.",
-      "empty-answer": "Mir ist gerade nichts eingefallen.",
-      duplicate: "Das habe ich so ähnlich schon einmal gedacht.",
-      failed: "Das hat gerade nicht geklappt.",
-    },
   },
   en: {
     help: [
@@ -86,14 +78,6 @@ export const MATRIX_TEXTS = {
     failed: (msg: string) => `⚠️ ${msg}`,
     diaryEntry: (day: string, text: string) => `📔 **${day}**\n\n${text}`,
     thought: (text: string) => `💭 ${text}`,
-    notNow: {
-      "no-conversation": "We haven't talked yet, so there is nothing to write about.",
-      "nothing-new": "Nothing new has happened since last time.",
-      "no-new-chats": "Nothing new has happened since last time.",
-      "empty-answer": "Nothing came to mind just now.",
-      duplicate: "I had much the same thought before.",
-      failed: "That did not work just now.",
-    },
   },
 } as const;
 

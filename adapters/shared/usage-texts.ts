@@ -3,7 +3,7 @@ import { formatMoney, formatTokens, spendOfLimit, type UsageOverview, type Usage
 type Lang = "de" | "en";
 
 /** What each call purpose is called in the chat. */
-const ROLE_NAMES: Record<Lang, Record<string, string>> = {
+export const ROLE_NAMES: Record<Lang, Record<string, string>> = {
   de: {
     chat: "Antworten",
     "tool-round": "Werkzeugrunden",

@@ -1,7 +1,7 @@
 import { Bot, type Middleware } from "grammy";
 import { run, sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { autoRetry } from "@grammyjs/auto-retry";
-import { describeError, type Lilo, type Logger, type MemoryHit, type Sleep } from "../../core/index.ts";
+import { describeError, LiloError, type Lilo, type Logger, type MemoryHit, type Sleep } from "../../core/index.ts";
 import type { RunningAdapter } from "../index.ts";
 import { InFlight } from "../shared/inflight.ts";
 import { accessControl } from "./access.ts";
@@ -85,7 +85,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   bot.use(track(inflight, opts.detach ?? false, logger));
   bot.use(sequentialize(chatKey));
   bot.use(accessControl(opts.allowedUsers, texts, logger));
-  bot.use(replyOnError(texts.failed, logger));
+  bot.use(replyOnError(texts.failed, lilo.config.persona.language, logger));
   registerWhy(bot, deps);
   registerCommands(bot, deps);
   registerCallbacks(bot, deps);
@@ -121,13 +121,18 @@ function track(inflight: InFlight, detach: boolean, logger: Logger): Middleware<
   };
 }
 
-/** A failure inside Lilo gets a short note in the chat instead of silence. */
-function replyOnError(text: string, logger: Logger): Middleware<LiloContext> {
+/**
+ * A failure inside Lilo gets a short note in the chat instead of silence: a
+ * typed error says what went wrong in the persona's language, anything else
+ * (a bug) the general "something went wrong".
+ */
+function replyOnError(general: string, language: "de" | "en", logger: Logger): Middleware<LiloContext> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
       logger.error("telegram handler failed", { updateId: ctx.update.update_id, error: describeError(err) });
+      const text = err instanceof LiloError ? `⚠️ ${describeError(err, language)}` : general;
       if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text });
       else if (ctx.chat) await ctx.api.sendMessage(ctx.chat.id, text);
     }

@@ -1,10 +1,9 @@
 import type { Composer } from "grammy";
-import { LiloError, ModelSwitchError } from "../../core/index.ts";
+import { describeError, LiloError } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { memoryOverview } from "./memory-view.ts";
 import { diaryReply, thinkReply } from "./on-demand.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
-import { modelSwitchRefused } from "../shared/model-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
@@ -43,9 +42,8 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
       await say(ctx, (arg ? texts.modelSwitched : texts.model)(`${spec.provider}:${spec.model}`));
     } catch (err) {
       // A wrong model name is the user's to fix: the refusal says what to write, in the persona's language.
-      if (err instanceof ModelSwitchError) return void (await say(ctx, modelSwitchRefused(lilo.config.persona.language, err)));
       if (!(err instanceof LiloError)) throw err;
-      await say(ctx, `⚠️ ${err.message}`);
+      await say(ctx, `⚠️ ${describeError(err, lilo.config.persona.language)}`);
     }
   });
 
@@ -87,12 +85,12 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
   // "Write now" / "think now" can take a while (a model call): typing… meanwhile.
   bot.command("diary", async (ctx) => {
     const result = await withTyping(ctx.api, ctx.chat.id, logger, () => lilo.diary.writeNow(ctx.liloUserId));
-    await say(ctx, diaryReply(result, texts));
+    await say(ctx, diaryReply(result, texts, lilo.config.persona.language));
   });
 
   bot.command("think", async (ctx) => {
     const result = await withTyping(ctx.api, ctx.chat.id, logger, () => lilo.reflection.thinkNow(ctx.liloUserId));
-    await say(ctx, thinkReply(result, texts));
+    await say(ctx, thinkReply(result, texts, lilo.config.persona.language));
   });
 
   registerWebCommand(bot, deps);

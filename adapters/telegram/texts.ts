@@ -41,19 +41,7 @@ export const TELEGRAM_TEXTS = {
       on ? "Push ist an. /push off schaltet ab, /push test schickt eine Probe." : "Push ist aus. /push on schaltet ihn für diesen Chat ein.",
     pushTestText: "🔔 Testnachricht: So sieht es aus, wenn ich mich von mir aus melde.",
     diaryWritten: (day: string) => `📔 Tagebucheintrag für ${day}:`,
-    diaryNone: {
-      "no-conversation": "Heute haben wir nicht gesprochen – ich erfinde keinen Tag.",
-      "nothing-new": "Seit dem letzten Eintrag ist nichts Neues passiert.",
-      "empty-answer": "Mir ist nichts eingefallen, was ich aufschreiben wollte.",
-    },
-    thinkNone: {
-      "no-conversation": "Wir haben noch nicht gesprochen – worüber sollte ich nachdenken?",
-      "no-new-chats": "Seit dem letzten Nachdenken ist nichts Neues passiert.",
-      "empty-answer": "Es ist kein Gedanke dabei herausgekommen.",
-      duplicate: "Das habe ich so ähnlich schon einmal gedacht.",
-    },
     concernNoted: (text: string) => `🧠 Darauf möchte ich dich ansprechen: ${text}`,
-    jobFailed: (error: string) => `⚠️ Das hat nicht geklappt: ${error}`,
   },
   en: {
     refused: "Sorry, I only talk to people I know.",
@@ -92,19 +80,7 @@ export const TELEGRAM_TEXTS = {
     pushStatus: (on: boolean) => (on ? "Push is on. /push off turns it off, /push test sends a test." : "Push is off. /push on turns it on for this chat."),
     pushTestText: "🔔 Test message: this is how it looks when I write on my own.",
     diaryWritten: (day: string) => `📔 Diary entry for ${day}:`,
-    diaryNone: {
-      "no-conversation": "We didn't talk today – I don't invent a day.",
-      "nothing-new": "Nothing new happened since the last entry.",
-      "empty-answer": "Nothing came to mind that I wanted to write down.",
-    },
-    thinkNone: {
-      "no-conversation": "We haven't talked yet – what should I think about?",
-      "no-new-chats": "Nothing new happened since I last thought.",
-      "empty-answer": "No thought came out of it.",
-      duplicate: "I have thought much the same before.",
-    },
     concernNoted: (text: string) => `🧠 I'd like to talk to you about this: ${text}`,
-    jobFailed: (error: string) => `⚠️ That didn't work: ${error}`,
   },
 } as const;
 

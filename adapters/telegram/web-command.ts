@@ -5,13 +5,15 @@ import type { LiloContext, TelegramDeps } from "./context.ts";
 import { sendText } from "./render.ts";
 
 /** What /web answers, in the persona's language. */
-const WEB_TEXTS = {
+export const WEB_TEXTS = {
   de: {
-    link: (url: string, minutes: number) => `🔑 Deine Seiten: ${url}\n\nDer Link gilt ${minutes} Minuten und meldet dich einmal an.`,
+    link: (url: string, minutes: number) =>
+      `🔑 Deine Seiten: ${url}\n\nDer Link gilt ${minutes} ${minutes === 1 ? "Minute" : "Minuten"} und meldet dich einmal an.`,
     off: "Meine Seiten laufen gerade nicht mit dem Bot (LILO_WEB_PORT ist nicht gesetzt). Wer mich betreibt, kann sie mit `lilo web` starten.",
   },
   en: {
-    link: (url: string, minutes: number) => `🔑 Your pages: ${url}\n\nThe link is valid for ${minutes} minutes and logs you in once.`,
+    link: (url: string, minutes: number) =>
+      `🔑 Your pages: ${url}\n\nThe link is valid for ${minutes} ${minutes === 1 ? "minute" : "minutes"} and logs you in once.`,
     off: "My pages are not running with the bot (LILO_WEB_PORT is not set). Whoever runs me can start them with `lilo web`.",
   },
 } as const;

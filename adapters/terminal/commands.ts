@@ -3,8 +3,7 @@
  * Telegram offers. A `/word` not in the table is refused here and never
  * reaches the model or the chat log.
  */
-import { ModelSwitchError, type Lilo, type MemoryHit, type TurnResult } from "../../core/index.ts";
-import { modelSwitchRefused } from "../shared/model-texts.ts";
+import { noDiaryText, noThoughtText, type Lilo, type MemoryHit, type TurnResult } from "../../core/index.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import { terminalWhyCommand } from "./why-commands.ts";
@@ -42,14 +41,10 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
   { name: "help", run: (s) => s.say(helpText(s.t)) },
   {
     name: "model",
+    // A refused name (ModelSwitchError) is said by the loop, in the persona's language.
     run: async (s, arg) => {
-      try {
-        const spec = arg ? await s.lilo.models.switchChat(arg, s.lilo.clock.now().toISOString()) : s.lilo.models.chatSpec();
-        s.say(s.t.chatModel(`${spec.provider}:${spec.model}`, !!arg));
-      } catch (err) {
-        if (!(err instanceof ModelSwitchError)) throw err;
-        s.say(modelSwitchRefused(s.lilo.config.persona.language, err));
-      }
+      const spec = arg ? await s.lilo.models.switchChat(arg, s.lilo.clock.now().toISOString()) : s.lilo.models.chatSpec();
+      s.say(s.t.chatModel(`${spec.provider}:${spec.model}`, !!arg));
     },
   },
   {
@@ -92,14 +87,14 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
     name: "diary",
     run: async (s) => {
       const r = await s.lilo.diary.writeNow(s.userId);
-      s.say(r.kind === "written" ? `📔 ${r.entry.text}` : r.kind === "failed" ? s.t.jobFailed(r.error) : s.t.diaryNone[r.reason]);
+      s.say(r.kind === "written" ? `📔 ${r.entry.text}` : noDiaryText(s.lilo.config.persona.language, r));
     },
   },
   {
     name: "think",
     run: async (s) => {
       const r = await s.lilo.reflection.thinkNow(s.userId);
-      s.say(r.kind === "thought" ? `💭 ${r.thought.text}` : r.kind === "failed" ? s.t.jobFailed(r.error) : s.t.thinkNone[r.reason]);
+      s.say(r.kind === "thought" ? `💭 ${r.thought.text}` : noThoughtText(s.lilo.config.persona.language, r));
     },
   },
   { name: "push", run: push },

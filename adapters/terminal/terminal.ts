@@ -62,7 +62,9 @@ async function handleLine(s: TerminalSession, text: string, parsed: ReturnType<t
     if (parsed) return await parsed.command.run(s, parsed.arg);
     s.show(await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT }));
   } catch (err) {
-    s.say(`⚠️ ${describeError(err)}`);
+    // Refusals and failures in the persona's language; the log keeps the English message.
+    s.lilo.logger.warn("terminal line failed", { error: describeError(err) });
+    s.say(`⚠️ ${describeError(err, s.lilo.config.persona.language)}`);
   }
 }
 

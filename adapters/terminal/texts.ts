@@ -1,5 +1,3 @@
-import type { DiaryReason, ReflectionReason } from "../../core/index.ts";
-
 /** The terminal chat's own words, in the persona's language (LILO_LANGUAGE). */
 export interface TerminalTexts {
   listening(name: string): string;
@@ -9,9 +7,6 @@ export interface TerminalTexts {
   logTo(path: string): string;
   unknownCommand(word: string): string;
   nothingToRetry: string;
-  diaryNone: Record<DiaryReason, string>;
-  thinkNone: Record<ReflectionReason, string>;
-  jobFailed(error: string): string;
   chatModel(spec: string, switched: boolean): string;
   notesUsedTitle: string;
   notesUsedNone: string;
@@ -48,18 +43,6 @@ const de: TerminalTexts = {
   logTo: (path) => `(Protokoll: ${path})`,
   unknownCommand: (word) => `Den Befehl /${word} kenne ich nicht. /help zeigt, was geht.`,
   nothingToRetry: "Nichts zu wiederholen: deine letzte Nachricht ist beantwortet.",
-  diaryNone: {
-    "no-conversation": "Heute haben wir nicht gesprochen – ich erfinde keinen Tag.",
-    "nothing-new": "Seit dem letzten Eintrag ist nichts Neues passiert.",
-    "empty-answer": "Mir ist nichts eingefallen, was ich aufschreiben wollte.",
-  },
-  thinkNone: {
-    "no-conversation": "Wir haben noch nicht gesprochen – worüber sollte ich nachdenken?",
-    "no-new-chats": "Seit dem letzten Nachdenken ist nichts Neues passiert.",
-    "empty-answer": "Es ist kein Gedanke dabei herausgekommen.",
-    duplicate: "Das habe ich so ähnlich schon einmal gedacht.",
-  },
-  jobFailed: (error) => `⚠️ Das hat nicht geklappt: ${error}`,
   chatModel: (spec, switched) => `${switched ? "Chat-Modell ist jetzt" : "Chat-Modell"}: ${spec}`,
   notesUsedTitle: "Notizen in meiner letzten Antwort:",
   notesUsedNone: "In meiner letzten Antwort habe ich keine Notizen benutzt.",
@@ -96,18 +79,6 @@ const en: TerminalTexts = {
   logTo: (path) => `(log: ${path})`,
   unknownCommand: (word) => `I don't know /${word}. /help lists what I can do.`,
   nothingToRetry: "Nothing to retry: your last message was answered.",
-  diaryNone: {
-    "no-conversation": "We didn't talk today – I don't invent a day.",
-    "nothing-new": "Nothing new happened since the last entry.",
-    "empty-answer": "Nothing came to mind that I wanted to write down.",
-  },
-  thinkNone: {
-    "no-conversation": "We haven't talked yet – what should I think about?",
-    "no-new-chats": "Nothing new happened since I last thought.",
-    "empty-answer": "No thought came out of it.",
-    duplicate: "I have thought much the same before.",
-  },
-  jobFailed: (error) => `⚠️ That didn't work: ${error}`,
   chatModel: (spec, switched) => `${switched ? "Chat model is now" : "Chat model"}: ${spec}`,
   notesUsedTitle: "Notes in my last answer:",
   notesUsedNone: "My last answer used no notes.",

@@ -63,7 +63,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     logger.error("web page failed", { path: c.req.path, error: describeError(err) });
     return c.html(
       <Shell t={t} title="500">
-        <p class="notice error">{t.failed(describeError(err))}</p>
+        <p class="notice error">{t.failed(describeError(err, t.lang))}</p>
       </Shell>,
       500,
     );

@@ -45,7 +45,7 @@ export async function attempt(c: WebContext, change: () => Promise<Response> | R
   } catch (err) {
     if (!(err instanceof LiloError)) throw err;
     const v = c.get("viewer");
-    const text = `${v.t.badInput} ${describeError(err)}`;
+    const text = `${v.t.badInput} ${describeError(err, v.t.lang)}`;
     if (c.req.header("hx-request") === "true") return c.html(<Notice text={text} kind="error" />, 400);
     return c.html(
       <Shell t={v.t} viewer={v} title="400">

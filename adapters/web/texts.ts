@@ -3,7 +3,7 @@
  * same keys; the pages read `Texts`, never a language.
  */
 const en = {
-  lang: "en",
+  lang: "en" as "de" | "en",
   title: "Lilo's pages",
   nav: {
     memories: "Memories",
@@ -263,6 +263,9 @@ const de: Texts = {
   linkAgain: "Hol dir einen neuen: `lilo web` ausführen oder Lilo in Telegram /web schicken.",
   forbidden: "Diese Anfrage wurde abgelehnt (Sicherheitstoken fehlt oder ist falsch). Lade die Seite neu und versuch es noch einmal.",
 };
+
+/** Both languages, walked by the text-table test. */
+export const WEB_TEXTS = { de, en };
 
 /** The texts for the persona's language. */
 export const textsFor = (language: string): Texts => (language === "en" ? en : de);

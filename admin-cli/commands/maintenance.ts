@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
-import { VectorIndexError, type Lilo, type VectorIndexState } from "../../core/index.ts";
+import { EmbedderError, VectorIndexError, type Lilo, type VectorIndexState } from "../../core/index.ts";
 
 /** One line on the embedded index's derived copy. */
 function indexLine(s: VectorIndexState): string {
@@ -25,10 +25,12 @@ export function registerMaintenance(program: Command, open: LiloOpener, io: CliI
         try {
           return await doctor(lilo, io, o);
         } catch (err) {
-          // An index of another embedding model is the doctor's finding, not a reason to refuse: say it and what repairs it.
-          if (!(err instanceof VectorIndexError)) throw err;
-          if (o.json) io.out(JSON.stringify({ index: { problem: err.message } }));
-          else io.out(`vector index: ${err.message}`);
+          // An index of another embedding model, or a model that cannot be loaded, is the doctor's finding, not a
+          // reason to refuse: say it and what repairs it.
+          if (!(err instanceof VectorIndexError) && !(err instanceof EmbedderError)) throw err;
+          const part = err instanceof EmbedderError ? "embedder" : "index";
+          if (o.json) io.out(JSON.stringify({ [part]: { problem: err.message } }));
+          else io.out(`${part === "index" ? "vector index" : "embedding model"}: ${err.message}`);
           return 2;
         }
       }),

@@ -10,8 +10,14 @@ export function registerPreview(program: Command, open: LiloOpener, io: CliIO): 
     .description("show the cheat sheet Lilo would send for a message (stores nothing, calls no model)")
     .option(...userOption)
     .option("--json", "print the request as JSON (without the block report)")
-    .action((message: string, o: { user?: string; json?: boolean }) =>
-      withLilo(open, io, async (lilo) => {
+    .action((message: string, o: { user?: string; json?: boolean }) => {
+      // Refused before Lilo (and her embedding model) is opened: an empty sheet is nothing to look at.
+      if (!message.trim()) {
+        io.err("error: the message to preview is empty: give the text Lilo would get, e.g. lilo preview 'Wie war mein Tag?'");
+        process.exitCode = 1;
+        return;
+      }
+      return withLilo(open, io, async (lilo) => {
         const { request, blocks } = await lilo.preview({ userId: o.user ?? lilo.config.terminal.userId, text: message });
         if (o.json) io.out(JSON.stringify(request));
         else {
@@ -20,6 +26,6 @@ export function registerPreview(program: Command, open: LiloOpener, io: CliIO): 
           io.out(`── memory blocks (scores; - = left out for budget) ──\n${describeBlocks(blocks).join("\n")}`);
         }
         return 0;
-      }),
-    );
+      });
+    });
 }

@@ -8,6 +8,18 @@ import { describeError } from "../../core/index.ts";
 
 const TELEGRAM = "https://api.telegram.org";
 
+/** A token check failed; `reason` picks the sentence the setup says in its language, the message stays for the log. */
+export class SetupCheckError extends Error {
+  constructor(
+    readonly reason: "unreachable" | "refused" | "unexpected",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "SetupCheckError";
+  }
+}
+
 /** Every Bot API answer: ok with a result, or a refusal with its description. */
 const botAnswer = z.object({ ok: z.boolean(), result: z.unknown().optional(), description: z.string().optional() });
 
@@ -18,13 +30,13 @@ async function telegramCall<T extends z.ZodType>(apiRoot: string | undefined, to
     const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
     body = await res.json();
   } catch (err) {
-    throw new Error(`Telegram could not be reached: ${describeError((err as { cause?: unknown }).cause ?? err)}`, { cause: err });
+    throw new SetupCheckError("unreachable", `Telegram could not be reached: ${describeError((err as { cause?: unknown }).cause ?? err)}`, { cause: err });
   }
   const answer = botAnswer.safeParse(body);
-  if (!answer.success) throw new Error("Telegram answered with something unexpected", { cause: answer.error });
-  if (!answer.data.ok) throw new Error(`Telegram refused the token (${answer.data.description ?? "no reason given"})`);
+  if (!answer.success) throw new SetupCheckError("unexpected", "Telegram answered with something unexpected", { cause: answer.error });
+  if (!answer.data.ok) throw new SetupCheckError("refused", `Telegram refused the token (${answer.data.description ?? "no reason given"})`);
   const parsed = result.safeParse(answer.data.result);
-  if (!parsed.success) throw new Error(`Telegram's ${method} answer has an unexpected shape`, { cause: parsed.error });
+  if (!parsed.success) throw new SetupCheckError("unexpected", `Telegram's ${method} answer has an unexpected shape`, { cause: parsed.error });
   return parsed.data as z.infer<T>;
 }
 
@@ -70,10 +82,12 @@ export async function matrixWhoami(homeserver: string, token: string): Promise<s
   try {
     res = await fetch(`${homeserver.replace(/\/+$/, "")}/_matrix/client/v3/account/whoami`, { headers: { authorization: `Bearer ${token}` } });
   } catch (err) {
-    throw new Error(`the homeserver could not be reached: ${describeError((err as { cause?: unknown }).cause ?? err)}`, { cause: err });
+    throw new SetupCheckError("unreachable", `the homeserver could not be reached: ${describeError((err as { cause?: unknown }).cause ?? err)}`, {
+      cause: err,
+    });
   }
-  if (res.status === 401 || res.status === 403) throw new Error(`the homeserver refused the token (HTTP ${res.status})`);
+  if (res.status === 401 || res.status === 403) throw new SetupCheckError("refused", `the homeserver refused the token (HTTP ${res.status})`);
   const parsed = z.object({ user_id: z.string() }).safeParse(await res.json().catch(() => undefined));
-  if (!res.ok || !parsed.success) throw new Error(`the homeserver answered HTTP ${res.status} without a user id`);
+  if (!res.ok || !parsed.success) throw new SetupCheckError("unexpected", `the homeserver answered HTTP ${res.status} without a user id`);
   return parsed.data.user_id;
 }

@@ -3,7 +3,7 @@
  * with a key, a local OpenAI-compatible server, and — when a catalogue of
  * downloadable models exists — Lilo's own local model.
  */
-import { describeError, listModels, OPENAI_COMPATIBLE_VENDORS, type ProviderSettings } from "../../core/index.ts";
+import { describeError, listModels, OPENAI_COMPATIBLE_VENDORS, ProviderError, type ProviderSettings } from "../../core/index.ts";
 import type { Asker } from "./ask.ts";
 import type { SetupTexts } from "./texts.ts";
 
@@ -14,6 +14,8 @@ export type EnvLines = Record<string, string>;
 export interface ChoiceContext {
   asker: Asker;
   t: SetupTexts;
+  /** The language the questions are in: a provider's refusal is said in it too. */
+  language: "de" | "en";
   /** Checks a value against its variable's zod rule (the configuration's table). */
   check(variable: string, value: string): string | undefined;
 }
@@ -62,7 +64,7 @@ function keyed(vendor: KeyedVendor): ModelChoice {
   return {
     name: vendor,
     label: () => v.label,
-    async ask({ asker, t, check }) {
+    async ask({ asker, t, language, check }) {
       let offered: string[] | undefined;
       const key = await asker.ask({
         text: vendor === "anthropic" ? t.anthropicKey : vendor === "openai" ? t.openaiKey : t.deepseekKey,
@@ -75,7 +77,7 @@ function keyed(vendor: KeyedVendor): ModelChoice {
             offered = await listModels(vendor, settingsFor(vendor, k, process.env[v.urlVar]));
             return undefined;
           } catch (err) {
-            return describeError(err);
+            return describeError(err, language);
           }
         },
       });
@@ -94,7 +96,7 @@ function keyed(vendor: KeyedVendor): ModelChoice {
 const localServer: ModelChoice = {
   name: "server",
   label: (t) => t.serverChoice,
-  async ask({ asker, t, check }) {
+  async ask({ asker, t, language, check }) {
     let offered: string[] | undefined;
     let key = "";
     const url = await asker.ask({
@@ -107,7 +109,8 @@ const localServer: ModelChoice = {
           offered = await listModels("openai", settingsFor("openai", undefined, u));
           return undefined;
         } catch (err) {
-          if (!/refused the API key/.test(describeError(err))) return describeError(err);
+          // A server that wants a key (401/403) gets one asked for; any other failure is said as it is.
+          if (!(err instanceof ProviderError && (err.status === 401 || err.status === 403))) return describeError(err, language);
           key = await asker.ask({ text: t.keyOptional, secret: true, check: (k) => check("OPENAI_API_KEY", k) });
           offered = await listModels("openai", settingsFor("openai", key, u)).catch(() => undefined);
           return undefined;

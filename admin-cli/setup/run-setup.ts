@@ -8,7 +8,7 @@ import { userInfo } from "node:os";
 import { checkValue, configTable, describeError, listModels, loadConfig, OPENAI_COMPATIBLE_VENDORS } from "../../core/index.ts";
 import { ADAPTER_SECTIONS } from "../../adapters/config.ts";
 import { Asker, type SetupStreams } from "./ask.ts";
-import { matrixWhoami, telegramBotName, telegramFirstSender } from "./checks.ts";
+import { matrixWhoami, SetupCheckError, telegramBotName, telegramFirstSender } from "./checks.ts";
 import { writeEnvFile } from "./env-file.ts";
 import { modelChoices, notOffered, settingsFor, type EnvLines, type LocalModelOffer } from "./model-choices.ts";
 import { setupTexts, YES_ANSWERS, type SetupTexts } from "./texts.ts";
@@ -71,7 +71,7 @@ export async function interactiveSetup(streams: SetupStreams, place: SetupPlace)
           choices.map((c) => ({ name: c.name, label: c.label(t) })),
         )
       ]!;
-    const model = await choice.ask({ asker, t, check });
+    const model = await choice.ask({ asker, t, language: lang, check });
     const telegram = (await yes(asker, t.yesNo(t.telegram), lang)) ? await askTelegram(asker, t, place, owner) : {};
     const matrix = (await yes(asker, t.yesNo(t.matrix), lang)) ? await askMatrix(asker, t, owner) : {};
     const timezone = await asker.ask({ text: t.timezone, default: systemTimeZone(), check: (z) => check("LILO_TIMEZONE", z) });
@@ -119,7 +119,7 @@ async function askTelegram(asker: Asker, t: SetupTexts, place: SetupPlace, owner
         bot = await telegramBotName(apiRoot, v);
         return undefined;
       } catch (err) {
-        return describeError(err);
+        return checkFailed(err, t, "Telegram");
       }
     },
   });
@@ -148,7 +148,7 @@ async function askMatrix(asker: Asker, t: SetupTexts, owner: string): Promise<En
         bot = await matrixWhoami(homeserver, v);
         return undefined;
       } catch (err) {
-        return describeError(err);
+        return checkFailed(err, t, homeserver);
       }
     },
   });
@@ -158,6 +158,11 @@ async function askMatrix(asker: Asker, t: SetupTexts, owner: string): Promise<En
     check: (v) => (/^@[^:\s]+:\S+$/.test(v) ? check("MATRIX_ALLOWED_USERS", `${v}=${owner}`) : "@name:server"),
   });
   return { MATRIX_HOMESERVER_URL: homeserver, MATRIX_ACCESS_TOKEN: token, MATRIX_ALLOWED_USERS: `${me}=${owner}` };
+}
+
+/** A failed token check in the setup's language; anything else (a bug) as its message. */
+function checkFailed(err: unknown, t: SetupTexts, service: string): string {
+  return err instanceof SetupCheckError ? t.checkFailed[err.reason](service) : describeError(err);
 }
 
 /** The answers read as a whole configuration, as `npm start` will: a cross-variable problem stops before anything is written. */

@@ -26,6 +26,8 @@ export interface SetupTexts {
   matrixToken: string;
   matrixBot: (userId: string) => string;
   matrixUser: string;
+  /** An online check of a token failed: `service` is "Telegram" or the homeserver. */
+  checkFailed: Record<"unreachable" | "refused" | "unexpected", (service: string) => string>;
   timezone: string;
   yesNo: (question: string) => string;
   overwrite: (path: string) => string;
@@ -59,6 +61,11 @@ const de: SetupTexts = {
   matrix: "Mit Matrix verbinden",
   matrixHomeserver: "Adresse des Homeservers (z. B. https://matrix.example.org)",
   matrixToken: "Zugangstoken des Bot-Kontos (wird nicht angezeigt)",
+  checkFailed: {
+    unreachable: (service) => `${service} ist nicht erreichbar; prüfe die Adresse und die Verbindung.`,
+    refused: (service) => `${service} hat den Token abgelehnt; kopiere ihn noch einmal.`,
+    unexpected: (service) => `${service} hat unerwartet geantwortet; stimmt die Adresse?`,
+  },
   matrixBot: (id) => `✓ Angemeldet als ${id}.`,
   matrixUser: "Deine eigene Matrix-ID (z. B. @du:example.org)",
   timezone: "Zeitzone",
@@ -94,6 +101,11 @@ const en: SetupTexts = {
   matrix: "Connect Matrix",
   matrixHomeserver: "Homeserver address (e.g. https://matrix.example.org)",
   matrixToken: "The bot account's access token (not shown)",
+  checkFailed: {
+    unreachable: (service) => `${service} cannot be reached; check the address and the connection.`,
+    refused: (service) => `${service} refused the token; copy it once more.`,
+    unexpected: (service) => `${service} answered unexpectedly; is the address right?`,
+  },
   matrixBot: (id) => `✓ Signed in as ${id}.`,
   matrixUser: "Your own Matrix id (e.g. @you:example.org)",
   timezone: "Time zone",

@@ -30,7 +30,7 @@ export function diaryApi(deps: DiaryDeps, config: DiaryConfig, persona: Persona,
       return await writeDiary(diary, userId, { force });
     } catch (err) {
       ctx.logger.error("diary entry failed", { userId, error: describeError(err) });
-      return { kind: "failed", error: describeError(err) };
+      return { kind: "failed", error: describeError(err), cause: err };
     }
   };
   return {

@@ -50,7 +50,7 @@ export function greetingApi(deps: GreetingDeps, config: GreetingConfig, persona:
       return await greet(greeting, userId, { force });
     } catch (err) {
       ctx.logger.error("greeting failed", { userId, error: describeError(err) });
-      return { kind: "failed", error: describeError(err) };
+      return { kind: "failed", error: describeError(err), cause: err };
     }
   };
   return {

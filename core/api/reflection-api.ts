@@ -43,7 +43,7 @@ export function reflectionApi(deps: ReflectionDeps, config: ReflectionConfig, pe
       return await reflect(reflection, userId, { force });
     } catch (err) {
       ctx.logger.error("reflection failed", { userId, error: describeError(err) });
-      return { kind: "failed", error: describeError(err) };
+      return { kind: "failed", error: describeError(err), cause: err };
     }
   };
   return {

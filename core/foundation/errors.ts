@@ -1,48 +1,23 @@
 import { redactSecrets } from "./util/redact.ts";
-import { sentence } from "./util/errno.ts";
+import { sentence, systemSentence } from "./util/errno.ts";
+import type { ErrorCode } from "./error-codes.ts";
+import { causeFollows, ERROR_TEXTS, sayIn, type ErrorLanguage, type Said } from "./error-texts.ts";
 
-/**
- * Codes of errors raised as a plain `LiloError` (no class of their own):
- * callers tell them apart by code only.
- */
-export type GeneralErrorCode =
-  /** A caller passed something unusable (empty text, a bad date, an undo that cannot be done). */
-  | "invalid-input"
-  /** A rule of the program was broken (a missing handler, a row that should have been written). */
-  | "internal"
-  /** The database could not be opened or is newer than this Lilo. */
-  | "database"
-  /** Another process holds the writer lock. */
-  | "locked"
-  /** `lilo import` refused or failed. */
-  | "import"
-  /** `lilo restore` refused or failed. */
-  | "restore"
-  /** A diary entry could not be stored. */
-  | "diary"
-  /** The chat model answered with nothing to show. */
-  | "empty-answer"
-  /** A push target is no private chat (any more): withheld. */
-  | "not-private"
-  /** A voice note or photo could not be downloaded from the platform. */
-  | "media-download"
-  /** A voice note or photo is larger than allowed. */
-  | "media-too-large"
-  /** A day or month budget is spent: the background call was not made. */
-  | "budget-spent"
-  /** The reranking model (cross-encoder) could not be loaded or run. */
-  | "reranker";
+export type { ErrorCode, GeneralErrorCode } from "./error-codes.ts";
 
-/** Every code a Lilo error can carry: the general ones and those owned by the classes below. */
-export type ErrorCode =
-  | GeneralErrorCode
-  | ConfigError["code"]
-  | ProviderError["code"]
-  | EmbedderError["code"]
-  | VectorIndexError["code"]
-  | NotFoundError["code"]
-  | LookupError["code"]
-  | AnalysisError["code"];
+/** Options of every Lilo error. */
+export interface LiloErrorOptions {
+  /** The error this one wraps. */
+  cause?: unknown;
+  /** What to tell a user, when the message (for logs) is not that sentence itself. */
+  said?: Said;
+}
+
+/** The English sentence of `said`, with its cause's message where the table says the cause follows. */
+function englishOf(s: Said, cause: unknown): string {
+  const text = sayIn("en", s);
+  return causeFollows(s) && cause !== undefined ? `${text} ${sentence(cause)}` : text;
+}
 
 /**
  * Typed errors. Every error Lilo raises carries a stable `code` and, where it
@@ -52,17 +27,21 @@ export type ErrorCode =
  */
 export class LiloError<C extends ErrorCode = ErrorCode> extends Error {
   readonly code: C;
+  /** What a user is told, in their language (`describeError(err, language)`); absent: the code's general sentence. */
+  readonly said: Said | undefined;
 
-  constructor(code: C, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** `message` is the English text for logs, or a sentence of the table (`said(...)`), whose English is then the message. */
+  constructor(code: C, message: string | Said, options?: LiloErrorOptions) {
+    super(typeof message === "string" ? message : englishOf(message, options?.cause), options && "cause" in options ? { cause: options.cause } : undefined);
     this.name = "LiloError";
     this.code = code;
+    this.said = typeof message === "string" ? options?.said : message;
   }
 }
 
 /** Configuration is missing or invalid; the message names the variable. */
 export class ConfigError extends LiloError<"config"> {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string | Said, options?: LiloErrorOptions) {
     super("config", message, options);
     this.name = "ConfigError";
   }
@@ -77,11 +56,11 @@ export type ModelSwitchReason = "no-model-named" | "unknown-provider" | "unknown
  */
 export class ModelSwitchError extends ConfigError {
   constructor(
-    message: string,
+    message: string | Said,
     readonly reason: ModelSwitchReason,
     readonly provider: string | undefined,
     readonly choices: readonly string[],
-    options?: { cause?: unknown },
+    options?: LiloErrorOptions,
   ) {
     super(message, options);
     this.name = "ModelSwitchError";
@@ -94,8 +73,8 @@ export class ProviderError extends LiloError<"provider"> {
   readonly status: number | undefined;
   readonly retryable: boolean;
 
-  constructor(message: string, opts: { provider: string; status?: number; retryable: boolean; cause?: unknown }) {
-    super("provider", message, { cause: opts.cause });
+  constructor(message: string | Said, opts: { provider: string; status?: number; retryable: boolean; cause?: unknown; said?: Said }) {
+    super("provider", message, { cause: opts.cause, ...(opts.said ? { said: opts.said } : {}) });
     this.name = "ProviderError";
     this.provider = opts.provider;
     this.status = opts.status;
@@ -127,10 +106,31 @@ export class NotFoundError extends LiloError<"not-found"> {
   }
 }
 
-/** Short human-readable description of any thrown value, for logs and users; secrets masked. */
-export function describeError(err: unknown): string {
+/**
+ * Short human-readable description of any thrown value; secrets masked.
+ * Without a language: the English message, for logs and the CLI. With the
+ * persona's language: what the user is told — the error's sentence
+ * (`said`), else its code's general sentence, else a system error's, else
+ * "something went wrong" — never another language. English is the
+ * messages' own language, so an English reader gets the message itself
+ * where no sentence is keyed.
+ */
+export function describeError(err: unknown, language?: ErrorLanguage): string {
   // A system error (ENOENT, EACCES, …) becomes a sentence naming its file, not Node's raw "ENOENT: no such file…".
-  return redactSecrets(sentence(err));
+  return redactSecrets(language ? toUser(err, language) : sentence(err));
+}
+
+function toUser(err: unknown, language: ErrorLanguage): string {
+  if (err instanceof LiloError) {
+    if (err.said) {
+      const text = sayIn(language, err.said);
+      return causeFollows(err.said) && err.cause !== undefined ? `${text} ${toUser(err.cause, language)}` : text;
+    }
+    return language === "en" ? err.message : ERROR_TEXTS[language].codes[(err as LiloError).code];
+  }
+  const system = systemSentence(err, language);
+  if (system) return system;
+  return language === "en" && err instanceof Error && err.message ? err.message : ERROR_TEXTS[language].unknown;
 }
 
 /** A web search, page fetch or feed fetch failed or was refused; `reason` says which. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join as joinPath } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStorageProvider } from "matrix-bot-sdk";
-import { ANY_USER, consoleLogger, silentLogger, type Lilo, type TurnMiddleware } from "../../core/index.ts";
+import { ANY_USER, consoleLogger, ON_DEMAND_TEXTS, silentLogger, type Lilo, type TurnMiddleware } from "../../core/index.ts";
 import { ruleQuestionText } from "../../core/conversation/questions/rule-question.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { matrixStarter } from "../../adapters/matrix/starter.ts";
@@ -322,7 +322,7 @@ describe("Matrix adapter against a fake homeserver", () => {
 
   it("writes the diary and thinks on demand", async () => {
     await join();
-    expect((await say("!diary")).content.body).toBe(T.notNow["no-conversation"]);
+    expect((await say("!diary")).content.body).toBe(ON_DEMAND_TEXTS.de.diaryNone["no-conversation"]);
     await say("Heute war ein langer Tag im Büro.");
     answer = () => "Heute erzählte mir Chris von seinem langen Bürotag.";
     const diary = await say("!diary");

@@ -45,10 +45,11 @@ describe("Telegram adapter: commands and push", () => {
     await say("Hallo");
     expect(h.chatRequests().at(-1)!.model).toBe("claude-other");
     // Refusals in the persona's language, nothing changed.
-    expect(await say("/model anthropic:")).toBe("⚠️ Nenne ein Modell nach „anthropic:“, z. B. /model anthropic:claude-sonnet-4-5.");
-    expect(await say("/model mistral:large")).toMatch(/^⚠️ Den Anbieter „mistral“ kenne ich nicht\. Möglich sind: anthropic, /);
+    // The same sentences as everywhere (core/foundation/error-texts.ts); test/adapters/error-language.test.ts has more.
+    expect(await say("/model anthropic:")).toBe("⚠️ Nenne das Modell nach „anthropic:“, z. B. anthropic:&lt;Modellname&gt;.");
+    expect(await say("/model mistral:large")).toMatch(/^⚠️ Den Anbieter „mistral“ gibt es nicht \(möglich: anthropic, /);
     expect(await say("/model deepseek:deepseek-chat")).toMatch(
-      /^⚠️ Der Anbieter „deepseek“ ist nicht eingerichtet, ich bleibe beim bisherigen Modell\. Einrichtung: .*DEEPSEEK_API_KEY/,
+      /^⚠️ Der Anbieter „deepseek“ ist nicht eingerichtet; das Chat-Modell bleibt, wie es war\. Der Modellanbieter „deepseek“ .*DEEPSEEK_API_KEY/,
     );
     expect(await say("/model")).toBe("Chat-Modell: anthropic:claude-other");
   });

@@ -81,7 +81,7 @@ describe("terminal chat", () => {
     expect(printed).toContain("Push ist hier an.");
     expect(printed).toContain("🔔 Lilo: 🔔 Testnachricht");
     expect(printed).toContain("Den Befehl /bogus kenne ich nicht. /help zeigt, was geht.");
-    expect(printed).toContain("Den Anbieter „bogus“ kenne ich nicht.");
+    expect(printed).toContain("Den Anbieter „bogus“ gibt es nicht");
     expect(printed).toContain("🗑 Vergessen: „Mag Kirschen“");
     expect(printed).toContain("Diese Notiz gibt es nicht.");
     expect(printed).toContain("So geht's: /forget <Nummer>");

@@ -63,8 +63,8 @@ export type DiaryResult =
   /** The entry was stored; `ping` is the outcome of the diary ping when one was attempted. */
   | { kind: "written"; entry: DiaryEntry; ping?: PushOutcome }
   | { kind: "skipped"; reason: DiaryReason }
-  /** The model call or storing failed; `error` says why (secrets masked). */
-  | { kind: "failed"; error: string };
+  /** The model call or storing failed; `error` says why (English, secrets masked), `cause` is what was thrown: `describeError(cause, language)` tells a user. */
+  | { kind: "failed"; error: string; cause: unknown };
 
 /**
  * Writes one diary entry for a user (docs/spec.md §8) from the day's conversation,

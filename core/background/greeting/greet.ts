@@ -70,8 +70,8 @@ export type GreetingResult =
   | { kind: "skipped"; reason: GreetingReason; text?: string }
   /** Written, but the push was refused or failed (quiet hours, no transport, queued, error): nothing stored. */
   | { kind: "not-delivered"; push: Exclude<PushOutcome, "sent">; text: string }
-  /** The model call failed (`error`, secrets masked); the next run tries again, since nothing was stored. */
-  | { kind: "failed"; error: string };
+  /** The model call failed (`error` in English, secrets masked; `cause` for `describeError(cause, language)`); the next run tries again, since nothing was stored. */
+  | { kind: "failed"; error: string; cause: unknown };
 
 /**
  * Why the scheduled greeting would not go out now, or undefined when it would

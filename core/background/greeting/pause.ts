@@ -8,7 +8,7 @@ import { dateFormat } from "../../foundation/util/date-format.ts";
 
 type Lang = "de" | "en";
 
-const DAY_PARTS: Record<Lang, [from: number, name: string][]> = {
+export const PAUSE_DAY_PARTS: Record<Lang, [from: number, name: string][]> = {
   de: [
     [0, "Nacht"],
     [5, "Morgen"],
@@ -29,8 +29,8 @@ const DAY_PARTS: Record<Lang, [from: number, name: string][]> = {
 
 /** The part of the day a local hour belongs to: "Abend" / "evening". */
 export function dayPart(hour: number, language: Lang): string {
-  let name = DAY_PARTS[language][0]![1];
-  for (const [from, n] of DAY_PARTS[language]) if (hour >= from) name = n;
+  let name = PAUSE_DAY_PARTS[language][0]![1];
+  for (const [from, n] of PAUSE_DAY_PARTS[language]) if (hour >= from) name = n;
   return name;
 }
 

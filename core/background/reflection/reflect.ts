@@ -76,8 +76,8 @@ export type ReflectionResult =
   | ({ kind: "thought"; thought: NewThought } & ReflectionConcerns)
   /** No thought stored; a concern may still have been set or released. */
   | ({ kind: "skipped"; reason: ReflectionReason } & ReflectionConcerns)
-  /** The model call or storing failed (`error`, secrets masked); the next run tries again. */
-  | { kind: "failed"; error: string };
+  /** The model call or storing failed (`error` in English, secrets masked; `cause` for `describeError(cause, language)`); the next run tries again. */
+  | { kind: "failed"; error: string; cause: unknown };
 
 /**
  * One round of thinking (docs/spec.md §9). Runs only when there are messages newer

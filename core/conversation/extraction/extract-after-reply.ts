@@ -46,6 +46,7 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
         tagCalls(s.models.forRole("extraction"), { purpose: "extraction", userId: user.userId }),
         {
           userName: s.persona.userName(user.userId),
+          named: s.persona.isNamed(user.userId),
           assistantName: s.persona.name,
           language,
           // Huge texts are read shortened, as in the turn: the extraction call must fit the model too.

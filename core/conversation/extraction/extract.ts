@@ -45,6 +45,8 @@ export interface Extraction {
 
 export interface ExtractionInput {
   userName: string;
+  /** False while Lilo does not know the user's name: facts are then written without one, never "User …". */
+  named?: boolean;
   assistantName: string;
   language: "de" | "en";
   userText: string;

@@ -64,15 +64,16 @@ export const SUGGESTION_MARKER = storeMarker({
   store: (payload, turn, s) => ({ storedId: s.suggestions.add(turn.userId, payload, turn.now.toISOString()) }),
 });
 
-/** [ANSPRECHEN:] — a concern for the next conversation, written only by the reflection. */
+/** [ANSPRECHEN:] ([RAISE:] in English) — a concern for the next conversation, written only by the reflection. */
 export const CONCERN_MARKER = storeMarker({
   name: "ANSPRECHEN",
+  aliases: ["RAISE"],
   kind: "store",
   offer: "elsewhere",
   teachOrder: 110,
   instruction: {
     de: "Möchtest du im nächsten Gespräch etwas ansprechen: [ANSPRECHEN: ein Satz] – z. B. [ANSPRECHEN: Frag nach, wie es der Katze geht.]",
-    en: "When you want to raise something in the next conversation: [ANSPRECHEN: one sentence] – e.g. [ANSPRECHEN: Ask how the cat is doing.]",
+    en: "When you want to raise something in the next conversation: [RAISE: one sentence] – e.g. [RAISE: Ask how the cat is doing.]",
   },
 });
 

@@ -11,6 +11,8 @@ export interface Persona {
   readonly language: "de" | "en";
   /** The name Lilo calls a user by; without one (LILO_USER_NAMES) a word for "the person she talks with" in her language, never "User". */
   userName(userId: string): string;
+  /** Whether Lilo was told this user's name (LILO_USER_NAMES). */
+  isNamed(userId: string): boolean;
   /** The persona part of the chat system prompt for this user. */
   chatPrompt(userId: string): string;
 }
@@ -33,6 +35,7 @@ export function createPersona(config: LiloConfig["persona"]): Persona {
       return config.language;
     },
     userName,
+    isNamed: (userId) => config.userNames[userId] !== undefined,
     chatPrompt: (userId) =>
       personaPrompt({ name: config.name, language: config.language, userName: userName(userId), named: config.userNames[userId] !== undefined }),
   };

@@ -4,7 +4,7 @@
  * never to bring up. A block of its own, so it can sit in the stable part
  * of a prompt with the persona and the rules.
  */
-const T = {
+export const BOUNDARY_PROMPT = {
   de: {
     head: "Grenzen – diese Themen sprichst du NIE von dir aus an (nur wenn die Person selbst davon anfängt):",
   },
@@ -16,7 +16,7 @@ const T = {
 /** The block for a user's boundaries; empty when there are none. */
 export function boundariesBlock(language: "de" | "en", boundaries: readonly { text: string }[]): string {
   if (!boundaries.length) return "";
-  return [T[language].head, ...boundaries.map((b) => `- ${b.text}`)].join("\n");
+  return [BOUNDARY_PROMPT[language].head, ...boundaries.map((b) => `- ${b.text}`)].join("\n");
 }
 
 /** Texts of the boundary question and its outcome. */

@@ -22,7 +22,7 @@ export interface FetchResultsInput {
 /** Diary entries are long; the follow-up shows their start. */
 const DIARY_CHARS = 1_200;
 
-const T = {
+export const RECALL_PROMPT = {
   de: {
     intro: (u: string) => `Fundstücke zu deinen Markern (nur für dich; ${u} sieht weder die Marker noch diese Nachricht). Zeiten sind Ortszeit.`,
     recallHead: (terms: string, time: string) =>
@@ -64,7 +64,7 @@ export const RECALL_TEXTS = {
 
 /** The user message of the follow-up call: one block per fetch marker, then the instruction. */
 export function fetchResultsMessage(p: FetchResultsInput): string {
-  const t = T[p.language];
+  const t = RECALL_PROMPT[p.language];
   const blocks = p.outcomes.map((o) => {
     const head = `[${o.marker.name}: ${o.marker.payload}]`;
     return `${head}\n${body(p, o)}`;
@@ -78,7 +78,7 @@ export function fetchOutcomeText(p: Omit<FetchResultsInput, "outcomes">, o: Fetc
 }
 
 function body(p: Omit<FetchResultsInput, "outcomes">, o: FetchOutcome): string {
-  const t = T[p.language];
+  const t = RECALL_PROMPT[p.language];
   const lookup = lookupBody(o, p.language, p.timeZone);
   if (lookup !== undefined) return lookup;
   if (o.status === "unavailable") return t.unavailable;
@@ -98,7 +98,7 @@ function passage(p: Omit<FetchResultsInput, "outcomes">, x: RecallPassage, n: nu
   const line = (m: PassageMessage, isHit: boolean) =>
     `${isHit ? "→ " : "  "}[${m.localTime}] ${m.role === "user" ? p.userName : p.assistantName}: ${m.text.replace(/\s*\n\s*/g, " ")}`;
   const lines = [x.before && line(x.before, false), line(x.hit, true), x.after && line(x.after, false)].filter(Boolean);
-  return [T[p.language].passage(n, x.aboutRemembering), ...lines].join("\n");
+  return [RECALL_PROMPT[p.language].passage(n, x.aboutRemembering), ...lines].join("\n");
 }
 
 function cut(text: string, max: number): string {

@@ -1,8 +1,11 @@
+/** A reason said in parentheses: without its own full stop. */
+const inParens = (reason: string) => `(${reason.replace(/\.$/, "")})`;
+
 /** Texts the program itself says to the user in a chat turn. */
 export const TURN_TEXTS = {
   de: {
     failed: (reason: string, retryable: boolean) =>
-      `⚠️ Ich konnte gerade nicht antworten (${reason}). Deine Nachricht ist gespeichert.` +
+      `⚠️ Ich konnte gerade nicht antworten ${inParens(reason)}. Deine Nachricht ist gespeichert.` +
       (retryable ? " Versuch es gleich noch einmal (/retry)." : " Bitte prüfe die Modell-Einstellungen."),
     empty: "…",
     emptyAnswer: "⚠️ Das Modell hat leer geantwortet. Deine Nachricht ist gespeichert; versuch es noch einmal (/retry).",
@@ -10,7 +13,7 @@ export const TURN_TEXTS = {
   },
   en: {
     failed: (reason: string, retryable: boolean) =>
-      `⚠️ I couldn't answer just now (${reason}). Your message is saved.` +
+      `⚠️ I couldn't answer just now ${inParens(reason)}. Your message is saved.` +
       (retryable ? " Try again in a moment (/retry)." : " Please check the model settings."),
     empty: "…",
     emptyAnswer: "⚠️ The model gave an empty answer. Your message is saved; please try again (/retry).",

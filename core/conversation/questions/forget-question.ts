@@ -20,7 +20,7 @@ export interface ForgetQuestionPayload {
 }
 
 /** What the question calls each kind of place (Lilo's pages use the same names). */
-export const KIND_NAMES = {
+export const FORGET_KIND_NAMES = {
   de: {
     notes: "Notiz",
     important: "Wichtig",
@@ -70,7 +70,7 @@ export const FORGET_TEXTS = {
 /** The question text listing what a forget found. */
 export function forgetQuestionText(language: "de" | "en", plan: ForgetPlan): string {
   const t = FORGET_TEXTS[language];
-  const names = KIND_NAMES[language];
+  const names = FORGET_KIND_NAMES[language];
   const clip = (s: string) => {
     const flat = s.replace(/\s+/g, " ").trim();
     return flat.length > CLIP ? `${flat.slice(0, CLIP - 1)}…` : flat;

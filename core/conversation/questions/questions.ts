@@ -17,7 +17,7 @@ export interface QuestionHandler {
 /** The outcome of an answer, for adapters to render (replace the buttons with `text`). */
 export type AnswerOutcome = { ok: true; text: string; answer: Answer } | { ok: false; reason: "not-found" | "not-yours" | "closed" | "expired"; text: string };
 
-const TEXTS = {
+export const QUESTION_TEXTS = {
   de: { yes: "Ja", no: "Nein", closed: "Diese Frage ist schon beantwortet.", expired: "Diese Frage ist abgelaufen.", missing: "Diese Frage gibt es nicht." },
   en: { yes: "Yes", no: "No", closed: "This question was answered already.", expired: "This question has expired.", missing: "There is no such question." },
 } as const;
@@ -81,7 +81,7 @@ export class Questions {
 
   /** Applies an answer from `userId`; anyone else's answer changes nothing. */
   async answer(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome> {
-    const t = TEXTS[this.language];
+    const t = QUESTION_TEXTS[this.language];
     const q = this.get(questionId);
     if (!q) return { ok: false, reason: "not-found", text: t.missing };
     if (q.userId !== userId) return { ok: false, reason: "not-yours", text: t.missing };
@@ -98,7 +98,7 @@ export class Questions {
   }
 
   private render(id: number, text: string, labels?: { yes: string; no: string }): Question {
-    const t = TEXTS[this.language];
+    const t = QUESTION_TEXTS[this.language];
     return {
       id,
       text,

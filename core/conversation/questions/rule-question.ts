@@ -9,7 +9,7 @@ export interface RuleQuestionPayload {
 
 export const RULE_QUESTION = "rule";
 
-const TEXTS = {
+export const RULE_QUESTION_TEXTS = {
   de: {
     ask: (rule: string) => `Soll ich mir das merken? 📌 „${rule}“`,
     saved: (rule: string) => `📌 Gemerkt: „${rule}“`,
@@ -20,7 +20,7 @@ const TEXTS = {
 
 /** The question text for a proposed rule. */
 export function ruleQuestionText(language: "de" | "en", rule: string): string {
-  return TEXTS[language].ask(rule);
+  return RULE_QUESTION_TEXTS[language].ask(rule);
 }
 
 /** A "yes" stores the rule; rules never arise without it. */
@@ -29,9 +29,9 @@ export function ruleQuestionHandler(rules: RulesStore, language: "de" | "en"): Q
     kind: RULE_QUESTION,
     onAnswer(q: PendingQuestion, answer: Answer, now: Date): string {
       const p = q.payload as RuleQuestionPayload;
-      if (answer === "no") return TEXTS[language].dropped;
+      if (answer === "no") return RULE_QUESTION_TEXTS[language].dropped;
       rules.add(q.userId, p.rule, now.toISOString(), p.sourceMessageId);
-      return TEXTS[language].saved(p.rule);
+      return RULE_QUESTION_TEXTS[language].saved(p.rule);
     },
   };
 }

@@ -100,7 +100,7 @@ function failed(s: AnswerServices, ctx: Turn, err: unknown, notes: MemoryHit[]):
   const t = TURN_TEXTS[s.persona.language];
   return {
     ok: false,
-    text: empty ? t.emptyAnswer : t.failed(describeError(err), retryable),
+    text: empty ? t.emptyAnswer : t.failed(describeError(err, s.persona.language), retryable),
     userMessageId: ctx.userMessage.id,
     notesUsed: notes,
     error: { code, message: describeError(err), retryable },

@@ -5,6 +5,7 @@ import type { ChatLog, ChatLogMessage, ReplyState } from "../../foundation/store
 import type { InboxStore } from "../../foundation/store/inbox.ts";
 import { writeTransaction } from "../../foundation/store/tx.ts";
 import { LiloError } from "../../foundation/errors.ts";
+import { said } from "../../foundation/error-texts.ts";
 import { normalizeText } from "../../foundation/util/text.ts";
 import type { ImageInput } from "../../foundation/ports/chat-model.ts";
 import type { IncomingMessage, TurnMiddleware } from "./types.ts";
@@ -37,7 +38,7 @@ export interface Received {
 export function receiveMessage(deps: ReceiveDeps, msg: IncomingMessage, chatModel: string | null): Received {
   // Half an emoji or a NUL would be stored as invalid UTF-8 and refused by the platforms later.
   const text = normalizeText(msg.text).trim();
-  if (!text) throw new LiloError("invalid-input", "An empty message cannot be answered");
+  if (!text) throw new LiloError("invalid-input", said("emptyMessage"));
   const transport = msg.transport;
   const externalId = transport && msg.externalId ? msg.externalId : undefined;
   return writeTransaction(deps.db, () => {

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
+import { said } from "../error-texts.ts";
 import { configTable, envAt, nestEnv, type ConfigTable } from "./table.ts";
 import type { AnySection, SectionValues } from "./section.ts";
 import { rawConfigSchema, type RawConfig } from "./schema.ts";
@@ -137,7 +138,7 @@ export const NO_MODEL_HELP = [
 /** The chat model spec, or a ConfigError telling the user what to set. */
 export function requireModel(config: LiloConfig, role: ModelRole = "chat"): ModelSpec {
   const spec = config.models[role];
-  if (!spec) throw new ConfigError(NO_MODEL_HELP);
+  if (!spec) throw new ConfigError(NO_MODEL_HELP, { said: said("noModel") });
   return spec;
 }
 

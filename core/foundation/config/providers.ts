@@ -1,4 +1,5 @@
 import { ConfigError, ModelSwitchError } from "../errors.ts";
+import { said } from "../error-texts.ts";
 import { splitModelSpec, type ModelSpec } from "./model-spec.ts";
 import type { RawConfig } from "./schema.ts";
 import { DEFAULT_LOCAL_MODEL, localModelProblem } from "../providers/local/catalogue.ts";
@@ -63,16 +64,15 @@ export function fallbackProvider(providers: Record<string, ProviderSettings>): s
 export function resolveModelSpec(value: string, providers: Record<string, ProviderSettings>, current: string | undefined): ModelSpec {
   const choices = Object.keys(providers);
   const { provider: named, name } = splitModelSpec(value);
-  if (named === undefined && !name)
-    throw new ModelSwitchError("Name a model, e.g. anthropic:claude-sonnet-4-5 or deepseek:deepseek-chat", "no-model-named", undefined, choices);
+  if (named === undefined && !name) throw new ModelSwitchError(said("modelNotNamed"), "no-model-named", undefined, choices);
   const bareProvider = named === undefined && providers[name] !== undefined;
   const provider = named ?? (bareProvider ? name : current);
   if (provider === undefined || !providers[provider]) {
     const shown = provider ?? name;
-    throw new ModelSwitchError(`Unknown provider "${shown}" (use one of: ${choices.join(", ")}), e.g. ollama:llama3.1:8b`, "unknown-provider", shown, choices);
+    throw new ModelSwitchError(said("unknownProvider", shown, choices.join(", ")), "unknown-provider", shown, choices);
   }
   const model = bareProvider ? providers[provider]!.defaultModel : name;
-  if (!model) throw new ModelSwitchError(`Name the model after "${provider}:", e.g. ${provider}:llama3.1`, "no-model-named", provider, choices);
+  if (!model) throw new ModelSwitchError(said("modelNotNamed", provider), "no-model-named", provider, choices);
   return { provider, model };
 }
 
@@ -83,7 +83,7 @@ export function modelSpecFrom(variable: string, value: string, providers: Record
     spec = resolveModelSpec(value, providers, fallbackProvider(providers));
   } catch (err) {
     if (!(err instanceof ModelSwitchError)) throw err;
-    throw new ModelSwitchError(`${variable}: ${err.message}`, err.reason, err.provider, err.choices, { cause: err });
+    throw new ModelSwitchError(`${variable}: ${err.message}`, err.reason, err.provider, err.choices, { cause: err, ...(err.said ? { said: err.said } : {}) });
   }
   const localProblem = providers[spec.provider]?.kind === "local" ? localModelProblem(spec.model) : undefined;
   if (localProblem) throw new ConfigError(`${variable}: ${localProblem}`);

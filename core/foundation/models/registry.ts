@@ -2,6 +2,7 @@ import type { ChatModel } from "../ports/chat-model.ts";
 import type { LiloConfig, ModelRole, ModelSpec } from "../config/config.ts";
 import { requireModel } from "../config/config.ts";
 import { ConfigError, ModelSwitchError } from "../errors.ts";
+import { said } from "../error-texts.ts";
 import type { SettingsStore } from "../store/settings.ts";
 import { formatModelSpec } from "../config/model-spec.ts";
 import { resolveModelSpec, withBareProvider } from "../config/providers.ts";
@@ -76,7 +77,7 @@ export class ModelRegistry {
       this.get(spec); // fails now, with a clear error, if the provider is not usable
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      throw new ModelSwitchError(err.message, "provider-unusable", spec.provider, choices, { cause: err });
+      throw new ModelSwitchError(said("providerUnusable", spec.provider), "provider-unusable", spec.provider, choices, { cause: err });
     }
     await this.checkOffered(spec);
     this.settings.set(CHAT_SETTING, formatModelSpec(spec), now);
@@ -99,7 +100,7 @@ export class ModelRegistry {
     if (!list || list.includes(spec.model)) return;
     const some = list.slice(0, 8).join(", ");
     throw new ModelSwitchError(
-      `The provider "${spec.provider}" does not offer the model "${spec.model}" (it offers: ${some}${list.length > 8 ? ", …" : ""})`,
+      said("modelNotOffered", spec.provider, spec.model, `${some}${list.length > 8 ? ", …" : ""}`),
       "unknown-model",
       spec.provider,
       list,
@@ -113,9 +114,9 @@ export class ModelRegistry {
   forSpec(value: string): ChatModel {
     const { provider, name: model } = withBareProvider(value);
     if (!this.config.providers[provider]) {
-      throw new ConfigError(`Unknown provider "${provider}" (use one of: ${Object.keys(this.config.providers).join(", ")}), e.g. anthropic:claude-sonnet-4-5`);
+      throw new ConfigError(said("unknownProvider", provider, Object.keys(this.config.providers).join(", ")));
     }
-    if (!model) throw new ConfigError(`Name the model after "${provider}:", e.g. ${provider}:<model name>`);
+    if (!model) throw new ConfigError(said("modelNotNamed", provider));
     return this.get({ provider, model });
   }
 

@@ -1,6 +1,7 @@
 import type { ChatModel } from "../ports/chat-model.ts";
 import { OPENAI_COMPATIBLE_VENDORS, type LiloConfig, type ModelSpec, type ProviderSettings } from "../config/config.ts";
 import { ConfigError } from "../errors.ts";
+import { said } from "../error-texts.ts";
 import { lazyChatModel } from "./lazy.ts";
 import type { LocalModels } from "./local/local-models.ts";
 
@@ -13,10 +14,10 @@ import type { LocalModels } from "./local/local-models.ts";
 export function createChatModel(spec: ModelSpec, config: Pick<LiloConfig, "providers" | "modelCall">, local?: LocalModels): ChatModel {
   const settings = config.providers[spec.provider];
   if (!settings) {
-    throw new ConfigError(`Unknown model provider "${spec.provider}" (use one of: ${Object.keys(config.providers).join(", ")})`);
+    throw new ConfigError(said("unknownProvider", spec.provider, Object.keys(config.providers).join(", ")));
   }
   if (settings.kind === "local") {
-    if (!local) throw new ConfigError(`local:${spec.model}: Lilo's own model is not available in this process`);
+    if (!local) throw new ConfigError(said("localModelUnavailable", spec.model));
     return local.chatModel(spec.model);
   }
   const { timeoutMs, maxRetries, maxTokens } = config.modelCall;
@@ -60,7 +61,7 @@ function envName(provider: string): string {
   return provider.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
 }
 
+/** The variable to set; for an OpenAI-compatible provider also the URL variable (a local server needs no key). */
 function missingKey(provider: string, keyVar: string, urlVar?: string): ConfigError {
-  const local = urlVar ? ` (or, for a local server that needs no key, set ${urlVar} to its URL)` : "";
-  return new ConfigError(`The model provider "${provider}" needs an API key: set ${keyVar}${local}.`);
+  return new ConfigError(urlVar ? said("missingApiKey", provider, keyVar, urlVar) : said("missingApiKey", provider, keyVar));
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ProviderSettings } from "../config/providers.ts";
 import { ProviderError } from "../errors.ts";
+import { said } from "../error-texts.ts";
 import { sentence } from "../util/errno.ts";
 
 /** The answer of `GET /models` (OpenAI, Anthropic, Ollama, llama.cpp, LM Studio, vLLM all use this shape). */
@@ -30,10 +31,15 @@ export async function listModels(provider: string, settings: ProviderSettings, t
     res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause ?? err;
-    throw new ProviderError(`${provider} could not be reached at ${url}: ${sentence(cause)}`, { provider, retryable: true, cause: err });
+    throw new ProviderError(`${provider} could not be reached at ${url}: ${sentence(cause)}`, {
+      provider,
+      retryable: true,
+      cause: err,
+      said: said("providerUnreachable", provider),
+    });
   }
   if (res.status === 401 || res.status === 403)
-    throw new ProviderError(`${provider} refused the API key (HTTP ${res.status})`, { provider, status: res.status, retryable: false });
+    throw new ProviderError(said("providerKeyRefused", provider, res.status), { provider, status: res.status, retryable: false });
   if (!res.ok) return undefined;
   const parsed = modelListSchema.safeParse(await res.json().catch(() => undefined));
   return parsed.success ? parsed.data.data.map((m) => m.id) : undefined;

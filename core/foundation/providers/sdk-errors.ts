@@ -5,6 +5,7 @@
  * retries themselves are the SDKs' (see sdk-retry.ts).
  */
 import { ProviderError } from "../errors.ts";
+import { said, type Said } from "../error-texts.ts";
 import { redactSecrets } from "../util/redact.ts";
 
 /** Set by sdk-retry.ts on an answer whose Retry-After is too long to wait for: the SDK then stops, the failure stays retryable. */
@@ -126,10 +127,23 @@ export function providerFailure(input: FailureInput): ProviderFailure {
     ...(status !== undefined ? { status } : {}),
     retryable,
     cause: input.cause,
+    said: failureSaid(provider, kind, status),
   });
   const retryAfterMs = kind === "http" ? parseRetryAfter(input.headers) : undefined;
   if (retryAfterMs !== undefined) err.retryAfterMs = retryAfterMs;
   return err;
+}
+
+/** What the user is told about a failed call: the kind of failure, not the server's words (they stay in the log). */
+function failureSaid(provider: string, kind: FailureInput["kind"], status: number | undefined): Said {
+  if (kind === "timeout") return said("providerTimeout", provider);
+  if (kind === "connection") return said("providerUnreachable", provider);
+  if (kind === "aborted") return said("providerAborted", provider);
+  if (kind !== "http" || status === undefined) return said("providerFailed", provider);
+  if (status === 401 || status === 403) return said("providerKeyRefused", provider, status);
+  if (status === 404) return said("providerNotFound", provider, status);
+  if (status === 429) return said("providerRateLimited", provider);
+  return status >= 500 ? said("providerDown", provider, status) : said("providerRefused", provider, status);
 }
 
 /** Replaces every occurrence of each non-empty secret, and every secret-shaped string, with "***". */

@@ -4,6 +4,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { UsageLedger } from "../store/usage-ledger.ts";
 import { LiloError, describeError } from "../errors.ts";
+import { said } from "../error-texts.ts";
 import { localDay } from "../util/time.ts";
 import { costOf, priceOf, type PriceTable } from "./prices.ts";
 import { estimateUsage } from "./estimate.ts";
@@ -37,7 +38,9 @@ export function recordingUsage(model: ChatModel, r: UsageRecording): ChatModel {
     model: model.model,
     async complete(request: ChatRequest): Promise<ChatResponse> {
       if (!r.allows(request.purpose)) {
-        throw new LiloError("budget-spent", `The budget is spent: no ${request.purpose ?? "background"} call until it renews (lilo usage shows the spend)`);
+        throw new LiloError("budget-spent", `The budget is spent: no ${request.purpose ?? "background"} call until it renews (lilo usage shows the spend)`, {
+          said: said("budgetSpent"),
+        });
       }
       const started = performance.now();
       const response = await model.complete(request);

@@ -25,6 +25,8 @@ describe("markdownToHtml", () => {
     ["2 * 3 < 7 and **unclosed", "2 * 3 &lt; 7 and **unclosed"],
     ["snake_case_name and file_name.ts", "snake_case_name and file_name.ts"],
     ["a ** b", "a ** b"],
+    // A redacted secret ("***", core/foundation/util/redact.ts) in an English error message stays literal.
+    ["key sk-***; Authorization: Bearer ***", "key sk-***; Authorization: Bearer ***"],
     ["<script>alert(1)</script> & co", "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co"],
     ["[click](javascript:alert(1))", "[click](javascript:alert(1))"],
     ["*kein\nitalic*", "*kein\nitalic*"],

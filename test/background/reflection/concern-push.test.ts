@@ -41,7 +41,7 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
     expect(concernOf(thought)).toMatchObject({ status: "open", push: "sent" });
     expect(transport.sent).toHaveLength(1);
     // /think does not repeat a concern that was just pushed to the phone.
-    expect(thinkReply(thought, TELEGRAM_TEXTS.de)).toBe("💭 Er plant viel.");
+    expect(thinkReply(thought, TELEGRAM_TEXTS.de, "de")).toBe("💭 Er plant viel.");
 
     clock.advance(10 * 60_000);
     fake.requests.length = 0;
@@ -59,7 +59,7 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
     seedExchange(lilo, "chris", "Ich packe Kisten.", "Viel Erfolg!", new Date(clock.now().getTime() - HOUR));
     const thought = await lilo.reflection.thinkNow("chris");
     expect(concernOf(thought)).toMatchObject({ push: "not-opted-in" });
-    const shown = thinkReply(thought, TELEGRAM_TEXTS.de);
+    const shown = thinkReply(thought, TELEGRAM_TEXTS.de, "de");
     expect(shown).toBe(`💭 Er plant viel.\n\n🧠 Darauf möchte ich dich ansprechen: ${CONCERN}`);
     expect(readDb(lilo).get("SELECT count(*) AS n FROM messages WHERE proactive = 1")).toEqual({ n: 0 });
   });

@@ -172,6 +172,25 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     });
   });
 
+  it("teaches the English persona [RAISE:] (not the German [ANSPRECHEN:]) and reads its concern", async () => {
+    const en = makeTestLilo(
+      fakeAnthropicEnv(fake, { LILO_LANGUAGE: "en", LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }),
+      { clock },
+    );
+    try {
+      seedExchange(en.lilo, "chris", "Hi", "Hi Christian", ago(1));
+      answer = "1. He plans a lot.\n[RAISE: How did the move to Hamburg go?]";
+      const r = await en.lilo.reflection.thinkNow("chris");
+      const system = thinkCalls().at(-1)!.system!;
+      expect(system).toContain("[RAISE:");
+      expect(system).not.toContain("ANSPRECHEN");
+      expect(thoughtOf(r)?.text).toBe("He plans a lot.");
+      expect(en.lilo.topics.list("chris", "open").map((x) => x.text)).toEqual(["🧠 How did the move to Hamburg go?"]);
+    } finally {
+      await en.cleanup();
+    }
+  });
+
   it("throttles concerns to one per 20 hours, queues (not drops) a further one, and skips duplicates of open topics", async () => {
     const { lilo } = t;
     const transport = recordingTransport();
