@@ -2,9 +2,11 @@ import { z } from "zod";
 import type { ChatModel } from "../../foundation/ports/chat-model.ts";
 import { completeJson, type JsonParse } from "../../foundation/util/model-json.ts";
 import { extractionRetryPrompt, extractionSystemPrompt, extractionUserPrompt } from "../prompts/extraction.ts";
-import { STORE_VALUES, describeValueIssues, type StoreValues } from "../../foundation/store/values.ts";
+import { IMPORTANT_WEIGHT, STORE_VALUES, describeValueIssues, type StoreValues } from "../../foundation/store/values.ts";
 import { wordsOnlyFromAssistant } from "./provenance.ts";
 import { normalizeSubject, subjectOf, type Subject } from "./subject.ts";
+
+const WEIGHTS = Array.from({ length: IMPORTANT_WEIGHT.max - IMPORTANT_WEIGHT.min + 1 }, (_, i) => IMPORTANT_WEIGHT.min + i);
 
 /** A fact as the model may write it: the text alone, or with whom it is about. */
 const factItem = z.union([z.string(), z.object({ text: z.string(), about: z.unknown().optional() })]);
@@ -32,7 +34,8 @@ export const extractionGrammar = z.object({
   facts: z.array(z.object({ text: z.string(), about: z.string().optional() })),
   content: z.array(z.string()),
   profile: z.array(z.object({ category: z.string(), text: z.string() })),
-  important: z.array(z.object({ text: z.string(), weight: z.number().int(), about: z.string().optional() })),
+  // The weight as its few allowed values: a bare integer lets a weak model write digits until 440432E44.
+  important: z.array(z.object({ text: z.string(), weight: z.literal(WEIGHTS), about: z.string().optional() })),
 });
 
 /** What an extraction stores: notes, profile facts and important memories, each already within its store's rules. */
