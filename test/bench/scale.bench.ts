@@ -235,16 +235,21 @@ async function throughputRows(embedder: Embedder): Promise<void> {
       const perUser = Math.max(4, Math.ceil(200 / users));
       const send = (u: string, i: number) => lilo.handleMessage({ userId: u, text: `${sentence(i * 17 + u.length)} Wie geht es dir?`, transport: "bench" });
       await Promise.all(names.map((u) => send(u, 0))); // warm-up
+      const c = cpuMs();
       const t = performance.now();
       await Promise.all(
         names.map(async (u) => {
           for (let i = 1; i <= perUser; i++) await send(u, i);
         }),
       );
-      const perS = (users * perUser) / ((performance.now() - t) / 1000);
+      const wall = performance.now() - t;
+      const perS = (users * perUser) / (wall / 1000);
+      const cpu = cpuMs() - c;
       ref ??= perS;
+      // CPU ÷ wall near 1: the one thread is busy all the time (the limit); well below: the turns wait (I/O, timers).
       console.log(
-        `  ${`${users} user${users > 1 ? "s" : ""} at once`.padEnd(34)} ${perS.toFixed(1).padStart(8)} turns/s   ×${(perS / ref).toFixed(2)} of 1 user`,
+        `  ${`${users} user${users > 1 ? "s" : ""} at once`.padEnd(34)} ${perS.toFixed(1).padStart(8)} turns/s   ×${(perS / ref).toFixed(2)} of 1 user; ` +
+          `CPU ${(cpu / (users * perUser)).toFixed(1)} ms a turn, CPU ÷ wall ${(cpu / wall).toFixed(2)}`,
       );
       await lilo.close();
     } finally {

@@ -155,7 +155,9 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   ALTER TABLE messages ADD COLUMN redacted_at TEXT;
   `,
   /* issue 25: a user's messages by id — the vector catch-up, the newest-message look-up and the search's
-     look-ups seek in it instead of reading the user's whole log on every turn */ `
+     look-ups seek in it instead of reading the user's whole log on every turn; a conversation's messages in
+     the order a turn reads its history, so a long conversation's last few are read without sorting all of it */ `
   CREATE INDEX messages_user_id ON messages(user_id, id);
+  CREATE INDEX messages_conversation_order ON messages(conversation_id, coalesce(reply_to, id), id);
   `,
 ];
