@@ -194,10 +194,12 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
       .readdirSync(manyDir)
       .filter((f) => f.includes(".vectors"))
       .reduce((n, f) => n + fs.statSync(join(manyDir, f)).size, 0);
+    const c = cpuMs();
     t = performance.now();
     const again = new EmbeddedIndex(db);
     await again.init(dim, embedder.id);
     const startMs = performance.now() - t;
+    const startCpu = cpuMs() - c;
     await again.close();
     db.close();
     aloneDb.close();
@@ -212,7 +214,7 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
       `  snapshot while writing ${total.toLocaleString("en")} notes in batches of 250: ${mb(written)} written to snapshot files ` +
         `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms wall / ` +
         `${fill.stallCpuMs.toFixed(0)} ms CPU (load average ${loadavg()[0]!.toFixed(1)}), ` +
-        `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms`,
+        `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms wall / ${startCpu.toFixed(0)} ms CPU`,
     );
   } finally {
     rmSync(aloneDir, { recursive: true, force: true });
