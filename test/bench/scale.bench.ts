@@ -14,7 +14,7 @@
  */
 import fs, { mkdtempSync, rmSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLilo, loadConfig, type ChatModel, type Embedder } from "../../core/index.ts";
@@ -61,15 +61,29 @@ function countFsWrites(): { bytes: () => number; reset: () => void } {
 }
 const fsWrites = countFsWrites();
 
+/** Milliseconds of CPU this process has used (on a shared machine a wall-clock stall may be time the OS gave to others). */
+const cpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
 /**
  * Writes `perUser` notes for each user (vector through the index, in batches
  * of 250 as memory.add would over time) and measures the longest stall: the
- * longest upsert call or gap before the event loop came back to us.
+ * longest upsert call or gap before the event loop came back to us, in wall
+ * time and in CPU time the process spent in it.
  */
-async function fillNotes(db: Db, index: EmbeddedIndex, embedder: Embedder, users: string[], perUser: number): Promise<{ stallMs: number; upserts: number[] }> {
+async function fillNotes(
+  db: Db,
+  index: EmbeddedIndex,
+  embedder: Embedder,
+  users: string[],
+  perUser: number,
+): Promise<{ stallMs: number; stallCpuMs: number; upserts: number[] }> {
   const insert = db.prepare(`INSERT INTO notes (user_id, text, created_at, updated_at) VALUES (?, ?, ?, ?)`);
   const upserts: number[] = [];
   let stallMs = 0;
+  let stallCpuMs = 0;
   const BATCH = 250;
   for (let u = 0; u < users.length; u++) {
     for (let start = 0; start < perUser; start += BATCH) {
@@ -77,16 +91,20 @@ async function fillNotes(db: Db, index: EmbeddedIndex, embedder: Embedder, users
       const vectors = await embedder.embed(texts);
       const at = new Date(Date.UTC(2026, 0, 1) + start).toISOString();
       const ids = db.transaction(() => texts.map((t) => Number(insert.run(users[u]!, t, at, at).lastInsertRowid)))();
+      let c = cpuMs();
       let t = performance.now();
       await index.upsert(ids.map((id, j) => ({ store: "notes" as const, rowId: id, userId: users[u]!, vector: vectors[j]! })));
       const up = performance.now() - t;
+      const upCpu = cpuMs() - c;
       upserts.push(up);
+      c = cpuMs();
       t = performance.now();
       await new Promise((r) => setImmediate(r)); // background work scheduled by the index runs here
       stallMs = Math.max(stallMs, up, performance.now() - t);
+      stallCpuMs = Math.max(stallCpuMs, upCpu, cpuMs() - c);
     }
   }
-  return { stallMs, upserts };
+  return { stallMs, stallCpuMs, upserts };
 }
 
 const queries = Array.from({ length: TURNS }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}? #${i}`);
@@ -104,6 +122,7 @@ async function turnTimes(dir: string, db: Db, embedder: Embedder, index: Embedde
 async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
   console.log(`chat-log size (one user, 1,000 notes; turn = memory work of lilo.preview, no embedding)   p50 ms   p95 ms`);
   let ref: number | undefined;
+  let refCpu: number | undefined;
   for (const n of sizes) {
     const dir = mkdtempSync(join(tmpdir(), "lilo-bench-chat-"));
     try {
@@ -121,16 +140,22 @@ async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
         // Conversations of 20 messages a minute apart, two a day: 100k messages span about seven years.
         createdAt: new Date(start + Math.floor(i / 20) * 12 * 3_600_000 + (i % 20) * 60_000).toISOString(),
       }));
-      lilo.recall.importChat(msgs);
       let t = performance.now();
+      lilo.recall.importChat(msgs); // one transaction through the store, as `lilo import` does
+      const importMs = performance.now() - t;
+      t = performance.now();
       await lilo.recall.indexMessages("bench");
       const indexMs = performance.now() - t;
       await lilo.close();
-      t = performance.now();
+      const c = cpuMs();
       const times = await turnTimes(dir, db, embedder, index, "bench");
+      const cpu = (cpuMs() - c) / (times.length + Math.min(5, times.length)); // the warm-up turns ran too
       ref ??= pct(times, 95);
+      refCpu ??= cpu;
       console.log(
-        `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${ms(times)}   ×${(pct(times, 95) / ref).toFixed(2)} of the first size (p95); indexMessages ${(indexMs / 1000).toFixed(1)} s`,
+        `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${ms(times)}   ×${(pct(times, 95) / ref).toFixed(2)} of the first size (p95); ` +
+          `CPU ${cpu.toFixed(1)} ms a turn (×${(cpu / refCpu).toFixed(2)}); ` +
+          `import ${(importMs / 1000).toFixed(1)} s, indexMessages ${(indexMs / 1000).toFixed(1)} s (${((indexMs / n) * 1000).toFixed(0)} ms per 1,000)`,
       );
       await index.close();
       db.close();
@@ -169,10 +194,12 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
       .readdirSync(manyDir)
       .filter((f) => f.includes(".vectors"))
       .reduce((n, f) => n + fs.statSync(join(manyDir, f)).size, 0);
+    const c = cpuMs();
     t = performance.now();
     const again = new EmbeddedIndex(db);
     await again.init(dim, embedder.id);
     const startMs = performance.now() - t;
+    const startCpu = cpuMs() - c;
     await again.close();
     db.close();
     aloneDb.close();
@@ -185,8 +212,9 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     );
     console.log(
       `  snapshot while writing ${total.toLocaleString("en")} notes in batches of 250: ${mb(written)} written to snapshot files ` +
-        `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms, ` +
-        `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms`,
+        `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms wall / ` +
+        `${fill.stallCpuMs.toFixed(0)} ms CPU (load average ${loadavg()[0]!.toFixed(1)}), ` +
+        `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms wall / ${startCpu.toFixed(0)} ms CPU`,
     );
   } finally {
     rmSync(aloneDir, { recursive: true, force: true });
@@ -209,16 +237,21 @@ async function throughputRows(embedder: Embedder): Promise<void> {
       const perUser = Math.max(4, Math.ceil(200 / users));
       const send = (u: string, i: number) => lilo.handleMessage({ userId: u, text: `${sentence(i * 17 + u.length)} Wie geht es dir?`, transport: "bench" });
       await Promise.all(names.map((u) => send(u, 0))); // warm-up
+      const c = cpuMs();
       const t = performance.now();
       await Promise.all(
         names.map(async (u) => {
           for (let i = 1; i <= perUser; i++) await send(u, i);
         }),
       );
-      const perS = (users * perUser) / ((performance.now() - t) / 1000);
+      const wall = performance.now() - t;
+      const perS = (users * perUser) / (wall / 1000);
+      const cpu = cpuMs() - c;
       ref ??= perS;
+      // CPU ÷ wall near 1: the one thread is busy all the time (the limit); well below: the turns wait (I/O, timers).
       console.log(
-        `  ${`${users} user${users > 1 ? "s" : ""} at once`.padEnd(34)} ${perS.toFixed(1).padStart(8)} turns/s   ×${(perS / ref).toFixed(2)} of 1 user`,
+        `  ${`${users} user${users > 1 ? "s" : ""} at once`.padEnd(34)} ${perS.toFixed(1).padStart(8)} turns/s   ×${(perS / ref).toFixed(2)} of 1 user; ` +
+          `CPU ${(cpu / (users * perUser)).toFixed(1)} ms a turn, CPU ÷ wall ${(cpu / wall).toFixed(2)}`,
       );
       await lilo.close();
     } finally {

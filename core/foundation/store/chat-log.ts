@@ -85,9 +85,12 @@ export class ChatLog {
     const last = this.latestConversation(userId);
     if (last && now.getTime() - Date.parse(last.lastMessageAt) <= pauseMinutes * 60_000) return { id: last.id, isNew: false };
     const iso = now.toISOString();
-    const info = this.db
-      .prepare(`INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES (?, ?, ?, ?)`)
-      .run(userId, iso, iso, model);
+    const info = prepared(this.db, `INSERT INTO conversations (user_id, started_at, last_message_at, start_model) VALUES (?, ?, ?, ?)`).run(
+      userId,
+      iso,
+      iso,
+      model,
+    );
     return { id: Number(info.lastInsertRowid), isNew: true, ...(last ? { previous: last } : {}) };
   }
 
@@ -115,29 +118,28 @@ export class ChatLog {
     replyTo?: number;
   }): ChatLogMessage {
     const id = writeTransaction(this.db, () => {
-      const info = this.db
-        .prepare(
-          `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive, transport, chat_id, external_id, reply_state, delivery, reply_to)
+      const info = prepared(
+        this.db,
+        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive, transport, chat_id, external_id, reply_state, delivery, reply_to)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          m.userId,
-          m.conversationId,
-          m.role,
-          m.text,
-          m.model ?? null,
-          m.mood ?? null,
-          m.createdAt,
-          m.createdAt,
-          m.recallAnswer ? 1 : 0,
-          m.proactive ? 1 : 0,
-          m.origin?.transport ?? null,
-          m.origin?.chatId ?? null,
-          m.origin?.externalId ?? null,
-          m.replyState ?? "answered",
-          m.delivery ?? "delivered",
-          m.replyTo ?? null,
-        );
+      ).run(
+        m.userId,
+        m.conversationId,
+        m.role,
+        m.text,
+        m.model ?? null,
+        m.mood ?? null,
+        m.createdAt,
+        m.createdAt,
+        m.recallAnswer ? 1 : 0,
+        m.proactive ? 1 : 0,
+        m.origin?.transport ?? null,
+        m.origin?.chatId ?? null,
+        m.origin?.externalId ?? null,
+        m.replyState ?? "answered",
+        m.delivery ?? "delivered",
+        m.replyTo ?? null,
+      );
       prepared(this.db, `UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
       return Number(info.lastInsertRowid);
     });
@@ -156,12 +158,12 @@ export class ChatLog {
    * messages count as before it, in the order of the messages they answer.
    */
   recent(conversationId: number, limit: number, beforeId = Number.MAX_SAFE_INTEGER): ChatLogMessage[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM messages WHERE conversation_id = ? AND id <> ? AND ${BEFORE}
+    const rows = prepared(
+      this.db,
+
+      `SELECT * FROM messages WHERE conversation_id = ? AND id <> ? AND ${BEFORE}
          ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT ?`,
-      )
-      .all(conversationId, beforeId, beforeId, beforeId, limit) as RawMessage[];
+    ).all(conversationId, beforeId, beforeId, beforeId, limit) as RawMessage[];
     return rows.reverse().map(toMessage);
   }
 
@@ -183,11 +185,11 @@ export class ChatLog {
 
   /** The assistant message that preceded message `id` in its conversation. */
   previousAssistant(conversationId: number, beforeId: number): ChatLogMessage | undefined {
-    const r = this.db
-      .prepare(
-        `SELECT * FROM messages WHERE conversation_id = ? AND role = 'assistant' AND id <> ? AND ${BEFORE} ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT 1`,
-      )
-      .get(conversationId, beforeId, beforeId, beforeId) as RawMessage | undefined;
+    const r = prepared(
+      this.db,
+
+      `SELECT * FROM messages WHERE conversation_id = ? AND role = 'assistant' AND id <> ? AND ${BEFORE} ORDER BY coalesce(reply_to, id) DESC, id DESC LIMIT 1`,
+    ).get(conversationId, beforeId, beforeId, beforeId) as RawMessage | undefined;
     return r && toMessage(r);
   }
 

@@ -38,13 +38,15 @@ export interface CandidateFilter {
   contextWeight: number;
 }
 
+/** Ranked matches whose rows are read at once (then twice as many each time): a search reads 50–100. */
+const RANKED_BATCH = 128;
+
 export class ChatSearchTable {
   constructor(private readonly db: Db) {}
 
   /**
    * Candidates ranked by bm25 (best first), or newest first without a match.
-   * An iterator, read only as far as needed: leaving the loop early closes
-   * the statement.
+   * An iterator, read only as far as needed.
    */
   candidates(f: CandidateFilter): IterableIterator<CandidateRow> {
     // A forgotten (redacted) message is never found again (issue 19).
@@ -62,10 +64,11 @@ export class ChatSearchTable {
       where.push("m.created_at < @to");
       params.to = f.to;
     }
+    if (f.match && f.from === undefined && f.to === undefined) return this.rankedThenRows(f.match, f.contextWeight, where, params);
     let sql: string;
     if (f.match) {
       params.match = f.match;
-      // The user's rowid range inside the FTS5 query: only their postings are read (user-fts.ts).
+      // Time bounds prune rows before bm25 is computed: joined in one query (bm25 only for the rows inside them).
       sql = `SELECT m.id, m.conversation_id, m.created_at, -bm25(messages_ctx_user_fts, 1.0, ${f.contextWeight}) AS score
              FROM messages_ctx_user_fts JOIN messages m ON m.id = messages_ctx_user_fts.rowid - ${userBase("@userId")}
              WHERE messages_ctx_user_fts MATCH @match AND ${inUserRange("messages_ctx_user_fts", "@userId")} AND ${where.join(" AND ")}
@@ -75,6 +78,36 @@ export class ChatSearchTable {
     }
     // Prepared per call: an iterated statement cannot be shared (see prepared.ts).
     return this.db.prepare(sql).iterate(params) as IterableIterator<CandidateRow>;
+  }
+
+  /**
+   * Without time bounds: ranks inside FTS5 alone (the user's rowid range,
+   * user-fts.ts), then reads the message rows a batch at a time in rank
+   * order, only as far as the caller reads. bm25 has to score every match
+   * (FTS5 has no top-k), but a long log's thousands of matches no longer
+   * each cost a join first. Same order as the joined query: within one
+   * user's range, rowid order is id order.
+   */
+  private *rankedThenRows(match: string, contextWeight: number, where: string[], params: Record<string, string | number>): IterableIterator<CandidateRow> {
+    const ranked = prepared(
+      this.db,
+      `SELECT rowid - ${userBase("@userId")} AS id, -bm25(messages_ctx_user_fts, 1.0, ${contextWeight}) AS score FROM messages_ctx_user_fts
+         WHERE messages_ctx_user_fts MATCH @match AND ${inUserRange("messages_ctx_user_fts", "@userId")} ORDER BY score DESC, rowid DESC`,
+    )
+      .raw()
+      .all({ match, userId: params.userId }) as [number, number][];
+    const rows = prepared(
+      this.db,
+      `SELECT m.id, m.conversation_id, m.created_at FROM messages m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where.join(" AND ")}`,
+    );
+    for (let start = 0, batch = RANKED_BATCH; start < ranked.length; start += batch, batch *= 2) {
+      const slice = ranked.slice(start, start + batch);
+      const found = new Map((rows.all({ ...params, ids: JSON.stringify(slice.map((r) => r[0])) }) as Omit<CandidateRow, "score">[]).map((r) => [r.id, r]));
+      for (const [id, score] of slice) {
+        const r = found.get(id);
+        if (r) yield { ...r, score };
+      }
+    }
   }
 
   /** Messages by id, in no particular order. */

@@ -5,7 +5,8 @@
  * so finding the messages still to embed is one indexed query. Vectors an
  * older Lilo kept here wait in `message_vectors_legacy` until the index
  * takes them over. Statements are prepared once: catch-up and the search's
- * look-ups run on every turn.
+ * look-ups run on every turn, and each seeks in `messages_user_id` (user, id)
+ * or the primary key, so its cost does not grow with the user's log.
  */
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
@@ -41,7 +42,8 @@ export class MessageVectorsTable {
   settledUpTo(userId: string): number {
     const r = prepared(
       this.db,
-      `SELECT coalesce((SELECT min(id) - 1 FROM messages WHERE user_id = ? AND reply_state = 'pending'), (SELECT max(id) FROM messages WHERE user_id = ?), 0) AS id`,
+      // `+user_id`: the pending messages (few) through messages_unfinished, not the user's whole log.
+      `SELECT coalesce((SELECT min(id) - 1 FROM messages WHERE reply_state = 'pending' AND +user_id = ?), (SELECT max(id) FROM messages WHERE user_id = ?), 0) AS id`,
     ).get(userId, userId) as { id: number };
     return r.id;
   }

@@ -1,7 +1,8 @@
 /**
  * The migrations that came with the usage ledger, Lilo's pages, per-user
- * keyword indexes and trustworthy memory (issues 20, 26, 25, 19), in the
- * order they run after those in schema.ts. Never edited after they shipped.
+ * keyword indexes and trustworthy memory (issues 20, 26, 25, 19), then a chat-log
+ * index (issue 25), in the order they run after those in schema.ts. Never
+ * edited after they shipped.
  */
 import { userKey } from "./user-fts.ts";
 
@@ -152,5 +153,11 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   ALTER TABLE important ADD COLUMN subject TEXT;
   -- a forgotten chat message keeps its place in the conversation; its text is replaced and search skips it
   ALTER TABLE messages ADD COLUMN redacted_at TEXT;
+  `,
+  /* issue 25: a user's messages by id — the vector catch-up, the newest-message look-up and the search's
+     look-ups seek in it instead of reading the user's whole log on every turn; a conversation's messages in
+     the order a turn reads its history, so a long conversation's last few are read without sorting all of it */ `
+  CREATE INDEX messages_user_id ON messages(user_id, id);
+  CREATE INDEX messages_conversation_order ON messages(conversation_id, coalesce(reply_to, id), id);
   `,
 ];

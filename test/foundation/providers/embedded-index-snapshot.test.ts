@@ -81,6 +81,27 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", rebuildNeeded: undefined });
   });
 
+  it("appends many changed rows a piece per turn; a crash between pieces loads to what SQLite holds", async () => {
+    const a = open({ saveEvery: Number.POSITIVE_INFINITY, appendRows: 10 });
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 20 }, (_, i) => rec(i + 1)));
+    a.index.save();
+    for (let i = 0; i < 100 && writing(); i++) await tick();
+    const log = `${file}.vectors.log`;
+    const empty = statSync(log).size;
+    await a.index.upsert(Array.from({ length: 35 }, (_, i) => rec(100 + i, `u${i % 2}`)));
+    await a.index.delete([{ store: "notes", rowId: 3, userId: "u1" }]);
+    a.index.save();
+    const onePiece = statSync(log).size - empty;
+    expect(onePiece).toBeGreaterThan(10 * DIM);
+    expect(onePiece).toBeLessThan(11 * DIM + 400); // ten rows now, the other 26 on later turns
+    await reopened(); // a crash now: the piece claims no progress, the rest comes from SQLite
+    for (let i = 0; i < 5; i++) await tick();
+    expect(statSync(log).size - empty).toBeGreaterThan(36 * DIM);
+    const b = await reopened();
+    expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 54, rebuildNeeded: undefined });
+  });
+
   it("loads after a crash mid-append (torn log tail) and cuts the tail off at the next append", async () => {
     const a = open({ saveEvery: 5 });
     await a.index.init(DIM, EMB);

@@ -20,6 +20,8 @@ export interface EmbeddedIndexOptions {
   compactAtBytes?: number;
   /** Bytes of a background snapshot written per step. */
   snapshotChunkBytes?: number;
+  /** Changed rows appended to the snapshot's log per turn of the event loop (more go out over several turns). */
+  appendRows?: number;
   /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
   keepLog?: number;
   /** "background" (default): graphs are built a chunk at a time while searches scan exactly; "inline": at once. */
@@ -91,6 +93,7 @@ export class EmbeddedIndex implements VectorIndex {
     const sizes = {
       ...(opts.compactAtBytes !== undefined ? { compactAtBytes: opts.compactAtBytes } : {}),
       ...(opts.snapshotChunkBytes !== undefined ? { chunkBytes: opts.snapshotChunkBytes } : {}),
+      ...(opts.appendRows !== undefined ? { appendRows: opts.appendRows } : {}),
     };
     this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, sizes) : undefined;
   }

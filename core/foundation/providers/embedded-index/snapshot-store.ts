@@ -21,10 +21,14 @@ export interface SnapshotStoreOptions {
   compactAtBytes?: number;
   /** Bytes written per step of a background snapshot (a few ms of work). */
   chunkBytes?: number;
+  /** Rows appended to the log per event-loop turn: more changed rows go out over several turns. */
+  appendRows?: number;
 }
 
 const DEFAULT_COMPACT_AT = 16 * 2 ** 20;
 const DEFAULT_CHUNK = 2 * 2 ** 20;
+/** About 2 MB of 384-dimension rows: what piles up while a large snapshot is written goes out in such pieces. */
+const DEFAULT_APPEND_ROWS = 5000;
 
 /**
  * Keeps the embedded index's RAM copy on disk with writes in proportion to
@@ -51,6 +55,9 @@ export class SnapshotStore {
   private timer: NodeJS.Immediate | undefined;
   private readonly compactAt: number;
   private readonly chunk: number;
+  private readonly appendRows: number;
+  /** The rest of a large save, appended on the next turn of the event loop. */
+  private appendTimer: NodeJS.Immediate | undefined;
 
   constructor(
     readonly path: string,
@@ -59,6 +66,7 @@ export class SnapshotStore {
   ) {
     this.compactAt = opts.compactAtBytes ?? DEFAULT_COMPACT_AT;
     this.chunk = opts.chunkBytes ?? DEFAULT_CHUNK;
+    this.appendRows = opts.appendRows ?? DEFAULT_APPEND_ROWS;
   }
 
   private get logPath(): string {
@@ -112,7 +120,10 @@ export class SnapshotStore {
   /**
    * Saves what changed since the last save: appended to the log, or — with
    * `full`, or when there is no snapshot to append to — as a new snapshot,
-   * written at once (`full`: graphs included) or in the background.
+   * written at once (`full`: graphs included) or in the background. More
+   * than `appendRows` changed rows (what piled up while a large snapshot was
+   * written) go out a piece per turn of the event loop, so no save stalls
+   * the bot longer than one piece, however large the index.
    */
   save(full = false): void {
     if (full) {
@@ -122,22 +133,54 @@ export class SnapshotStore {
     }
     if (this.writer) return; // a background snapshot is being written; SQLite's log holds the changes meanwhile
     if (!this.baseId) return this.startWriter();
+    this.appendSome(1);
+  }
+
+  /** Appends up to `pieces` pieces of the changed rows; schedules the rest. */
+  private appendSome(pieces: number): void {
+    this.clearAppendTimer();
     const { lastSeq, dimension } = this.source.state();
-    if (this.dirty.size === 0 && lastSeq === this.savedSeq) return;
-    const rows: LoggedRow[] = [];
-    for (const d of this.dirty.values()) {
-      const p = this.source.part(d.userId, d.store);
-      for (const rowId of d.rows) rows.push({ userId: d.userId, store: d.store, rowId, int8: p?.int8Of(rowId) });
+    for (let n = 0; n < pieces; n++) {
+      if (this.dirty.size === 0 && lastSeq === this.savedSeq) return;
+      const rows = this.takeDirty(this.appendRows);
+      // A piece with rows still to come claims no progress (`savedSeq` again): after a crash between pieces,
+      // the replay stops short of the changes and the index catches them up from SQLite (its log is kept until the last piece).
+      const done = this.dirty.size === 0;
+      this.append(encodeBatch(this.savedSeq, done ? lastSeq : this.savedSeq, rows, dimension));
+      if (!done) continue;
+      this.savedSeq = lastSeq;
+      this.source.persisted(lastSeq);
+      if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) this.startWriter();
+      return;
     }
-    const batch = encodeBatch(this.savedSeq, lastSeq, rows, dimension);
+    if (this.dirty.size > 0) this.appendTimer = setImmediate(() => this.appendSome(1));
+  }
+
+  /** Up to `max` changed rows with their state now, taken out of the dirty set. */
+  private takeDirty(max: number): LoggedRow[] {
+    const rows: LoggedRow[] = [];
+    for (const [k, d] of this.dirty) {
+      const p = this.source.part(d.userId, d.store);
+      for (const rowId of d.rows) {
+        if (rows.length >= max) return rows;
+        rows.push({ userId: d.userId, store: d.store, rowId, int8: p?.int8Of(rowId) });
+        d.rows.delete(rowId);
+      }
+      this.dirty.delete(k);
+    }
+    return rows;
+  }
+
+  private append(batch: Buffer): void {
     appendBatch(this.logPath, batch, this.validLength);
     this.validLength = undefined;
     this.bytesWritten += batch.length;
     this.logBytes += batch.length;
-    this.dirty = new Map();
-    this.savedSeq = lastSeq;
-    this.source.persisted(lastSeq);
-    if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) this.startWriter();
+  }
+
+  private clearAppendTimer(): void {
+    if (this.appendTimer) clearImmediate(this.appendTimer);
+    this.appendTimer = undefined;
   }
 
   /** On close: finishes a background snapshot at once, then appends what is left. */
@@ -150,7 +193,9 @@ export class SnapshotStore {
       w.step(Number.POSITIVE_INFINITY);
       this.installed(w);
     }
-    this.save();
+    if (this.baseId && !this.writer)
+      this.appendSome(Number.POSITIVE_INFINITY); // every piece at once
+    else this.save();
   }
 
   /** Stops background work without saving (close without changes, reset). */
@@ -177,6 +222,7 @@ export class SnapshotStore {
   }
 
   private startWriter(): void {
+    this.clearAppendTimer(); // the new snapshot holds every change so far
     const s = this.source.state();
     // Everything up to lastSeq goes into the new snapshot; rows changed from here on are noted again.
     this.dirty = new Map();
@@ -219,6 +265,7 @@ export class SnapshotStore {
   }
 
   private stopWriter(): void {
+    this.clearAppendTimer();
     if (this.timer) clearImmediate(this.timer);
     this.timer = undefined;
     this.writer?.abort();

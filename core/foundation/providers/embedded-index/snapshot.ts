@@ -181,9 +181,11 @@ export function loadSnapshot(path: string): { header: SnapshotHeader; partitions
       new Uint8Array(ids.buffer).set(buf.subarray(off, off + h.count * 8));
       new Uint8Array(data.buffer).set(buf.subarray(off + h.count * 8, off + size));
     } else {
+      // One Buffer view over the partition's vectors and a native copy per record: no object per row.
+      const into = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       for (let i = 0, o = off; i < h.count; i++, o += 8 + d) {
         ids[i] = buf.readDoubleLE(o);
-        data.set(new Int8Array(buf.buffer, buf.byteOffset + o + 8, d), i * d);
+        buf.copy(into, i * d, o + 8, o + 8 + d);
       }
     }
     off += size;
