@@ -215,7 +215,7 @@ async function main(): Promise<void> {
     );
   console.log("");
   if (args.sheet) for (const l of [...SHEET_HEAD, ...sheetTable(out.onSheet)]) console.log(l);
-  if (args.dump) writeFileSync(args.dump, out.sheet.map((o) => JSON.stringify(o)).join("\n") + "\n");
+  if (args.dump) writeFileSync(args.dump, out.sheet.map((o, i) => JSON.stringify({ ...o, sheet: out.onSheet[i]?.sheet })).join("\n") + "\n");
 }
 
 await main();
