@@ -158,9 +158,16 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
   if (!deps.vectors || !o.vector) return onNamedDates(raiseReplies(deps.recall, keyword, replies));
   const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
+  // Each side puts a question's answer after the question, so the fusion sees it on both; the fused list again below.
+  const words = raiseReplies(deps.recall, keyword, replies);
+  const meaning = raiseReplies(
+    deps.recall,
+    dense.map((h) => ({ ...h, inDateRange: false })),
+    replies,
+  );
   const lists = [
-    { ids: keyword.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
-    { ids: dense.map((h) => h.id), weight: t.denseWeight },
+    { ids: words.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
+    { ids: meaning.map((h) => h.id), weight: t.denseWeight },
   ];
   let fused = reciprocalRankFusion(lists, t.rrfK);
   let feedback: RankedMessage[] = [];
@@ -175,7 +182,7 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
     );
     fused = reciprocalRankFusion([...lists, { ids: feedback.map((h) => h.id), weight: t.prfWeight }], t.rrfK);
   }
-  const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...dense, ...keyword].map((h) => [h.id, h]));
+  const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...meaning, ...words].map((h) => [h.id, h]));
   const ranked = fused
     .map((x) => {
       const m = meta.get(x.id)!;
