@@ -119,6 +119,19 @@ export class ChatSearchTable {
       .all(...ids) as PassageRow[];
   }
 
+  /** The message right after each of these in its conversation (unless forgotten), keyed by the earlier message's id. */
+  nextMessages(ids: number[]): Map<number, PassageRow> {
+    if (!ids.length) return new Map();
+    const rows = this.db
+      .prepare(
+        `SELECT p.id AS prev_id, n.id, n.conversation_id, n.role, n.text, n.created_at, n.recall_answer
+           FROM messages p JOIN messages n ON n.id = (SELECT min(x.id) FROM messages x WHERE x.conversation_id = p.conversation_id AND x.id > p.id)
+           WHERE n.redacted_at IS NULL AND p.id IN (${ids.map(() => "?").join(",")})`,
+      )
+      .all(...ids) as (PassageRow & { prev_id: number })[];
+    return new Map(rows.map(({ prev_id, ...row }) => [prev_id, row]));
+  }
+
   /** The message just before (`<`) or after (`>`) one in the same conversation. */
   neighbour(conversationId: number, id: number, op: "<" | ">"): PassageRow | undefined {
     return prepared(

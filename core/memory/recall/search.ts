@@ -195,6 +195,13 @@ export class ChatSearch {
     return new Map(this.table.byIds(ids).map((r) => [r.id, r.text]));
   }
 
+  /** Each message (role and text) with the message right after it in its conversation, if any. */
+  withNext(ids: number[]): Map<number, { row: PassageRow; next: PassageRow | undefined }> {
+    if (!ids.length) return new Map();
+    const next = this.table.nextMessages(ids);
+    return new Map(this.table.byIds(ids).map((row) => [row.id, { row, next: next.get(row.id) }]));
+  }
+
   /** Is this instant inside the filter's local day part (if any)? */
   inDayPart(iso: string, part: DayPart): boolean {
     const hour = localHour(new Date(iso), this.timeZone);

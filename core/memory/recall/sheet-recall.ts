@@ -17,6 +17,7 @@ import { ftsQuery, searchWords } from "./keyword-query.ts";
 import { interleaveParts, reciprocalRankFusion } from "../fusion.ts";
 import { questionParts } from "./query-parts.ts";
 import { matchedWords } from "./trim-around.ts";
+import { raiseReplies } from "./reply-propagation.ts";
 
 /** A free-text recall request taken apart. */
 export interface ParsedRecall {
@@ -48,9 +49,20 @@ export interface ChatFusionTuning {
   prfWeight: number;
   /** Keyword hits below this bm25 share only common words: noise unless meaning also finds them. */
   minKeywordScore: number;
+  /** The other side's reply to a ranked question gets this share of the question's score (0 = off; reply-propagation.ts). */
+  replyShare: number;
 }
 
-export const DEFAULT_CHAT_FUSION: ChatFusionTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, prfDocs: 0, prfTerms: 5, prfWeight: 1, minKeywordScore: 0 };
+export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
+  rrfK: 20,
+  keywordWeight: 3,
+  denseWeight: 1,
+  prfDocs: 0,
+  prfTerms: 5,
+  prfWeight: 1,
+  minKeywordScore: 0,
+  replyShare: 1,
+};
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
 export interface ChatRecallDeps {
@@ -87,6 +99,9 @@ export async function rankMessages(deps: ChatRecallDeps, text: string, o: ChatRe
 
 /** How deep each side looks before fusing. */
 const FUSION_DEPTH = 50;
+
+/** The first this many hits of a ranking raise the replies to their questions (deeper ones hardly reach a sheet). */
+const REPLY_DEPTH = 20;
 
 /** Rounds in which every part of a question about several things places its next best hit. */
 const PART_ROUNDS = 3;
@@ -138,12 +153,21 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
   const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
   const keyword = keywordRank(deps, p, o, depth);
   // Time-only requests ("was war gestern?") list that time; meaning needs words to mean something.
-  if (!deps.vectors || !o.vector || !ftsQuery(p.terms)) return onNamedDates(keyword);
+  if (!ftsQuery(p.terms)) return onNamedDates(keyword);
+  const replies = { depth: REPLY_DEPTH, share: t.replyShare, keep: passes(deps, p, o) };
+  if (!deps.vectors || !o.vector) return onNamedDates(raiseReplies(deps.recall, keyword, replies));
   const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
+  // Each side puts a question's answer after the question, so the fusion sees it on both; the fused list again below.
+  const words = raiseReplies(deps.recall, keyword, replies);
+  const meaning = raiseReplies(
+    deps.recall,
+    dense.map((h) => ({ ...h, inDateRange: false })),
+    replies,
+  );
   const lists = [
-    { ids: keyword.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
-    { ids: dense.map((h) => h.id), weight: t.denseWeight },
+    { ids: words.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
+    { ids: meaning.map((h) => h.id), weight: t.denseWeight },
   ];
   let fused = reciprocalRankFusion(lists, t.rrfK);
   let feedback: RankedMessage[] = [];
@@ -158,15 +182,14 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
     );
     fused = reciprocalRankFusion([...lists, { ids: feedback.map((h) => h.id), weight: t.prfWeight }], t.rrfK);
   }
-  const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...dense, ...keyword].map((h) => [h.id, h]));
-  return onNamedDates(
-    fused
-      .map((x) => {
-        const m = meta.get(x.id)!;
-        return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
-      })
-      .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score),
-  );
+  const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...meaning, ...words].map((h) => [h.id, h]));
+  const ranked = fused
+    .map((x) => {
+      const m = meta.get(x.id)!;
+      return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
+    })
+    .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
+  return onNamedDates(raiseReplies(deps.recall, ranked, replies));
 }
 
 /**
@@ -177,14 +200,20 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
 async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
   const f = p.query.filter;
   const floor = deps.minSimilarity?.() ?? 0;
-  const keep = (h: { conversationId: number; createdAt: string }) =>
+  const keep = passes(deps, p, o);
+  // The running conversation and the time range also go to the index, which leaves them out before ranking.
+  const narrow = { excludeConversationId: o.excludeConversationId, from: f.from, to: f.to };
+  return (await vectors.search(o.userId, o.vector, depth, keep, narrow)).filter((h) => h.score >= floor);
+}
+
+/** Does a message pass the request's time filters and lie outside the running conversation? */
+function passes(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): (h: { conversationId: number; createdAt: string }) => boolean {
+  const f = p.query.filter;
+  return (h) =>
     h.conversationId !== o.excludeConversationId &&
     (f.from === undefined || h.createdAt >= f.from) &&
     (f.to === undefined || h.createdAt < f.to) &&
     (f.dayPart === undefined || deps.recall.inDayPart(h.createdAt, f.dayPart));
-  // The running conversation and the time range also go to the index, which leaves them out before ranking.
-  const narrow = { excludeConversationId: o.excludeConversationId, from: f.from, to: f.to };
-  return (await vectors.search(o.userId, o.vector, depth, keep, narrow)).filter((h) => h.score >= floor);
 }
 
 /** Searches again with the words the top hits share (pseudo-relevance feedback). */

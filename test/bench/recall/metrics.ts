@@ -10,6 +10,9 @@ export interface Outcome {
   sheet?: string[];
   /** Estimated tokens of the sheet's memory part. */
   tokens?: number;
+  /** The conversation and the question (for `--dump`). */
+  sample?: string;
+  question?: string;
 }
 
 /** Averages of one group of questions. */

@@ -9,7 +9,7 @@
  * retrieved item is exactly one turn: the neighbour shown as context never
  * counts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -42,6 +42,10 @@ interface Args {
   notes: boolean;
   /** Only these conversations (comma-separated sample ids), e.g. to check a rule on a held-out half. */
   samples: string[] | undefined;
+  /** Skip `lilo.preview` (the on-the-sheet table) when only the ranking is studied. */
+  sheet: boolean;
+  /** Write every question's ranked turns (50 deep; times then include the deeper ranking) and evidence as JSON lines to this file (failure analysis). */
+  dump: string | undefined;
   /** A cross-encoder's model folder (`<dir>/<owner>/<name>` with config.json, tokenizer files, onnx/): reranks the sheet's candidates. */
   reranker: string | undefined;
 }
@@ -54,13 +58,15 @@ function parseArgs(argv: string[]): Args {
   const data = get("data");
   if (!data)
     throw new Error(
-      "usage: npm run bench:recall -- --data DIR [--embedder use-lite|hash|<transformers.js model id>] [--limit N] [--no-notes] [--samples ID,ID] [--reranker MODEL_DIR]",
+      "usage: npm run bench:recall -- --data DIR [--embedder use-lite|hash|<transformers.js model id>] [--limit N] [--no-notes] [--no-sheet] [--dump FILE] [--samples ID,ID] [--reranker MODEL_DIR]",
     );
   return {
     data,
     embedder: get("embedder") ?? "use-lite",
     limit: Number(get("limit") ?? Number.POSITIVE_INFINITY),
     notes: !argv.includes("--no-notes"),
+    sheet: !argv.includes("--no-sheet"),
+    dump: get("dump"),
     reranker: get("reranker"),
     samples: get("samples")?.split(","),
   };
@@ -166,15 +172,17 @@ async function main(): Promise<void> {
       const qs = questions.filter((q) => q.sample_id === sample).slice(0, args.limit);
       await embedder.embed(qs.map((q) => q.question)); // query vectors come from the cache: the times below are search only
       for (const q of qs) {
-        const base = { category: q.category, evidence: q.evidence };
-        const s = await timed(() => chat.recall.rank(q.question, { userId: sample, limit: 10 }));
+        const base = { category: q.category, evidence: q.evidence, sample, question: q.question };
+        const s = await timed(() => chat.recall.rank(q.question, { userId: sample, limit: args.dump ? 50 : 10 }));
         out.sheet.push({ ...base, ranked: s.value.map((m) => f.messages.get(m.id) ?? "?"), ms: s.ms });
         if (notes) {
           const m = await timed(() => notes.memory.search(q.question, { userId: sample, k: 10 }));
           out.memory.push({ ...base, ranked: m.value.map((h) => f.noteIds.get(h.id) ?? "?"), ms: m.ms });
         }
-        const p = await timed(() => chat.preview({ userId: sample, text: q.question }));
-        out.onSheet.push({ ...base, ranked: [], ms: p.ms, sheet: sheetTurns(p.value.blocks, f.messages, byText), tokens: p.value.blocks.usedTokens });
+        if (args.sheet) {
+          const p = await timed(() => chat.preview({ userId: sample, text: q.question }));
+          out.onSheet.push({ ...base, ranked: [], ms: p.ms, sheet: sheetTurns(p.value.blocks, f.messages, byText), tokens: p.value.blocks.usedTokens });
+        }
         const b = await timed(() => baseline(q));
         out.bm25.push({ ...base, ranked: b.value, ms: b.ms });
       }
@@ -200,12 +208,14 @@ async function main(): Promise<void> {
     ...table("BM25 baseline", out.bm25),
   ])
     console.log(l);
+  if (args.sheet) console.log("");
+  if (args.sheet)
+    console.log(
+      "On the sheet: evidence turns in the memory blocks `lilo.preview` keeps for the question (passages with their neighbours, notes); memory budget 2,000 estimated tokens.",
+    );
   console.log("");
-  console.log(
-    "On the sheet: evidence turns in the memory blocks `lilo.preview` keeps for the question (passages with their neighbours, notes); memory budget 2,000 estimated tokens.",
-  );
-  console.log("");
-  for (const l of [...SHEET_HEAD, ...sheetTable(out.onSheet)]) console.log(l);
+  if (args.sheet) for (const l of [...SHEET_HEAD, ...sheetTable(out.onSheet)]) console.log(l);
+  if (args.dump) writeFileSync(args.dump, out.sheet.map((o, i) => JSON.stringify({ ...o, sheet: out.onSheet[i]?.sheet })).join("\n") + "\n");
 }
 
 await main();
