@@ -153,4 +153,9 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   -- a forgotten chat message keeps its place in the conversation; its text is replaced and search skips it
   ALTER TABLE messages ADD COLUMN redacted_at TEXT;
   `,
+  /* issue 19: a profile entry marked wrong or outdated in /why is logged with its category and origin, so undo restores it */ `
+  ALTER TABLE correction_log ADD COLUMN old_category TEXT;
+  ALTER TABLE correction_log ADD COLUMN old_provenance TEXT;
+  ALTER TABLE correction_log ADD COLUMN old_provenance_ref TEXT;
+  `,
 ];
