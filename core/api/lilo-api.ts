@@ -78,13 +78,13 @@ export interface RecallApi {
   indexMessages(userId: string): Promise<number>;
 }
 
-/** The correction log: automatic corrections of notes, each one undoable (row and vector). */
+/** The correction log: corrections of notes and memories (row and vector) and /why verdicts on profile entries, each one undoable. */
 export interface CorrectionsApi {
   /** Newest first; one user's entries, or everyone's without `userId`. */
   list(opts?: { userId?: string | undefined; limit?: number }): CorrectionEntry[];
   /** One entry by id. */
   get(id: number): CorrectionEntry | undefined;
-  /** Restores the corrected note (and forgets a rewrite's new note). */
+  /** Restores the corrected note or profile entry (and forgets a rewrite's new note). */
   undo(id: number): Promise<CorrectionEntry>;
 }
 

@@ -26,9 +26,9 @@ export interface WhyApi {
    * "stimmt nicht" / "veraltet" on one of the user's items. "veraltet":
    * superseded with the date and logged (undo: `lilo corrections undo <id>`).
    * "stimmt nicht" on a memory asks what is wrong (`question`); the reply goes
-   * to the judge, which corrects or removes it, logged and undoable. On a
-   * profile entry it goes, on a rule it switches it off. Undefined for an item
-   * that is not theirs or gone.
+   * to the judge, which corrects or removes it, logged and undoable. A
+   * profile entry goes at once, logged with its category (undo restores it);
+   * a rule is switched off. Undefined for an item that is not theirs or gone.
    */
   verdict(userId: string, ref: string, verdict: Verdict): Promise<VerdictOutcome | undefined>;
 }

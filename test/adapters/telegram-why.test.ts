@@ -166,4 +166,45 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/why" });
     expect(String((await waitForMessages(h.tg, CHRIS, before + 4, WAIT)).at(-1)!.params.text)).toContain("Christian liest gern Krimis");
   });
+
+  it("veraltet / stimmt nicht on a profile entry: it leaves the next sheet, logged, and lilo.corrections.undo brings it back", async () => {
+    const job = h.lilo.profile.add("chris", "work", "Christian arbeitet als Fährmann");
+    const cat = h.lilo.profile.add("chris", "other", "Christian hat einen Kater namens Moritz");
+    h.answer = () => "Gern!";
+    /** Sends a message, waits for the answer; returns the sheet (system prompt) that answer was written with. */
+    const sheetOf = async (text: string) => {
+      const before = messagesIn(h.tg, CHRIS).length;
+      h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text });
+      await waitForMessages(h.tg, CHRIS, before + 1, WAIT);
+      return String(h.chatRequests().findLast((r) => lastUserText(r) === text)!.system);
+    };
+    const first = await sheetOf("Was weißt du über meine Arbeit und meinen Kater?");
+    expect(first).toContain("Christian arbeitet als Fährmann");
+    expect(first).toContain("Christian hat einen Kater namens Moritz");
+
+    const before = messagesIn(h.tg, CHRIS).length;
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/why" });
+    const why = (await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!;
+    expect(String(why.params.text)).toContain(`P${job.id} · Profil: Christian arbeitet als Fährmann`);
+    const buttons = (why.params.reply_markup as Keyboard).inline_keyboard.flat().map((b) => b.callback_data);
+    expect(buttons).toEqual(expect.arrayContaining([`w:o:P${job.id}`, `w:x:P${cat.id}`]));
+    const messageId = (why.result as { message_id: number }).message_id;
+    const old = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:o:P${job.id}` });
+    expect(String((await pressed(old.id)).params.text)).toContain("🕰 Als veraltet markiert: „Christian arbeitet als Fährmann“");
+    const wrong = h.tg.pushCallback({ fromId: CHRIS, chatId: CHRIS, messageId, data: `w:x:P${cat.id}` });
+    const said = String((await pressed(wrong.id)).params.text);
+    const wrongId = Number(/^✏️ Als falsch markiert: „Christian hat einen Kater namens Moritz“ \(rückgängig: lilo corrections undo (\d+)\)$/.exec(said)?.[1]);
+    const outdatedId = h.lilo.corrections.list({ userId: "chris" }).find((c) => c.store === "profile" && c.rowId === job.id)!.id;
+
+    const next = await sheetOf("Und was weißt du jetzt noch?");
+    expect(next).not.toContain("Fährmann");
+    expect(next).not.toContain("Moritz");
+
+    await h.lilo.corrections.undo(outdatedId);
+    await h.lilo.corrections.undo(wrongId);
+    const after = await sheetOf("Und jetzt wieder?");
+    expect(after).toContain("Christian arbeitet als Fährmann");
+    expect(after).toContain("Christian hat einen Kater namens Moritz");
+    expect(h.lilo.profile.list("chris").find((p) => p.id === job.id)).toMatchObject({ category: "work", text: "Christian arbeitet als Fährmann" });
+  });
 });

@@ -11,7 +11,9 @@ import { newestExchanges, renderExchanges, shortLocalTime } from "../../foundati
 import { REFLECTION_SELF_LABEL, reflectionPrompt, reflectionQuestions } from "../prompts/reflection.ts";
 import type { ConcernOutcome, Concerns, ReflectionConfig } from "./concerns.ts";
 import { splitAnswers } from "./parse-reflection.ts";
-import { copiedFromOutside, groundedAnswers, type ReflectionMaterial } from "./grounded-thought.ts";
+import { copiedFromOutside, drawnOn, groundedAnswers, type ReflectionMaterial } from "./grounded-thought.ts";
+import { provenanceColumns, type Provenance } from "../../foundation/store/provenance.ts";
+import type { FeedItem } from "../../foundation/store/feeds.ts";
 import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 import type { News } from "../../lookups/news.ts";
 
@@ -97,7 +99,8 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
   if (!opts.force && latestId <= seen) return { kind: "skipped", reason: "no-new-chats", ...moved };
 
   const questions = reflectionQuestions(persona.language, persona.userName(userId));
-  const material = await sheet(r, userId, questions);
+  const feedItems = deps.news?.feed.newest(deps.news.items) ?? [];
+  const material = await sheet(r, userId, questions, feedItems);
   const prompt = reflectionPrompt(material);
   const reply = await deps.models.forRole("reflection").complete({
     system: prompt.system,
@@ -114,7 +117,10 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
   if (concerns.length > 1) ctx.logger.info("a reflection set several concerns; only the last one counts", { userId, count: concerns.length });
   const { answers, dropped } = groundedAnswers(splitAnswers(parsed.text, questions), grounding);
   if (dropped) ctx.logger.warn("reflection sentences copied from a feed item were not stored", { userId, dropped });
-  const stored = await storeThought(deps, userId, answers);
+  // A thought that draws on a feed item was informed by that lookup: its origin names the item (issue 19).
+  const read = drawnOn(answers.text, material.news, { questions, ignore: grounding.ignore }).map((i) => feedItems[i]!);
+  const origin: Provenance = read.length ? { kind: "lookup", ref: read.map(itemOrigin).join(", ") } : { kind: "inference" };
+  const stored = await storeThought(deps, userId, answers, origin);
   // Seen only once the thought is stored: a failed call or a failed store leaves the messages for the next run.
   deps.settings.set(LAST_SEEN_KEY, String(latestId), ctx.clock.now().toISOString(), userId);
   // A concern about a boundary is never raised: the user asked Lilo not to bring the topic up (issue 19).
@@ -134,21 +140,25 @@ async function storeThought(
   deps: ReflectionDeps,
   userId: string,
   answers: { text: string; questions: string[] },
+  origin: Provenance,
 ): Promise<{ kind: "thought"; thought: NewThought } | { kind: "skipped"; reason: "empty-answer" | "duplicate" }> {
   if (!answers.text) return { kind: "skipped", reason: "empty-answer" };
   const added = await deps.memory.add({
     text: answers.text,
     userId,
     store: "thoughts",
-    extra: { origin: "reflection", questions: JSON.stringify(answers.questions), provenance: "inference" },
+    extra: { origin: "reflection", questions: JSON.stringify(answers.questions), ...provenanceColumns(origin) },
   });
   return added.added
     ? { kind: "thought", thought: { id: added.id, text: answers.text, questions: answers.questions } }
     : { kind: "skipped", reason: "duplicate" };
 }
 
-/** Selects the material: profile, recent exchanges, notes and thoughts near the last user messages. */
-async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: string, questions: string[]) {
+/** A feed item as a thought's origin: its address, or its feed and title when it has none. */
+const itemOrigin = (n: FeedItem) => n.url ?? `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}`;
+
+/** Selects the material: profile, recent exchanges, notes and thoughts near the last user messages, and the feed items given. */
+async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: string, questions: string[], feedItems: FeedItem[]) {
   const { memory } = deps;
   const lang = persona.language;
   const name = persona.userName(userId);
@@ -191,9 +201,7 @@ async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: stri
     lastThoughts: lastThoughts.map((t) => ({ time: time(t.createdAt), text: t.text })),
     questions,
     boundaries: deps.boundaries?.for(userId).list ?? [],
-    news: (deps.news?.feed.newest(deps.news.items) ?? []).map(
-      (n) => `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.summary ? ` — ${n.summary.slice(0, 300)}` : ""}`,
-    ),
+    news: feedItems.map((n) => `${n.feedTitle ? `${n.feedTitle}: ` : ""}${n.title}${n.summary ? ` — ${n.summary.slice(0, 300)}` : ""}`),
   };
 }
 

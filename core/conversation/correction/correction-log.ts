@@ -1,18 +1,22 @@
 import type { Db } from "../../foundation/store/db.ts";
 import { CorrectionsStore, type CorrectionEntry, type NewCorrection } from "../../foundation/store/corrections.ts";
+import { ProfileStore } from "../../foundation/store/profile.ts";
 import type { Clock } from "../../foundation/ports/clock.ts";
 import type { Memory } from "../../memory/memory.ts";
 import { LiloError, NotFoundError } from "../../foundation/errors.ts";
 
-export type { CorrectionAction, CorrectionEntry, NewCorrection } from "../../foundation/store/corrections.ts";
+export type { CorrectionAction, CorrectedStore, CorrectionEntry, NewCorrection } from "../../foundation/store/corrections.ts";
 
 /**
  * The correction log (docs/spec.md §3 logs, §6.4): old text, new text, the message
  * that triggered it and the judge's reason. A corrected note is superseded,
- * never erased, so `undo` brings it back — row and vector.
+ * never erased, so `undo` brings it back — row and vector. A profile entry
+ * (no vector, nothing to supersede) is logged with its category and origin
+ * before it goes, and `undo` puts it back as it was.
  */
 export class CorrectionLog {
   private readonly entries: CorrectionsStore;
+  private readonly profile: ProfileStore;
 
   constructor(
     db: Db,
@@ -20,6 +24,7 @@ export class CorrectionLog {
     private readonly clock: Clock,
   ) {
     this.entries = new CorrectionsStore(db);
+    this.profile = new ProfileStore(db);
   }
 
   /** Writes one entry; returns it as stored. */
@@ -53,6 +58,7 @@ export class CorrectionLog {
     const entry = this.get(id);
     if (!entry) throw new NotFoundError(`No correction with id ${id}`);
     if (entry.undoneAt) throw new LiloError("invalid-input", `Correction ${id} was undone already (${entry.undoneAt})`);
+    if (entry.store === "profile") return this.undoProfile(entry);
     const rows = this.memory.rows[entry.store];
     const old = rows.get(entry.rowId);
     if (!old) throw new NotFoundError(`The corrected ${entry.store} entry #${entry.rowId} no longer exists (deleted by hand); nothing to restore`);
@@ -75,5 +81,18 @@ export class CorrectionLog {
     if (added) await this.memory.forget(entry.store, added.id);
     this.entries.markUndone(id, this.clock.now().toISOString());
     return this.get(id)!;
+  }
+
+  /** A removed profile entry returns with its text, category and origin (an identical entry added since is kept, not doubled). */
+  private undoProfile(entry: CorrectionEntry): CorrectionEntry {
+    if (entry.oldCategory === null) throw new LiloError("internal", `Correction ${entry.id} of a profile entry has no category; nothing to restore`);
+    const now = this.clock.now().toISOString();
+    this.profile.restore(
+      entry.userId,
+      { id: entry.rowId, category: entry.oldCategory, text: entry.oldText, provenance: entry.oldProvenance ?? undefined },
+      now,
+    );
+    this.entries.markUndone(entry.id, now);
+    return this.get(entry.id)!;
   }
 }

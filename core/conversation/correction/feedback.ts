@@ -5,7 +5,9 @@
  * plain verdict ("Löschen", "veraltet"). A memory with a vector is superseded,
  * never erased, and the correction log records it, so `lilo corrections
  * undo` brings it back; "veraltet" keeps the date it stopped being true. A
- * profile entry is removed, a rule switched off.
+ * profile entry has no superseded state (the sheet shows every row): it is
+ * logged with its category and origin, then removed, and undo puts it back.
+ * A rule is switched off (switching it on again undoes that).
  */
 import type { Clock } from "../../foundation/ports/clock.ts";
 import type { ProfileStore } from "../../foundation/store/profile.ts";
@@ -15,7 +17,7 @@ import type { Memory } from "../../memory/memory.ts";
 import type { WhyItem } from "../../memory/receipts/receipts.ts";
 import type { Question } from "../turn/types.ts";
 import { VECTOR_STORES, type VectorStore } from "../../foundation/ports/vector-index.ts";
-import type { CorrectionLog } from "./correction-log.ts";
+import type { CorrectionLog, NewCorrection } from "./correction-log.ts";
 import { localDay } from "../../foundation/util/time.ts";
 
 /** The two verdicts. */
@@ -59,25 +61,31 @@ export async function applyVerdict(
 ): Promise<VerdictOutcome | undefined> {
   const now = d.clock.now();
   const base = { store: item.store, id: item.id, text: item.text, verdict };
-  if ((VECTOR_STORES as readonly string[]).includes(item.store)) {
-    const store = item.store as VectorStore;
-    await d.memory.supersede(store, item.id);
-    const reason = verdict === "wrong" ? REASONS.wrong() : REASONS.outdated(localDay(now, d.timezone));
-    const entry = d.log.record({
+  const logged = (entry: Pick<NewCorrection, "store" | "oldText" | "oldCategory" | "oldProvenance">) =>
+    d.log.record({
       userId,
-      store,
       rowId: item.id,
       action: "delete",
-      oldText: item.text,
       newText: null,
       newRowId: null,
       triggerMessageId: null,
       triggerText: verdict === "wrong" ? "stimmt nicht" : "veraltet",
-      reason,
-    });
-    return { ...base, correctionId: entry.id };
+      reason: verdict === "wrong" ? REASONS.wrong() : REASONS.outdated(localDay(now, d.timezone)),
+      ...entry,
+    }).id;
+  if ((VECTOR_STORES as readonly string[]).includes(item.store)) {
+    const store = item.store as VectorStore;
+    await d.memory.supersede(store, item.id);
+    return { ...base, correctionId: logged({ store, oldText: item.text }) };
   }
-  if (item.store === "profile") return d.profile.delete(userId, item.id) ? base : undefined;
+  if (item.store === "profile") {
+    // Logged first, with what undo needs to put it back; nothing is awaited in between, so no other write comes between.
+    const row = d.profile.get(userId, item.id);
+    if (!row) return undefined;
+    const correctionId = logged({ store: "profile", oldText: row.text, oldCategory: row.category, oldProvenance: row.provenance ?? null });
+    d.profile.delete(userId, item.id);
+    return { ...base, correctionId };
+  }
   if (item.store === "rules") return d.rules.setEnabled(item.id, false, now.toISOString()) ? base : undefined;
   return undefined;
 }

@@ -1,16 +1,20 @@
 import type { Db } from "./db.ts";
 import type { VectorStore } from "../ports/vector-index.ts";
 import { prepared } from "./prepared.ts";
+import { readProvenance, type Provenance } from "./provenance.ts";
 
 /** What a correction did to a note. */
 export type CorrectionAction = "delete" | "rewrite";
+
+/** The stores a correction can touch: the memories with a vector, and profile entries (a /why verdict). */
+export type CorrectedStore = VectorStore | "profile";
 
 /** One automatic correction: nothing is erased, so each entry can be undone. */
 export interface CorrectionEntry {
   id: number;
   userId: string;
-  store: VectorStore;
-  /** The corrected (now superseded) row. */
+  store: CorrectedStore;
+  /** The corrected (now superseded) row; a profile entry's row is removed, its id is restored by undo when still free. */
   rowId: number;
   action: CorrectionAction;
   oldText: string;
@@ -20,12 +24,16 @@ export interface CorrectionEntry {
   triggerMessageId: number | null;
   triggerText: string;
   reason: string | null;
+  /** A removed profile entry's category and origin, so undo can put it back as it was (null for the vector stores). */
+  oldCategory: string | null;
+  oldProvenance: Provenance | null;
   undoneAt: string | null;
   createdAt: string;
 }
 
-/** What `record` needs; times come from the clock. */
-export type NewCorrection = Omit<CorrectionEntry, "id" | "undoneAt" | "createdAt">;
+/** What `record` needs; times come from the clock. The old category and origin only for a profile entry. */
+export type NewCorrection = Omit<CorrectionEntry, "id" | "undoneAt" | "createdAt" | "oldCategory" | "oldProvenance"> &
+  Partial<Pick<CorrectionEntry, "oldCategory" | "oldProvenance">>;
 
 type Raw = {
   id: number;
@@ -39,6 +47,9 @@ type Raw = {
   trigger_message_id: number | null;
   trigger_text: string;
   reason: string | null;
+  old_category: string | null;
+  old_provenance: string | null;
+  old_provenance_ref: string | null;
   undone_at: string | null;
   created_at: string;
 };
@@ -46,7 +57,7 @@ type Raw = {
 const toEntry = (r: Raw): CorrectionEntry => ({
   id: r.id,
   userId: r.user_id,
-  store: r.store as VectorStore,
+  store: r.store as CorrectedStore,
   rowId: r.row_id,
   action: r.action as CorrectionAction,
   oldText: r.old_text,
@@ -55,6 +66,8 @@ const toEntry = (r: Raw): CorrectionEntry => ({
   triggerMessageId: r.trigger_message_id,
   triggerText: r.trigger_text,
   reason: r.reason,
+  oldCategory: r.old_category,
+  oldProvenance: readProvenance({ provenance: r.old_provenance, provenance_ref: r.old_provenance_ref }) ?? null,
   undoneAt: r.undone_at,
   createdAt: r.created_at,
 });
@@ -67,9 +80,26 @@ export class CorrectionsStore {
   add(c: NewCorrection, now: string): number {
     const info = prepared(
       this.db,
-      `INSERT INTO correction_log (user_id, store, row_id, action, old_text, new_text, new_row_id, trigger_message_id, trigger_text, reason, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(c.userId, c.store, c.rowId, c.action, c.oldText, c.newText, c.newRowId, c.triggerMessageId, c.triggerText, c.reason, now, now);
+      `INSERT INTO correction_log (user_id, store, row_id, action, old_text, new_text, new_row_id, trigger_message_id, trigger_text, reason,
+                                  old_category, old_provenance, old_provenance_ref, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      c.userId,
+      c.store,
+      c.rowId,
+      c.action,
+      c.oldText,
+      c.newText,
+      c.newRowId,
+      c.triggerMessageId,
+      c.triggerText,
+      c.reason,
+      c.oldCategory ?? null,
+      c.oldProvenance?.kind ?? null,
+      c.oldProvenance?.ref ?? null,
+      now,
+      now,
+    );
     return Number(info.lastInsertRowid);
   }
 
@@ -96,7 +126,7 @@ export class CorrectionsStore {
   }
 
   /** The id of the newest not-undone correction of a row, if any. */
-  latestOpenFor(store: VectorStore, rowId: number): number | undefined {
+  latestOpenFor(store: CorrectedStore, rowId: number): number | undefined {
     const r = prepared(this.db, `SELECT id FROM correction_log WHERE store = ? AND row_id = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1`).get(
       store,
       rowId,

@@ -1,7 +1,7 @@
 import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import { checkStoreValues, PROFILE_CATEGORIES } from "./values.ts";
-import type { Provenance } from "./provenance.ts";
+import { readProvenance, type Provenance } from "./provenance.ts";
 
 export { PROFILE_CATEGORIES };
 
@@ -47,6 +47,36 @@ export class ProfileStore {
 
   update(userId: string, id: number, text: string, now: string): boolean {
     return this.db.prepare(`UPDATE profile SET text = ?, updated_at = ? WHERE id = ? AND user_id = ?`).run(text, now, id, userId).changes > 0;
+  }
+
+  /** One of the user's entries with its origin, if it exists. */
+  get(userId: string, id: number): (ProfileEntry & { provenance?: Provenance | undefined }) | undefined {
+    const r = prepared(this.db, `SELECT * FROM profile WHERE id = ? AND user_id = ?`).get(id, userId) as
+      | { id: number; user_id: string; category: string; text: string; created_at: string; updated_at: string; provenance: unknown; provenance_ref: unknown }
+      | undefined;
+    if (!r) return undefined;
+    return { id: r.id, userId: r.user_id, category: r.category, text: r.text, createdAt: r.created_at, updatedAt: r.updated_at, provenance: readProvenance(r) };
+  }
+
+  /**
+   * Puts a removed entry back (undo of a /why verdict): the same text,
+   * category and origin, under its old id while that is still free (receipts
+   * name it), else a new one. An entry with the same text in that category
+   * is not doubled: its id comes back with `restored: false`.
+   */
+  restore(
+    userId: string,
+    e: { id: number; category: string; text: string; provenance?: Provenance | undefined },
+    now: string,
+  ): { id: number; restored: boolean } {
+    const free = prepared(this.db, `SELECT 1 FROM profile WHERE id = ?`).get(e.id) === undefined;
+    const info = prepared(
+      this.db,
+      `INSERT OR IGNORE INTO profile (id, user_id, category, text, created_at, updated_at, provenance, provenance_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(free ? e.id : null, userId, e.category, e.text, now, now, e.provenance?.kind ?? null, e.provenance?.ref ?? null);
+    if (info.changes > 0) return { id: Number(info.lastInsertRowid), restored: true };
+    const r = prepared(this.db, `SELECT id FROM profile WHERE user_id = ? AND category = ? AND text = ?`).get(userId, e.category, e.text) as { id: number };
+    return { id: r.id, restored: false };
   }
 
   delete(userId: string, id: number): boolean {

@@ -160,4 +160,9 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   CREATE INDEX messages_user_id ON messages(user_id, id);
   CREATE INDEX messages_conversation_order ON messages(conversation_id, coalesce(reply_to, id), id);
   `,
+  /* issue 19: a profile entry marked wrong or outdated in /why is logged with its category and origin, so undo restores it */ `
+  ALTER TABLE correction_log ADD COLUMN old_category TEXT;
+  ALTER TABLE correction_log ADD COLUMN old_provenance TEXT;
+  ALTER TABLE correction_log ADD COLUMN old_provenance_ref TEXT;
+  `,
 ];
