@@ -118,11 +118,32 @@ async function turnTimes(dir: string, db: Db, embedder: Embedder, index: Embedde
   return times;
 }
 
-/** Chat-log size: the same turn with 1k, 10k, 100k messages in the user's log. */
+/** Share of the exact search's top k (by score: equal scores may differ in id) the graph's search also returns. */
+async function recallVsExact(graph: EmbeddedIndex, exact: EmbeddedIndex, vectors: Float32Array[], k: number): Promise<number> {
+  let sum = 0;
+  for (const vector of vectors) {
+    const q = { vector, store: "messages" as const, userId: "bench", k };
+    const want = await exact.search(q);
+    const kth = (want.at(-1)?.score ?? 0) - 1e-6;
+    sum += Math.min(want.length, (await graph.search(q)).filter((h) => h.score >= kth).length) / Math.max(1, want.length);
+  }
+  return sum / vectors.length;
+}
+
+/** One row's turn figures: p50/p95, ratio to the first size, CPU a turn and its ratio. */
+function turnFigures(times: number[], cpu: number, ref: { p95: number; cpu: number }): string {
+  return `${ms(times)}   ×${(pct(times, 95) / ref.p95).toFixed(2)} of the first size (p95); CPU ${cpu.toFixed(1)} ms a turn (×${(cpu / ref.cpu).toFixed(2)})`;
+}
+
+/**
+ * Chat-log size: the same turn with 1k, 10k, 100k messages in the user's log.
+ * From 20k messages the message vectors are searched through a graph: each
+ * size is also run with the exact scan (the same database), and the graph's
+ * recall@k against the exact search is printed (k = 10, and 200 as a turn asks).
+ */
 async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
   console.log(`chat-log size (one user, 1,000 notes; turn = memory work of lilo.preview, no embedding)   p50 ms   p95 ms`);
-  let ref: number | undefined;
-  let refCpu: number | undefined;
+  let ref: { p95: number; cpu: number } | undefined;
   for (const n of sizes) {
     const dir = mkdtempSync(join(tmpdir(), "lilo-bench-chat-"));
     try {
@@ -146,17 +167,34 @@ async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
       t = performance.now();
       await lilo.recall.indexMessages("bench");
       const indexMs = performance.now() - t;
+      t = performance.now();
+      await index.graphsBuilt(); // built in the background meanwhile; searches scan exactly until it is done
+      const graphS = (performance.now() - t) / 1000;
+      const graphs = index.copyState().graphs;
       await lilo.close();
-      const c = cpuMs();
+      let c = cpuMs();
       const times = await turnTimes(dir, db, embedder, index, "bench");
       const cpu = (cpuMs() - c) / (times.length + Math.min(5, times.length)); // the warm-up turns ran too
-      ref ??= pct(times, 95);
-      refCpu ??= cpu;
+      ref ??= { p95: pct(times, 95), cpu };
       console.log(
-        `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${ms(times)}   ×${(pct(times, 95) / ref).toFixed(2)} of the first size (p95); ` +
-          `CPU ${cpu.toFixed(1)} ms a turn (×${(cpu / refCpu).toFixed(2)}); ` +
-          `import ${(importMs / 1000).toFixed(1)} s, indexMessages ${(indexMs / 1000).toFixed(1)} s (${((indexMs / n) * 1000).toFixed(0)} ms per 1,000)`,
+        `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${turnFigures(times, cpu, ref)}; ` +
+          `import ${(importMs / 1000).toFixed(1)} s, indexMessages ${(indexMs / 1000).toFixed(1)} s (${((indexMs / n) * 1000).toFixed(0)} ms per 1,000)` +
+          (graphs ? `, graph ready ${graphS.toFixed(1)} s later` : ""),
       );
+      if (graphs) {
+        const exact = new EmbeddedIndex(db, { snapshotPath: null, messageGraphMinSize: Number.POSITIVE_INFINITY });
+        await exact.init(dim, embedder.id);
+        c = cpuMs();
+        const exactTimes = await turnTimes(dir, db, embedder, exact, "bench");
+        const exactCpu = (cpuMs() - c) / (exactTimes.length + Math.min(5, exactTimes.length));
+        const qv = await embedder.embed(queries);
+        await Promise.all([index.init(dim, embedder.id), exact.init(dim, embedder.id)]); // each lilo closed its index
+        const [r10, r200] = [await recallVsExact(index, exact, qv, 10), await recallVsExact(index, exact, qv, 200)];
+        console.log(
+          `  ${"  the same, exact scan".padEnd(34)} ${turnFigures(exactTimes, exactCpu, ref)}; graph's recall@10 ${r10.toFixed(3)}, @200 ${r200.toFixed(3)} vs exact`,
+        );
+        await exact.close();
+      }
       await index.close();
       db.close();
     } finally {
