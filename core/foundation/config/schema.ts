@@ -135,8 +135,8 @@ export const rawConfigSchema = z.object({
       doc: "embedded: a user's store with this many vectors is searched through an HNSW graph",
       group: "embeddings",
     }),
-    // issue 25: a long chat log's message vectors get a graph much earlier than notes
-    messageGraphMinSize: s(int(20_000), {
+    // issue 25: the chat messages' own threshold (a turn asks for 200 of them, so a graph pays later than for notes)
+    messageGraphMinSize: s(int(2_000_000), {
       env: "LILO_MESSAGE_GRAPH_MIN_SIZE",
       doc: "embedded: a user's chat-message vectors are searched through an HNSW graph from this many on",
       group: "embeddings",

@@ -38,8 +38,8 @@ export interface EmbeddedIndexOptions {
  * p95 10–67 ms (recall 0.986 with expansion 1024): exact through 1M, the graph beyond.
  */
 export const DEFAULT_GRAPH_MIN_SIZE = 2_000_000;
-/** The same for a user's chat messages: the exact scan grew with the log (100k: 38 MB a search); see `npm run bench`'s recall@k. */
-export const DEFAULT_MESSAGE_GRAPH_MIN_SIZE = 20_000;
+/** The same for chat messages: a turn asks for 200 (450 float reads via a graph); at 100k the graph was slower (`npm run bench`). */
+export const DEFAULT_MESSAGE_GRAPH_MIN_SIZE = 2_000_000;
 const DEFAULT_RESCORE_DEPTH = 40;
 const GRAPH_DEPTH_FACTOR = 2.5;
 /** At most this many extra candidates from a graph: each is a float read (a message search asks for 300). */
