@@ -109,20 +109,67 @@ async function fillNotes(
 
 const queries = Array.from({ length: TURNS }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}? #${i}`);
 
-async function turnTimes(dir: string, db: Db, embedder: Embedder, index: EmbeddedIndex, userId: string): Promise<number[]> {
+/** Each timed turn's milliseconds, and the CPU time a turn takes (after a first turn that opens the index, not counted). */
+async function turnTimes(dir: string, db: Db, embedder: Embedder, index: EmbeddedIndex, userId: string): Promise<number[] & { cpu: number }> {
   const pre = new PrecomputedEmbedder(embedder);
   await pre.prepare(queries);
   const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir }), { db, embedder: pre, vectorIndex: index, chatModel: noModel });
+  await lilo.preview({ userId, text: queries[0]! }); // loads the index (snapshot, graph): start-up, not a turn
+  const c = cpuMs();
   const times = await time(TURNS, (i) => lilo.preview({ userId, text: queries[i]! }));
+  const cpu = (cpuMs() - c) / (TURNS + Math.min(5, TURNS)); // time() runs five warm-up turns first
   await lilo.close();
-  return times;
+  return Object.assign(times, { cpu });
 }
 
-/** Chat-log size: the same turn with 1k, 10k, 100k messages in the user's log. */
+/** Share of the exact search's top k (by score: equal scores may differ in id) the graph's search also returns. */
+async function recallVsExact(graph: EmbeddedIndex, exact: EmbeddedIndex, vectors: Float32Array[], k: number): Promise<number> {
+  let sum = 0;
+  for (const vector of vectors) {
+    const q = { vector, store: "messages" as const, userId: "bench", k };
+    const want = await exact.search(q);
+    const kth = (want.at(-1)?.score ?? 0) - 1e-6;
+    sum += Math.min(want.length, (await graph.search(q)).filter((h) => h.score >= kth).length) / Math.max(1, want.length);
+  }
+  return sum / vectors.length;
+}
+
+/** One row's turn figures: p50/p95, ratio to the first size, CPU a turn and its ratio. */
+function turnFigures(times: number[], cpu: number, ref: { p95: number; cpu: number }): string {
+  return `${ms(times)}   ×${(pct(times, 95) / ref.p95).toFixed(2)} of the first size (p95); CPU ${cpu.toFixed(1)} ms a turn (×${(cpu / ref.cpu).toFixed(2)})`;
+}
+
+/** From this many messages the chat-log row is also run with the message vectors in a graph. */
+const GRAPH_ROW_FROM = Number(process.env.BENCH_GRAPH_ROW_FROM ?? 100_000);
+
+/** The same turn with the user's message vectors in an HNSW graph (built here), beside the exact scan: times and recall@k. */
+async function graphRow(dir: string, db: Db, embedder: Embedder, exact: EmbeddedIndex, ref: { p95: number; cpu: number }): Promise<void> {
+  const dim = await embedder.dimension();
+  const graph = new EmbeddedIndex(db, { snapshotPath: join(dir, "graph.vectors"), messageGraphMinSize: 1, graphBuild: "inline" });
+  const t = performance.now();
+  await graph.init(dim, embedder.id);
+  const buildS = (performance.now() - t) / 1000;
+  graph.save(); // with the graph: the turns' lilo opens it again from the snapshot
+  const times = await turnTimes(dir, db, embedder, graph, "bench");
+  await Promise.all([graph.init(dim, embedder.id), exact.init(dim, embedder.id)]); // each lilo closed its index
+  const qv = await embedder.embed(queries);
+  const [r10, r200] = [await recallVsExact(graph, exact, qv, 10), await recallVsExact(graph, exact, qv, 200)];
+  console.log(
+    `  ${"  the same through a graph".padEnd(34)} ${turnFigures(times, times.cpu, ref)}; recall@10 ${r10.toFixed(3)}, @200 ${r200.toFixed(3)} ` +
+      `vs the exact scan; graph built in ${buildS.toFixed(1)} s`,
+  );
+  await graph.close();
+}
+
+/**
+ * Chat-log size: the same turn with 1k, 10k, 100k messages in the user's log.
+ * From 100k messages (BENCH_GRAPH_ROW_FROM) the turn is also run with the
+ * message vectors in a graph (the same database), with the graph's recall@k
+ * against the exact scan (k = 10, and 200 as a turn asks).
+ */
 async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
   console.log(`chat-log size (one user, 1,000 notes; turn = memory work of lilo.preview, no embedding)   p50 ms   p95 ms`);
-  let ref: number | undefined;
-  let refCpu: number | undefined;
+  let ref: { p95: number; cpu: number } | undefined;
   for (const n of sizes) {
     const dir = mkdtempSync(join(tmpdir(), "lilo-bench-chat-"));
     try {
@@ -146,17 +193,15 @@ async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
       t = performance.now();
       await lilo.recall.indexMessages("bench");
       const indexMs = performance.now() - t;
+      await index.graphsBuilt(); // with LILO_MESSAGE_GRAPH_MIN_SIZE's default no message graph at these sizes
       await lilo.close();
-      const c = cpuMs();
       const times = await turnTimes(dir, db, embedder, index, "bench");
-      const cpu = (cpuMs() - c) / (times.length + Math.min(5, times.length)); // the warm-up turns ran too
-      ref ??= pct(times, 95);
-      refCpu ??= cpu;
+      ref ??= { p95: pct(times, 95), cpu: times.cpu };
       console.log(
-        `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${ms(times)}   ×${(pct(times, 95) / ref).toFixed(2)} of the first size (p95); ` +
-          `CPU ${cpu.toFixed(1)} ms a turn (×${(cpu / refCpu).toFixed(2)}); ` +
+        `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${turnFigures(times, times.cpu, ref)}; ` +
           `import ${(importMs / 1000).toFixed(1)} s, indexMessages ${(indexMs / 1000).toFixed(1)} s (${((indexMs / n) * 1000).toFixed(0)} ms per 1,000)`,
       );
+      if (n >= GRAPH_ROW_FROM) await graphRow(dir, db, embedder, index, ref);
       await index.close();
       db.close();
     } finally {

@@ -40,9 +40,26 @@ export interface CandidateFilter {
 
 /** Ranked matches whose rows are read at once (then twice as many each time): a search reads 50–100. */
 const RANKED_BATCH = 128;
+/** Ranked matches asked of FTS5 first (then four times as many each time the reader goes further). */
+const FIRST_PAGE = 512;
+
+/** Up to `n` more items of an iterator. */
+function take<T>(it: Iterator<T>, n: number): T[] {
+  const out: T[] = [];
+  while (out.length < n) {
+    const r = it.next();
+    if (r.done) break;
+    out.push(r.value);
+  }
+  return out;
+}
 
 export class ChatSearchTable {
-  constructor(private readonly db: Db) {}
+  /** `firstPage`: ranked matches asked of FTS5 at first (tests make it small to cross many pages). */
+  constructor(
+    private readonly db: Db,
+    private readonly firstPage = FIRST_PAGE,
+  ) {}
 
   /**
    * Candidates ranked by bm25 (best first), or newest first without a match.
@@ -85,28 +102,44 @@ export class ChatSearchTable {
    * user-fts.ts), then reads the message rows a batch at a time in rank
    * order, only as far as the caller reads. bm25 has to score every match
    * (FTS5 has no top-k), but a long log's thousands of matches no longer
-   * each cost a join first. Same order as the joined query: within one
+   * each cost a join first, nor a row in JavaScript (`rankedMatches`). Same order as the joined query: within one
    * user's range, rowid order is id order.
    */
   private *rankedThenRows(match: string, contextWeight: number, where: string[], params: Record<string, string | number>): IterableIterator<CandidateRow> {
-    const ranked = prepared(
-      this.db,
-      `SELECT rowid - ${userBase("@userId")} AS id, -bm25(messages_ctx_user_fts, 1.0, ${contextWeight}) AS score FROM messages_ctx_user_fts
-         WHERE messages_ctx_user_fts MATCH @match AND ${inUserRange("messages_ctx_user_fts", "@userId")} ORDER BY score DESC, rowid DESC`,
-    )
-      .raw()
-      .all({ match, userId: params.userId }) as [number, number][];
     const rows = prepared(
       this.db,
       `SELECT m.id, m.conversation_id, m.created_at FROM messages m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where.join(" AND ")}`,
     );
-    for (let start = 0, batch = RANKED_BATCH; start < ranked.length; start += batch, batch *= 2) {
-      const slice = ranked.slice(start, start + batch);
+    const ranked = this.rankedMatches(match, contextWeight, String(params.userId));
+    for (let batch = RANKED_BATCH, slice = take(ranked, batch); slice.length; batch *= 2, slice = take(ranked, batch)) {
       const found = new Map((rows.all({ ...params, ids: JSON.stringify(slice.map((r) => r[0])) }) as Omit<CandidateRow, "score">[]).map((r) => [r.id, r]));
       for (const [id, score] of slice) {
         const r = found.get(id);
         if (r) yield { ...r, score };
       }
+    }
+  }
+
+  /**
+   * The user's matches as [id, score], best first, fetched a page at a time:
+   * `ORDER BY … LIMIT` keeps only the best rows in SQLite's sorter instead of
+   * handing every match to JavaScript (at 100k messages a common word matches
+   * thousands; a search reads 50–100). The order is total (score, then id), so
+   * a longer page starts with the shorter one and the rows after it continue
+   * exactly where it ended: the same sequence as reading every match.
+   */
+  private *rankedMatches(match: string, contextWeight: number, userId: string): IterableIterator<[number, number]> {
+    const page = prepared(
+      this.db,
+      `SELECT rowid - ${userBase("@userId")} AS id, -bm25(messages_ctx_user_fts, 1.0, ${contextWeight}) AS score FROM messages_ctx_user_fts
+         WHERE messages_ctx_user_fts MATCH @match AND ${inUserRange("messages_ctx_user_fts", "@userId")} ORDER BY score DESC, rowid DESC LIMIT @limit`,
+    ).raw();
+    let seen = 0;
+    for (let limit = this.firstPage; ; limit *= 4) {
+      const rows = page.all({ match, userId, limit }) as [number, number][];
+      for (let i = seen; i < rows.length; i++) yield rows[i]!;
+      seen = rows.length;
+      if (rows.length < limit) return;
     }
   }
 

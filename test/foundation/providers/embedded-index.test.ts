@@ -149,6 +149,31 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     expect((await b.index.search({ vector: vecOf(15), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(15);
   });
 
+  it("gives a user's chat-message vectors a graph at messageGraphMinSize (notes of that size stay exact), same top hits as the exact scan, rebuilt after a crash", async () => {
+    const msg = (rowId: number): VectorRecord<IndexStore> => ({ store: "messages", rowId, userId: "u1", vector: vecOf(rowId) });
+    const opts = { messageGraphMinSize: 200, graphBuild: "inline" as const, snapshotPath: null };
+    const a = open(opts);
+    await a.index.init(DIM, EMB);
+    await a.index.upsert(Array.from({ length: 300 }, (_, i) => note(i + 1)));
+    await a.index.upsert(Array.from({ length: 199 }, (_, i) => msg(i + 1)));
+    expect(a.index.copyState().graphs).toBe(0);
+    await a.index.upsert(Array.from({ length: 101 }, (_, i) => msg(i + 200)));
+    expect(a.index.copyState().graphs).toBe(1); // the messages', not the notes'
+    const exact = open({ ...opts, messageGraphMinSize: Number.POSITIVE_INFINITY });
+    await exact.index.init(DIM, EMB);
+    expect(exact.index.copyState().graphs).toBe(0);
+    for (const q of [3, 77, 150, 299]) {
+      const query = { vector: vecOf(q * 7919), store: "messages" as const, userId: "u1", k: 10 };
+      expect(await a.index.search(query)).toEqual(await exact.index.search(query));
+    }
+    // kill -9: no close, no snapshot; a new process rebuilds the copy and the graph from SQLite.
+    const b = open({ ...opts, graphBuild: "background" });
+    await b.index.init(DIM, EMB);
+    await b.index.graphsBuilt();
+    expect(b.index.copyState()).toMatchObject({ graphs: 1, entries: 600, rebuildNeeded: undefined });
+    expect((await b.index.search({ vector: vecOf(250), store: "messages", userId: "u1", k: 1 }))[0]?.rowId).toBe(250);
+  });
+
   it("reports a RAM copy that disagrees with SQLite as needing a rebuild", async () => {
     const a = open();
     await a.index.init(DIM, EMB);

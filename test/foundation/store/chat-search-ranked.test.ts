@@ -13,6 +13,8 @@ import { ChatSearchTable, type CandidateRow } from "../../../core/foundation/sto
  * thousands of matches no longer each cost a join). They must come out
  * exactly as the joined query gives them — same rows, scores and order —
  * with the running conversation, forgotten messages and other users left out.
+ * The ranked matches come from FTS5 a page at a time (`ORDER BY … LIMIT`);
+ * a table with pages of 5 crosses many page borders.
  */
 describe("chat-log keyword candidates ranked in FTS5, rows read after", () => {
   let dir: string;
@@ -57,16 +59,20 @@ describe("chat-log keyword candidates ranked in FTS5, rows read after", () => {
     const redacted = new Set(db.prepare(`SELECT id FROM messages WHERE redacted_at IS NOT NULL`).pluck().all() as number[]);
     const anna = new Set(db.prepare(`SELECT id FROM messages WHERE user_id = 'anna'`).pluck().all() as number[]);
     for (const match of ['"kino"*', '"pizza"* OR "hund"*', '"oma"* OR "garten"* OR "urlaub"*', '"nachricht"*']) {
-      for (const excludeConversationId of [undefined, running]) {
+      for (const [excludeConversationId, paged] of [
+        [undefined, table],
+        [running, table],
+        [running, new ChatSearchTable(db, 5)],
+      ] as const) {
         const f = { userId: "chris", match, contextWeight: 0.5, excludeConversationId };
-        const all = [...table.candidates(f)];
+        const all = [...paged.candidates(f)];
         // Open time bounds take the joined query: the reference.
         const joined = [...table.candidates({ ...f, from: "0000", to: "9999" })];
         expect(all, match).toEqual(joined);
         if (match === '"nachricht"*')
           expect(all.length).toBeGreaterThan(400); // several batches of rows
         else expect(all.length).toBeGreaterThan(20);
-        for (const n of [1, 50, 200]) expect(take(table.candidates(f), n)).toEqual(joined.slice(0, n));
+        for (const n of [1, 5, 6, 50, 200]) expect(take(paged.candidates(f), n)).toEqual(joined.slice(0, n));
         expect(all.filter((r) => redacted.has(r.id) || anna.has(r.id) || r.conversation_id === excludeConversationId)).toEqual([]);
         for (let i = 1; i < all.length; i++) {
           const [a, b] = [all[i - 1]!, all[i]!];

@@ -12,6 +12,8 @@ export interface EmbeddedIndexOptions {
   snapshotPath?: string | null;
   /** A (user, store) with at least this many vectors is searched through an HNSW graph instead of an exact scan. */
   graphMinSize?: number;
+  /** The same for a user's chat-message vectors (store "messages"), which get a graph much earlier. */
+  messageGraphMinSize?: number;
   /** Candidates taken from the int8 copy before exact float rescoring (at least 1.5 × k). */
   rescoreDepth?: number;
   /** Save the changes (appended to the snapshot's log) after this many (also done on close). */
@@ -36,8 +38,12 @@ export interface EmbeddedIndexOptions {
  * p95 10–67 ms (recall 0.986 with expansion 1024): exact through 1M, the graph beyond.
  */
 export const DEFAULT_GRAPH_MIN_SIZE = 2_000_000;
+/** The same for chat messages: a turn asks for 200 (450 float reads via a graph); at 100k the graph was slower (`npm run bench`). */
+export const DEFAULT_MESSAGE_GRAPH_MIN_SIZE = 2_000_000;
 const DEFAULT_RESCORE_DEPTH = 40;
 const GRAPH_DEPTH_FACTOR = 2.5;
+/** At most this many extra candidates from a graph: each is a float read (a message search asks for 300). */
+const GRAPH_EXTRA_MAX = 150;
 /** Vectors added to a graph under construction per step (a few tens of ms of work on 2 cores). */
 const GRAPH_CHUNK = 256;
 
@@ -64,6 +70,7 @@ export class EmbeddedIndex implements VectorIndex {
   private saveError: unknown;
   private loadedFrom: "snapshot" | "sqlite" = "sqlite";
   private readonly graphMinSize: number;
+  private readonly messageGraphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly saveEvery: number;
   private readonly keepLog: number;
@@ -78,6 +85,7 @@ export class EmbeddedIndex implements VectorIndex {
   ) {
     this.snapshotPath = opts.snapshotPath === null ? undefined : (opts.snapshotPath ?? (db.memory ? undefined : `${db.name}.vectors`));
     this.graphMinSize = opts.graphMinSize ?? DEFAULT_GRAPH_MIN_SIZE;
+    this.messageGraphMinSize = opts.messageGraphMinSize ?? DEFAULT_MESSAGE_GRAPH_MIN_SIZE;
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
     this.saveEvery = opts.saveEvery ?? 5000;
     this.keepLog = opts.keepLog ?? 10_000;
@@ -163,7 +171,8 @@ export class EmbeddedIndex implements VectorIndex {
     const part = this.parts.get(partKey(query.userId, query.store));
     if (!part || part.count === 0) return [];
     // A graph misses some near neighbours an exact scan would find: it proposes more candidates for rescoring.
-    const depth = Math.max(this.rescoreDepth, Math.ceil(1.5 * k)) * (part.hasGraph ? GRAPH_DEPTH_FACTOR : 1);
+    const exactDepth = Math.max(this.rescoreDepth, Math.ceil(1.5 * k));
+    const depth = part.hasGraph ? exactDepth + Math.min(Math.ceil(exactDepth * (GRAPH_DEPTH_FACTOR - 1)), GRAPH_EXTRA_MAX) : exactDepth;
     const q = quantize(query.vector);
     const excluded = query.excludeRowIds?.length ? new Set(query.excludeRowIds) : undefined;
     // Excluded rows may take up to |excluded| of the best places: look that much deeper, then drop them.
@@ -366,11 +375,12 @@ export class EmbeddedIndex implements VectorIndex {
 
   /** Starts a graph when a partition reaches the threshold, drops it when it falls well below (no flapping). */
   private fitGraph(p: Partition): void {
-    if (!p.hasGraph && !p.buildingGraph && p.count >= this.graphMinSize) {
+    const min = p.store === "messages" ? this.messageGraphMinSize : this.graphMinSize;
+    if (!p.hasGraph && !p.buildingGraph && p.count >= min) {
       p.startGraph();
       if (this.graphBuild === "inline") p.buildStep(Number.POSITIVE_INFINITY);
       else this.scheduleGraphWork();
-    } else if ((p.hasGraph || p.buildingGraph) && p.count < this.graphMinSize / 2) p.dropGraph();
+    } else if ((p.hasGraph || p.buildingGraph) && p.count < min / 2) p.dropGraph();
   }
 
   /**
