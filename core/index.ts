@@ -24,6 +24,7 @@ export type { WebAccessApi, Redeemed, LinkRefusal } from "./api/web-access-api.t
 export type { WhyItem, WhyView, WhyAction, Verdict, VerdictOutcome } from "./api/why-api.ts";
 export type { ForgetItem, ForgetOutcome, ForgetPlan } from "./api/forget-api.ts";
 export { itemRef } from "./memory/receipts/item-ref.ts";
+export { ITEM_NAMES, itemName, type ItemKind } from "./memory/receipts/item-names.ts";
 export type { Boundary } from "./api/boundaries-api.ts";
 export type { Provenance, ProvenanceKind } from "./foundation/store/provenance.ts";
 

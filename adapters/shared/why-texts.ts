@@ -4,30 +4,7 @@
  * came from, whom it is about and its reference ("N12") for the three
  * actions; and the outcomes of those actions.
  */
-import type { Provenance, VerdictOutcome, WhyItem, WhyView } from "../../core/index.ts";
-
-const STORES = {
-  de: {
-    notes: "Notiz",
-    important: "Wichtig",
-    thoughts: "Gedanke",
-    diary: "Tagebuch",
-    profile: "Profil",
-    rules: "Regel",
-    messages: "Nachricht",
-    boundaries: "Grenze",
-  },
-  en: {
-    notes: "note",
-    important: "important",
-    thoughts: "thought",
-    diary: "diary",
-    profile: "profile",
-    rules: "rule",
-    messages: "message",
-    boundaries: "boundary",
-  },
-} as const;
+import { itemName, type Provenance, type VerdictOutcome, type WhyItem, type WhyView } from "../../core/index.ts";
 
 /** The adapters' words for receipts and forgetting. */
 export const WHY_TEXTS = {
@@ -99,7 +76,7 @@ const clip = (s: string) => {
 /** One item as a line: reference, store, text, origin, whom it is about. */
 export function whyLine(language: "de" | "en", item: WhyItem): string {
   const t = WHY_TEXTS[language];
-  return `${item.ref} · ${STORES[language][item.store]}: ${clip(item.text)}\n   ↳ ${t.from(item.provenance)}${item.subject ? t.about(item.subject) : ""}`;
+  return `${item.ref} · ${itemName(language, item.store)}: ${clip(item.text)}\n   ↳ ${t.from(item.provenance)}${item.subject ? t.about(item.subject) : ""}`;
 }
 
 /** The whole receipt as text; `withHint` adds how to act on an item by typing (Matrix, terminal). */

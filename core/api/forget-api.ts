@@ -3,7 +3,8 @@ import type { Questions } from "../conversation/questions/questions.ts";
 import type { Question } from "../conversation/turn/types.ts";
 import type { ForgetTable } from "../foundation/store/forget-rows.ts";
 import { parseItemRef } from "../memory/receipts/item-ref.ts";
-import { FORGET_QUESTION, FORGET_TEXTS, FORGET_KIND_NAMES, forgetPayload, forgetQuestionText } from "../conversation/questions/forget-question.ts";
+import { FORGET_QUESTION, FORGET_TEXTS, forgetPayload, forgetQuestionText } from "../conversation/questions/forget-question.ts";
+import { itemName } from "../memory/receipts/item-names.ts";
 
 export type { ForgetItem, ForgetOutcome, ForgetPlan, ForgetAction } from "../memory/forgetting/forget-everywhere.ts";
 
@@ -53,6 +54,6 @@ export function forgetApi(forgetting: Forgetting, questions: Questions, config: 
       questions.ask(plan.userId, FORGET_QUESTION, forgetPayload(plan), forgetQuestionText(config.language, plan), config.questionTtlMinutes * 60_000),
     describe: (plan) => forgetQuestionText(config.language, plan),
     nothingFound: FORGET_TEXTS[config.language].nothing,
-    kindName: (kind) => (FORGET_KIND_NAMES[config.language] as Record<string, string>)[kind] ?? kind,
+    kindName: (kind) => itemName(config.language, kind),
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { ForgetOutcome, ForgetPlan, Forgetting } from "../../memory/forgetting/forget-everywhere.ts";
 import type { PendingQuestion, QuestionHandler, Answer } from "./questions.ts";
+import { itemName } from "../../memory/receipts/item-names.ts";
 
 export const FORGET_QUESTION = "forget";
 
@@ -18,32 +19,6 @@ export interface ForgetQuestionPayload {
   words: string[];
   items: { kind: ForgetPlan["items"][number]["kind"]; id: number; match: "words" | "meaning" }[];
 }
-
-/** What the question calls each kind of place (Lilo's pages use the same names). */
-export const FORGET_KIND_NAMES = {
-  de: {
-    notes: "Notiz",
-    important: "Wichtig",
-    thoughts: "Gedanke",
-    diary: "Tagebuch",
-    profile: "Profil",
-    topics: "Thema",
-    short_term: "Zusammenfassung",
-    suggestions: "Vorschlag",
-    messages: "Nachricht",
-  },
-  en: {
-    notes: "note",
-    important: "important",
-    thoughts: "thought",
-    diary: "diary",
-    profile: "profile",
-    topics: "topic",
-    short_term: "summary",
-    suggestions: "suggestion",
-    messages: "message",
-  },
-} as const;
 
 /** Texts of the forget flow, in the persona's language. */
 export const FORGET_TEXTS = {
@@ -70,12 +45,13 @@ export const FORGET_TEXTS = {
 /** The question text listing what a forget found. */
 export function forgetQuestionText(language: "de" | "en", plan: ForgetPlan): string {
   const t = FORGET_TEXTS[language];
-  const names = FORGET_KIND_NAMES[language];
   const clip = (s: string) => {
     const flat = s.replace(/\s+/g, " ").trim();
     return flat.length > CLIP ? `${flat.slice(0, CLIP - 1)}…` : flat;
   };
-  const lines = plan.items.slice(0, LISTED).map((i) => `- ${names[i.kind]} #${i.id}: ${clip(i.text)}${i.action === "rewrite" ? ` (${t.rewrite})` : ""}`);
+  const lines = plan.items
+    .slice(0, LISTED)
+    .map((i) => `- ${itemName(language, i.kind)} #${i.id}: ${clip(i.text)}${i.action === "rewrite" ? ` (${t.rewrite})` : ""}`);
   const more = plan.items.length > LISTED ? [t.more(plan.items.length - LISTED)] : [];
   return [t.head(plan.items.length), ...lines, ...more, "", t.ask].join("\n");
 }
