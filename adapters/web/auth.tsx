@@ -90,12 +90,17 @@ export function requireSession({ lilo, t }: WebDeps): MiddlewareHandler<WebEnv> 
     const users = operator ? lilo.knownUsers() : [];
     const fallback = users[0] ?? lilo.config.terminal.userId;
     const userId = operator ? (c.req.query("u") ?? fallback) : (owner as string);
+    let settings: boolean | undefined;
     c.set("session", session);
     c.set("viewer", {
       owner,
       operator,
       userId,
       users: operator && !users.includes(userId) ? [userId, ...users] : users,
+      // Asked only by pages that show a setting: knowing every user reads the chat log's index.
+      get settings() {
+        return (settings ??= operator || lilo.knownUsers().every((u) => u === userId));
+      },
       csrf,
       t,
       timeZone: lilo.config.timezone,

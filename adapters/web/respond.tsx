@@ -35,6 +35,17 @@ export function notFound(c: WebContext): Response | Promise<Response> {
   );
 }
 
+/** A change this viewer may not make (a shared setting, for a user of a household): 403 with the reason. */
+export function refused(c: WebContext, reason: string): Response | Promise<Response> {
+  const v = c.get("viewer");
+  return c.html(
+    <Shell t={v.t} viewer={v} title="403">
+      <Notice text={reason} kind="error" />
+    </Shell>,
+    403,
+  );
+}
+
 /**
  * Runs a change; a LiloError (bad input, a refused undo) becomes a 400 with its message, for htmx as an
  * inline notice. Anything else is a bug and goes to Hono's error handler.

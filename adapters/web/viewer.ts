@@ -12,6 +12,11 @@ export interface Viewer {
   userId: string;
   /** The users the operator can choose from (empty for a user). */
   users: string[];
+  /**
+   * May change live settings: they apply to everyone, so the operator may, and a user only while Lilo
+   * has no other user (a household's member cannot switch off the diary of the others).
+   */
+  settings: boolean;
   /** Sent back with every change (form field `_csrf` or header `X-CSRF-Token`). */
   csrf: string;
   t: Texts;

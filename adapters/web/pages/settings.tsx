@@ -2,13 +2,23 @@
 import type { Hono } from "hono";
 import type { SettingRow } from "../../../core/index.ts";
 import { PostForm } from "../layout.tsx";
-import { attempt, changed, field, notFound, page } from "../respond.tsx";
+import { attempt, changed, field, notFound, page, refused } from "../respond.tsx";
 import { href, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";
 
 const BOOLEAN = /^(true|false)$/;
 
-/** One live setting with its form: on/off as a choice, anything else as text; "Default" goes back to `.env`. */
+/** One live setting with its form: on/off as a choice, anything else as text; "Default" goes back to `.env`. Read-only for a viewer who may not change settings. */
 export function LiveSetting({ v, row }: { v: Viewer; row: SettingRow }) {
+  if (!v.settings)
+    return (
+      <div class="setting">
+        <span class="name">
+          {v.t.settingLabels[row.key] ?? row.key}
+          <code>{row.key}</code>
+        </span>
+        <span class="value">{BOOLEAN.test(row.value) ? (row.value === "true" ? v.t.on : v.t.off) : row.value}</span>
+      </div>
+    );
   const action = href(v, `/settings/${encodeURIComponent(row.key)}`);
   return (
     <PostForm v={v} action={action} swap="this" class="setting">
@@ -57,6 +67,7 @@ export function registerSettings(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       v.t.nav.settings,
       <>
         <p class="hint">{v.t.settingsIntro}</p>
+        {v.settings ? null : <p class="hint">{v.t.settingsOperatorOnly}</p>}
         <h2>{v.t.live}</h2>
         <div class="settings">
           {all.live.map((row) => (
@@ -96,6 +107,7 @@ export function registerSettings(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       const row = lilo.settings.get(key);
       // Only live settings change here; configuration and secrets stay in `.env`.
       if (!row || !row.live) return notFound(c);
+      if (!v.settings) return refused(c, v.t.settingsOperatorOnly);
       const reset = (await field(c, "reset")) === "1";
       const r = reset ? await lilo.settings.unset(row.key) : await lilo.settings.set(row.key, await field(c, "value"));
       if (r.kind !== "changed") return notFound(c);

@@ -147,6 +147,52 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
     }
   });
 
+  it("live settings apply to everyone: in a household only the operator changes them, a user sees them read-only", async () => {
+    const s = makeTestLilo({ LILO_LANGUAGE: "en" });
+    try {
+      const a = createWebApp({ lilo: s.lilo, logger: silentLogger, sessionHours: 1 });
+      s.lilo.recall.importChat([{ userId: "alice", role: "user", text: "Hello", createdAt: "2026-12-01T10:00:00Z" }]);
+      // Alone with Lilo, the one user looks after the settings too.
+      const alone = await webLogin(a, s.lilo, "alice");
+      expect(await (await a.request("/settings", { headers: { cookie: alone.cookie } })).text()).toContain('name="value"');
+      const own = await a.request("/settings/diary.time", {
+        method: "POST",
+        headers: { cookie: alone.cookie },
+        body: new URLSearchParams({ _csrf: alone.csrf, value: "20:15" }),
+      });
+      expect(own.status).toBe(303);
+      expect(s.lilo.config.diary.time).toBe("20:15");
+
+      s.lilo.recall.importChat([{ userId: "bob", role: "user", text: "Hi", createdAt: "2026-12-01T11:00:00Z" }]);
+      const bob = await webLogin(a, s.lilo, "bob");
+      for (const path of ["/settings", "/diary"]) {
+        const html = await (await a.request(path, { headers: { cookie: bob.cookie } })).text();
+        expect(html, path).toContain("diary.time");
+        expect(html, path).toContain("20:15");
+        expect(html, path).not.toContain('name="value"');
+      }
+      const refused = await a.request("/settings/diary.enabled", {
+        method: "POST",
+        headers: { cookie: bob.cookie },
+        body: new URLSearchParams({ _csrf: bob.csrf, value: "false" }),
+      });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain("only the operator changes them");
+      expect(s.lilo.config.diary.enabled).toBe(true);
+
+      const operator = await webLogin(a, s.lilo, ANY_USER);
+      const ok = await a.request("/settings/diary.enabled", {
+        method: "POST",
+        headers: { cookie: operator.cookie },
+        body: new URLSearchParams({ _csrf: operator.csrf, value: "false" }),
+      });
+      expect(ok.status).toBe(303);
+      expect(s.lilo.config.diary.enabled).toBe(false);
+    } finally {
+      await s.cleanup();
+    }
+  });
+
   it("refuses to listen on an address other than loopback unless the host was given on purpose", async () => {
     await expect(startWebServer(t.lilo, silentLogger, { host: "0.0.0.0", port: 0, hostGiven: false })).rejects.toThrow(ConfigError);
     await expect(startWebServer(t.lilo, silentLogger, { host: "0.0.0.0", port: 0, hostGiven: false })).rejects.toThrow(/--host 0\.0\.0\.0/);
