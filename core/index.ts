@@ -45,7 +45,7 @@ export type { MemoryBlocks, SheetPassage } from "./conversation/turn/memory-bloc
 export { sheetMessageIds } from "./conversation/turn/memory-blocks.ts";
 export type { PushOutcome } from "./background/push/push.ts";
 export type { Answer } from "./conversation/questions/questions.ts";
-export type { CorrectionEntry } from "./conversation/correction/correction-log.ts";
+export type { CorrectionEntry, UndoneCorrection } from "./conversation/correction/correction-log.ts";
 export type { ContactStatus } from "./foundation/health/contacts.ts";
 export type { DiaryResult, DiaryReason } from "./background/diary/write-diary.ts";
 export type { ReflectionResult, ReflectionReason } from "./background/reflection/reflect.ts";

@@ -35,7 +35,7 @@ export function registerCorrections(program: Command, open: LiloOpener, io: CliI
     .action((id: string) =>
       withLilo(open, io, async (lilo) => {
         const c = await lilo.corrections.undo(parseId(id));
-        io.out(`undone correction #${c.id}: ${c.store} #${c.rowId} restored: ${c.oldText}`);
+        io.out(`undone correction #${c.id}: ${c.store} #${c.restoredRowId} restored: ${c.oldText}`);
         if (c.newRowId !== null) io.out(`  removed the rewritten ${c.store} #${c.newRowId}: ${c.newText}`);
         return 0;
       }),

@@ -11,7 +11,7 @@ import type { UnfinishedMessage } from "../foundation/store/inbox.ts";
 import type { ImportedMessage } from "../foundation/store/chat-import.ts";
 import type { RankedMessage, RecallPassage } from "../memory/recall/search.ts";
 import type { ChatRecallOptions } from "../memory/recall/sheet-recall.ts";
-import type { CorrectionEntry } from "../conversation/correction/correction-log.ts";
+import type { CorrectionEntry, UndoneCorrection } from "../conversation/correction/correction-log.ts";
 import type { DiaryApi } from "./diary-api.ts";
 import type { ReflectionApi } from "./reflection-api.ts";
 import type { GreetingApi } from "./greeting-api.ts";
@@ -85,7 +85,7 @@ export interface CorrectionsApi {
   /** One entry by id. */
   get(id: number): CorrectionEntry | undefined;
   /** Restores the corrected note or profile entry (and forgets a rewrite's new note). */
-  undo(id: number): Promise<CorrectionEntry>;
+  undo(id: number): Promise<UndoneCorrection>;
 }
 
 /**

@@ -58,6 +58,18 @@ describe("lilo corrections / rules / profile", () => {
     expect(again.err).toContain("undone already");
   });
 
+  it("undoing a profile verdict names the entry's id now, a new one when its old id was taken since", async () => {
+    const last = s.t.lilo.profile.add(USER, "other", "Isst gern Linsen");
+    const gone = await s.t.lilo.why.verdict(USER, `P${last.id}`, "outdated");
+    const taken = s.t.lilo.profile.add(USER, "other", "Isst gern Reis");
+    expect(taken.id).toBe(last.id);
+    const undo = await runCli(open, ["corrections", "undo", String(gone!.correctionId!)]);
+    expect(undo.code).toBe(0);
+    const restored = s.t.lilo.profile.list(USER).find((p) => p.text === "Isst gern Linsen")!;
+    expect(restored.id).not.toBe(last.id);
+    expect(undo.out).toContain(`profile #${restored.id} restored: Isst gern Linsen`);
+  });
+
   it("rules: list, disable, enable, edit, delete — and never add", async () => {
     const now = s.clock.now().toISOString();
     const id = s.t.lilo.rules.add(USER, "Antworte ohne Aufzählungen.");

@@ -7,6 +7,9 @@ import { LiloError, NotFoundError } from "../../foundation/errors.ts";
 
 export type { CorrectionAction, CorrectedStore, CorrectionEntry, NewCorrection } from "../../foundation/store/corrections.ts";
 
+/** An undone correction, with the id the restored entry has now (a profile entry whose old id was taken since gets a new one). */
+export type UndoneCorrection = CorrectionEntry & { restoredRowId: number };
+
 /**
  * The correction log (docs/spec.md §3 logs, §6.4): old text, new text, the message
  * that triggered it and the judge's reason. A corrected note is superseded,
@@ -54,7 +57,7 @@ export class CorrectionLog {
    * if embedding fails, nothing has changed. A rewritten note that was edited
    * or corrected again since is not thrown away: the undo is refused.
    */
-  async undo(id: number): Promise<CorrectionEntry> {
+  async undo(id: number): Promise<UndoneCorrection> {
     const entry = this.get(id);
     if (!entry) throw new NotFoundError(`No correction with id ${id}`);
     if (entry.undoneAt) throw new LiloError("invalid-input", `Correction ${id} was undone already (${entry.undoneAt})`);
@@ -80,19 +83,19 @@ export class CorrectionLog {
     await this.memory.restore(entry.store, entry.rowId, entry.oldText);
     if (added) await this.memory.forget(entry.store, added.id);
     this.entries.markUndone(id, this.clock.now().toISOString());
-    return this.get(id)!;
+    return { ...this.get(id)!, restoredRowId: entry.rowId };
   }
 
   /** A removed profile entry returns with its text, category and origin (an identical entry added since is kept, not doubled). */
-  private undoProfile(entry: CorrectionEntry): CorrectionEntry {
+  private undoProfile(entry: CorrectionEntry): UndoneCorrection {
     if (entry.oldCategory === null) throw new LiloError("internal", `Correction ${entry.id} of a profile entry has no category; nothing to restore`);
     const now = this.clock.now().toISOString();
-    this.profile.restore(
+    const back = this.profile.restore(
       entry.userId,
       { id: entry.rowId, category: entry.oldCategory, text: entry.oldText, provenance: entry.oldProvenance ?? undefined },
       now,
     );
     this.entries.markUndone(entry.id, now);
-    return this.get(entry.id)!;
+    return { ...this.get(entry.id)!, restoredRowId: back.id };
   }
 }

@@ -36,6 +36,7 @@ describe("a /why verdict on a profile entry is logged and undoable", () => {
 
     const undone = await t.lilo.corrections.undo(entry.id);
     expect(undone.undoneAt).not.toBeNull();
+    expect(undone.restoredRowId).toBe(id);
     expect(profile()).toContainEqual({ id, category: "work", text: "Arbeitet als Bäcker" });
     expect(t.lilo.why.item(USER, `P${id}`)).toMatchObject({ text: "Arbeitet als Bäcker", provenance: { kind: "operator" } });
     await expect(t.lilo.corrections.undo(entry.id)).rejects.toThrow(/undone already/);
@@ -57,10 +58,13 @@ describe("a /why verdict on a profile entry is logged and undoable", () => {
     const gone = await t.lilo.why.verdict(USER, `P${last.id}`, "outdated");
     const taken = t.lilo.profile.add(USER, "other", "Isst gern Reis");
     expect(taken.id).toBe(last.id);
-    await t.lilo.corrections.undo(gone!.correctionId!);
+    const back = await t.lilo.corrections.undo(gone!.correctionId!);
     const food = profile().filter((p) => p.category === "other");
     expect(food.map((p) => p.text).sort()).toEqual(["Isst gern Linsen", "Isst gern Reis"]);
     expect(food.find((p) => p.text === "Isst gern Reis")!.id).toBe(last.id);
+    // The undo says where the restored entry is now, not its old id (another entry's).
+    expect(back.restoredRowId).toBe(food.find((p) => p.text === "Isst gern Linsen")!.id);
+    expect(back.restoredRowId).not.toBe(last.id);
   });
 
   it("another user's profile entry is not touched and nothing is logged", async () => {
