@@ -18,6 +18,7 @@ import { interleaveParts, reciprocalRankFusion } from "../fusion.ts";
 import { questionParts } from "./query-parts.ts";
 import { matchedWords } from "./trim-around.ts";
 import { raiseReplies } from "./reply-propagation.ts";
+import { namedSide, preferSide, type SpeakerNames } from "./speaker-preference.ts";
 
 /** A free-text recall request taken apart. */
 export interface ParsedRecall {
@@ -51,6 +52,8 @@ export interface ChatFusionTuning {
   minKeywordScore: number;
   /** The other side's reply to a ranked question gets this share of the question's score (0 = off; reply-propagation.ts). */
   replyShare: number;
+  /** A question naming one speaker: the other side's messages keep this share of their score (1 = off; speaker-preference.ts). */
+  otherSideShare: number;
 }
 
 export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
@@ -62,6 +65,7 @@ export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
   prfWeight: 1,
   minKeywordScore: 0,
   replyShare: 1,
+  otherSideShare: 0.7,
 };
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
@@ -75,6 +79,8 @@ export interface ChatRecallDeps {
   minSimilarity?: (() => number) | undefined;
   /** A cross-encoder reordering the sheet's best `topN` candidates before the budget cut (off when absent); a failure is logged, the fused order stays. */
   reranking?: { reranker: Reranker; topN: number; logger: Logger } | undefined;
+  /** The names of the user and of the persona, for questions about what one of them said (speaker-preference.ts). */
+  speakers?: ((userId: string) => SpeakerNames) | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
@@ -189,7 +195,10 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
       return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
     })
     .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
-  return onNamedDates(raiseReplies(deps.recall, ranked, replies));
+  const raised = raiseReplies(deps.recall, ranked, replies);
+  const side = deps.speakers ? namedSide(p.text, deps.speakers(o.userId)) : undefined;
+  if (!side) return onNamedDates(raised);
+  return onNamedDates(preferSide(raised, deps.recall.roles(raised.map((h) => h.id)), side, t.otherSideShare));
 }
 
 /**
