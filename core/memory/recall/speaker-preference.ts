@@ -41,17 +41,12 @@ export function namedSide(text: string, speakers: SpeakerNames): Role | undefine
 }
 
 /**
- * The ranking with the other side's messages lowered to `share` of their
- * score (1 = unchanged), best first; named dates still first.
+ * The ranking with the messages `lower` picks at `share` of their score
+ * (1 = unchanged), best first; named dates still first.
  */
-export function preferSide<T extends { id: number; score: number; inDateRange: boolean }>(
-  ranked: T[],
-  roles: Map<number, Role>,
-  side: Role,
-  share: number,
-): T[] {
+export function lowerWhere<T extends { id: number; score: number; inDateRange: boolean }>(ranked: T[], lower: (id: number) => boolean, share: number): T[] {
   if (!(share < 1)) return ranked;
   return ranked
-    .map((h) => (roles.get(h.id) !== undefined && roles.get(h.id) !== side ? { ...h, score: h.score * share } : h))
+    .map((h) => (lower(h.id) ? { ...h, score: h.score * share } : h))
     .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
 }
