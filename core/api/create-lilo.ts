@@ -214,7 +214,6 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     minSimilarity: () => memory.thresholds.notesMinScore,
     reranking: sheetReranking(config, ports.reranker, logger),
     speakers: (userId) => ({ user: config.persona.userNames[userId], assistant: config.persona.name }),
-    embedQuery: (text) => memory.embed(text),
   };
   const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);

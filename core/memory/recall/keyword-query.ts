@@ -225,18 +225,6 @@ export function searchWords(terms: string[]): string[] {
 }
 
 /**
- * The meaningful words of search terms as written, in order (stop and filler
- * words out): "What did Anna paint?" → "Anna paint". Undefined when none is left.
- */
-export function meaningfulText(terms: string[]): string | undefined {
-  const kept = terms.flatMap(tokens).filter((w) => {
-    const f = foldWord(w);
-    return f.length >= 2 && !STOP_WORDS.has(f) && !FILLER_WORDS.has(f);
-  });
-  return kept.length ? kept.join(" ") : undefined;
-}
-
-/**
  * The MATCH expression for these words, or undefined when no word is left.
  * Words of 3+ letters are prefix-matched, so "Kino" finds "Kinoabend".
  */

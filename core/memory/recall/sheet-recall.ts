@@ -13,7 +13,7 @@ import { MIN_SCAN, SCAN_FACTOR } from "./search.ts";
 import type { MessageVectors } from "./message-vectors.ts";
 import { parseTimeWords, foldWord } from "./time-words.ts";
 import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
-import { ftsQuery, meaningfulText, searchWords } from "./keyword-query.ts";
+import { ftsQuery, searchWords } from "./keyword-query.ts";
 import { interleaveParts, reciprocalRankFusion } from "../fusion.ts";
 import { questionParts } from "./query-parts.ts";
 import { matchedWords } from "./trim-around.ts";
@@ -57,8 +57,6 @@ export interface ChatFusionTuning {
   otherSideShare: number;
   /** A question asking for a kind of answer ("when"): messages without one keep this share of their score (1 = off; answer-cues.ts). */
   answerCueShare: number;
-  /** The meaning side searches with the request's meaningful words embedded on their own (`meaningVector`; false = the turn's vector). */
-  meaningfulQuery: boolean;
 }
 
 export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
@@ -72,7 +70,6 @@ export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
   replyShare: 1,
   otherSideShare: 0.7,
   answerCueShare: 0.8,
-  meaningfulQuery: true,
 };
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
@@ -88,8 +85,6 @@ export interface ChatRecallDeps {
   reranking?: { reranker: Reranker; topN: number; logger: Logger } | undefined;
   /** The names of the user and of the persona, for questions about what one of them said (speaker-preference.ts). */
   speakers?: ((userId: string) => SpeakerNames) | undefined;
-  /** Embeds a request's meaningful words for the meaning side (`meaningVector`); without it the given vector is used. */
-  embedQuery?: ((text: string) => Promise<Float32Array>) | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
@@ -171,7 +166,7 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
   if (!ftsQuery(p.terms)) return onNamedDates(keyword);
   const replies = { depth: REPLY_DEPTH, share: t.replyShare, keep: passes(deps, p, o) };
   if (!deps.vectors || !o.vector) return onNamedDates(raiseReplies(deps.recall, keyword, replies));
-  const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: t.meaningfulQuery ? await meaningVector(deps, p, o.vector) : o.vector }, depth);
+  const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
   // Each side puts a question's answer after the question, so the fusion sees it on both; the fused list again below.
   const words = raiseReplies(deps.recall, keyword, replies);
@@ -226,19 +221,6 @@ function preferred(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, 
     out = lowerWhere(out, (id) => texts.has(id) && !holdsKind(kind, texts.get(id)!), t.answerCueShare);
   }
   return out;
-}
-
-/**
- * The meaning side's query: the request's meaningful words embedded on their
- * own ("When did Anna go to Rome?" → "Anna go Rome"): the question's
- * scaffolding and time words pull its vector towards other questions, not
- * towards the turn that answers. The turn's own vector when nothing was left
- * out or no embedder is given (one embedding more per search otherwise).
- */
-async function meaningVector(deps: ChatRecallDeps, p: ParsedRecall, vector: Float32Array): Promise<Float32Array> {
-  const words = meaningfulText(p.terms);
-  if (!deps.embedQuery || !words || words === p.text.trim()) return vector;
-  return deps.embedQuery(words);
 }
 
 /**
