@@ -14,11 +14,11 @@ import type { MessageVectors } from "./message-vectors.ts";
 import { parseTimeWords, foldWord } from "./time-words.ts";
 import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
 import { ftsQuery, searchWords } from "./keyword-query.ts";
-import { interleaveParts, reciprocalRankFusion } from "../fusion.ts";
+import { interleaveParts, lowerWhere, reciprocalRankFusion } from "../fusion.ts";
 import { questionParts } from "./query-parts.ts";
 import { matchedWords } from "./trim-around.ts";
 import { raiseReplies } from "./reply-propagation.ts";
-import { lowerWhere, namedSide, type SpeakerNames } from "./speaker-preference.ts";
+import { namedSide, type SpeakerNames } from "./speaker-preference.ts";
 import { askedKind, holdsKind } from "./answer-cues.ts";
 
 /** A free-text recall request taken apart. */

@@ -39,14 +39,3 @@ export function namedSide(text: string, speakers: SpeakerNames): Role | undefine
   if (user === assistant) return undefined;
   return user ? "user" : "assistant";
 }
-
-/**
- * The ranking with the messages `lower` picks at `share` of their score
- * (1 = unchanged), best first; named dates still first.
- */
-export function lowerWhere<T extends { id: number; score: number; inDateRange: boolean }>(ranked: T[], lower: (id: number) => boolean, share: number): T[] {
-  if (!(share < 1)) return ranked;
-  return ranked
-    .map((h) => (lower(h.id) ? { ...h, score: h.score * share } : h))
-    .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
-}
