@@ -213,6 +213,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     fusion: ports.tuning?.chatFusion,
     minSimilarity: () => memory.thresholds.notesMinScore,
     reranking: sheetReranking(config, ports.reranker, logger),
+    speakers: (userId) => ({ user: config.persona.userNames[userId], assistant: config.persona.name }),
   };
   const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);

@@ -47,3 +47,15 @@ export function interleaveParts(main: number[], parts: number[][], rounds: numbe
   for (const list of parts) for (const id of list) take(id);
   return out;
 }
+
+/**
+ * The ranking with the messages `lower` picks at `share` of their score
+ * (1 = unchanged), best first; named dates still first. A soft preference:
+ * lowered messages stay in the ranking, only behind better ones.
+ */
+export function lowerWhere<T extends { id: number; score: number; inDateRange: boolean }>(ranked: T[], lower: (id: number) => boolean, share: number): T[] {
+  if (!(share < 1)) return ranked;
+  return ranked
+    .map((h) => (lower(h.id) ? { ...h, score: h.score * share } : h))
+    .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
+}

@@ -195,6 +195,11 @@ export class ChatSearch {
     return new Map(this.table.byIds(ids).map((r) => [r.id, r.text]));
   }
 
+  /** Who wrote each message (user or assistant), by id. */
+  roles(ids: number[]): Map<number, Role> {
+    return ids.length ? new Map(this.table.byIds(ids).map((r) => [r.id, r.role])) : new Map();
+  }
+
   /** Each message (role and text) with the message right after it in its conversation, if any. */
   withNext(ids: number[]): Map<number, { row: PassageRow; next: PassageRow | undefined }> {
     if (!ids.length) return new Map();

@@ -14,10 +14,12 @@ import type { MessageVectors } from "./message-vectors.ts";
 import { parseTimeWords, foldWord } from "./time-words.ts";
 import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
 import { ftsQuery, searchWords } from "./keyword-query.ts";
-import { interleaveParts, reciprocalRankFusion } from "../fusion.ts";
+import { interleaveParts, lowerWhere, reciprocalRankFusion } from "../fusion.ts";
 import { questionParts } from "./query-parts.ts";
 import { matchedWords } from "./trim-around.ts";
 import { raiseReplies } from "./reply-propagation.ts";
+import { namedSide, type SpeakerNames } from "./speaker-preference.ts";
+import { askedKind, holdsKind } from "./answer-cues.ts";
 
 /** A free-text recall request taken apart. */
 export interface ParsedRecall {
@@ -51,6 +53,10 @@ export interface ChatFusionTuning {
   minKeywordScore: number;
   /** The other side's reply to a ranked question gets this share of the question's score (0 = off; reply-propagation.ts). */
   replyShare: number;
+  /** A question naming one speaker: the other side's messages keep this share of their score (1 = off; speaker-preference.ts). */
+  otherSideShare: number;
+  /** A question asking for a kind of answer ("when"): messages without one keep this share of their score (1 = off; answer-cues.ts). */
+  answerCueShare: number;
 }
 
 export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
@@ -62,6 +68,8 @@ export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
   prfWeight: 1,
   minKeywordScore: 0,
   replyShare: 1,
+  otherSideShare: 0.7,
+  answerCueShare: 0.8,
 };
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
@@ -75,6 +83,8 @@ export interface ChatRecallDeps {
   minSimilarity?: (() => number) | undefined;
   /** A cross-encoder reordering the sheet's best `topN` candidates before the budget cut (off when absent); a failure is logged, the fused order stays. */
   reranking?: { reranker: Reranker; topN: number; logger: Logger } | undefined;
+  /** The names of the user and of the persona, for questions about what one of them said (speaker-preference.ts). */
+  speakers?: ((userId: string) => SpeakerNames) | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
@@ -189,7 +199,28 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
       return { id: x.id, conversationId: m.conversationId, createdAt: m.createdAt, score: x.score, inDateRange: inRange(m.createdAt) };
     })
     .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score);
-  return onNamedDates(raiseReplies(deps.recall, ranked, replies));
+  return onNamedDates(preferred(deps, p, o, raiseReplies(deps.recall, ranked, replies), t));
+}
+
+/**
+ * The fused ranking with what the question's form says applied: a named
+ * speaker's own turns before the other side's (speaker-preference.ts), for
+ * a "when" question the turns that say when (answer-cues.ts).
+ */
+function preferred(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, ranked: RankedMessage[], t: ChatFusionTuning): RankedMessage[] {
+  const ids = ranked.map((h) => h.id);
+  const side = deps.speakers ? namedSide(p.text, deps.speakers(o.userId)) : undefined;
+  let out = ranked;
+  if (side) {
+    const roles = deps.recall.roles(ids);
+    out = lowerWhere(out, (id) => roles.get(id) !== undefined && roles.get(id) !== side, t.otherSideShare);
+  }
+  const kind = askedKind(p.text);
+  if (kind) {
+    const texts = deps.recall.texts(ids);
+    out = lowerWhere(out, (id) => texts.has(id) && !holdsKind(kind, texts.get(id)!), t.answerCueShare);
+  }
+  return out;
 }
 
 /**

@@ -89,8 +89,21 @@ function pickReranker(folder: string | undefined): Reranker | undefined {
 }
 
 /** A Lilo on its own temporary data directory, its clock a day after the conversation's last turn. */
-function openLilo(dir: string, embedder: Embedder, lastTurn: string, reranker?: Reranker): Lilo {
-  const config = loadConfig({ LILO_DATA_DIR: dir, LILO_LANGUAGE: "en", LILO_TIMEZONE: "UTC" });
+function openLilo(
+  dir: string,
+  embedder: Embedder,
+  lastTurn: string,
+  speakers: { user: string; userName: string; assistantName: string },
+  reranker?: Reranker,
+): Lilo {
+  // The first speaker is the user, the second speaks as the persona (named like the data's speaker), as in `fill`.
+  const config = loadConfig({
+    LILO_DATA_DIR: dir,
+    LILO_LANGUAGE: "en",
+    LILO_TIMEZONE: "UTC",
+    LILO_NAME: speakers.assistantName,
+    LILO_USER_NAMES: `${speakers.user}=${speakers.userName}`,
+  });
   const now = new Date(Date.parse(lastTurn) + 86_400_000).toISOString();
   // BENCH_TUNING='{"hybrid":{"keywordWeight":2},"chat":{"contextWeight":0.5}}' tries other knobs without editing code.
   const tuning = process.env.BENCH_TUNING ? (JSON.parse(process.env.BENCH_TUNING) as LiloPorts["tuning"]) : undefined;
@@ -164,8 +177,9 @@ async function main(): Promise<void> {
     for (const [sample, turns] of samples) {
       turnsTotal += turns.length;
       const last = turns[turns.length - 1]!.iso_time;
-      const chat = openLilo(join(tmp, sample, "chat"), embedder, last, reranker);
-      const notes = args.notes ? openLilo(join(tmp, sample, "notes"), embedder, last) : undefined;
+      const names = { user: sample, userName: turns[0]!.speaker, assistantName: turns.find((t) => t.speaker !== turns[0]!.speaker)?.speaker ?? "Lilo" };
+      const chat = openLilo(join(tmp, sample, "chat"), embedder, last, names, reranker);
+      const notes = args.notes ? openLilo(join(tmp, sample, "notes"), embedder, last, names) : undefined;
       const f = await fill(chat, notes, sample, turns);
       dropped += f.dropped;
       const byText = new Map(turns.map((t) => [turnText(t), t.dia_id]));
