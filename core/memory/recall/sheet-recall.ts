@@ -18,7 +18,7 @@ import { interleaveParts, lowerWhere, reciprocalRankFusion } from "../fusion.ts"
 import { questionParts } from "./query-parts.ts";
 import { matchedWords } from "./trim-around.ts";
 import { raiseReplies } from "./reply-propagation.ts";
-import { namedSide, type SpeakerNames } from "./speaker-preference.ts";
+import { askedSide, type SpeakerNames } from "./speaker-preference.ts";
 import { askedKind, holdsKind } from "./answer-cues.ts";
 
 /** A free-text recall request taken apart. */
@@ -209,7 +209,7 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
  */
 function preferred(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, ranked: RankedMessage[], t: ChatFusionTuning): RankedMessage[] {
   const ids = ranked.map((h) => h.id);
-  const side = deps.speakers ? namedSide(p.text, deps.speakers(o.userId)) : undefined;
+  const side = deps.speakers ? askedSide(p.text, deps.speakers(o.userId)) : undefined;
   let out = ranked;
   if (side) {
     const roles = deps.recall.roles(ids);

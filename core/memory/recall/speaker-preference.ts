@@ -4,7 +4,9 @@
  * speaker said: the evidence is in their own turns. The other side's turns
  * that merely address them ("Thanks, Anna!") share the name and the topic
  * but rarely hold the answer. So the other side's messages rank lower — not
- * out: a reply to the named speaker's question can still hold it.
+ * out: a reply to the named speaker's question can still hold it. Talking to
+ * Lilo, a user rarely says their own name: "What did I tell you about …",
+ * "Was hast du mir empfohlen?" point at a side just as well (`askedSide`).
  */
 import type { Role } from "../../foundation/store/chat-log.ts";
 import { foldWord } from "./time-words.ts";
@@ -38,4 +40,42 @@ export function namedSide(text: string, speakers: SpeakerNames): Role | undefine
   const assistant = names(words, speakers.assistant);
   if (user === assistant) return undefined;
   return user ? "user" : "assistant";
+}
+
+/** Verbs of telling (English): "did I tell you", "you recommended". */
+const EN_SAY = "tell|told|say|said|mention|mentioned|write|wrote|ask|asked|share|shared";
+const EN_ADVISE = "recommend|recommended|suggest|suggested|advise|advised|propose|proposed";
+/** Participles of telling (German): "habe ich dir erzählt", "hast du empfohlen". */
+const DE_SAY = "gesagt|erzählt|erwähnt|geschrieben|gefragt|berichtet";
+const DE_ADVISE = "empfohlen|geraten|vorgeschlagen";
+
+/** Who the question says spoke, in the first or second person: "I" is the user, "you" (talking to Lilo) is Lilo. */
+const PERSON_SIDES: { side: Role; pattern: RegExp }[] = [
+  { side: "user", pattern: new RegExp(`\\b(?:(?:did|have|had|do)\\s+i\\b[^?.!]*\\b(?:${EN_SAY})|i\\s+(?:${EN_SAY})\\b)`, "iu") },
+  {
+    side: "user",
+    pattern: new RegExp(`\\b(?:habe|hab|hatte)\\s+ich\\b[^?.!]*\\b(?:${DE_SAY})\\b|\\bich\\s+(?:habe|hab|hatte)\\b[^?.!]*\\b(?:${DE_SAY})\\b`, "iu"),
+  },
+  {
+    side: "assistant",
+    pattern: new RegExp(`\\b(?:(?:did|have|had|do)\\s+you\\b[^?.!]*\\b(?:${EN_SAY}|${EN_ADVISE})|you\\s+(?:${EN_SAY}|${EN_ADVISE})\\b)`, "iu"),
+  },
+  {
+    side: "assistant",
+    pattern: new RegExp(
+      `\\b(?:hast|hattest)\\s+du\\b[^?.!]*\\b(?:${DE_SAY}|${DE_ADVISE})\\b|\\bdu\\s+(?:hast|hattest)\\b[^?.!]*\\b(?:${DE_SAY}|${DE_ADVISE})\\b`,
+      "iu",
+    ),
+  },
+];
+
+/** The side a question asks about in the first or second person, or undefined (neither, or both: "what did you say after I told you"). */
+export function personSide(text: string): Role | undefined {
+  const sides = new Set(PERSON_SIDES.filter((p) => p.pattern.test(text)).map((p) => p.side));
+  return sides.size === 1 ? [...sides][0] : undefined;
+}
+
+/** The side a question asks about: a speaker it names, else one it means by "I" or "you". */
+export function askedSide(text: string, speakers: SpeakerNames): Role | undefined {
+  return namedSide(text, speakers) ?? personSide(text);
 }

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../core/index.ts";
-import { namedSide } from "../../../core/memory/recall/speaker-preference.ts";
+import { namedSide, personSide } from "../../../core/memory/recall/speaker-preference.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 
 const clock = fixedClock("2026-12-02T18:00:00Z");
@@ -80,6 +80,52 @@ describe("a question naming one speaker", () => {
     const [addressing, own] = seed(t.lilo, english);
     const ranked = (await t.lilo.recall.rank("What did Anna and Lilo plant in the garden?", { userId: "chris", limit: 3 })).map((m) => m.id);
     expect(ranked.slice(0, 2)).toEqual([addressing, own]);
+  });
+});
+
+describe("a question asking in the first or second person", () => {
+  it("'What did I tell you' ranks the user's own turn first, without a name; with the step off the words decide", async () => {
+    const lines: Line[] = [["assistant", "Those garden plants look great"], ["user", "I planted tulips in the garden"], ...FILLER];
+    const question = "What did I tell you about the garden plants?";
+    t = makeTestLilo(names, { clock });
+    const [other, own] = seed(t.lilo, lines);
+    expect((await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([own, other]);
+    await t.cleanup();
+    t = makeTestLilo(names, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    const [other2, own2] = seed(t.lilo, lines);
+    expect((await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([other2, own2]);
+  });
+
+  it("'Was hast du mir empfohlen' ranks Lilo's turn first; with the step off the words decide", async () => {
+    const german: Line[] = [["user", "Der Garten braucht neue Pflanzen"], ["assistant", "Im Garten würde ich Lavendel pflanzen"], ...FILLER];
+    const frage = "Was hast du mir für den Garten an neuen Pflanzen empfohlen?";
+    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock });
+    const [addressing, own] = seed(t.lilo, german);
+    expect((await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([own, addressing]);
+    await t.cleanup();
+    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    const [addressing2, own2] = seed(t.lilo, german);
+    expect((await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([addressing2, own2]);
+  });
+});
+
+describe("personSide", () => {
+  it("reads 'I' as the user and 'you' as Lilo when the question is about who said what", () => {
+    expect(personSide("What did I tell you about Rome?")).toBe("user");
+    expect(personSide("Have I ever mentioned my sister?")).toBe("user");
+    expect(personSide("Wann habe ich dir von Rom erzählt?")).toBe("user");
+    expect(personSide("Ich hab dir doch was über Mia gesagt, oder?")).toBe("user");
+    expect(personSide("What did you recommend for my back?")).toBe("assistant");
+    expect(personSide("Was hast du mir gegen Rückenschmerzen geraten?")).toBe("assistant");
+    expect(personSide("Du hattest doch ein Buch vorgeschlagen?")).toBe("assistant");
+  });
+
+  it("says nothing for both sides, for no telling verb, or for words inside others", () => {
+    expect(personSide("What did you say after I told you about Rome?")).toBeUndefined();
+    expect(personSide("Was weißt du über meine Schwester?")).toBeUndefined();
+    expect(personSide("Do I like tea?")).toBeUndefined();
+    expect(personSide("Hi said the sign")).toBeUndefined();
+    expect(personSide("Wie geht es dir?")).toBeUndefined();
   });
 });
 
