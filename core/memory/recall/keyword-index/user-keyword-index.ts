@@ -1,0 +1,232 @@
+/**
+ * One user's chat-log keyword index in memory: the rows of
+ * `messages_ctx_user_fts` in the user's range (the message's text and its
+ * neighbours' context), as posting lists in typed arrays, ranked with FTS5's
+ * bm25 (fts5_aux.c: k1 1.2, b 0.75, idf clamped to 1e-6, column weights on
+ * the instance counts, a row's length = its tokens in both columns). Only
+ * the postings of the query's terms are read, and only the best rows sorted
+ * (best-first.ts), where FTS5 walks every phrase's whole doclist for idf and
+ * scores and sorts every match. N, n and the average length are counted over
+ * the user's own rows: in a database of one user exactly FTS5's figures.
+ *
+ * A changed row is a new slot and its old slot dead (skipped, its postings
+ * left in place until the index is rebuilt: `deadShare`).
+ */
+import { eachToken } from "./unicode61.ts";
+import { bestFirst } from "./best-first.ts";
+
+/** One phrase of an OR query: a single folded token, matched whole or as a prefix. */
+export interface Phrase {
+  token: string;
+  prefix: boolean;
+}
+
+/** A row's instance counts above this do not fit the packed counts (the index then gives up: `TooManyInstancesError`). */
+const MAX_COUNT = 0xffff;
+/** New terms wait unsorted until there are this many, then are merged into the sorted vocabulary. */
+const PENDING_TERMS = 256;
+/** A context instance while counting a row's words (text instances count 1). */
+const CONTEXT_UNIT = 2 ** 26;
+
+/** A row with a word repeated more than 65,535 times in a column: left to FTS5. */
+export class TooManyInstancesError extends Error {}
+
+const grow = <T extends Int32Array | Uint32Array | Float64Array>(a: T, need: number, make: (n: number) => T): T => {
+  if (need <= a.length) return a;
+  const b = make(Math.max(need, Math.ceil(a.length * 1.5), 4));
+  b.set(a);
+  return b;
+};
+
+export class UserKeywordIndex {
+  /** Per slot: message id, and its length in tokens (-1: a dead slot). */
+  private ids = new Float64Array(1024);
+  private lens = new Int32Array(1024);
+  private slots = 0;
+  private readonly slotOf = new Map<number, number>();
+  /** Rows (N) and their tokens, live slots only. */
+  private rows = 0;
+  private tokens = 0;
+  private deadSlots = 0;
+  /** Per term id: posting slots and packed counts (text | context << 16), and how many are used. */
+  private readonly termIds = new Map<string, number>();
+  private postSlots: Int32Array[] = [];
+  private postCounts: Uint32Array[] = [];
+  private postLen: number[] = [];
+  private postings = 0;
+  private sorted: string[] = [];
+  private pending: string[] = [];
+  /** Scratch per slot for a search: the phrase's counts, a stamp marking slots met, scores. */
+  private tfText = new Int32Array(0);
+  private tfContext = new Int32Array(0);
+  private stamp = new Int32Array(0);
+  private scored = new Int32Array(0);
+  private score = new Float64Array(0);
+  private stampNow = 0;
+
+  /** Rows indexed (live). */
+  get size(): number {
+    return this.rows;
+  }
+
+  /** Share of slots that are dead (changed or deleted rows not yet dropped by a rebuild). */
+  get deadShare(): number {
+    return this.slots ? this.deadSlots / this.slots : 0;
+  }
+
+  /** Approximate bytes this index holds (typed arrays, the id map, the vocabulary). */
+  get bytes(): number {
+    let arrays = 0;
+    for (let t = 0; t < this.postSlots.length; t++) arrays += this.postSlots[t]!.byteLength + this.postCounts[t]!.byteLength + 200;
+    let vocab = 0;
+    for (const term of this.termIds.keys()) vocab += 2 * term.length + 80;
+    return arrays + vocab + this.ids.length * 12 + this.slotOf.size * 40 + this.score.length * 28;
+  }
+
+  /** Indexes a row (replacing the version held, if any). */
+  put(id: number, text: string, context: string): void {
+    this.remove(id);
+    const counts = new Map<string, number>();
+    let len = 0;
+    // Counted as text + context × 2^26 (exact in a double), packed below once both are known to fit 16 bits.
+    eachToken(text, (t) => (len++, counts.set(t, (counts.get(t) ?? 0) + 1)));
+    eachToken(context, (t) => (len++, counts.set(t, (counts.get(t) ?? 0) + CONTEXT_UNIT)));
+    const slot = this.slots++;
+    this.ids = grow(this.ids, this.slots, (n) => new Float64Array(n));
+    this.lens = grow(this.lens, this.slots, (n) => new Int32Array(n));
+    this.ids[slot] = id;
+    this.lens[slot] = len;
+    this.slotOf.set(id, slot);
+    this.rows++;
+    this.tokens += len;
+    for (const [term, both] of counts) {
+      const [inText, inContext] = [both % CONTEXT_UNIT, Math.floor(both / CONTEXT_UNIT)];
+      if (inText > MAX_COUNT || inContext > MAX_COUNT) throw new TooManyInstancesError(`message ${id} repeats a word too often`);
+      this.append(this.term(term), slot, inText + inContext * 0x10000);
+    }
+  }
+
+  /** Drops a row (no-op when it is not indexed). */
+  remove(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    this.rows--;
+    this.tokens -= this.lens[slot]!;
+    this.lens[slot] = -1;
+    this.deadSlots++;
+  }
+
+  /**
+   * The user's rows matching any phrase, as [message id, score] best first
+   * (score = -bm25 with weights 1 and `contextWeight`), among `only` when
+   * given (its ids); read lazily, `firstPage` rows selected at first.
+   */
+  rank(phrases: Phrase[], contextWeight: number, only: ReadonlySet<number> | undefined, firstPage: number): IterableIterator<[number, number]> {
+    this.scratch();
+    const avgdl = this.tokens / this.rows;
+    const met: number[] = [];
+    const firstStamp = this.stampNow + 1;
+    for (const phrase of phrases) {
+      const stamp = ++this.stampNow;
+      const list: number[] = [];
+      for (const t of this.expand(phrase)) {
+        const [slots, counts, n] = [this.postSlots[t]!, this.postCounts[t]!, this.postLen[t]!];
+        for (let j = 0; j < n; j++) {
+          const s = slots[j]!;
+          if (this.lens[s]! < 0) continue;
+          if (this.stamp[s] !== stamp) {
+            if (this.stamp[s]! < firstStamp) (met.push(s), (this.score[s] = 0));
+            this.stamp[s] = stamp;
+            this.tfText[s] = 0;
+            this.tfContext[s] = 0;
+            list.push(s);
+          }
+          this.tfText[s]! += counts[j]! & 0xffff;
+          this.tfContext[s]! += counts[j]! >>> 16;
+        }
+      }
+      // fts5Bm25GetData: idf from the rows holding the phrase (n) among all (N).
+      let idf = Math.log((this.rows - list.length + 0.5) / (list.length + 0.5));
+      if (idf <= 0.0) idf = 1e-6;
+      for (const s of list) {
+        // fts5Bm25Function: instances summed in FTS5's order (the text column's, then each context one's weight).
+        let freq = this.tfText[s]!;
+        for (let c = this.tfContext[s]!; c > 0; c--) freq += contextWeight;
+        const D = this.lens[s]!;
+        this.score[s]! += idf * ((freq * (1.2 + 1.0)) / (freq + 1.2 * (1 - 0.75 + (0.75 * D) / avgdl)));
+      }
+    }
+    let n = 0;
+    for (const s of met) if (!only || only.has(this.ids[s]!)) this.scored[n++] = s;
+    return bestFirst(this.scored, n, this.score, this.ids, firstPage);
+  }
+
+  /** Sorts waiting new terms into the vocabulary (a prefix search needs it sorted). */
+  settle(): void {
+    if (!this.pending.length) return;
+    const add = this.pending.sort();
+    this.pending = [];
+    const out: string[] = new Array(this.sorted.length + add.length);
+    let [i, j, k] = [0, 0, 0];
+    while (i < this.sorted.length && j < add.length) out[k++] = this.sorted[i]! < add[j]! ? this.sorted[i++]! : add[j++]!;
+    while (i < this.sorted.length) out[k++] = this.sorted[i++]!;
+    while (j < add.length) out[k++] = add[j++]!;
+    this.sorted = out;
+  }
+
+  /** Term ids a phrase matches: the token itself, or every term starting with it. */
+  private expand(p: Phrase): number[] {
+    if (!p.prefix) {
+      const t = this.termIds.get(p.token);
+      return t === undefined ? [] : [t];
+    }
+    if (this.pending.length > PENDING_TERMS) this.settle();
+    const out: number[] = [];
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (this.sorted[m]! < p.token) lo = m + 1;
+      else hi = m;
+    }
+    for (let i = lo; i < this.sorted.length && this.sorted[i]!.startsWith(p.token); i++) out.push(this.termIds.get(this.sorted[i]!)!);
+    for (const term of this.pending) if (term.startsWith(p.token)) out.push(this.termIds.get(term)!);
+    return out;
+  }
+
+  private term(term: string): number {
+    let t = this.termIds.get(term);
+    if (t === undefined) {
+      t = this.postSlots.length;
+      this.termIds.set(term, t);
+      this.postSlots.push(new Int32Array(2));
+      this.postCounts.push(new Uint32Array(2));
+      this.postLen.push(0);
+      this.pending.push(term);
+    }
+    return t;
+  }
+
+  private append(t: number, slot: number, packed: number): void {
+    const n = this.postLen[t]!;
+    this.postSlots[t] = grow(this.postSlots[t]!, n + 1, (k) => new Int32Array(k));
+    this.postCounts[t] = grow(this.postCounts[t]!, n + 1, (k) => new Uint32Array(k));
+    this.postSlots[t]![n] = slot;
+    this.postCounts[t]![n] = packed;
+    this.postLen[t] = n + 1;
+    this.postings++;
+  }
+
+  /** Scratch arrays as long as the slots. */
+  private scratch(): void {
+    if (this.score.length >= this.slots && this.stampNow < 2 ** 30) return;
+    const n = Math.ceil(this.slots * 1.25) + 64;
+    this.tfText = new Int32Array(n);
+    this.tfContext = new Int32Array(n);
+    this.stamp = new Int32Array(n);
+    this.stampNow = 0;
+    this.scored = new Int32Array(n);
+    this.score = new Float64Array(n);
+  }
+}
