@@ -71,12 +71,13 @@ export class ChatSearchTable {
   /**
    * `firstPage`: ranked matches asked of FTS5 at first (tests make it small
    * to cross many pages); `ranker`: the keyword index in memory, FTS5 when
-   * it cannot answer.
+   * it cannot answer; `fewInBoundsMax`: see FEW_IN_BOUNDS (tests lower it).
    */
   constructor(
     private readonly db: Db,
     private readonly firstPage = FIRST_PAGE,
     private readonly ranker?: ChatRanker,
+    private readonly fewInBoundsMax = FEW_IN_BOUNDS,
   ) {}
 
   /**
@@ -128,11 +129,11 @@ export class ChatSearchTable {
     return this.db.prepare(sql).iterate(params) as IterableIterator<CandidateRow>;
   }
 
-  /** The rows inside the time bounds passing every filter, by id, when there are at most FEW_IN_BOUNDS (a count on the time index first). */
+  /** The rows inside the time bounds passing every filter, by id, when there are at most `fewInBoundsMax` (a count on the time index first). */
   private fewInBounds(where: string[], params: Record<string, string | number>): Map<number, Omit<CandidateRow, "score">> | undefined {
     const bounds = ["m.user_id = @userId", ...where.filter((w) => w.includes("@from") || w.includes("@to"))];
-    const count = prepared(this.db, `SELECT count(*) FROM (SELECT 1 FROM messages m WHERE ${bounds.join(" AND ")} LIMIT ${FEW_IN_BOUNDS + 1})`).pluck();
-    if ((count.get(params) as number) > FEW_IN_BOUNDS) return undefined;
+    const count = prepared(this.db, `SELECT count(*) FROM (SELECT 1 FROM messages m WHERE ${bounds.join(" AND ")} LIMIT ${this.fewInBoundsMax + 1})`).pluck();
+    if ((count.get(params) as number) > this.fewInBoundsMax) return undefined;
     const rows = prepared(this.db, `SELECT m.id, m.conversation_id, m.created_at FROM messages m WHERE ${where.join(" AND ")}`).all(params) as Omit<
       CandidateRow,
       "score"

@@ -136,7 +136,10 @@ export class UserKeywordIndex {
           const s = slots[j]!;
           if (this.lens[s]! < 0) continue;
           if (this.stamp[s] !== stamp) {
-            if (this.stamp[s]! < firstStamp) (met.push(s), (this.score[s] = 0));
+            if (this.stamp[s]! < firstStamp) {
+              met.push(s);
+              this.score[s] = 0;
+            }
             this.stamp[s] = stamp;
             this.tfText[s] = 0;
             this.tfContext[s] = 0;
