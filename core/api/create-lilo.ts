@@ -205,10 +205,13 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   );
   usage.afterCall(() => background.run("budget warning", () => warnings.check()));
   const correctionLog = new CorrectionLog(db, memory, clock);
-  const chatKeywords = new ChatKeywordIndex(new ChatKeywordRows(db), {
-    maxBytes: config.memory.chatKeywordIndexMb * 1024 * 1024,
-    onProblem: (userId, error) => logger.warn("chat log not indexed in memory; FTS5 ranks this user's searches", { userId, error: describeError(error) }),
-  });
+  // The chat log's keyword index in memory (FTS5's ranking, faster); 0 MB: FTS5 ranks every search.
+  const chatKeywords = config.memory.chatKeywordIndexMb
+    ? new ChatKeywordIndex(new ChatKeywordRows(db), {
+        maxBytes: config.memory.chatKeywordIndexMb * 1024 * 1024,
+        onProblem: (userId, error) => logger.warn("chat log not indexed in memory; FTS5 ranks this user's searches", { userId, error: describeError(error) }),
+      })
+    : undefined;
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat, chatKeywords);
   const messageVectors = new MessageVectors(db, embedder, index, () => memory.init());
   const chatRecall: ChatRecallDeps = {
@@ -325,7 +328,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
       indexMessages: async (userId) => {
         const embedded = await messageVectors.catchUpAll(userId);
-        await chatKeywords.whenReady(userId);
+        await chatKeywords?.whenReady(userId);
         return embedded;
       },
     },
@@ -374,7 +377,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     close: async () => {
       await push.stopDelivery();
       await background.idle();
-      chatKeywords.close();
+      chatKeywords?.close();
       await index.close();
       await localModels.close();
       if (!ports.db) db.close();
