@@ -144,10 +144,10 @@ describe("chat-log keyword index in memory = FTS5's bm25", () => {
     dir = mkdtempSync(join(tmpdir(), "lilo-kwindex-"));
     db = openDatabase(join(dir, "lilo.db"));
     log = new ChatLog(db);
-    importMessages(db, log, messages("anna", 700), 60);
+    importMessages(db, log, messages("anna", 500), 60);
     index = new ChatKeywordIndex(new ChatKeywordRows(db), { maxBytes: 64 * 1024 * 1024, sliceRows: 100, firstPage: 7, patchMax: 150 });
     spy = new Spy(index);
-    expect(index.ranked("anna", '"kino"*', 0.5)).toBeUndefined(); // 700 rows, slices of 100: not ready at the first search, FTS5 answers
+    expect(index.ranked("anna", '"kino"*', 0.5)).toBeUndefined(); // 500 rows, slices of 100: not ready at the first search, FTS5 answers
     await index.whenReady("anna");
   });
   afterAll(() => {
@@ -194,7 +194,7 @@ describe("chat-log keyword index in memory = FTS5's bm25", () => {
   it("ranks as FTS5 after the build", () => compareAll("built"));
 
   it("stays equal through inserts, edits, forgetting and deletes (the change log)", () => {
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       importMessages(db, log, messages("anna", 40), 60);
       const ids = db.prepare(`SELECT id FROM messages WHERE user_id = 'anna' ORDER BY random() LIMIT 30`).pluck().all() as number[];
       const edit = db.prepare(`UPDATE messages SET text = ? WHERE id = ?`);
