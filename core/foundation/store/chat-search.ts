@@ -40,16 +40,13 @@ export interface CandidateFilter {
 
 /**
  * Ranks a user's chat-log matches in memory as FTS5's bm25 over
- * `messages_ctx_user_fts` would (core/memory/recall/keyword-index): [id,
- * score] best first, among `only`'s ids when given; undefined when it cannot
- * answer now (FTS5 does then).
+ * `messages_ctx_user_fts` would (core/memory/recall/keyword-index), with the
+ * same filters: the candidates `candidates` gives for a filter with a match,
+ * or undefined when it cannot answer now (FTS5 does then).
  */
 export interface ChatRanker {
-  ranked(userId: string, match: string, contextWeight: number, only?: ReadonlySet<number>): Iterator<[number, number]> | undefined;
+  candidates(f: CandidateFilter): IterableIterator<CandidateRow> | undefined;
 }
-
-/** Time bounds holding at most this many of the user's messages are searched among exactly those (else filtered after ranking). */
-const FEW_IN_BOUNDS = 4096;
 
 /** Ranked matches whose rows are read at once (then twice as many each time): a search reads 50–100. */
 const RANKED_BATCH = 128;
@@ -71,13 +68,12 @@ export class ChatSearchTable {
   /**
    * `firstPage`: ranked matches asked of FTS5 at first (tests make it small
    * to cross many pages); `ranker`: the keyword index in memory, FTS5 when
-   * it cannot answer; `fewInBoundsMax`: see FEW_IN_BOUNDS (tests lower it).
+   * it cannot answer.
    */
   constructor(
     private readonly db: Db,
     private readonly firstPage = FIRST_PAGE,
     private readonly ranker?: ChatRanker,
-    private readonly fewInBoundsMax = FEW_IN_BOUNDS,
   ) {}
 
   /**
@@ -85,6 +81,8 @@ export class ChatSearchTable {
    * An iterator, read only as far as needed.
    */
   candidates(f: CandidateFilter): IterableIterator<CandidateRow> {
+    const mine = f.match ? this.ranker?.candidates(f) : undefined;
+    if (mine) return mine;
     // A forgotten (redacted) message is never found again (issue 19).
     const where = ["m.user_id = @userId", "m.redacted_at IS NULL"];
     const params: Record<string, string | number> = { userId: f.userId };
@@ -101,19 +99,7 @@ export class ChatSearchTable {
       params.to = f.to;
     }
     if (f.match && f.from === undefined && f.to === undefined)
-      return this.rankedThenRows(
-        this.ranker?.ranked(f.userId, f.match, f.contextWeight) ?? this.rankedMatches(f.match, f.contextWeight, f.userId),
-        where,
-        params,
-      );
-    if (f.match && this.ranker) {
-      // The same ranking as without bounds, the bounds (and the other filters) applied by SQL: among the few rows
-      // inside narrow bounds, or to the ranked rows as they are read.
-      const few = this.fewInBounds(where, params);
-      const ranked = this.ranker.ranked(f.userId, f.match, f.contextWeight, few && new Set(few.keys()));
-      if (ranked && few) return this.withRows(ranked, few);
-      if (ranked) return this.rankedThenRows(ranked, where, params);
-    }
+      return this.rankedThenRows(this.rankedMatches(f.match, f.contextWeight, f.userId), where, params);
     let sql: string;
     if (f.match) {
       params.match = f.match;
@@ -129,33 +115,13 @@ export class ChatSearchTable {
     return this.db.prepare(sql).iterate(params) as IterableIterator<CandidateRow>;
   }
 
-  /** The rows inside the time bounds passing every filter, by id, when there are at most `fewInBoundsMax` (a count on the time index first). */
-  private fewInBounds(where: string[], params: Record<string, string | number>): Map<number, Omit<CandidateRow, "score">> | undefined {
-    const bounds = ["m.user_id = @userId", ...where.filter((w) => w.includes("@from") || w.includes("@to"))];
-    const count = prepared(this.db, `SELECT count(*) FROM (SELECT 1 FROM messages m WHERE ${bounds.join(" AND ")} LIMIT ${this.fewInBoundsMax + 1})`).pluck();
-    if ((count.get(params) as number) > this.fewInBoundsMax) return undefined;
-    const rows = prepared(this.db, `SELECT m.id, m.conversation_id, m.created_at FROM messages m WHERE ${where.join(" AND ")}`).all(params) as Omit<
-      CandidateRow,
-      "score"
-    >[];
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** Ranked ids joined with their rows (read before). */
-  private *withRows(ranked: Iterator<[number, number]>, rows: Map<number, Omit<CandidateRow, "score">>): IterableIterator<CandidateRow> {
-    for (let r = ranked.next(); !r.done; r = ranked.next()) {
-      const row = rows.get(r.value[0]);
-      if (row) yield { ...row, score: r.value[1] };
-    }
-  }
-
   /**
-   * Ranked matches (from the keyword index in memory, or FTS5 alone in the
-   * user's rowid range, user-fts.ts), then the message rows read a batch at
-   * a time in rank order, only as far as the caller reads, with the filters
-   * applied. A long log's thousands of matches no longer each cost a join
-   * first, nor a row in JavaScript. Same order as the joined query: within
-   * one user's range, rowid order is id order.
+   * Without time bounds (and without the index in memory): ranked matches
+   * from FTS5 alone in the user's rowid range (user-fts.ts), then the
+   * message rows read a batch at a time in rank order, only as far as the
+   * caller reads, with the filters applied. A long log's thousands of
+   * matches no longer each cost a join first, nor a row in JavaScript. Same
+   * order as the joined query: within one user's range, rowid order is id order.
    */
   private *rankedThenRows(ranked: Iterator<[number, number]>, where: string[], params: Record<string, string | number>): IterableIterator<CandidateRow> {
     const rows = prepared(

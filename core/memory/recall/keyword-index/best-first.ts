@@ -34,16 +34,16 @@ function selectBest(idx: Int32Array, lo: number, hi: number, k: number, scores: 
 }
 
 /**
- * [id, score] of `n` rows (positions into `ids`/`scores` listed in `idx`)
- * best first, `firstPage` selected at first and four times as many each time
- * the reader goes further.
+ * `n` rows (positions into `ids`/`scores`, listed in `idx`) best first,
+ * `firstPage` selected at first and four times as many each time the reader
+ * goes further.
  */
-export function* bestFirst(idx: Int32Array, n: number, scores: Float64Array, ids: Float64Array, firstPage: number): IterableIterator<[number, number]> {
+export function* bestFirst(idx: Int32Array, n: number, scores: Float64Array, ids: Float64Array, firstPage: number): IterableIterator<number> {
   for (let done = 0, page = firstPage; done < n; page *= 4) {
     const k = Math.min(page, n - done);
     if (done + k < n) selectBest(idx, done, n, k, scores, ids);
     const slice = Array.from(idx.subarray(done, done + k)).sort((a, b) => scores[b]! - scores[a]! || ids[b]! - ids[a]!);
-    for (const p of slice) yield [ids[p]!, scores[p]!];
+    yield* slice;
     done += k;
   }
 }

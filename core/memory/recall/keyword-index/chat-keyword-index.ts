@@ -9,8 +9,8 @@
  * search asks FTS5, which gives the same ranking. Bounded memory: the least
  * recently searched users' indexes are dropped beyond `maxBytes`.
  */
-import type { ChatKeywordRows } from "../../../foundation/store/chat-keyword-rows.ts";
-import type { ChatRanker } from "../../../foundation/store/chat-search.ts";
+import type { ChatKeywordRow, ChatKeywordRows } from "../../../foundation/store/chat-keyword-rows.ts";
+import type { CandidateFilter, CandidateRow, ChatRanker } from "../../../foundation/store/chat-search.ts";
 import { UserKeywordIndex } from "./user-keyword-index.ts";
 import { matchPhrases } from "./match-phrases.ts";
 
@@ -30,8 +30,27 @@ export interface ChatKeywordIndexOptions {
 
 /** Default of `patchMax`: re-reading 2,000 rows in a search costs about what FTS5's ranking does at 100k messages. */
 const PATCH_MAX = 2000;
+/** Logarithms remembered at most (then forgotten all at once). */
+const LOG_CACHE = 10_000;
 /** A user's index is rebuilt once this share of its slots are dead (changed rows). */
 const REBUILD_DEAD_SHARE = 0.5;
+
+/**
+ * Time bounds and stored times are compared as strings in JavaScript (UTF-16
+ * code units) where SQLite compares UTF-8 bytes: the same order unless a
+ * string holds a character from U+D800 on. Such bounds go to FTS5.
+ */
+const comparable = (s: string | undefined): boolean => s === undefined || !/[\uD800-\uFFFF]/.test(s);
+
+/** A time SQLite would order differently from JavaScript: the user's log is left to FTS5. */
+export class IncomparableTimeError extends Error {}
+
+/** Indexes one FTS row with its message's filter columns. */
+function put(index: UserKeywordIndex, r: ChatKeywordRow): void {
+  if (r.created_at !== null && !comparable(r.created_at)) throw new IncomparableTimeError(`message ${r.id}: a time SQLite orders otherwise`);
+  const message = r.present ? { conversationId: r.conversation_id!, createdAt: r.created_at!, redacted: r.redacted === 1 } : undefined;
+  index.put(r.id, r.text, r.context, message);
+}
 
 interface Build {
   index: UserKeywordIndex;
@@ -49,6 +68,8 @@ interface UserEntry {
 
 export class ChatKeywordIndex implements ChatRanker {
   private readonly users = new Map<string, UserEntry>();
+  /** SQLite's logarithms asked for before (a search needs one per word; the arguments repeat). */
+  private readonly logs = new Map<number, number>();
   private lastSeq: number | undefined;
   private timer: NodeJS.Immediate | undefined;
   private closed = false;
@@ -65,12 +86,12 @@ export class ChatKeywordIndex implements ChatRanker {
     this.patchMax = options.patchMax ?? PATCH_MAX;
   }
 
-  /** The user's matches best first, or undefined: FTS5 must answer (index not ready, query not of the simple kind). */
-  ranked(userId: string, match: string, contextWeight: number, only?: ReadonlySet<number>): Iterator<[number, number]> | undefined {
-    const phrases = matchPhrases(match);
-    if (!phrases || !this.sync()) return undefined;
-    const e = this.entry(userId);
-    return e.live?.rank(phrases, contextWeight, only, this.firstPage);
+  /** The user's matching messages best first, filtered; undefined: FTS5 must answer (index not ready, query or bounds not of the kind ported). */
+  candidates(f: CandidateFilter): IterableIterator<CandidateRow> | undefined {
+    const phrases = f.match === undefined ? undefined : matchPhrases(f.match);
+    if (!phrases || !comparable(f.from) || !comparable(f.to) || !this.sync()) return undefined;
+    const e = this.entry(f.userId);
+    return e.live?.rank(phrases, f.contextWeight, f, this.firstPage);
   }
 
   /** Resolves once the user's index is built (starts the build; benchmark, `recall.indexMessages`, tests). */
@@ -97,6 +118,17 @@ export class ChatKeywordIndex implements ChatRanker {
     for (const e of this.users.values()) for (const w of e.waiters.splice(0)) w();
   }
 
+  private newIndex(): UserKeywordIndex {
+    return new UserKeywordIndex((x) => {
+      let y = this.logs.get(x);
+      if (y === undefined) {
+        if (this.logs.size >= LOG_CACHE) this.logs.clear();
+        this.logs.set(x, (y = this.rows.ln(x)));
+      }
+      return y;
+    });
+  }
+
   /** The user's entry, most recently used now; a missing one starts building (its first slice at once: a small log is ready now). */
   private entry(userId: string): UserEntry {
     let e = this.users.get(userId);
@@ -105,7 +137,7 @@ export class ChatKeywordIndex implements ChatRanker {
       this.users.set(userId, e);
       return e;
     }
-    e = { building: { index: new UserKeywordIndex(), afterId: 0 }, bytes: 0, waiters: [] };
+    e = { building: { index: this.newIndex(), afterId: 0 }, bytes: 0, waiters: [] };
     this.users.set(userId, e);
     this.step(userId, e);
     if (e.building) this.schedule();
@@ -142,7 +174,7 @@ export class ChatKeywordIndex implements ChatRanker {
         try {
           for (const id of ids) {
             const r = found.get(id);
-            if (r) index.put(r.id, r.text, r.context);
+            if (r) put(index, r);
             else index.remove(id);
           }
         } catch (err) {
@@ -159,7 +191,7 @@ export class ChatKeywordIndex implements ChatRanker {
   private restart(e: UserEntry, drop: boolean): void {
     if (e.failed) return;
     if (drop) e.live = undefined;
-    e.building = { index: new UserKeywordIndex(), afterId: 0 };
+    e.building = { index: this.newIndex(), afterId: 0 };
     this.schedule();
   }
 
@@ -169,7 +201,7 @@ export class ChatKeywordIndex implements ChatRanker {
     if (!b || e.failed) return;
     const page = this.rows.page(userId, b.afterId, this.sliceRows);
     try {
-      for (const r of page) b.index.put(r.id, r.text, r.context);
+      for (const r of page) put(b.index, r);
     } catch (err) {
       this.fail(userId, e, err);
       return;

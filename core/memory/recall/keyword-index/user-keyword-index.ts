@@ -12,6 +12,7 @@
  * A changed row is a new slot and its old slot dead (skipped, its postings
  * left in place until the index is rebuilt: `deadShare`).
  */
+import type { CandidateRow } from "../../../foundation/store/chat-search.ts";
 import { eachToken } from "./unicode61.ts";
 import { bestFirst } from "./best-first.ts";
 
@@ -19,6 +20,20 @@ import { bestFirst } from "./best-first.ts";
 export interface Phrase {
   token: string;
   prefix: boolean;
+}
+
+/** What the search filters on, from the user's message of a row (none: the row counts in bm25 but is never a hit). */
+export interface RowMessage {
+  conversationId: number;
+  createdAt: string;
+  redacted: boolean;
+}
+
+/** The search's filters (as chat-search.ts applies them in SQL): the running conversation, ISO bounds (`to` exclusive). */
+export interface RowFilter {
+  excludeConversationId?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 /** A row's instance counts above this do not fit the packed counts (the index then gives up: `TooManyInstancesError`). */
@@ -39,9 +54,15 @@ const grow = <T extends Int32Array | Float64Array>(a: T, need: number, make: (n:
 };
 
 export class UserKeywordIndex {
-  /** Per slot: message id, and its length in tokens (-1: a dead slot). */
+  /** `ln`: the C library's natural logarithm (FTS5's idf), not Math.log: scores must match FTS5's to the bit. */
+  constructor(private readonly ln: (x: number) => number) {}
+
+  /** Per slot: message id, length in tokens (-1: a dead slot), conversation, time and whether it may be a hit. */
   private ids = new Float64Array(1024);
   private lens = new Int32Array(1024);
+  private conversations = new Float64Array(1024);
+  private times: (string | undefined)[] = [];
+  private hits = new Int32Array(1024);
   private slots = 0;
   private readonly slotOf = new Map<number, number>();
   /** Rows (N) and their tokens, live slots only. */
@@ -80,11 +101,11 @@ export class UserKeywordIndex {
     for (const p of this.posts) arrays += p.byteLength + 80;
     let vocab = 0;
     for (const term of this.termIds.keys()) vocab += term.length + 60;
-    return arrays + vocab + this.ids.length * 12 + this.slotOf.size * 40 + this.score.length * 28;
+    return arrays + vocab + this.ids.length * 28 + this.slotOf.size * 80 + this.score.length * 28;
   }
 
-  /** Indexes a row (replacing the version held, if any). */
-  put(id: number, text: string, context: string): void {
+  /** Indexes a row (replacing the version held, if any) with its message's filter columns. */
+  put(id: number, text: string, context: string, message: RowMessage | undefined): void {
     this.remove(id);
     const counts = new Map<string, number>();
     let len = 0;
@@ -94,8 +115,13 @@ export class UserKeywordIndex {
     const slot = this.slots++;
     this.ids = grow(this.ids, this.slots, (n) => new Float64Array(n));
     this.lens = grow(this.lens, this.slots, (n) => new Int32Array(n));
+    this.conversations = grow(this.conversations, this.slots, (n) => new Float64Array(n));
+    this.hits = grow(this.hits, this.slots, (n) => new Int32Array(n));
     this.ids[slot] = id;
     this.lens[slot] = len;
+    this.hits[slot] = message && !message.redacted ? 1 : 0;
+    this.conversations[slot] = message?.conversationId ?? 0;
+    this.times[slot] = message?.createdAt;
     this.slotOf.set(id, slot);
     this.rows++;
     this.tokens += len;
@@ -114,15 +140,17 @@ export class UserKeywordIndex {
     this.rows--;
     this.tokens -= this.lens[slot]!;
     this.lens[slot] = -1;
+    this.hits[slot] = 0;
+    this.times[slot] = undefined;
     this.deadSlots++;
   }
 
   /**
-   * The user's rows matching any phrase, as [message id, score] best first
-   * (score = -bm25 with weights 1 and `contextWeight`), among `only` when
-   * given (its ids); read lazily, `firstPage` rows selected at first.
+   * The user's messages matching any phrase and passing the filter, best
+   * first (score = -bm25 with weights 1 and `contextWeight`; ties: higher id
+   * first); read lazily, `firstPage` rows selected at first.
    */
-  rank(phrases: Phrase[], contextWeight: number, only: ReadonlySet<number> | undefined, firstPage: number): IterableIterator<[number, number]> {
+  rank(phrases: Phrase[], contextWeight: number, filter: RowFilter, firstPage: number): IterableIterator<CandidateRow> {
     this.scratch();
     const avgdl = this.tokens / this.rows;
     const met: number[] = [];
@@ -150,7 +178,7 @@ export class UserKeywordIndex {
         }
       }
       // fts5Bm25GetData: idf from the rows holding the phrase (n) among all (N).
-      let idf = Math.log((this.rows - list.length + 0.5) / (list.length + 0.5));
+      let idf = this.ln((this.rows - list.length + 0.5) / (list.length + 0.5));
       if (idf <= 0.0) idf = 1e-6;
       for (const s of list) {
         // fts5Bm25Function: instances summed in FTS5's order (the text column's, then each context one's weight).
@@ -161,8 +189,20 @@ export class UserKeywordIndex {
       }
     }
     let n = 0;
-    for (const s of met) if (!only || only.has(this.ids[s]!)) this.scored[n++] = s;
-    return bestFirst(this.scored, n, this.score, this.ids, firstPage);
+    for (const s of met) if (this.passes(s, filter)) this.scored[n++] = s;
+    return this.asRows(bestFirst(this.scored, n, this.score, this.ids, firstPage));
+  }
+
+  /** chat-search.ts's SQL filters on one slot: not forgotten, not the running conversation, inside the bounds (compared as SQLite compares text). */
+  private passes(s: number, f: RowFilter): boolean {
+    if (!this.hits[s]) return false;
+    if (f.excludeConversationId !== undefined && this.conversations[s] === f.excludeConversationId) return false;
+    const at = this.times[s]!;
+    return (f.from === undefined || at >= f.from) && (f.to === undefined || at < f.to);
+  }
+
+  private *asRows(slots: IterableIterator<number>): IterableIterator<CandidateRow> {
+    for (const s of slots) yield { id: this.ids[s]!, conversation_id: this.conversations[s]!, created_at: this.times[s]!, score: this.score[s]! };
   }
 
   /** Sorts waiting new terms into the vocabulary (a prefix search needs it sorted). */
