@@ -91,6 +91,7 @@ export class ChatKeywordIndex implements ChatRanker {
     const phrases = f.match === undefined ? undefined : matchPhrases(f.match);
     if (!phrases || !comparable(f.from) || !comparable(f.to) || !this.sync()) return undefined;
     const e = this.entry(f.userId);
+    if (e.building) this.schedule(); // a build paused while a transaction was open goes on
     return e.live?.rank(phrases, f.contextWeight, f, this.firstPage);
   }
 
@@ -243,7 +244,7 @@ export class ChatKeywordIndex implements ChatRanker {
     if (this.timer || this.closed) return;
     this.timer = setImmediate(() => {
       this.timer = undefined;
-      if (!this.sync()) return this.schedule();
+      if (!this.sync()) return; // inside a transaction: the next search resumes the build
       const next = [...this.users].find(([, e]) => e.building && !e.failed);
       if (!next) return;
       this.step(...next);
