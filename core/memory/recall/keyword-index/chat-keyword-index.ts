@@ -32,8 +32,8 @@ export interface ChatKeywordIndexOptions {
 const PATCH_MAX = 2000;
 /** Logarithms remembered at most (then forgotten all at once). */
 const LOG_CACHE = 10_000;
-/** A user's index is rebuilt once this share of its slots are dead (changed rows). */
-const REBUILD_DEAD_SHARE = 0.5;
+/** A user's index is rebuilt once this share of its slots are dead (changed rows: each new message also rewrites the one before, so new messages alone reach 0.3 once the log has grown by about 75 %). */
+const REBUILD_DEAD_SHARE = 0.3;
 
 /**
  * Time bounds and stored times are compared as strings in JavaScript (UTF-16
@@ -104,7 +104,7 @@ export class ChatKeywordIndex implements ChatRanker {
     return new Promise((resolve) => e.waiters.push(resolve));
   }
 
-  /** Users indexed and the bytes they take (doctor, benchmark). */
+  /** Users indexed and the bytes their indexes took when built (tests). */
   stats(): { users: number; bytes: number } {
     let bytes = 0;
     for (const e of this.users.values()) bytes += e.bytes;
@@ -232,7 +232,7 @@ export class ChatKeywordIndex implements ChatRanker {
     let total = this.stats().bytes;
     for (const [userId, e] of this.users) {
       if (total <= this.options.maxBytes) return;
-      if (userId === keep) continue;
+      if (userId === keep || !e.live) continue; // a build in progress holds nothing counted yet
       total -= e.bytes;
       this.users.delete(userId);
       for (const w of e.waiters.splice(0)) w();
