@@ -74,7 +74,10 @@ export interface RecallApi {
   rank(text: string, options: RecallOptions): Promise<RankedMessage[]>;
   /** Imports chat messages (with their original times) into the chat log, grouped into conversations; returns the ids. */
   importChat(messages: ImportedMessage[]): number[];
-  /** Embeds every chat message of the user that has no vector yet (after `importChat`; turns do it a batch at a time). */
+  /**
+   * Embeds every chat message of the user that has no vector yet (after `importChat`; turns do it a batch at a time)
+   * and resolves once the user's keyword index in memory is built; returns how many messages were embedded.
+   */
   indexMessages(userId: string): Promise<number>;
 }
 

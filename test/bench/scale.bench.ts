@@ -110,11 +110,19 @@ async function fillNotes(
 const queries = Array.from({ length: TURNS }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}? #${i}`);
 
 /** Each timed turn's milliseconds, and the CPU time a turn takes (after a first turn that opens the index, not counted). */
-async function turnTimes(dir: string, db: Db, embedder: Embedder, index: EmbeddedIndex, userId: string): Promise<number[] & { cpu: number }> {
+async function turnTimes(
+  dir: string,
+  db: Db,
+  embedder: Embedder,
+  index: EmbeddedIndex,
+  userId: string,
+  env: Record<string, string> = {},
+): Promise<number[] & { cpu: number }> {
   const pre = new PrecomputedEmbedder(embedder);
   await pre.prepare(queries);
-  const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir }), { db, embedder: pre, vectorIndex: index, chatModel: noModel });
+  const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir, ...env }), { db, embedder: pre, vectorIndex: index, chatModel: noModel });
   await lilo.preview({ userId, text: queries[0]! }); // loads the index (snapshot, graph): start-up, not a turn
+  await lilo.recall.indexMessages(userId); // and waits for the chat log's keyword index in memory, built in slices meanwhile
   const c = cpuMs();
   const times = await time(TURNS, (i) => lilo.preview({ userId, text: queries[i]! }));
   const cpu = (cpuMs() - c) / (TURNS + Math.min(5, TURNS)); // time() runs five warm-up turns first
@@ -170,6 +178,7 @@ async function graphRow(dir: string, db: Db, embedder: Embedder, exact: Embedded
 async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
   console.log(`chat-log size (one user, 1,000 notes; turn = memory work of lilo.preview, no embedding)   p50 ms   p95 ms`);
   let ref: { p95: number; cpu: number } | undefined;
+  let ftsRef: { p95: number; cpu: number } | undefined;
   for (const n of sizes) {
     const dir = mkdtempSync(join(tmpdir(), "lilo-bench-chat-"));
     try {
@@ -195,12 +204,17 @@ async function chatLogRows(embedder: Embedder, sizes: number[]): Promise<void> {
       const indexMs = performance.now() - t;
       await index.graphsBuilt(); // with LILO_MESSAGE_GRAPH_MIN_SIZE's default no message graph at these sizes
       await lilo.close();
+      // The same turn with the keyword side ranked by FTS5 alone (the index in memory off: the code before it), measured
+      // first, so the process's warm-up (the first size's first turns run colder) counts against it, not the index.
+      const ftsTimes = await turnTimes(dir, db, embedder, index, "bench", { LILO_CHAT_KEYWORD_INDEX_MB: "0" });
+      ftsRef ??= { p95: pct(ftsTimes, 95), cpu: ftsTimes.cpu };
       const times = await turnTimes(dir, db, embedder, index, "bench");
       ref ??= { p95: pct(times, 95), cpu: times.cpu };
       console.log(
         `  ${`${n.toLocaleString("en")} messages`.padEnd(34)} ${turnFigures(times, times.cpu, ref)}; ` +
           `import ${(importMs / 1000).toFixed(1)} s, indexMessages ${(indexMs / 1000).toFixed(1)} s (${((indexMs / n) * 1000).toFixed(0)} ms per 1,000)`,
       );
+      console.log(`  ${"  the same, bm25 by FTS5 (index off)".padEnd(34)} ${turnFigures(ftsTimes, ftsTimes.cpu, ftsRef)}`);
       if (n >= GRAPH_ROW_FROM) await graphRow(dir, db, embedder, index, ref);
       await index.close();
       db.close();

@@ -195,6 +195,12 @@ export const rawConfigSchema = z.object({
       example: "Xenova/ms-marco-MiniLM-L-6-v2",
     }),
     rerankTopN: s(int(30), { env: "LILO_RERANK_TOP_N", doc: "candidates the reranker reads per sheet (its cost grows with them)", group: "memory" }),
+    // issue 25: the chat log's keyword index in memory (per user); beyond this the least recently searched users' are dropped
+    chatKeywordIndexMb: s(int(512), {
+      env: "LILO_CHAT_KEYWORD_INDEX_MB",
+      doc: "memory for the chat log's keyword index (per user, least recently searched dropped first); 0: off, FTS5 ranks every search",
+      group: "memory",
+    }),
   }),
   // nothing lost: a message stored while Lilo was down is answered on start unless older than this (then only acknowledged)
   inbox: z.object({

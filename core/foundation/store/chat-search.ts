@@ -38,6 +38,16 @@ export interface CandidateFilter {
   contextWeight: number;
 }
 
+/**
+ * Ranks a user's chat-log matches in memory as FTS5's bm25 over
+ * `messages_ctx_user_fts` would (core/memory/recall/keyword-index), with the
+ * same filters: the candidates `candidates` gives for a filter with a match,
+ * or undefined when it cannot answer now (FTS5 does then).
+ */
+export interface ChatRanker {
+  candidates(f: CandidateFilter): IterableIterator<CandidateRow> | undefined;
+}
+
 /** Ranked matches whose rows are read at once (then twice as many each time): a search reads 50–100. */
 const RANKED_BATCH = 128;
 /** Ranked matches asked of FTS5 first (then four times as many each time the reader goes further). */
@@ -55,10 +65,15 @@ function take<T>(it: Iterator<T>, n: number): T[] {
 }
 
 export class ChatSearchTable {
-  /** `firstPage`: ranked matches asked of FTS5 at first (tests make it small to cross many pages). */
+  /**
+   * `firstPage`: ranked matches asked of FTS5 at first (tests make it small
+   * to cross many pages); `ranker`: the keyword index in memory, FTS5 when
+   * it cannot answer.
+   */
   constructor(
     private readonly db: Db,
     private readonly firstPage = FIRST_PAGE,
+    private readonly ranker?: ChatRanker,
   ) {}
 
   /**
@@ -66,6 +81,8 @@ export class ChatSearchTable {
    * An iterator, read only as far as needed.
    */
   candidates(f: CandidateFilter): IterableIterator<CandidateRow> {
+    const mine = f.match ? this.ranker?.candidates(f) : undefined;
+    if (mine) return mine;
     // A forgotten (redacted) message is never found again (issue 19).
     const where = ["m.user_id = @userId", "m.redacted_at IS NULL"];
     const params: Record<string, string | number> = { userId: f.userId };
@@ -81,7 +98,8 @@ export class ChatSearchTable {
       where.push("m.created_at < @to");
       params.to = f.to;
     }
-    if (f.match && f.from === undefined && f.to === undefined) return this.rankedThenRows(f.match, f.contextWeight, where, params);
+    if (f.match && f.from === undefined && f.to === undefined)
+      return this.rankedThenRows(this.rankedMatches(f.match, f.contextWeight, f.userId), where, params);
     let sql: string;
     if (f.match) {
       params.match = f.match;
@@ -98,19 +116,18 @@ export class ChatSearchTable {
   }
 
   /**
-   * Without time bounds: ranks inside FTS5 alone (the user's rowid range,
-   * user-fts.ts), then reads the message rows a batch at a time in rank
-   * order, only as far as the caller reads. bm25 has to score every match
-   * (FTS5 has no top-k), but a long log's thousands of matches no longer
-   * each cost a join first, nor a row in JavaScript (`rankedMatches`). Same order as the joined query: within one
-   * user's range, rowid order is id order.
+   * Without time bounds (and without the index in memory): ranked matches
+   * from FTS5 alone in the user's rowid range (user-fts.ts), then the
+   * message rows read a batch at a time in rank order, only as far as the
+   * caller reads, with the filters applied. A long log's thousands of
+   * matches no longer each cost a join first, nor a row in JavaScript. Same
+   * order as the joined query: within one user's range, rowid order is id order.
    */
-  private *rankedThenRows(match: string, contextWeight: number, where: string[], params: Record<string, string | number>): IterableIterator<CandidateRow> {
+  private *rankedThenRows(ranked: Iterator<[number, number]>, where: string[], params: Record<string, string | number>): IterableIterator<CandidateRow> {
     const rows = prepared(
       this.db,
       `SELECT m.id, m.conversation_id, m.created_at FROM messages m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where.join(" AND ")}`,
     );
-    const ranked = this.rankedMatches(match, contextWeight, String(params.userId));
     for (let batch = RANKED_BATCH, slice = take(ranked, batch); slice.length; batch *= 2, slice = take(ranked, batch)) {
       const found = new Map((rows.all({ ...params, ids: JSON.stringify(slice.map((r) => r[0])) }) as Omit<CandidateRow, "score">[]).map((r) => [r.id, r]));
       for (const [id, score] of slice) {

@@ -165,4 +165,37 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   ALTER TABLE correction_log ADD COLUMN old_provenance TEXT;
   ALTER TABLE correction_log ADD COLUMN old_provenance_ref TEXT;
   `,
+  /* issue 25: which rows of messages_ctx_user_fts (or the filters' columns of messages) changed, in order — the
+     chat log's keyword index in memory (core/memory/recall/keyword-index) reads it by sequence number before each
+     search, so it also sees writes of other processes (the CLI, an import). The same rows the messages_ctx
+     triggers touch; the last 20,000 changes are kept (an index further behind rebuilds). */ `
+  CREATE TABLE chat_keyword_changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    message_id INTEGER NOT NULL
+  );
+  CREATE TRIGGER chat_keyword_changes_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO chat_keyword_changes(user_id, message_id)
+      SELECT new.user_id, new.id UNION ALL
+      SELECT new.user_id, p.id FROM (SELECT id FROM messages WHERE conversation_id = new.conversation_id AND id < new.id ORDER BY id DESC LIMIT 1) p;
+    DELETE FROM chat_keyword_changes WHERE seq <= (SELECT max(seq) FROM chat_keyword_changes) - 20000;
+  END;
+  CREATE TRIGGER chat_keyword_changes_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO chat_keyword_changes(user_id, message_id) VALUES (old.user_id, old.id);
+    DELETE FROM chat_keyword_changes WHERE seq <= (SELECT max(seq) FROM chat_keyword_changes) - 20000;
+  END;
+  CREATE TRIGGER chat_keyword_changes_au AFTER UPDATE OF text ON messages BEGIN
+    INSERT INTO chat_keyword_changes(user_id, message_id)
+      SELECT new.user_id, new.id UNION ALL
+      SELECT new.user_id, id FROM messages WHERE conversation_id = new.conversation_id AND id <> new.id
+        AND id IN ((SELECT max(id) FROM messages WHERE conversation_id = new.conversation_id AND id < new.id),
+                   (SELECT min(id) FROM messages WHERE conversation_id = new.conversation_id AND id > new.id));
+    DELETE FROM chat_keyword_changes WHERE seq <= (SELECT max(seq) FROM chat_keyword_changes) - 20000;
+  END;
+  -- what the search filters on (forgotten, conversation, time, owner) is mirrored too
+  CREATE TRIGGER chat_keyword_changes_am AFTER UPDATE OF redacted_at, conversation_id, created_at, user_id ON messages BEGIN
+    INSERT INTO chat_keyword_changes(user_id, message_id) SELECT new.user_id, new.id UNION SELECT old.user_id, old.id;
+    DELETE FROM chat_keyword_changes WHERE seq <= (SELECT max(seq) FROM chat_keyword_changes) - 20000;
+  END;
+  `,
 ];

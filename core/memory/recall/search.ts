@@ -1,12 +1,13 @@
 /**
- * Literal search in the chat log for [RECALL:] (docs/spec.md §5.1): SQLite FTS5 with
- * prefix matching ("Kino" finds "Kinoabend") and bm25 ranking, time words as
+ * Literal search in the chat log for [RECALL:] (docs/spec.md §5.1): SQLite FTS5's
+ * bm25 (computed by the keyword index in memory once built, keyword-index/) with
+ * prefix matching ("Kino" finds "Kinoabend"), time words as
  * hard filters, one user only. The conversation running now never counts,
  * and hits that are themselves about remembering rank below originals.
  */
 import type { Db } from "../../foundation/store/db.ts";
 import type { Role } from "../../foundation/store/chat-log.ts";
-import { ChatSearchTable, type PassageRow } from "../../foundation/store/chat-search.ts";
+import { ChatSearchTable, type ChatRanker, type PassageRow } from "../../foundation/store/chat-search.ts";
 import type { DayPart, TimeFilter } from "./time-words.ts";
 import { isRecallRequest } from "./recall-talk.ts";
 import { ftsQuery } from "./keyword-query.ts";
@@ -77,13 +78,15 @@ export class ChatSearch {
   private readonly tuning: ChatSearchTuning;
   private readonly table: ChatSearchTable;
 
+  /** `keywords`: the chat log's keyword index in memory (keyword-index/); without it FTS5 ranks every search. */
   constructor(
     db: Db,
     private readonly timeZone: string,
     tuning: Partial<ChatSearchTuning> = {},
+    keywords?: ChatRanker,
   ) {
     this.tuning = { ...DEFAULT_CHAT_TUNING, ...tuning };
-    this.table = new ChatSearchTable(db);
+    this.table = new ChatSearchTable(db, undefined, keywords);
   }
 
   /**
