@@ -136,7 +136,7 @@ export const rawConfigSchema = z.object({
       group: "embeddings",
     }),
     // issue 25: the chat messages' own threshold (their graph searches wider per hit asked than a notes graph)
-    messageGraphMinSize: s(int(50_000), {
+    messageGraphMinSize: s(int(100_000), {
       env: "LILO_MESSAGE_GRAPH_MIN_SIZE",
       doc: "embedded: a user's chat-message vectors are searched through an HNSW graph from this many on (below: exact scan)",
       group: "embeddings",
