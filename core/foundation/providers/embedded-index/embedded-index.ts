@@ -50,7 +50,7 @@ export const DEFAULT_GRAPH_MIN_SIZE = 2_000_000;
 export const DEFAULT_MESSAGE_GRAPH_MIN_SIZE = 100_000;
 const DEFAULT_RESCORE_DEPTH = 40;
 const GRAPH_DEPTH_FACTOR = 2.5;
-/** At most this many extra candidates from a graph: each is a float read (a message search asks for 300). */
+/** At most this many extra candidates from a notes graph: each is a float read. */
 const GRAPH_EXTRA_MAX = 150;
 /**
  * A message graph visits this many times the candidates it proposes (the best of a wider search are the true

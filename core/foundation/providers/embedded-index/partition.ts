@@ -7,7 +7,7 @@ const SCALE = 127;
  * recall@10 0.998 at 100k notes but 0.936 at 1M). A graph is built with the smallest breadth and searched with the
  * one wanted: usearch visits max(its expansion, the number of results asked for).
  */
-export const GRAPH_EXPANSION_SEARCH = 1024;
+const GRAPH_EXPANSION_SEARCH = 1024;
 /** usearch's own default: the least a search visits. */
 const GRAPH_EXPANSION_MIN = 64;
 const GRAPH_EXPANSION_ADD = 128;
