@@ -15,7 +15,10 @@ const config = loadConfig({ LILO_DATA_DIR: dir });
 const db = openDatabase(config.dbPath);
 // A small saveEvery and tiny snapshot sizes: changes are appended to the snapshot's log mid-burst and new snapshots
 // are written in the background in small steps, so a kill can land before, during or after an append or a snapshot.
-const vectorIndex = new EmbeddedIndex(db, { saveEvery: 7, keepLog: 5, compactAtBytes: 4096, snapshotChunkBytes: 300 });
+// A message graph from a handful of messages (argv[3]): built in the background during the burst, so a kill can land
+// mid-build, and a finished graph is saved with the snapshot.
+const messageGraphMinSize = Number(process.argv[3] ?? Number.POSITIVE_INFINITY);
+const vectorIndex = new EmbeddedIndex(db, { saveEvery: 7, keepLog: 5, compactAtBytes: 4096, snapshotChunkBytes: 300, messageGraphMinSize, graphChunk: 4 });
 const lilo = createLilo(config, { db, embedder: new HashEmbedder(64), vectorIndex });
 const added: number[] = [];
 for (let i = 0; ; i++) {

@@ -135,10 +135,10 @@ export const rawConfigSchema = z.object({
       doc: "embedded: a user's store with this many vectors is searched through an HNSW graph",
       group: "embeddings",
     }),
-    // issue 25: the chat messages' own threshold (a turn asks for 200 of them, so a graph pays later than for notes)
-    messageGraphMinSize: s(int(2_000_000), {
+    // issue 25: the chat messages' own threshold (their graph searches wider per hit asked than a notes graph)
+    messageGraphMinSize: s(int(100_000), {
       env: "LILO_MESSAGE_GRAPH_MIN_SIZE",
-      doc: "embedded: a user's chat-message vectors are searched through an HNSW graph from this many on",
+      doc: "embedded: a user's chat-message vectors are searched through an HNSW graph from this many on (below: exact scan)",
       group: "embeddings",
     }),
     qdrantUrl: s(url(), { env: "QDRANT_URL", doc: "a Qdrant server", group: "embeddings", example: "http://127.0.0.1:6333" }),

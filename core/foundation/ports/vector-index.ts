@@ -41,6 +41,8 @@ export interface VectorIndexState {
   vectorsInSqlite: number;
   partitions: number;
   graphs: number;
+  /** Searches answered through a graph since start (tests and the benchmark check that a large partition uses one). */
+  graphSearches?: number;
   /** Sequence number of the last change the copy applied, and the newest in SQLite. */
   lastApplied: number;
   lastInSqlite: number;

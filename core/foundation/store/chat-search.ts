@@ -8,6 +8,9 @@ import type { Role } from "./chat-log.ts";
 import { prepared } from "./prepared.ts";
 import { inUserRange, userBase } from "./user-fts.ts";
 
+/** The columns of a PassageRow. */
+const PASSAGE_COLUMNS = "id, conversation_id, role, text, created_at, recall_answer";
+
 /** A chat message as a passage needs it. */
 export interface PassageRow {
   id: number;
@@ -160,34 +163,48 @@ export class ChatSearchTable {
     }
   }
 
-  /** Messages by id, in no particular order. */
+  /** Messages by id, in no particular order (one statement, prepared once: a turn reads these several times). */
   byIds(ids: number[]): PassageRow[] {
-    return this.db
-      .prepare(
-        `SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages WHERE redacted_at IS NULL AND id IN (${ids.map(() => "?").join(",")})`,
-      )
-      .all(...ids) as PassageRow[];
+    if (!ids.length) return [];
+    return prepared(this.db, `SELECT ${PASSAGE_COLUMNS} FROM messages WHERE redacted_at IS NULL AND id IN (SELECT value FROM json_each(?))`).all(
+      JSON.stringify(ids),
+    ) as PassageRow[];
   }
 
   /** The message right after each of these in its conversation (unless forgotten), keyed by the earlier message's id. */
   nextMessages(ids: number[]): Map<number, PassageRow> {
     if (!ids.length) return new Map();
-    const rows = this.db
-      .prepare(
-        `SELECT p.id AS prev_id, n.id, n.conversation_id, n.role, n.text, n.created_at, n.recall_answer
-           FROM messages p JOIN messages n ON n.id = (SELECT min(x.id) FROM messages x WHERE x.conversation_id = p.conversation_id AND x.id > p.id)
-           WHERE n.redacted_at IS NULL AND p.id IN (${ids.map(() => "?").join(",")})`,
-      )
-      .all(...ids) as (PassageRow & { prev_id: number })[];
-    return new Map(rows.map(({ prev_id, ...row }) => [prev_id, row]));
+    const rows = prepared(
+      this.db,
+      `SELECT p.id AS of_id, ${PASSAGE_COLUMNS.replace(/(\w+)/g, "n.$1")}
+         FROM messages p JOIN messages n ON n.id = (SELECT min(x.id) FROM messages x WHERE x.conversation_id = p.conversation_id AND x.id > p.id)
+         WHERE n.redacted_at IS NULL AND p.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as (PassageRow & { of_id: number })[];
+    return new Map(rows.map(({ of_id, ...row }) => [of_id, row]));
   }
 
-  /** The message just before (`<`) or after (`>`) one in the same conversation. */
-  neighbour(conversationId: number, id: number, op: "<" | ">"): PassageRow | undefined {
-    return prepared(
+  /**
+   * The messages just before and just after each of these in its conversation
+   * (as `neighbour` reads them), keyed by its id: one statement for a whole
+   * sheet's hits instead of two per hit.
+   */
+  neighbours(ids: number[]): Map<number, { before?: PassageRow; after?: PassageRow }> {
+    const out = new Map<number, { before?: PassageRow; after?: PassageRow }>();
+    if (!ids.length) return out;
+    const rows = prepared(
       this.db,
-      `SELECT id, conversation_id, role, text, created_at, recall_answer FROM messages
-           WHERE conversation_id = ? AND id ${op} ? ORDER BY id ${op === "<" ? "DESC" : "ASC"} LIMIT 1`,
-    ).get(conversationId, id) as PassageRow | undefined;
+      `WITH p AS (SELECT id, conversation_id FROM messages WHERE id IN (SELECT value FROM json_each(?))),
+            n AS (SELECT id AS of_id, 0 AS after, (SELECT max(x.id) FROM messages x WHERE x.conversation_id = p.conversation_id AND x.id < p.id) AS nid FROM p
+                  UNION ALL
+                  SELECT id, 1, (SELECT min(x.id) FROM messages x WHERE x.conversation_id = p.conversation_id AND x.id > p.id) FROM p)
+       SELECT n.of_id, n.after, ${PASSAGE_COLUMNS.replace(/(\w+)/g, "m.$1")} FROM n JOIN messages m ON m.id = n.nid`,
+    ).all(JSON.stringify(ids)) as (PassageRow & { of_id: number; after: number })[];
+    for (const { of_id, after, ...row } of rows) {
+      const entry = out.get(of_id) ?? {};
+      if (after) entry.after = row;
+      else entry.before = row;
+      out.set(of_id, entry);
+    }
+    return out;
   }
 }

@@ -108,10 +108,10 @@ export class ChatSearch {
    */
   passages(ranked: RankedMessage[], limit: number, chronological: boolean): (RecallPassage & { score: number })[] {
     if (!ranked.length) return [];
-    const rows = new Map(this.table.byIds(ranked.map((r) => r.id)).map((r) => [r.id, r]));
+    const read = this.read(ranked.map((r) => r.id));
     const passages = ranked.flatMap((r) => {
-      const row = rows.get(r.id);
-      return row ? [{ ...this.passage(row), score: r.score }] : [];
+      const row = read.rows.get(r.id);
+      return row ? [{ ...this.passage(row, read.around.get(r.id)), score: r.score }] : [];
     });
     const ordered = [...passages.filter((p) => !p.aboutRemembering), ...passages.filter((p) => p.aboutRemembering)];
     const shown = new Set<number>();
@@ -133,10 +133,10 @@ export class ChatSearch {
    */
   contexts(ranked: RankedMessage[]): (RecallPassage & { score: number })[] {
     if (!ranked.length) return [];
-    const rows = new Map(this.table.byIds(ranked.map((r) => r.id)).map((r) => [r.id, r]));
+    const read = this.read(ranked.map((r) => r.id));
     const all = ranked.flatMap((r) => {
-      const row = rows.get(r.id);
-      return row ? [{ ...this.passage(row, true), score: r.score }] : [];
+      const row = read.rows.get(r.id);
+      return row ? [{ ...this.passage(row, read.around.get(r.id), true), score: r.score }] : [];
     });
     return [...all.filter((p) => !p.aboutRemembering), ...all.filter((p) => p.aboutRemembering)];
   }
@@ -216,11 +216,16 @@ export class ChatSearch {
     return hour >= part.fromHour && hour < part.toHour;
   }
 
+  /** The rows of these messages (forgotten ones left out) and their neighbours, in two statements. */
+  private read(ids: number[]): { rows: Map<number, PassageRow>; around: Map<number, { before?: PassageRow; after?: PassageRow }> } {
+    const rows = new Map(this.table.byIds(ids).map((r) => [r.id, r]));
+    return { rows, around: this.table.neighbours([...rows.keys()]) };
+  }
+
   /** The hit with its neighbours (cut for [RECALL:], or `whole`); decides whether it is talk about remembering. */
-  private passage(row: PassageRow, whole = false): RecallPassage {
+  private passage(row: PassageRow, around: { before?: PassageRow; after?: PassageRow } | undefined, whole = false): RecallPassage {
     const [hitMax, contextMax] = whole ? [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY] : [HIT_CHARS, CONTEXT_CHARS];
-    const before = this.table.neighbour(row.conversation_id, row.id, "<");
-    const after = this.table.neighbour(row.conversation_id, row.id, ">");
+    const { before, after } = around ?? {};
     const aboutRemembering =
       row.role === "user" ? isRecallRequest(row.text) : row.recall_answer === 1 || (before?.role === "user" && isRecallRequest(before.text));
     return {

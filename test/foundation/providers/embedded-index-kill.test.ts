@@ -8,10 +8,13 @@ import { HashEmbedder } from "../../../core/foundation/providers/hash-embedder.t
 import { EmbeddedIndex } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { openDatabase } from "../../../core/foundation/store/db.ts";
 
+/** A user's chat-message vectors get a graph from this many on (LILO_MESSAGE_GRAPH_MIN_SIZE), in the child and after the restart. */
+const MESSAGE_GRAPH_MIN_SIZE = 8;
+
 /** Starts the burst child and SIGKILLs it once it has done `ops` changes. */
 function burstAndKill(dir: string, ops: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/index-burst-child.ts", dir], {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/index-burst-child.ts", dir, String(MESSAGE_GRAPH_MIN_SIZE)], {
       cwd: process.cwd(),
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -25,7 +28,7 @@ function burstAndKill(dir: string, ops: number): Promise<void> {
   });
 }
 
-describe("embedded index after SIGKILL during a burst of adds, forgets and chat messages", () => {
+describe("embedded index after SIGKILL during a burst of adds, forgets and chat messages (in a message graph)", () => {
   let dir: string;
   let lilo: Lilo | undefined;
   afterEach(async () => {
@@ -41,10 +44,11 @@ describe("embedded index after SIGKILL during a burst of adds, forgets and chat 
 
     const config = loadConfig({ LILO_DATA_DIR: dir });
     const db = openDatabase(config.dbPath);
-    const index = new EmbeddedIndex(db);
+    const index = new EmbeddedIndex(db, { messageGraphMinSize: MESSAGE_GRAPH_MIN_SIZE });
     const embedder = new HashEmbedder(64);
     lilo = createLilo(config, { embedder, vectorIndex: index });
     await lilo.warmUp();
+    await index.graphsBuilt(); // loaded with the snapshot, or built again when the kill came before it was saved
 
     const inSqlite = (
       db.prepare("SELECT store, row_id AS rowId, user_id AS userId FROM memory_vectors").all() as { store: string; rowId: number; userId: string }[]
@@ -83,6 +87,9 @@ describe("embedded index after SIGKILL during a burst of adds, forgets and chat 
       const [top] = await index.search({ vector: (await embedder.embed([m.text]))[0]!, store: "messages", userId: m.userId, k: 1 });
       expect(top?.rowId).toBe(m.id);
     }
+    // ... answered through the graph of the user with the most messages.
+    expect(index.copyState().graphs).toBeGreaterThanOrEqual(1);
+    expect(index.copyState().graphSearches).toBeGreaterThan(0);
     const live = new Set(stored.map((r) => r.id));
     for (const user of ["anna", "ben"]) {
       const hits = await index.search({ vector: (await embedder.embed(["Notiz etwas über Thema"]))[0]!, store: "notes", userId: user, k: 500 });
