@@ -244,23 +244,41 @@ export class EmbeddedIndex implements VectorIndex {
     this.unsaved = 0;
     const snapshots = this.snapshots;
     if (!snapshots) return;
-    const failed = this.saveError;
-    this.saveError = undefined;
-    if (failed) throw new VectorIndexError("Could not write the vector snapshot in the background", { cause: failed });
-    // Graphs (hundreds of MB) only with the whole snapshot, written at once; changes otherwise go to its log.
+    this.raiseSaveError();
+    // Graphs (hundreds of MB, written by usearch on this thread) only with a whole snapshot; changes otherwise go to its log.
     const full = withGraphs && [...this.parts.values()].some((p) => p.hasGraph);
     this.run(() => snapshots.save(full), "save the vector snapshot");
+  }
+
+  /** Resolves once what the saves so far asked for is on disk (the files are written off the event loop). */
+  async saved(): Promise<void> {
+    await this.snapshots?.saved();
+    this.raiseSaveError();
   }
 
   async close(): Promise<void> {
     if (this.graphTimer) clearImmediate(this.graphTimer);
     this.graphTimer = undefined;
     for (const resolve of this.graphWaiters.splice(0)) resolve();
-    if (this.meta && this.unsaved > 0 && [...this.parts.values()].some((p) => p.hasGraph)) this.save();
-    else if (this.meta && this.snapshots) this.run(() => this.snapshots!.flush(), "save the vector snapshot");
-    this.snapshots?.stop();
-    this.meta = undefined;
-    this.parts = new Map();
+    const snapshots = this.snapshots;
+    try {
+      if (this.meta && snapshots) {
+        // Graphs are written only here (usearch writes synchronously): when they changed or the snapshot lacks them.
+        const graphs = [...this.parts.values()].some((p) => p.hasGraph) && (this.unsaved > 0 || !snapshots.graphsSaved);
+        await snapshots.flush(graphs);
+        this.raiseSaveError();
+      }
+    } finally {
+      await snapshots?.stop();
+      this.meta = undefined;
+      this.parts = new Map();
+    }
+  }
+
+  private raiseSaveError(): void {
+    const failed = this.saveError;
+    this.saveError = undefined;
+    if (failed) throw new VectorIndexError("Could not write the vector snapshot in the background", { cause: failed });
   }
 
   /** Loads the snapshot (or rebuilds from SQLite when it is missing or stale), then catches up. Returns the changes applied. */
@@ -396,8 +414,8 @@ export class EmbeddedIndex implements VectorIndex {
       for (const p of pending) p.buildStep(this.graphChunk);
       if (pending.some((p) => p.buildingGraph)) this.scheduleGraphWork();
       else {
+        // Not saved here: usearch writes a graph synchronously (a stall of seconds at millions); close() saves it.
         for (const resolve of this.graphWaiters.splice(0)) resolve();
-        if (this.meta && pending.length) this.save(); // a start need not build them again
       }
     });
     // Not unref'd: an unref'd immediate waits for some other event to wake the loop. close() stops the build.

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { Partition } from "./partition.ts";
-import { loadSnapshot, removeSnapshot, removeStaleTemps, saveSnapshot, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
+import { graphFiles, loadSnapshot, removeStaleTemps, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
+import { SerialIo } from "./serial-io.ts";
 import { appendBatch, encodeBatch, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
 
 /** What the snapshot store reads from the index it saves. */
@@ -34,16 +36,21 @@ const DEFAULT_APPEND_ROWS = 5000;
  * Keeps the embedded index's RAM copy on disk with writes in proportion to
  * the changes: a snapshot (`<db>.vectors`) plus a change log beside it
  * (`<db>.vectors.log`) that each save appends the changed rows to. Once the
- * log outgrows the snapshot, a new snapshot is written in the background a
- * chunk at a time (saves wait meanwhile; SQLite's log keeps the changes) and
- * the log starts afresh, so the bytes written stay a small multiple of the
- * bytes changed and no save stalls the bot for long. Loading reads the
- * snapshot and replays the log; whatever the files miss (a crash mid-append)
- * the index catches up from SQLite.
+ * log outgrows the snapshot, a new snapshot is written in the background
+ * (saves wait meanwhile; SQLite's log keeps the changes) and the log starts
+ * afresh, so the bytes written stay a small multiple of the bytes changed.
+ * No file is written on the event loop: the rows are copied there in
+ * bounded pieces and every write, fsync and rename runs asynchronously, one
+ * after another in the order asked ({@link SerialIo}); SQLite's change log
+ * is pruned only behind what is on disk. Loading reads the snapshot and
+ * replays the log; whatever the files miss (a crash mid-write) the index
+ * catches up from SQLite.
  */
 export class SnapshotStore {
   /** Bytes written to snapshot files since start (for `lilo doctor` and the benchmark). */
   bytesWritten = 0;
+  /** True when the snapshot on disk carries the graphs (written by a save with graphs, not by a background one). */
+  graphsSaved = false;
   private dirty = new Map<string, { userId: string; store: string; rows: Set<number> }>();
   private baseId: string | undefined;
   private baseBytes = 0;
@@ -52,12 +59,14 @@ export class SnapshotStore {
   /** Set after a load found a damaged tail: the next append cuts the log there. */
   private validLength: number | undefined;
   private writer: SnapshotWriter | undefined;
-  private timer: NodeJS.Immediate | undefined;
+  private readonly io = new SerialIo();
   private readonly compactAt: number;
   private readonly chunk: number;
   private readonly appendRows: number;
   /** The rest of a large save, appended on the next turn of the event loop. */
   private appendTimer: NodeJS.Immediate | undefined;
+  /** Set by `flush`: a finished snapshot does not start appending on later turns (the index is closing). */
+  private closing = false;
 
   constructor(
     readonly path: string,
@@ -76,6 +85,7 @@ export class SnapshotStore {
   /** Reads the snapshot and replays its log; undefined when there is none. Throws on a damaged snapshot. */
   load(): { header: SnapshotHeader; partitions: Partition[]; lastSeq: number } | undefined {
     removeStaleTemps(this.path);
+    this.closing = false;
     const snap = loadSnapshot(this.path);
     if (!snap) return undefined;
     const { header, partitions } = snap;
@@ -99,6 +109,7 @@ export class SnapshotStore {
     this.logBytes = log?.validLength ?? 0;
     this.validLength = log && log.validLength < log.length ? log.validLength : undefined;
     this.savedSeq = lastSeq;
+    this.graphsSaved = header.partitions.some((p) => p.graph);
     return { header, partitions, lastSeq };
   }
 
@@ -119,21 +130,26 @@ export class SnapshotStore {
 
   /**
    * Saves what changed since the last save: appended to the log, or — with
-   * `full`, or when there is no snapshot to append to — as a new snapshot,
-   * written at once (`full`: graphs included) or in the background. More
-   * than `appendRows` changed rows (what piled up while a large snapshot was
-   * written) go out a piece per turn of the event loop, so no save stalls
-   * the bot longer than one piece, however large the index.
+   * `withGraphs`, or when there is no snapshot to append to — as a new
+   * snapshot written in the background (graphs are written by usearch
+   * synchronously: only on close or when asked). More than `appendRows`
+   * changed rows (what piled up while a large snapshot was written) are
+   * copied a piece per turn of the event loop. Returns at once; `saved()`
+   * resolves when the files are written.
    */
-  save(full = false): void {
-    if (full) {
+  save(withGraphs = false): void {
+    if (withGraphs) {
       this.stopWriter();
-      this.writeAtOnce(true);
-      return;
+      return this.startWriter(true);
     }
     if (this.writer) return; // a background snapshot is being written; SQLite's log holds the changes meanwhile
-    if (!this.baseId) return this.startWriter();
+    if (!this.baseId) return this.startWriter(false);
     this.appendSome(1);
+  }
+
+  /** Resolves once every write asked for so far (and what it leads to) is on disk. */
+  saved(): Promise<void> {
+    return this.io.drain();
   }
 
   /** Appends up to `pieces` pieces of the changed rows; schedules the rest. */
@@ -146,11 +162,10 @@ export class SnapshotStore {
       // A piece with rows still to come claims no progress (`savedSeq` again): after a crash between pieces,
       // the replay stops short of the changes and the index catches them up from SQLite (its log is kept until the last piece).
       const done = this.dirty.size === 0;
-      this.append(encodeBatch(this.savedSeq, done ? lastSeq : this.savedSeq, rows, dimension));
+      this.append(encodeBatch(this.savedSeq, done ? lastSeq : this.savedSeq, rows, dimension), done ? lastSeq : undefined);
       if (!done) continue;
       this.savedSeq = lastSeq;
-      this.source.persisted(lastSeq);
-      if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) this.startWriter();
+      if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) this.startWriter(false);
       return;
     }
     if (this.dirty.size > 0) this.appendTimer = setImmediate(() => this.appendSome(1));
@@ -171,11 +186,24 @@ export class SnapshotStore {
     return rows;
   }
 
-  private append(batch: Buffer): void {
-    appendBatch(this.logPath, batch, this.validLength);
+  /** Queues a batch for the log; once it is on disk, SQLite's log may be pruned up to `persisted`. */
+  private append(batch: Buffer, persisted: number | undefined): void {
+    const cut = this.validLength;
+    const baseId = this.baseId;
     this.validLength = undefined;
     this.bytesWritten += batch.length;
     this.logBytes += batch.length;
+    this.io.run(
+      async () => {
+        await appendBatch(this.logPath, batch, cut);
+        if (persisted !== undefined && this.baseId === baseId) this.source.persisted(persisted);
+      },
+      (err) => {
+        // The log may now hold a torn batch: later ones would not be replayed. The next save starts a new snapshot.
+        if (this.baseId === baseId) this.baseId = undefined;
+        this.source.failed(err);
+      },
+    );
   }
 
   private clearAppendTimer(): void {
@@ -183,91 +211,74 @@ export class SnapshotStore {
     this.appendTimer = undefined;
   }
 
-  /** On close: finishes a background snapshot at once, then appends what is left. */
-  flush(): void {
-    if (this.writer) {
-      const w = this.writer;
-      this.writer = undefined;
-      if (this.timer) clearImmediate(this.timer);
-      this.timer = undefined;
-      w.step(Number.POSITIVE_INFINITY);
-      this.installed(w);
-    }
-    if (this.baseId && !this.writer)
-      this.appendSome(Number.POSITIVE_INFINITY); // every piece at once
-    else this.save();
+  /** On close: lets a background snapshot finish, then appends what is left (or writes a snapshot with the graphs). */
+  async flush(withGraphs = false): Promise<void> {
+    this.closing = true;
+    this.clearAppendTimer();
+    await this.io.drain();
+    if (withGraphs || !this.baseId) this.save(withGraphs);
+    await this.io.drain();
+    if (this.baseId) this.appendSome(Number.POSITIVE_INFINITY); // every piece at once
+    await this.io.drain();
   }
 
-  /** Stops background work without saving (close without changes, reset). */
-  stop(): void {
+  /** Stops background work without saving (close without changes, reset); waits for a write under way. */
+  async stop(): Promise<void> {
     this.stopWriter();
+    await this.io.drain();
   }
 
-  /** Removes the files (`lilo reindex`). */
+  /** Removes the files (`lilo reindex`), after any write under way. */
   remove(partitions: number): void {
     this.stopWriter();
-    removeSnapshot(this.path, partitions);
     this.baseId = undefined;
     this.dirty = new Map();
+    const files = [this.path, this.logPath, ...graphFiles(this.path, partitions)];
+    this.io.run(
+      async () => void (await Promise.all(files.map((f) => rm(f, { force: true })))),
+      (err) => this.source.failed(err),
+    );
   }
 
-  private writeAtOnce(withGraphs: boolean): void {
-    const s = this.source.state();
-    const baseId = randomUUID();
-    const bytes = saveSnapshot(this.path, { ...header(s), baseId }, this.source.parts(), withGraphs);
-    this.bytesWritten += bytes;
-    this.afterNewSnapshot(baseId, bytes, s.lastSeq);
-    this.dirty = new Map();
-    this.source.persisted(s.lastSeq);
-  }
-
-  private startWriter(): void {
+  /** Starts writing a new snapshot of everything up to now, off the event loop; a new log follows it. */
+  private startWriter(withGraphs: boolean): void {
     this.clearAppendTimer(); // the new snapshot holds every change so far
     const s = this.source.state();
     // Everything up to lastSeq goes into the new snapshot; rows changed from here on are noted again.
     this.dirty = new Map();
-    this.writer = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), false);
-    this.scheduleStep();
-  }
-
-  private scheduleStep(): void {
-    this.timer = setImmediate(() => {
-      this.timer = undefined;
-      const w = this.writer;
-      if (!w) return;
-      try {
-        if (!w.step(this.chunk)) return this.scheduleStep();
-      } catch (err) {
+    const w = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), withGraphs, this.chunk);
+    this.writer = w;
+    this.io.run(
+      async () => {
+        if (!(await w.write()) || this.writer !== w) return; // aborted (invalidate, reset): nothing to install
+        const n = await startLog(this.logPath, w.header.baseId!);
+        if (this.writer !== w) return;
         this.writer = undefined;
+        this.installed(w, n);
+        if (!this.closing) this.save(); // the changes made while it was written
+      },
+      (err) => {
+        if (this.writer === w) this.writer = undefined;
         w.abort();
-        return this.source.failed(err);
-      }
-      this.writer = undefined;
-      this.installed(w);
-      this.save(); // the changes made while it was written
-    });
+        this.source.failed(err);
+      },
+    );
   }
 
-  /** A snapshot written in the background is in place: a new log for it. */
-  private installed(w: SnapshotWriter): void {
-    this.bytesWritten += w.written;
-    this.afterNewSnapshot(w.header.baseId!, w.written, w.header.lastSeq);
-  }
-
-  private afterNewSnapshot(baseId: string, bytes: number, lastSeq: number): void {
-    const n = startLog(this.logPath, baseId);
-    this.bytesWritten += n;
-    this.baseId = baseId;
-    this.baseBytes = bytes;
-    this.logBytes = n;
+  /** A snapshot and its new, empty log are on disk. */
+  private installed(w: SnapshotWriter, logBytes: number): void {
+    this.bytesWritten += w.written + logBytes;
+    this.baseId = w.header.baseId;
+    this.baseBytes = w.written;
+    this.logBytes = logBytes;
     this.validLength = undefined;
-    this.savedSeq = lastSeq;
+    this.savedSeq = w.header.lastSeq;
+    this.graphsSaved = w.header.partitions.some((p) => p.graph);
+    this.source.persisted(w.header.lastSeq);
   }
 
   private stopWriter(): void {
     this.clearAppendTimer();
-    if (this.timer) clearImmediate(this.timer);
-    this.timer = undefined;
     this.writer?.abort();
     this.writer = undefined;
   }
