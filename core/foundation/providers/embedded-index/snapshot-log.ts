@@ -93,7 +93,7 @@ export async function appendBatch(path: string, batch: Buffer, validLength: numb
 }
 
 async function writeAll(fh: FileHandle, b: Buffer, position: number): Promise<void> {
-  for (let off = 0; off < b.length; ) off += (await fh.write(b, off, b.length - off, position + off)).bytesWritten;
+  for (let off = 0; off < b.length;) off += (await fh.write(b, off, b.length - off, position + off)).bytesWritten;
 }
 
 /**

@@ -28,9 +28,9 @@ export interface SnapshotStoreOptions {
 }
 
 const DEFAULT_COMPACT_AT = 16 * 2 ** 20;
-const DEFAULT_CHUNK = 2 * 2 ** 20;
-/** About 2 MB of 384-dimension rows: what piles up while a large snapshot is written goes out in such pieces. */
-const DEFAULT_APPEND_ROWS = 5000;
+const DEFAULT_CHUNK = 2 ** 20;
+/** About 400 kB of 384-dimension rows (a ms or two of copying): what piles up while a large snapshot is written goes out in such pieces. */
+const DEFAULT_APPEND_ROWS = 1000;
 
 /**
  * Keeps the embedded index's RAM copy on disk with writes in proportion to
@@ -51,7 +51,9 @@ export class SnapshotStore {
   bytesWritten = 0;
   /** True when the snapshot on disk carries the graphs (written by a save with graphs, not by a background one). */
   graphsSaved = false;
-  private dirty = new Map<string, { userId: string; store: string; rows: Set<number> }>();
+  private dirty: DirtySet = new Map();
+  /** The rows a save is appending a piece at a time, and the change they bring the log up to. */
+  private pending: { rows: DirtySet; seq: number } | undefined;
   private baseId: string | undefined;
   private baseBytes = 0;
   private logBytes = 0;
@@ -126,6 +128,7 @@ export class SnapshotStore {
     this.stopWriter();
     this.baseId = undefined;
     this.dirty = new Map();
+    this.pending = undefined;
   }
 
   /**
@@ -147,41 +150,56 @@ export class SnapshotStore {
     this.appendSome(1);
   }
 
-  /** Resolves once every write asked for so far (and what it leads to) is on disk. */
-  saved(): Promise<void> {
-    return this.io.drain();
+  /** Resolves once everything saved so far is on disk: a snapshot under way, what follows it, pieces still to come. */
+  async saved(): Promise<void> {
+    await this.io.drain();
+    while (this.appendTimer) {
+      await new Promise((r) => setImmediate(r));
+      await this.io.drain();
+    }
   }
 
-  /** Appends up to `pieces` pieces of the changed rows; schedules the rest. */
+  /**
+   * Appends up to `pieces` pieces of the changed rows; schedules the rest.
+   * A save takes the rows changed so far as its set (`pending`); rows changed
+   * meanwhile wait for the next save, so a steady stream of changes cannot
+   * keep the set from ever being finished. Only the set's last piece claims
+   * progress (up to the change the set was taken at): after a crash between
+   * pieces, the replay stops short of them and the index catches them up
+   * from SQLite, whose log is kept until then.
+   */
   private appendSome(pieces: number): void {
     this.clearAppendTimer();
     const { lastSeq, dimension } = this.source.state();
     for (let n = 0; n < pieces; n++) {
-      if (this.dirty.size === 0 && lastSeq === this.savedSeq) return;
-      const rows = this.takeDirty(this.appendRows);
-      // A piece with rows still to come claims no progress (`savedSeq` again): after a crash between pieces,
-      // the replay stops short of the changes and the index catches them up from SQLite (its log is kept until the last piece).
-      const done = this.dirty.size === 0;
-      this.append(encodeBatch(this.savedSeq, done ? lastSeq : this.savedSeq, rows, dimension), done ? lastSeq : undefined);
+      if (!this.pending) {
+        if (this.dirty.size === 0 && lastSeq === this.savedSeq) return;
+        this.pending = { rows: this.dirty, seq: lastSeq };
+        this.dirty = new Map();
+      }
+      const set = this.pending;
+      const rows = this.takeRows(set.rows, this.appendRows);
+      const done = set.rows.size === 0;
+      this.append(encodeBatch(this.savedSeq, done ? set.seq : this.savedSeq, rows, dimension), done ? set.seq : undefined);
       if (!done) continue;
-      this.savedSeq = lastSeq;
-      if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) this.startWriter(false);
-      return;
+      this.pending = undefined;
+      this.savedSeq = set.seq;
+      if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) return this.startWriter(false);
     }
-    if (this.dirty.size > 0) this.appendTimer = setImmediate(() => this.appendSome(1));
+    if (this.pending) this.appendTimer = setImmediate(() => this.appendSome(1));
   }
 
-  /** Up to `max` changed rows with their state now, taken out of the dirty set. */
-  private takeDirty(max: number): LoggedRow[] {
+  /** Up to `max` rows of a changed set with their state now, taken out of it. */
+  private takeRows(set: DirtySet, max: number): LoggedRow[] {
     const rows: LoggedRow[] = [];
-    for (const [k, d] of this.dirty) {
+    for (const [k, d] of set) {
       const p = this.source.part(d.userId, d.store);
       for (const rowId of d.rows) {
         if (rows.length >= max) return rows;
         rows.push({ userId: d.userId, store: d.store, rowId, int8: p?.int8Of(rowId) });
         d.rows.delete(rowId);
       }
-      this.dirty.delete(k);
+      set.delete(k);
     }
     return rows;
   }
@@ -233,6 +251,7 @@ export class SnapshotStore {
     this.stopWriter();
     this.baseId = undefined;
     this.dirty = new Map();
+    this.pending = undefined;
     const files = [this.path, this.logPath, ...graphFiles(this.path, partitions)];
     this.io.run(
       async () => void (await Promise.all(files.map((f) => rm(f, { force: true })))),
@@ -246,6 +265,7 @@ export class SnapshotStore {
     const s = this.source.state();
     // Everything up to lastSeq goes into the new snapshot; rows changed from here on are noted again.
     this.dirty = new Map();
+    this.pending = undefined;
     const w = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), withGraphs, this.chunk);
     this.writer = w;
     this.io.run(
@@ -289,6 +309,9 @@ export class SnapshotStore {
     return { snapshot: size(this.path), log: size(this.logPath) };
   }
 }
+
+/** Changed rows per partition. */
+type DirtySet = Map<string, { userId: string; store: string; rows: Set<number> }>;
 
 const key = (userId: string, store: string) => `${store}\u0000${userId}`;
 
