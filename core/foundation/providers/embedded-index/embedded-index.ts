@@ -250,6 +250,11 @@ export class EmbeddedIndex implements VectorIndex {
     this.run(() => snapshots.save(full), "save the vector snapshot");
   }
 
+  /** Bytes written to the snapshot files since start and the longest piece of snapshot work on the event loop (benchmark). */
+  snapshotStats(): { bytesWritten: number; longestStepMs: number } {
+    return { bytesWritten: this.snapshots?.bytesWritten ?? 0, longestStepMs: this.snapshots?.longestStepMs ?? 0 };
+  }
+
   /** Resolves once what the saves so far asked for is on disk (the files are written off the event loop). */
   async saved(): Promise<void> {
     await this.snapshots?.saved();

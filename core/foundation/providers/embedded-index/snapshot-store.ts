@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
 import { Partition } from "./partition.ts";
 import { graphFiles, loadSnapshot, removeStaleTemps, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
 import { SerialIo } from "./serial-io.ts";
@@ -49,6 +50,8 @@ const DEFAULT_APPEND_ROWS = 1000;
 export class SnapshotStore {
   /** Bytes written to snapshot files since start (for `lilo doctor` and the benchmark). */
   bytesWritten = 0;
+  /** The longest piece of snapshot work done on the event loop (copying rows, a save's bookkeeping), in ms (benchmark). */
+  longestStepMs = 0;
   /** True when the snapshot on disk carries the graphs (written by a save with graphs, not by a background one). */
   graphsSaved = false;
   private dirty: DirtySet = new Map();
@@ -141,6 +144,10 @@ export class SnapshotStore {
    * resolves when the files are written.
    */
   save(withGraphs = false): void {
+    this.timed(() => this.saveNow(withGraphs));
+  }
+
+  private saveNow(withGraphs: boolean): void {
     if (withGraphs) {
       this.stopWriter();
       return this.startWriter(true);
@@ -186,7 +193,16 @@ export class SnapshotStore {
       this.savedSeq = set.seq;
       if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) return this.startWriter(false);
     }
-    if (this.pending) this.appendTimer = setImmediate(() => this.appendSome(1));
+    if (this.pending) this.appendTimer = setImmediate(() => this.timed(() => this.appendSome(1)));
+  }
+
+  private timed(fn: () => void): void {
+    const t = performance.now();
+    try {
+      fn();
+    } finally {
+      this.longestStepMs = Math.max(this.longestStepMs, performance.now() - t);
+    }
   }
 
   /** Up to `max` rows of a changed set with their state now, taken out of it. */
@@ -274,7 +290,7 @@ export class SnapshotStore {
         const n = await startLog(this.logPath, w.header.baseId!);
         if (this.writer !== w) return;
         this.writer = undefined;
-        this.installed(w, n);
+        this.timed(() => this.installed(w, n));
         if (!this.closing) this.save(); // the changes made while it was written
       },
       (err) => {
@@ -294,6 +310,7 @@ export class SnapshotStore {
     this.validLength = undefined;
     this.savedSeq = w.header.lastSeq;
     this.graphsSaved = w.header.partitions.some((p) => p.graph);
+    this.longestStepMs = Math.max(this.longestStepMs, w.longestTakeMs);
     this.source.persisted(w.header.lastSeq);
   }
 

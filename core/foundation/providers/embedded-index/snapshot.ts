@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { Partition } from "./partition.ts";
 import { PRIVATE_FILE_MODE, makePrivate } from "../../util/file-modes.ts";
 
@@ -43,6 +44,8 @@ export class SnapshotWriter {
   readonly header: SnapshotHeader;
   /** Bytes written so far. */
   written = 0;
+  /** The longest copy of a chunk on the event loop, in ms (benchmark). */
+  longestTakeMs = 0;
   private readonly tmp: string;
   private part = 0;
   private slot = 0;
@@ -105,24 +108,29 @@ export class SnapshotWriter {
 
   /** Copies up to about `chunkBytes` more records (on the event loop, a few ms); undefined once every row is taken. */
   private take(): Buffer | undefined {
-    const out: Buffer[] = [];
-    let budget = this.chunkBytes;
-    while (this.part < this.parts.length && budget > 0) {
+    const t = performance.now();
+    const chunk = this.copyChunk();
+    this.longestTakeMs = Math.max(this.longestTakeMs, performance.now() - t);
+    return chunk;
+  }
+
+  private copyChunk(): Buffer | undefined {
+    if (this.part >= this.parts.length) return undefined;
+    const out = Buffer.allocUnsafe(Math.max(this.chunkBytes, 8 + this.header.dimension));
+    let used = 0;
+    while (this.part < this.parts.length) {
       const p = this.parts[this.part]!;
       const count = this.header.partitions[this.part]!.count;
-      const rec = 8 + p.dimension;
-      const n = Math.min(count - this.slot, Math.max(1, Math.floor(budget / rec)));
-      if (n > 0) {
-        out.push(records(p, this.slot, n));
-        this.slot += n;
-        budget -= n * rec;
-      }
+      const n = Math.min(count - this.slot, Math.floor((out.length - used) / (8 + p.dimension)));
+      if (n <= 0 && this.slot < count) break; // the chunk is full
+      used = records(p, this.slot, n, out, used);
+      this.slot += n;
       if (this.slot >= count) {
         this.part++;
         this.slot = 0;
       }
     }
-    return out.length ? Buffer.concat(out) : undefined;
+    return out.subarray(0, used);
   }
 
   private noteMove(part: number, rowId: number, from: number, to: number): void {
@@ -169,15 +177,14 @@ export class SnapshotWriter {
   }
 }
 
-/** `n` records of a partition from `slot` on: float64 row id + int8 vector each. */
-function records(p: Partition, slot: number, n: number): Buffer {
+/** Copies `n` records of a partition from `slot` on (float64 row id + int8 vector each) into `out` at `at`; returns the end. */
+function records(p: Partition, slot: number, n: number, out: Buffer, at: number): number {
   const d = p.dimension;
-  const out = Buffer.alloc(n * (8 + d));
-  for (let i = 0; i < n; i++) {
-    out.writeDoubleLE(p.rowIds[slot + i]!, i * (8 + d));
-    out.set(new Uint8Array(p.data.buffer, p.data.byteOffset + (slot + i) * d, d), i * (8 + d) + 8);
+  for (let i = 0; i < n; i++, at += 8 + d) {
+    out.writeDoubleLE(p.rowIds[slot + i]!, at);
+    out.set(new Uint8Array(p.data.buffer, p.data.byteOffset + (slot + i) * d, d), at + 8);
   }
-  return out;
+  return at;
 }
 
 /** Reads a snapshot; undefined when there is none. Throws on a damaged file (the caller rebuilds). */
