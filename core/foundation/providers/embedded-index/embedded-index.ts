@@ -123,7 +123,6 @@ export class EmbeddedIndex implements VectorIndex {
   async reset(dimension: number, embedderId: string): Promise<void> {
     checkDimension(dimension);
     const table = (this.table ??= new VectorTable(this.db));
-    const old = this.parts.size;
     this.meta = this.run(
       () =>
         this.db
@@ -137,7 +136,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.parts = new Map();
     this.lastSeq = table.lastSeq();
     this.dataVersion = table.dataVersion();
-    this.snapshots?.remove(old);
+    this.snapshots?.remove();
     this.save(false);
   }
 

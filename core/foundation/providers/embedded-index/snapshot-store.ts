@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { Partition } from "./partition.ts";
-import { graphFiles, loadSnapshot, removeStaleTemps, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
+import { otherGraphFiles, loadSnapshot, removeStaleTemps, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
 import { SerialIo } from "./serial-io.ts";
 import { appendBatch, encodeBatch, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
 
@@ -263,14 +263,13 @@ export class SnapshotStore {
   }
 
   /** Removes the files (`lilo reindex`), after any write under way. */
-  remove(partitions: number): void {
+  remove(): void {
     this.stopWriter();
     this.baseId = undefined;
     this.dirty = new Map();
     this.pending = undefined;
-    const files = [this.path, this.logPath, ...graphFiles(this.path, partitions)];
     this.io.run(
-      async () => void (await Promise.all(files.map((f) => rm(f, { force: true })))),
+      async () => void (await Promise.all([this.path, this.logPath, ...(await otherGraphFiles(this.path, undefined))].map((f) => rm(f, { force: true })))),
       (err) => this.source.failed(err),
     );
   }
@@ -288,6 +287,8 @@ export class SnapshotStore {
       async () => {
         if (!(await w.write()) || this.writer !== w) return; // aborted (invalidate, reset): nothing to install
         const n = await startLog(this.logPath, w.header.baseId!);
+        // Graphs of the snapshot replaced (none are written with a background snapshot: a start rebuilds them).
+        await Promise.all((await otherGraphFiles(this.path, w.header.baseId)).map((f) => rm(f, { force: true })));
         if (this.writer !== w) return;
         this.writer = undefined;
         this.timed(() => this.installed(w, n));

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { open, rename, rm, type FileHandle } from "node:fs/promises";
+import { open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Partition } from "./partition.ts";
@@ -159,8 +159,9 @@ export class SnapshotWriter {
   private saveGraphs(): void {
     this.parts.forEach((p, i) => {
       if (!this.header.partitions[i]!.graph) return;
-      p.saveGraph(graphPath(this.path, i));
-      makePrivate(graphPath(this.path, i)); // usearch writes with the default mode; the vectors are the user's
+      const file = graphPath(this.path, i, this.header.baseId);
+      p.saveGraph(file);
+      makePrivate(file); // usearch writes with the default mode; the vectors are the user's
     });
   }
 
@@ -228,14 +229,23 @@ export function loadSnapshot(path: string): { header: SnapshotHeader; partitions
   }
   // A graph that cannot be loaded is rebuilt by the index from the int8 vectors.
   header.partitions.forEach((h, i) => {
-    if (h.graph && existsSync(graphPath(path, i))) partitions[i]!.loadGraph(graphPath(path, i));
+    const file = graphPath(path, i, header.baseId);
+    if (h.graph && existsSync(file)) partitions[i]!.loadGraph(file);
   });
   return { header, partitions, bytes: buf.length };
 }
 
-/** The graph files a snapshot of `partitions` partitions may have beside it. */
-export function graphFiles(path: string, partitions: number): string[] {
-  return Array.from({ length: partitions }, (_, i) => graphPath(path, i));
+/**
+ * Graph files beside the snapshot `path` that do not belong to the snapshot
+ * `baseId` (all of them without one): left by an older snapshot, or by a
+ * crash between writing a snapshot's graphs and renaming it into place.
+ */
+export async function otherGraphFiles(path: string, baseId: string | undefined): Promise<string[]> {
+  const prefix = `${basename(path)}.`;
+  const own = baseId ? `${prefix}${baseId}.graph` : undefined;
+  return (await readdir(dirname(path)))
+    .filter((f) => f.startsWith(prefix) && /\.graph\d+$/.test(f) && !(own && f.startsWith(own)))
+    .map((f) => join(dirname(path), f));
 }
 
 /**
@@ -266,6 +276,7 @@ function alive(pid: number): boolean {
   }
 }
 
-function graphPath(path: string, i: number): string {
-  return `${path}.graph${i}`;
+/** A snapshot's graph file for partition `i`, named after the snapshot: a graph is never loaded for another snapshot's partition. */
+function graphPath(path: string, i: number, baseId: string | undefined): string {
+  return baseId ? `${path}.${baseId}.graph${i}` : `${path}.graph${i}`;
 }
