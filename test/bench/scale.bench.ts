@@ -207,7 +207,7 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     let t = performance.now();
     const fill = await fillNotes(db, index, embedder, names, 1000);
     const fillS = (performance.now() - t) / 1000;
-    const { bytesWritten, longestStepMs } = index.snapshotStats();
+    const { bytesWritten, longestStepMs, longestStepCpuMs } = index.snapshotStats();
     const written = bytesWritten - writtenBefore;
     const manyTimes = await turnTimes(manyDir, db, embedder, index, names[0]!);
     await index.close();
@@ -236,7 +236,7 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
       `  snapshot while writing ${total.toLocaleString("en")} notes in batches of 250: ${mb(written)} written to snapshot files ` +
         `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms wall / ` +
         `${fill.stallCpuMs.toFixed(0)} ms CPU (load average ${loadavg()[0]!.toFixed(1)}; longest step of snapshot work on the event loop ` +
-        `${longestStepMs.toFixed(1)} ms, its file writes off the loop), ` +
+        `${longestStepMs.toFixed(1)} ms wall / ${longestStepCpuMs.toFixed(1)} ms CPU, its file writes off the loop), ` +
         `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms wall / ${startCpu.toFixed(0)} ms CPU`,
     );
   } finally {

@@ -250,8 +250,9 @@ export class EmbeddedIndex implements VectorIndex {
   }
 
   /** Bytes written to the snapshot files since start and the longest piece of snapshot work on the event loop (benchmark). */
-  snapshotStats(): { bytesWritten: number; longestStepMs: number } {
-    return { bytesWritten: this.snapshots?.bytesWritten ?? 0, longestStepMs: this.snapshots?.longestStepMs ?? 0 };
+  snapshotStats(): { bytesWritten: number; longestStepMs: number; longestStepCpuMs: number } {
+    const s = this.snapshots;
+    return { bytesWritten: s?.bytesWritten ?? 0, longestStepMs: s?.longestStep.wallMs ?? 0, longestStepCpuMs: s?.longestStep.cpuMs ?? 0 };
   }
 
   /** Resolves once what the saves so far asked for is on disk (the files are written off the event loop). */

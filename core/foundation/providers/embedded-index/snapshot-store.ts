@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { performance } from "node:perf_hooks";
 import { Partition } from "./partition.ts";
 import { otherGraphFiles, loadSnapshot, removeStaleTemps, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
 import { SerialIo } from "./serial-io.ts";
+import { LongestStep } from "./longest-step.ts";
 import { appendBatch, encodeBatch, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
 
 /** What the snapshot store reads from the index it saves. */
@@ -50,8 +50,8 @@ const DEFAULT_APPEND_ROWS = 1000;
 export class SnapshotStore {
   /** Bytes written to snapshot files since start (for `lilo doctor` and the benchmark). */
   bytesWritten = 0;
-  /** The longest piece of snapshot work done on the event loop (copying rows, a save's bookkeeping), in ms (benchmark). */
-  longestStepMs = 0;
+  /** The longest piece of snapshot work done on the event loop (copying rows, a save's bookkeeping; benchmark). */
+  readonly longestStep = new LongestStep();
   /** True when the snapshot on disk carries the graphs (written by a save with graphs, not by a background one). */
   graphsSaved = false;
   private dirty: DirtySet = new Map();
@@ -197,12 +197,7 @@ export class SnapshotStore {
   }
 
   private timed(fn: () => void): void {
-    const t = performance.now();
-    try {
-      fn();
-    } finally {
-      this.longestStepMs = Math.max(this.longestStepMs, performance.now() - t);
-    }
+    this.longestStep.measure(fn);
   }
 
   /** Up to `max` rows of a changed set with their state now, taken out of it. */
@@ -281,7 +276,7 @@ export class SnapshotStore {
     // Everything up to lastSeq goes into the new snapshot; rows changed from here on are noted again.
     this.dirty = new Map();
     this.pending = undefined;
-    const w = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), withGraphs, this.chunk);
+    const w = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), withGraphs, this.chunk, this.longestStep);
     this.writer = w;
     this.io.run(
       async () => {
@@ -311,7 +306,6 @@ export class SnapshotStore {
     this.validLength = undefined;
     this.savedSeq = w.header.lastSeq;
     this.graphsSaved = w.header.partitions.some((p) => p.graph);
-    this.longestStepMs = Math.max(this.longestStepMs, w.longestTakeMs);
     this.source.persisted(w.header.lastSeq);
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
+import type { LongestStep } from "./longest-step.ts";
 import { Partition } from "./partition.ts";
 import { PRIVATE_FILE_MODE, makePrivate } from "../../util/file-modes.ts";
 
@@ -44,8 +44,6 @@ export class SnapshotWriter {
   readonly header: SnapshotHeader;
   /** Bytes written so far. */
   written = 0;
-  /** The longest copy of a chunk on the event loop, in ms (benchmark). */
-  longestTakeMs = 0;
   private readonly tmp: string;
   private part = 0;
   private slot = 0;
@@ -59,6 +57,7 @@ export class SnapshotWriter {
     private readonly parts: Partition[],
     withGraphs: boolean,
     private readonly chunkBytes: number,
+    private readonly steps?: LongestStep,
   ) {
     this.header = {
       ...header,
@@ -108,10 +107,7 @@ export class SnapshotWriter {
 
   /** Copies up to about `chunkBytes` more records (on the event loop, a few ms); undefined once every row is taken. */
   private take(): Buffer | undefined {
-    const t = performance.now();
-    const chunk = this.copyChunk();
-    this.longestTakeMs = Math.max(this.longestTakeMs, performance.now() - t);
-    return chunk;
+    return this.steps ? this.steps.measure(() => this.copyChunk()) : this.copyChunk();
   }
 
   private copyChunk(): Buffer | undefined {
