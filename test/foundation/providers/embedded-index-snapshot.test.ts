@@ -185,4 +185,21 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     const b = await reopened();
     expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 199 });
   });
+
+  it("prunes SQLite's change log only behind what is on disk, a bounded piece per turn of the event loop", async () => {
+    const a = open({ saveEvery: Number.POSITIVE_INFINITY, keepLog: 100 });
+    await a.index.init(DIM, EMB);
+    await a.index.saved();
+    for (let i = 0; i < 3; i++) await a.index.upsert(Array.from({ length: 4000 }, (_, j) => rec(1 + i * 4000 + j, `u${j % 5}`)));
+    const changes = () => (a.sql.prepare("SELECT COUNT(*) AS n FROM memory_vector_changes").get() as { n: number }).n;
+    a.index.save();
+    expect(changes()).toBe(12_000); // nothing is on disk yet: nothing pruned
+    await a.index.saved();
+    // The first 5,000 entries went when the log reached the disk; the rest go a piece per turn.
+    expect(changes()).toBeGreaterThanOrEqual(12_000 - 100 - 5000);
+    await until(() => changes() === 100);
+    expect(changes()).toBe(100);
+    expect(a.sql.prepare("SELECT pruned_through AS p FROM memory_vector_meta").get()).toEqual({ p: 11_900 });
+    await reopened();
+  });
 });

@@ -96,6 +96,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     await cli.index.init(DIM, EMB);
     await bot.index.upsert([note(1)]);
     await cli.index.upsert([note(2), note(3)]); // saves and prunes the whole log
+    await cli.index.saved(); // written off the event loop; the log is pruned once it is on disk
     expect(sorted(await bot.index.keys())).toEqual(["notes/u1/1", "notes/u1/2", "notes/u1/3"]);
     await cli.index.reset(DIM, EMB); // `lilo reindex` in the CLI
     await cli.index.upsert([note(9)]);

@@ -3,6 +3,7 @@ import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, V
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
 import { SnapshotStore } from "./snapshot-store.ts";
+import { LogPruner } from "./log-pruner.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
@@ -73,10 +74,10 @@ export class EmbeddedIndex implements VectorIndex {
   private readonly messageGraphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly saveEvery: number;
-  private readonly keepLog: number;
   private readonly graphBuild: "background" | "inline";
   private readonly graphChunk: number;
   private graphTimer: NodeJS.Immediate | undefined;
+  private readonly pruner: LogPruner;
   private readonly graphWaiters: (() => void)[] = [];
 
   constructor(
@@ -88,14 +89,18 @@ export class EmbeddedIndex implements VectorIndex {
     this.messageGraphMinSize = opts.messageGraphMinSize ?? DEFAULT_MESSAGE_GRAPH_MIN_SIZE;
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
     this.saveEvery = opts.saveEvery ?? 5000;
-    this.keepLog = opts.keepLog ?? 10_000;
+    this.pruner = new LogPruner(
+      () => this.table,
+      opts.keepLog ?? 10_000,
+      (err) => void (this.saveError = err),
+    );
     this.graphBuild = opts.graphBuild ?? "background";
     this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
     const source = {
       parts: () => [...this.parts.values()],
       part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
       state: () => ({ ...this.ready().meta, lastSeq: this.lastSeq }),
-      persisted: (seq: number) => this.table?.prune(seq - this.keepLog),
+      persisted: (seq: number) => this.pruner.persisted(seq),
       failed: (err: unknown) => void (this.saveError = err), // raised by the next save
     };
     const sizes = {
@@ -275,6 +280,7 @@ export class EmbeddedIndex implements VectorIndex {
       }
     } finally {
       await snapshots?.stop();
+      this.pruner.stop();
       this.meta = undefined;
       this.parts = new Map();
     }

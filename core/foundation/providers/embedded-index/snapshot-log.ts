@@ -76,17 +76,18 @@ export async function startLog(path: string, baseId: string): Promise<number> {
 }
 
 /**
- * Appends one encoded batch off the event loop and fsyncs it, first cutting
- * off a damaged tail found at load (`validLength`). A crash mid-append leaves
- * a torn batch that its checksum gives away.
+ * Appends one encoded batch off the event loop, first cutting off a damaged
+ * tail found at load (`validLength`); with `sync`, fsyncs it (a batch that
+ * claims progress: SQLite's log is pruned behind it). A crash mid-append
+ * leaves a torn batch that its checksum gives away.
  */
-export async function appendBatch(path: string, batch: Buffer, validLength: number | undefined): Promise<void> {
+export async function appendBatch(path: string, batch: Buffer, validLength: number | undefined, sync: boolean): Promise<void> {
   const fh = await open(path, "r+", PRIVATE_FILE_MODE);
   try {
     const end = validLength ?? (await fh.stat()).size;
     if (validLength !== undefined) await fh.truncate(validLength);
     await writeAll(fh, batch, end);
-    await fh.datasync();
+    if (sync) await fh.datasync();
   } finally {
     await fh.close();
   }

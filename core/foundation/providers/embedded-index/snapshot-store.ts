@@ -224,7 +224,7 @@ export class SnapshotStore {
     this.logBytes += batch.length;
     this.io.run(
       async () => {
-        await appendBatch(this.logPath, batch, cut);
+        await appendBatch(this.logPath, batch, cut, persisted !== undefined);
         if (persisted !== undefined && this.baseId === baseId) this.source.persisted(persisted);
       },
       (err) => {
