@@ -203,11 +203,11 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     const db = openDatabase(file);
     const index = new EmbeddedIndex(db); // default snapshot settings, as the bot runs
     await index.init(dim, embedder.id);
-    const writtenBefore = index.snapshotStats().bytesWritten;
+    const writtenBefore = index.snapshotStats()!.bytesWritten;
     let t = performance.now();
     const fill = await fillNotes(db, index, embedder, names, 1000);
     const fillS = (performance.now() - t) / 1000;
-    const { bytesWritten, longestStepMs, longestStepCpuMs } = index.snapshotStats();
+    const { bytesWritten, longestStepMs, longestStepCpuMs } = index.snapshotStats()!;
     const written = bytesWritten - writtenBefore;
     const manyTimes = await turnTimes(manyDir, db, embedder, index, names[0]!);
     await index.close();

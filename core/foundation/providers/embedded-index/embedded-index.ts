@@ -2,13 +2,13 @@ import { VectorIndexError } from "../../errors.ts";
 import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
-import { SnapshotStore } from "./snapshot-store.ts";
+import { SnapshotStore, type SnapshotStoreOptions } from "./snapshot-store.ts";
 import { LogPruner } from "./log-pruner.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
 
-export interface EmbeddedIndexOptions {
+export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
   /** Where the RAM copy is saved; default `<database file>.vectors`, none for an in-memory database; null = never. */
   snapshotPath?: string | null;
   /** A (user, store) with at least this many vectors is searched through an HNSW graph instead of an exact scan. */
@@ -19,12 +19,6 @@ export interface EmbeddedIndexOptions {
   rescoreDepth?: number;
   /** Save the changes (appended to the snapshot's log) after this many (also done on close). */
   saveEvery?: number;
-  /** The snapshot's log is folded into a new snapshot, written in the background, once larger than this and the snapshot. */
-  compactAtBytes?: number;
-  /** Bytes of a background snapshot written per step. */
-  snapshotChunkBytes?: number;
-  /** Changed rows appended to the snapshot's log per turn of the event loop (more go out over several turns). */
-  appendRows?: number;
   /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
   keepLog?: number;
   /** "background" (default): graphs are built a chunk at a time while searches scan exactly; "inline": at once. */
@@ -68,7 +62,6 @@ export class EmbeddedIndex implements VectorIndex {
   private unsaved = 0;
   private readonly snapshotPath: string | undefined;
   private readonly snapshots: SnapshotStore | undefined;
-  private saveError: unknown;
   private loadedFrom: "snapshot" | "sqlite" = "sqlite";
   private readonly graphMinSize: number;
   private readonly messageGraphMinSize: number;
@@ -89,11 +82,6 @@ export class EmbeddedIndex implements VectorIndex {
     this.messageGraphMinSize = opts.messageGraphMinSize ?? DEFAULT_MESSAGE_GRAPH_MIN_SIZE;
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
     this.saveEvery = opts.saveEvery ?? 5000;
-    this.pruner = new LogPruner(
-      () => this.table,
-      opts.keepLog ?? 10_000,
-      (err) => void (this.saveError = err),
-    );
     this.graphBuild = opts.graphBuild ?? "background";
     this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
     const source = {
@@ -101,14 +89,9 @@ export class EmbeddedIndex implements VectorIndex {
       part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
       state: () => ({ ...this.ready().meta, lastSeq: this.lastSeq }),
       persisted: (seq: number) => this.pruner.persisted(seq),
-      failed: (err: unknown) => void (this.saveError = err), // raised by the next save
     };
-    const sizes = {
-      ...(opts.compactAtBytes !== undefined ? { compactAtBytes: opts.compactAtBytes } : {}),
-      ...(opts.snapshotChunkBytes !== undefined ? { chunkBytes: opts.snapshotChunkBytes } : {}),
-      ...(opts.appendRows !== undefined ? { appendRows: opts.appendRows } : {}),
-    };
-    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, sizes) : undefined;
+    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, opts) : undefined;
+    this.pruner = new LogPruner(() => this.table, opts.keepLog ?? 10_000, this.snapshots); // a failure is raised by the next save
   }
 
   async init(dimension: number, embedderId: string): Promise<void> {
@@ -248,22 +231,19 @@ export class EmbeddedIndex implements VectorIndex {
     this.unsaved = 0;
     const snapshots = this.snapshots;
     if (!snapshots) return;
-    this.raiseSaveError();
     // Graphs (hundreds of MB, written by usearch on this thread) only with a whole snapshot; changes otherwise go to its log.
     const full = withGraphs && [...this.parts.values()].some((p) => p.hasGraph);
     this.run(() => snapshots.save(full), "save the vector snapshot");
   }
 
-  /** Bytes written to the snapshot files since start and the longest piece of snapshot work on the event loop (benchmark). */
-  snapshotStats(): { bytesWritten: number; longestStepMs: number; longestStepCpuMs: number } {
-    const s = this.snapshots;
-    return { bytesWritten: s?.bytesWritten ?? 0, longestStepMs: s?.longestStep.wallMs ?? 0, longestStepCpuMs: s?.longestStep.cpuMs ?? 0 };
+  /** What the snapshot wrote and cost the event loop (benchmark); undefined without a snapshot. */
+  snapshotStats(): ReturnType<SnapshotStore["stats"]> | undefined {
+    return this.snapshots?.stats();
   }
 
   /** Resolves once what the saves so far asked for is on disk (the files are written off the event loop). */
   async saved(): Promise<void> {
     await this.snapshots?.saved();
-    this.raiseSaveError();
   }
 
   async close(): Promise<void> {
@@ -276,7 +256,6 @@ export class EmbeddedIndex implements VectorIndex {
         // Graphs are written only here (usearch writes synchronously): when they changed or the snapshot lacks them.
         const graphs = [...this.parts.values()].some((p) => p.hasGraph) && (this.unsaved > 0 || !snapshots.graphsSaved);
         await snapshots.flush(graphs);
-        this.raiseSaveError();
       }
     } finally {
       await snapshots?.stop();
@@ -284,12 +263,6 @@ export class EmbeddedIndex implements VectorIndex {
       this.meta = undefined;
       this.parts = new Map();
     }
-  }
-
-  private raiseSaveError(): void {
-    const failed = this.saveError;
-    this.saveError = undefined;
-    if (failed) throw new VectorIndexError("Could not write the vector snapshot in the background", { cause: failed });
   }
 
   /** Loads the snapshot (or rebuilds from SQLite when it is missing or stale), then catches up. Returns the changes applied. */

@@ -17,7 +17,8 @@ export class LogPruner {
     private readonly table: () => VectorTable | undefined,
     /** Entries kept behind the snapshot, so another process a little behind catches up without a reload. */
     private readonly keep: number,
-    private readonly failed: (err: unknown) => void,
+    /** Told of a failure (the snapshot store: the next save raises it); pruning is only ever asked for with a snapshot. */
+    private readonly failures: { fail(err: unknown): void } | undefined,
   ) {}
 
   /** Changes up to `seq` are on disk: entries more than `keep` behind it may go. */
@@ -37,7 +38,8 @@ export class LogPruner {
     try {
       if (this.table()?.prune(this.target, PRUNE_ROWS)) this.timer = setImmediate(() => this.step());
     } catch (err) {
-      this.failed(err); // raised by the next save; the log is only longer meanwhile
+      if (!this.failures) throw err;
+      this.failures.fail(err); // the log is only longer meanwhile
     }
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { VectorIndexError } from "../../errors.ts";
 import { existsSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Partition } from "./partition.ts";
@@ -15,16 +16,15 @@ export interface SnapshotSource {
   state(): { dimension: number; embedderId: string; generation: string; lastSeq: number };
   /** Called once changes up to `seq` are on disk (the index prunes SQLite's log behind it). */
   persisted(seq: number): void;
-  /** Why a background write failed (it is retried by the next save). */
-  failed(err: unknown): void;
 }
 
+/** Sizes of the snapshot's work (also options of the index). */
 export interface SnapshotStoreOptions {
-  /** The log is folded into a new snapshot once it is larger than the snapshot and at least this many bytes. */
+  /** The log is folded into a new snapshot, written in the background, once larger than this and the snapshot. */
   compactAtBytes?: number;
-  /** Bytes written per step of a background snapshot (a few ms of work). */
-  chunkBytes?: number;
-  /** Rows appended to the log per event-loop turn: more changed rows go out over several turns. */
+  /** Bytes of a background snapshot copied per turn of the event loop (written off it). */
+  snapshotChunkBytes?: number;
+  /** Changed rows appended to the snapshot's log per turn of the event loop (more go out over several turns). */
   appendRows?: number;
 }
 
@@ -70,6 +70,7 @@ export class SnapshotStore {
   private readonly appendRows: number;
   /** The rest of a large save, appended on the next turn of the event loop. */
   private appendTimer: NodeJS.Immediate | undefined;
+  private failure: unknown;
   /** Set by `flush`: a finished snapshot does not start appending on later turns (the index is closing). */
   private closing = false;
 
@@ -79,7 +80,7 @@ export class SnapshotStore {
     opts: SnapshotStoreOptions = {},
   ) {
     this.compactAt = opts.compactAtBytes ?? DEFAULT_COMPACT_AT;
-    this.chunk = opts.chunkBytes ?? DEFAULT_CHUNK;
+    this.chunk = opts.snapshotChunkBytes ?? DEFAULT_CHUNK;
     this.appendRows = opts.appendRows ?? DEFAULT_APPEND_ROWS;
   }
 
@@ -118,6 +119,18 @@ export class SnapshotStore {
     return { header, partitions, lastSeq };
   }
 
+  /** Notes why a background write failed: the next save, `saved()` or close raises it (the write is retried by the next save). */
+  fail(err: unknown): void {
+    this.failure ??= err;
+  }
+
+  /** Throws what a background write failed with since the last time, once. */
+  private raise(): void {
+    const err = this.failure;
+    this.failure = undefined;
+    if (err) throw new VectorIndexError("Could not write the vector snapshot in the background", { cause: err });
+  }
+
   /** Notes that a row changed in the RAM copy (its state now goes into the next save). */
   touch(userId: string, store: string, rowId: number): void {
     const k = key(userId, store);
@@ -144,6 +157,7 @@ export class SnapshotStore {
    * resolves when the files are written.
    */
   save(withGraphs = false): void {
+    this.raise();
     this.timed(() => this.saveNow(withGraphs));
   }
 
@@ -157,6 +171,11 @@ export class SnapshotStore {
     this.appendSome(1);
   }
 
+  /** Bytes written to the files since start and the longest piece of snapshot work on the event loop (benchmark). */
+  stats(): { bytesWritten: number; longestStepMs: number; longestStepCpuMs: number } {
+    return { bytesWritten: this.bytesWritten, longestStepMs: this.longestStep.wallMs, longestStepCpuMs: this.longestStep.cpuMs };
+  }
+
   /** Resolves once everything saved so far is on disk: a snapshot under way, what follows it, pieces still to come. */
   async saved(): Promise<void> {
     await this.io.drain();
@@ -164,6 +183,7 @@ export class SnapshotStore {
       await new Promise((r) => setImmediate(r));
       await this.io.drain();
     }
+    this.raise();
   }
 
   /**
@@ -230,7 +250,7 @@ export class SnapshotStore {
       (err) => {
         // The log may now hold a torn batch: later ones would not be replayed. The next save starts a new snapshot.
         if (this.baseId === baseId) this.baseId = undefined;
-        this.source.failed(err);
+        this.fail(err);
       },
     );
   }
@@ -249,6 +269,7 @@ export class SnapshotStore {
     await this.io.drain();
     if (this.baseId) this.appendSome(Number.POSITIVE_INFINITY); // every piece at once
     await this.io.drain();
+    this.raise();
   }
 
   /** Stops background work without saving (close without changes, reset); waits for a write under way. */
@@ -265,7 +286,7 @@ export class SnapshotStore {
     this.pending = undefined;
     this.io.run(
       async () => void (await Promise.all([this.path, this.logPath, ...(await otherGraphFiles(this.path, undefined))].map((f) => rm(f, { force: true })))),
-      (err) => this.source.failed(err),
+      (err) => this.fail(err),
     );
   }
 
@@ -292,7 +313,7 @@ export class SnapshotStore {
       (err) => {
         if (this.writer === w) this.writer = undefined;
         w.abort();
-        this.source.failed(err);
+        this.fail(err);
       },
     );
   }
