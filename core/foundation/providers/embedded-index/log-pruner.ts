@@ -1,7 +1,7 @@
 import type { VectorTable } from "../../store/vectors/vector-table.ts";
 
-/** Change-log entries deleted per turn of the event loop (a few ms of SQLite work). */
-const PRUNE_ROWS = 5000;
+/** Change-log entries deleted per turn of the event loop (a few ms of SQLite work, its commit included). */
+const PRUNE_ROWS = 2000;
 
 /**
  * Prunes SQLite's vector change log behind what the snapshot files hold, a
