@@ -250,7 +250,8 @@ export class SnapshotStore {
       (err) => {
         // The log may now hold a torn batch: later ones would not be replayed. The next save starts a new snapshot.
         if (this.baseId === baseId) this.baseId = undefined;
-        this.fail(err);
+        // No log at all: another process removed the files (`lilo reindex`); a new snapshot is all it takes.
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.fail(err);
       },
     );
   }

@@ -69,6 +69,7 @@ export class SnapshotWriter {
 
   /** Writes the snapshot and puts it in place; false when aborted meanwhile (the old snapshot stays). */
   async write(): Promise<boolean> {
+    if (this.aborted) return false; // stopped while waiting for its turn in the queue
     let installed = false;
     const fh = await open(this.tmp, "w", PRIVATE_FILE_MODE);
     try {
