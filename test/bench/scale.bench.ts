@@ -13,7 +13,6 @@
  *   10 and 50 users writing at once (single thread).
  */
 import fs, { mkdtempSync, rmSync } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -37,29 +36,6 @@ const instantModel: ChatModel = {
     }),
 };
 const noModel: ChatModel = { provider: "bench", model: "none", complete: () => Promise.reject(new Error("the benchmark never calls a model")) };
-
-/** Counts bytes the process writes through node:fs (the snapshot's writes; SQLite writes in C, outside). */
-function countFsWrites(): { bytes: () => number; reset: () => void } {
-  let bytes = 0;
-  const orig = { writeSync: fs.writeSync, appendFileSync: fs.appendFileSync, writeFileSync: fs.writeFileSync };
-  const size = (data: unknown) => (typeof data === "string" ? Buffer.byteLength(data) : ArrayBuffer.isView(data) ? data.byteLength : 0);
-  fs.writeSync = ((fd: number, data: NodeJS.ArrayBufferView | string, ...rest: never[]) => {
-    const n = (orig.writeSync as (...a: unknown[]) => number)(fd, data, ...rest);
-    bytes += n;
-    return n;
-  }) as typeof fs.writeSync;
-  fs.appendFileSync = ((p: fs.PathOrFileDescriptor, data: string | Uint8Array, o?: fs.WriteFileOptions) => {
-    bytes += size(data);
-    orig.appendFileSync(p, data, o);
-  }) as typeof fs.appendFileSync;
-  fs.writeFileSync = ((p: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView, o?: fs.WriteFileOptions) => {
-    bytes += size(data);
-    orig.writeFileSync(p, data, o);
-  }) as typeof fs.writeFileSync;
-  syncBuiltinESMExports();
-  return { bytes: () => bytes, reset: () => void (bytes = 0) };
-}
-const fsWrites = countFsWrites();
 
 /** Milliseconds of CPU this process has used (on a shared machine a wall-clock stall may be time the OS gave to others). */
 const cpuMs = () => {
@@ -259,11 +235,12 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     const db = openDatabase(file);
     const index = new EmbeddedIndex(db); // default snapshot settings, as the bot runs
     await index.init(dim, embedder.id);
-    fsWrites.reset();
+    const writtenBefore = index.snapshotStats()!.bytesWritten;
     let t = performance.now();
     const fill = await fillNotes(db, index, embedder, names, 1000);
     const fillS = (performance.now() - t) / 1000;
-    const written = fsWrites.bytes();
+    const { bytesWritten, longestStepMs, longestStepCpuMs } = index.snapshotStats()!;
+    const written = bytesWritten - writtenBefore;
     const manyTimes = await turnTimes(manyDir, db, embedder, index, names[0]!);
     await index.close();
     const total = users * 1000;
@@ -290,7 +267,8 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     console.log(
       `  snapshot while writing ${total.toLocaleString("en")} notes in batches of 250: ${mb(written)} written to snapshot files ` +
         `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms wall / ` +
-        `${fill.stallCpuMs.toFixed(0)} ms CPU (load average ${loadavg()[0]!.toFixed(1)}), ` +
+        `${fill.stallCpuMs.toFixed(0)} ms CPU (load average ${loadavg()[0]!.toFixed(1)}; longest step of snapshot work on the event loop ` +
+        `${longestStepMs.toFixed(1)} ms wall / ${longestStepCpuMs.toFixed(1)} ms CPU, its file writes off the loop), ` +
         `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms wall / ${startCpu.toFixed(0)} ms CPU`,
     );
   } finally {

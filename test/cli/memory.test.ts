@@ -134,6 +134,9 @@ describe("lilo memory / doctor / reindex", () => {
 
   it("doctor reports the embedded index's copy and rebuilds it from SQLite when it disagrees", async () => {
     for (const text of ["eins", "zwei"]) await t.lilo.memory.add({ text, userId: "owner" });
+    // The test's own Lilo finishes its snapshot writes (they run off the event loop) before the CLI writes its own:
+    // when two copies write the same files at once the next start catches up from SQLite, which would show the loss.
+    await t.lilo.close();
     const ok = await runCli(open, ["doctor"]);
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(

@@ -16,6 +16,11 @@ function vecOf(id: number): Float32Array {
 const rec = (rowId: number, userId = "u1", store: IndexStore = "notes"): VectorRecord<IndexStore> => ({ store, rowId, userId, vector: vecOf(rowId) });
 const sorted = (keys: VectorKey<IndexStore>[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
 const tick = () => new Promise((r) => setImmediate(r));
+/** Turns the event loop until `done()` (each turn, so no step of a background write is missed), at most 20 s. */
+async function until(done: () => boolean): Promise<void> {
+  const end = Date.now() + 20_000;
+  while (!done() && Date.now() < end) await tick();
+}
 
 /**
  * The snapshot of the embedded index: saves append the changed rows to a
@@ -66,13 +71,14 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.upsert(Array.from({ length: 3000 }, (_, i) => rec(i + 1, `u${i % 3}`)));
     await a.index.upsert(Array.from({ length: 200 }, (_, i) => rec(5000 + i, "u1", "messages")));
     a.index.save(); // the first snapshot (no graphs: written in the background)
-    for (let i = 0; i < 200 && writing(); i++) await tick();
+    await a.index.saved();
     const snapshotSize = statSync(`${file}.vectors`).size;
     expect(snapshotSize + statSync(`${file}.vectors.log`).size).toBeGreaterThan(3200 * DIM); // snapshot + log hold it all
     const before = a.index.copyState().snapshotBytesWritten!;
     for (let i = 0; i < 20; i++) await a.index.upsert([rec(10_000 + i, "u2")]); // two saves of ten changes
     await a.index.delete([{ store: "notes", rowId: 7, userId: "u0" }]);
     a.index.save();
+    await a.index.saved();
     const written = a.index.copyState().snapshotBytesWritten! - before;
     expect(written).toBeGreaterThan(21 * DIM);
     expect(written).toBeLessThan(21 * (DIM + 40) + 3 * 300); // rows and small batch heads, not the 3,200-row snapshot
@@ -86,19 +92,26 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 20 }, (_, i) => rec(i + 1)));
     a.index.save();
-    for (let i = 0; i < 100 && writing(); i++) await tick();
+    await a.index.saved();
     const log = `${file}.vectors.log`;
     const empty = statSync(log).size;
     await a.index.upsert(Array.from({ length: 35 }, (_, i) => rec(100 + i, `u${i % 2}`)));
     await a.index.delete([{ store: "notes", rowId: 3, userId: "u1" }]);
+    const before = a.index.copyState().snapshotBytesWritten!;
     a.index.save();
-    const onePiece = statSync(log).size - empty;
+    const onePiece = a.index.copyState().snapshotBytesWritten! - before; // what this turn copied
     expect(onePiece).toBeGreaterThan(10 * DIM);
     expect(onePiece).toBeLessThan(11 * DIM + 400); // ten rows now, the other 26 on later turns
-    await reopened(); // a crash now: the piece claims no progress, the rest comes from SQLite
-    for (let i = 0; i < 5; i++) await tick();
+    await a.index.saved();
     expect(statSync(log).size - empty).toBeGreaterThan(36 * DIM);
-    const b = await reopened();
+    await reopened();
+    // A crash between pieces: the log as it was after the first one, in a copy. The piece claims no progress,
+    // so the replay stops short of the changes and the rest comes from SQLite.
+    a.sql.pragma("wal_checkpoint(TRUNCATE)");
+    const copy = join(dir, "copy.db");
+    for (const f of ["", "-wal", ".vectors", ".vectors.log"]) if (existsSync(`${file}${f}`)) copyFileSync(`${file}${f}`, `${copy}${f}`);
+    truncateSync(`${copy}.vectors.log`, empty + onePiece);
+    const b = await reopened(copy);
     expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 54, rebuildNeeded: undefined });
   });
 
@@ -107,14 +120,16 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 50 }, (_, i) => rec(i + 1)));
     a.index.save();
-    for (let i = 0; i < 100 && writing(); i++) await tick();
+    await a.index.saved();
     for (let i = 0; i < 12; i++) await a.index.upsert([rec(100 + i, "u2")]); // appended in batches
+    await a.index.saved();
     const log = `${file}.vectors.log`;
     truncateSync(log, statSync(log).size - 7); // the last batch torn
     const b = await reopened();
     expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 62 });
     await b.index.upsert([rec(200, "u3")]);
     b.index.save(); // appended after the cut, not after the garbage
+    await b.index.saved();
     await reopened();
   });
 
@@ -123,10 +138,14 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 400 }, (_, i) => rec(i + 1, `u${i % 2}`)));
     a.index.save();
-    for (let i = 0; i < 500 && writing(); i++) await tick();
+    await a.index.saved();
     // The log outgrows the snapshot: a new one starts in the background, 200 bytes a step.
-    for (let i = 0; i < 60 && !readdirSync(dir).some((f) => f.endsWith(".tmp")); i++)
+    for (let i = 0; i < 60 && !writing(); i++) {
       await a.index.upsert(Array.from({ length: 10 }, (_, j) => rec(1000 + i * 10 + j)));
+      await tick();
+    }
+    // The appends before it are fsynced one after another first; the snapshot then takes a turn per 200 bytes.
+    await until(writing);
     expect(readdirSync(dir).some((f) => f.endsWith(".tmp"))).toBe(true); // caught mid-write
     // The files as a crash now would leave them, opened by a fresh process: the old snapshot, its log, SQLite's log.
     a.sql.pragma("wal_checkpoint(TRUNCATE)");
@@ -148,20 +167,39 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 200 }, (_, i) => rec(i + 1)));
     a.index.save();
-    for (let i = 0; i < 500 && writing(); i++) await tick();
+    await a.index.saved();
     await a.index.upsert([rec(500), ...Array.from({ length: 200 }, (_, i) => rec(i + 1))]);
     a.index.save(); // appended; the log is now larger than the snapshot: a new one starts in the background
-    expect(readdirSync(dir).some((f) => f.endsWith(".tmp"))).toBe(true);
-    await tick();
-    await tick(); // about 40 of 201 rows written
+    // Some 40 of 201 rows written (at most one more chunk of 20 taken and on its way to the file).
+    const tmpSize = () => readdirSync(dir).reduce((n, f) => (f.endsWith(".tmp") ? n + statSync(join(dir, f)).size : n), 0);
+    await until(() => tmpSize() >= 40 * (DIM + 8));
+    expect(tmpSize()).toBeLessThan(120 * (DIM + 8));
     // Remove rows in the written part: the last rows (not written yet) move into their slots; new rows take the end.
     await a.index.delete([1, 2, 3, 4, 5].map((rowId) => ({ store: "notes" as const, rowId, userId: "u1" })));
     await a.index.upsert([rec(600), rec(601), rec(602)]);
-    for (let i = 0; i < 500 && writing(); i++) await tick();
+    await a.index.saved();
     a.index.save();
+    await a.index.saved();
     // Only the snapshot and its log (SQLite's change log emptied): everything must come from the files.
     a.sql.prepare("DELETE FROM memory_vector_changes").run();
     const b = await reopened();
     expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 199 });
+  });
+
+  it("prunes SQLite's change log only behind what is on disk, a bounded piece per turn of the event loop", async () => {
+    const a = open({ saveEvery: Number.POSITIVE_INFINITY, keepLog: 100 });
+    await a.index.init(DIM, EMB);
+    await a.index.saved();
+    for (let i = 0; i < 3; i++) await a.index.upsert(Array.from({ length: 4000 }, (_, j) => rec(1 + i * 4000 + j, `u${j % 5}`)));
+    const changes = () => (a.sql.prepare("SELECT COUNT(*) AS n FROM memory_vector_changes").get() as { n: number }).n;
+    a.index.save();
+    expect(changes()).toBe(12_000); // nothing is on disk yet: nothing pruned
+    await a.index.saved();
+    // The first 2,000 entries went when the log reached the disk; the rest go a piece per turn.
+    expect(changes()).toBeGreaterThanOrEqual(12_000 - 100 - 2000);
+    await until(() => changes() === 100);
+    expect(changes()).toBe(100);
+    expect(a.sql.prepare("SELECT pruned_through AS p FROM memory_vector_meta").get()).toEqual({ p: 11_900 });
+    await reopened();
   });
 });

@@ -2,12 +2,13 @@ import { VectorIndexError } from "../../errors.ts";
 import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
-import { SnapshotStore } from "./snapshot-store.ts";
+import { SnapshotStore, type SnapshotStoreOptions } from "./snapshot-store.ts";
+import { LogPruner } from "./log-pruner.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
 
-export interface EmbeddedIndexOptions {
+export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
   /** Where the RAM copy is saved; default `<database file>.vectors`, none for an in-memory database; null = never. */
   snapshotPath?: string | null;
   /** A (user, store) with at least this many vectors is searched through an HNSW graph instead of an exact scan. */
@@ -20,12 +21,6 @@ export interface EmbeddedIndexOptions {
   rescoreDepth?: number;
   /** Save the changes (appended to the snapshot's log) after this many (also done on close). */
   saveEvery?: number;
-  /** The snapshot's log is folded into a new snapshot, written in the background, once larger than this and the snapshot. */
-  compactAtBytes?: number;
-  /** Bytes of a background snapshot written per step. */
-  snapshotChunkBytes?: number;
-  /** Changed rows appended to the snapshot's log per turn of the event loop (more go out over several turns). */
-  appendRows?: number;
   /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
   keepLog?: number;
   /** "background" (default): graphs are built a chunk at a time while searches scan exactly; "inline": at once. */
@@ -82,17 +77,16 @@ export class EmbeddedIndex implements VectorIndex {
   private unsaved = 0;
   private readonly snapshotPath: string | undefined;
   private readonly snapshots: SnapshotStore | undefined;
-  private saveError: unknown;
   private loadedFrom: "snapshot" | "sqlite" = "sqlite";
   private readonly graphMinSize: number;
   private readonly messageGraphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly messageGraphBreadth: number;
   private readonly saveEvery: number;
-  private readonly keepLog: number;
   private readonly graphBuild: "background" | "inline";
   private readonly graphChunk: number;
   private graphTimer: NodeJS.Immediate | undefined;
+  private readonly pruner: LogPruner;
   private readonly graphWaiters: (() => void)[] = [];
 
   constructor(
@@ -105,22 +99,16 @@ export class EmbeddedIndex implements VectorIndex {
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
     this.messageGraphBreadth = opts.messageGraphBreadth ?? MESSAGE_GRAPH_BREADTH;
     this.saveEvery = opts.saveEvery ?? 5000;
-    this.keepLog = opts.keepLog ?? 10_000;
     this.graphBuild = opts.graphBuild ?? "background";
     this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
     const source = {
       parts: () => [...this.parts.values()],
       part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
       state: () => ({ ...this.ready().meta, lastSeq: this.lastSeq }),
-      persisted: (seq: number) => this.table?.prune(seq - this.keepLog),
-      failed: (err: unknown) => void (this.saveError = err), // raised by the next save
+      persisted: (seq: number) => this.pruner.persisted(seq),
     };
-    const sizes = {
-      ...(opts.compactAtBytes !== undefined ? { compactAtBytes: opts.compactAtBytes } : {}),
-      ...(opts.snapshotChunkBytes !== undefined ? { chunkBytes: opts.snapshotChunkBytes } : {}),
-      ...(opts.appendRows !== undefined ? { appendRows: opts.appendRows } : {}),
-    };
-    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, sizes) : undefined;
+    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, opts) : undefined;
+    this.pruner = new LogPruner(() => this.table, opts.keepLog ?? 10_000, this.snapshots); // a failure is raised by the next save
   }
 
   async init(dimension: number, embedderId: string): Promise<void> {
@@ -140,7 +128,6 @@ export class EmbeddedIndex implements VectorIndex {
   async reset(dimension: number, embedderId: string): Promise<void> {
     checkDimension(dimension);
     const table = (this.table ??= new VectorTable(this.db));
-    const old = this.parts.size;
     this.meta = this.run(
       () =>
         this.db
@@ -154,7 +141,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.parts = new Map();
     this.lastSeq = table.lastSeq();
     this.dataVersion = table.dataVersion();
-    this.snapshots?.remove(old);
+    this.snapshots?.remove();
     this.save(false);
   }
 
@@ -265,23 +252,38 @@ export class EmbeddedIndex implements VectorIndex {
     this.unsaved = 0;
     const snapshots = this.snapshots;
     if (!snapshots) return;
-    const failed = this.saveError;
-    this.saveError = undefined;
-    if (failed) throw new VectorIndexError("Could not write the vector snapshot in the background", { cause: failed });
-    // Graphs (hundreds of MB) only with the whole snapshot, written at once; changes otherwise go to its log.
+    // Graphs (hundreds of MB, written by usearch on this thread) only with a whole snapshot; changes otherwise go to its log.
     const full = withGraphs && [...this.parts.values()].some((p) => p.hasGraph);
     this.run(() => snapshots.save(full), "save the vector snapshot");
+  }
+
+  /** What the snapshot wrote and cost the event loop (benchmark); undefined without a snapshot. */
+  snapshotStats(): ReturnType<SnapshotStore["stats"]> | undefined {
+    return this.snapshots?.stats();
+  }
+
+  /** Resolves once what the saves so far asked for is on disk (the files are written off the event loop). */
+  async saved(): Promise<void> {
+    await this.snapshots?.saved();
   }
 
   async close(): Promise<void> {
     if (this.graphTimer) clearImmediate(this.graphTimer);
     this.graphTimer = undefined;
     for (const resolve of this.graphWaiters.splice(0)) resolve();
-    if (this.meta && this.unsaved > 0 && [...this.parts.values()].some((p) => p.hasGraph)) this.save();
-    else if (this.meta && this.snapshots) this.run(() => this.snapshots!.flush(), "save the vector snapshot");
-    this.snapshots?.stop();
-    this.meta = undefined;
-    this.parts = new Map();
+    const snapshots = this.snapshots;
+    try {
+      if (this.meta && snapshots) {
+        // Graphs are written only here (usearch writes synchronously): when they changed or the snapshot lacks them.
+        const graphs = [...this.parts.values()].some((p) => p.hasGraph) && (this.unsaved > 0 || !snapshots.graphsSaved);
+        await snapshots.flush(graphs);
+      }
+    } finally {
+      await snapshots?.stop();
+      this.pruner.stop();
+      this.meta = undefined;
+      this.parts = new Map();
+    }
   }
 
   /** Loads the snapshot (or rebuilds from SQLite when it is missing or stale), then catches up. Returns the changes applied. */
@@ -417,8 +419,8 @@ export class EmbeddedIndex implements VectorIndex {
       for (const p of pending) p.buildStep(this.graphChunk);
       if (pending.some((p) => p.buildingGraph)) this.scheduleGraphWork();
       else {
+        // Not saved here: usearch writes a graph synchronously (a stall of seconds at millions); close() saves it.
         for (const resolve of this.graphWaiters.splice(0)) resolve();
-        if (this.meta && pending.length) this.save(); // a start need not build them again
       }
     });
     // Not unref'd: an unref'd immediate waits for some other event to wake the loop. close() stops the build.

@@ -8,7 +8,8 @@
  * (two processes) ends the replay there, and the index catches up the rest
  * from SQLite.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { open, rename, type FileHandle } from "node:fs/promises";
 import { crc32 } from "node:zlib";
 import { PRIVATE_FILE_MODE } from "../../util/file-modes.ts";
 import { tempPath } from "./snapshot.ts";
@@ -56,33 +57,44 @@ export function encodeBatch(fromSeq: number, lastSeq: number, rows: LoggedRow[],
   return Buffer.concat([frame, body]);
 }
 
-/** Writes a new, empty log for the snapshot `baseId` (temporary file, then rename). */
-export function startLog(path: string, baseId: string): number {
+/** Writes a new, empty log for the snapshot `baseId` (temporary file, fsync, then rename), off the event loop. Returns its bytes. */
+export async function startLog(path: string, baseId: string): Promise<number> {
   const json = Buffer.from(JSON.stringify({ baseId }));
   const head = Buffer.alloc(MAGIC.length + 4);
   head.write(MAGIC, 0);
   head.writeUInt32LE(json.length, MAGIC.length);
   const tmp = tempPath(path);
-  const fd = openSync(tmp, "w", PRIVATE_FILE_MODE);
+  const fh = await open(tmp, "w", PRIVATE_FILE_MODE);
   try {
-    writeSync(fd, Buffer.concat([head, json]));
+    await writeAll(fh, Buffer.concat([head, json]), 0);
+    await fh.datasync();
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
-  renameSync(tmp, path);
+  await rename(tmp, path);
   return head.length + json.length;
 }
 
-/** Appends one encoded batch in a single write, first cutting off a damaged tail found at load (`validLength`). */
-export function appendBatch(path: string, batch: Buffer, validLength: number | undefined): void {
-  const fd = openSync(path, "r+", PRIVATE_FILE_MODE);
+/**
+ * Appends one encoded batch off the event loop, first cutting off a damaged
+ * tail found at load (`validLength`); with `sync`, fsyncs it (a batch that
+ * claims progress: SQLite's log is pruned behind it). A crash mid-append
+ * leaves a torn batch that its checksum gives away.
+ */
+export async function appendBatch(path: string, batch: Buffer, validLength: number | undefined, sync: boolean): Promise<void> {
+  const fh = await open(path, "r+", PRIVATE_FILE_MODE);
   try {
-    const end = validLength ?? fstatSync(fd).size;
-    if (validLength !== undefined) ftruncateSync(fd, validLength);
-    writeSync(fd, batch, 0, batch.length, end);
+    const end = validLength ?? (await fh.stat()).size;
+    if (validLength !== undefined) await fh.truncate(validLength);
+    await writeAll(fh, batch, end);
+    if (sync) await fh.datasync();
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
+}
+
+async function writeAll(fh: FileHandle, b: Buffer, position: number): Promise<void> {
+  for (let off = 0; off < b.length;) off += (await fh.write(b, off, b.length - off, position + off)).bytesWritten;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import type { LongestStep } from "./longest-step.ts";
 import { Partition } from "./partition.ts";
 import { PRIVATE_FILE_MODE, makePrivate } from "../../util/file-modes.ts";
 
@@ -22,78 +24,110 @@ export interface SnapshotHeader {
 }
 
 /**
- * Writes the RAM copy next to the database a chunk at a time, so a large
- * copy (hundreds of MB at a million vectors) is written between other work
- * instead of stalling the bot: a JSON header, then per partition one record
- * per row. Each chunk writes whole records, so every record is one row's
+ * Writes the RAM copy next to the database without stalling the bot: a
+ * large copy (hundreds of MB at a million vectors) is taken a chunk at a
+ * time on the event loop (a few ms of copying each) and each chunk is
+ * written off it (node:fs/promises), the next chunk taken once the one
+ * before is written. The file: a JSON header, then per partition one record
+ * per row. Each chunk holds whole records, so every record is one row's
  * state at some moment while writing; what changes meanwhile is in the
  * change log after `lastSeq` (the header's). One case needs help: a
  * removal moves the partition's last row into the freed slot, and when that
- * moves a row from the part not yet written into the part already written,
- * the row would be missed — such rows are written at the end. Graphs go to
- * their own files in usearch's format (only when written at once). Written
- * to a temporary file and renamed: a crash leaves the old snapshot or the new
- * one, never half of one.
+ * moves a row from the part not yet taken into the part already taken, the
+ * row would be missed — such rows are written at the end. Graphs go to
+ * their own files in usearch's format (only when asked for: usearch writes
+ * them synchronously, so only on close). Written to a temporary file,
+ * fsynced, then renamed: a crash at any moment leaves the old snapshot or
+ * the new one, never half of one.
  */
 export class SnapshotWriter {
   readonly header: SnapshotHeader;
   /** Bytes written so far. */
   written = 0;
-  private readonly fd: number;
   private readonly tmp: string;
   private part = 0;
   private slot = 0;
   private readonly moved: { part: number; rowId: number }[] = [];
-  private closed = false;
+  private released = false;
+  private aborted = false;
 
   constructor(
     private readonly path: string,
     header: Omit<SnapshotHeader, "partitions">,
     private readonly parts: Partition[],
     withGraphs: boolean,
+    private readonly chunkBytes: number,
+    private readonly steps?: LongestStep,
   ) {
     this.header = {
       ...header,
       partitions: parts.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && p.hasGraph })),
     };
     this.tmp = tempPath(path);
-    this.fd = openSync(this.tmp, "w", PRIVATE_FILE_MODE);
+    parts.forEach((p, i) => (p.onMove = (rowId, from, to) => this.noteMove(i, rowId, from, to)));
+  }
+
+  /** Writes the snapshot and puts it in place; false when aborted meanwhile (the old snapshot stays). */
+  async write(): Promise<boolean> {
+    if (this.aborted) return false; // stopped while waiting for its turn in the queue
+    let installed = false;
+    const fh = await open(this.tmp, "w", PRIVATE_FILE_MODE);
+    try {
+      await this.put(fh, this.head());
+      for (let chunk = this.take(); chunk && !this.aborted; chunk = this.take()) await this.put(fh, chunk);
+      if (this.aborted) return false;
+      const tail = this.tail();
+      this.release(); // every row is taken: moves no longer matter
+      await this.put(fh, tail);
+      await fh.datasync(); // the data is on disk before the name points at it
+      if (this.aborted) return false;
+      this.saveGraphs();
+      await rename(this.tmp, this.path);
+      installed = true;
+      return true;
+    } finally {
+      this.release();
+      await fh.close();
+      if (!installed) await rm(this.tmp, { force: true });
+    }
+  }
+
+  /** Stops writing at the next chunk; the temporary file is removed (the old snapshot stays). */
+  abort(): void {
+    this.aborted = true;
+    this.release();
+  }
+
+  private head(): Buffer {
     const json = Buffer.from(JSON.stringify(this.header));
     const head = Buffer.alloc(MAGIC_V2.length + 4);
     head.write(MAGIC_V2, 0);
     head.writeUInt32LE(json.length, MAGIC_V2.length);
-    this.write(Buffer.concat([head, json]));
-    parts.forEach((p, i) => (p.onMove = (rowId, from, to) => this.noteMove(i, rowId, from, to)));
+    return Buffer.concat([head, json]);
   }
 
-  /** Writes up to about `bytes` more; true once the snapshot is complete and in place. */
-  step(bytes: number): boolean {
-    let budget = bytes;
-    while (this.part < this.parts.length && budget > 0) {
+  /** Copies up to about `chunkBytes` more records (on the event loop, a few ms); undefined once every row is taken. */
+  private take(): Buffer | undefined {
+    return this.steps ? this.steps.measure(() => this.copyChunk()) : this.copyChunk();
+  }
+
+  private copyChunk(): Buffer | undefined {
+    if (this.part >= this.parts.length) return undefined;
+    const out = Buffer.allocUnsafe(Math.max(this.chunkBytes, 8 + this.header.dimension));
+    let used = 0;
+    while (this.part < this.parts.length) {
       const p = this.parts[this.part]!;
       const count = this.header.partitions[this.part]!.count;
-      const rec = 8 + p.dimension;
-      const n = Math.min(count - this.slot, Math.max(1, Math.floor(budget / rec)));
-      if (n > 0) {
-        this.write(records(p, this.slot, n));
-        this.slot += n;
-        budget -= n * rec;
-      }
+      const n = Math.min(count - this.slot, Math.floor((out.length - used) / (8 + p.dimension)));
+      if (n <= 0 && this.slot < count) break; // the chunk is full
+      used = records(p, this.slot, n, out, used);
+      this.slot += n;
       if (this.slot >= count) {
         this.part++;
         this.slot = 0;
       }
     }
-    if (this.part < this.parts.length) return false;
-    this.finish();
-    return true;
-  }
-
-  /** Stops writing and removes the temporary file (the old snapshot stays). */
-  abort(): void {
-    if (this.closed) return;
-    this.release();
-    rmSync(this.tmp, { force: true });
+    return out.subarray(0, used);
   }
 
   private noteMove(part: number, rowId: number, from: number, to: number): void {
@@ -101,8 +135,8 @@ export class SnapshotWriter {
     if (to < done && from >= done) this.moved.push({ part, rowId });
   }
 
-  private finish(): void {
-    // Rows moved into the written part: their state now, with their partition's index.
+  /** Rows moved into the taken part: their state now, with their partition's index. */
+  private tail(): Buffer {
     const rows = this.moved.flatMap(({ part, rowId }) => {
       const v = this.parts[part]!.int8Of(rowId);
       return v ? [{ part, rowId, v }] : [];
@@ -116,49 +150,39 @@ export class SnapshotWriter {
       tail.writeDoubleLE(r.rowId, o + 4);
       tail.set(new Uint8Array(r.v.buffer, r.v.byteOffset, dim), o + 12);
     });
-    this.write(tail);
-    this.release();
+    return tail;
+  }
+
+  private saveGraphs(): void {
     this.parts.forEach((p, i) => {
       if (!this.header.partitions[i]!.graph) return;
-      p.saveGraph(graphPath(this.path, i));
-      makePrivate(graphPath(this.path, i)); // usearch writes with the default mode; the vectors are the user's
+      const file = graphPath(this.path, i, this.header.baseId);
+      p.saveGraph(file);
+      makePrivate(file); // usearch writes with the default mode; the vectors are the user's
     });
-    renameSync(this.tmp, this.path);
   }
 
   private release(): void {
-    this.closed = true;
+    if (this.released) return;
+    this.released = true;
     for (const p of this.parts) p.onMove = undefined;
-    closeSync(this.fd);
   }
 
-  private write(b: Uint8Array): void {
-    writeSync(this.fd, b);
+  private async put(fh: FileHandle, b: Buffer): Promise<void> {
+    let off = 0;
+    while (off < b.length) off += (await fh.write(b, off, b.length - off)).bytesWritten;
     this.written += b.length;
   }
 }
 
-/** `n` records of a partition from `slot` on: float64 row id + int8 vector each. */
-function records(p: Partition, slot: number, n: number): Buffer {
+/** Copies `n` records of a partition from `slot` on (float64 row id + int8 vector each) into `out` at `at`; returns the end. */
+function records(p: Partition, slot: number, n: number, out: Buffer, at: number): number {
   const d = p.dimension;
-  const out = Buffer.alloc(n * (8 + d));
-  for (let i = 0; i < n; i++) {
-    out.writeDoubleLE(p.rowIds[slot + i]!, i * (8 + d));
-    out.set(new Uint8Array(p.data.buffer, p.data.byteOffset + (slot + i) * d, d), i * (8 + d) + 8);
+  for (let i = 0; i < n; i++, at += 8 + d) {
+    out.writeDoubleLE(p.rowIds[slot + i]!, at);
+    out.set(new Uint8Array(p.data.buffer, p.data.byteOffset + (slot + i) * d, d), at + 8);
   }
-  return out;
-}
-
-/** Writes the whole snapshot at once (on close, after a graph build: graphs included). Returns the bytes written. */
-export function saveSnapshot(path: string, header: Omit<SnapshotHeader, "partitions">, partitions: Partition[], withGraphs = true): number {
-  const w = new SnapshotWriter(path, header, partitions, withGraphs);
-  try {
-    w.step(Number.POSITIVE_INFINITY);
-  } catch (err) {
-    w.abort();
-    throw err;
-  }
-  return w.written;
+  return at;
 }
 
 /** Reads a snapshot; undefined when there is none. Throws on a damaged file (the caller rebuilds). */
@@ -202,16 +226,23 @@ export function loadSnapshot(path: string): { header: SnapshotHeader; partitions
   }
   // A graph that cannot be loaded is rebuilt by the index from the int8 vectors.
   header.partitions.forEach((h, i) => {
-    if (h.graph && existsSync(graphPath(path, i))) partitions[i]!.loadGraph(graphPath(path, i));
+    const file = graphPath(path, i, header.baseId);
+    if (h.graph && existsSync(file)) partitions[i]!.loadGraph(file);
   });
   return { header, partitions, bytes: buf.length };
 }
 
-/** Removes a snapshot, its change log and its graph files. */
-export function removeSnapshot(path: string, partitions = 0): void {
-  rmSync(path, { force: true });
-  rmSync(`${path}.log`, { force: true });
-  for (let i = 0; i < partitions; i++) rmSync(graphPath(path, i), { force: true });
+/**
+ * Graph files beside the snapshot `path` that do not belong to the snapshot
+ * `baseId` (all of them without one): left by an older snapshot, or by a
+ * crash between writing a snapshot's graphs and renaming it into place.
+ */
+export async function otherGraphFiles(path: string, baseId: string | undefined): Promise<string[]> {
+  const prefix = `${basename(path)}.`;
+  const own = baseId ? `${prefix}${baseId}.graph` : undefined;
+  return (await readdir(dirname(path)))
+    .filter((f) => f.startsWith(prefix) && /\.graph\d+$/.test(f) && !(own && f.startsWith(own)))
+    .map((f) => join(dirname(path), f));
 }
 
 /**
@@ -242,6 +273,7 @@ function alive(pid: number): boolean {
   }
 }
 
-function graphPath(path: string, i: number): string {
-  return `${path}.graph${i}`;
+/** A snapshot's graph file for partition `i`, named after the snapshot: a graph is never loaded for another snapshot's partition. */
+function graphPath(path: string, i: number, baseId: string | undefined): string {
+  return baseId ? `${path}.${baseId}.graph${i}` : `${path}.graph${i}`;
 }

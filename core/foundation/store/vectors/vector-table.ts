@@ -128,13 +128,19 @@ export class VectorTable {
     return (this.stmts.lastSeq.get() as { seq: number | null }).seq ?? 0;
   }
 
-  /** Forgets log entries up to `seq` (a snapshot holds them) and records that it did. */
-  prune(seq: number): void {
-    if (seq <= 0) return;
-    this.db
+  /**
+   * Forgets log entries up to `seq` (a snapshot holds them), at most `limit`
+   * of them (the oldest), and records how far it did. True when more are left.
+   */
+  prune(seq: number, limit = Number.POSITIVE_INFINITY): boolean {
+    if (seq <= 0) return false;
+    return this.db
       .transaction(() => {
-        this.stmts.prune.run(seq);
-        this.stmts.setPruned.run(seq);
+        const first = (this.stmts.firstSeq.get() as { seq: number | null }).seq ?? seq;
+        const upTo = Math.min(seq, first + limit - 1);
+        this.stmts.prune.run(upTo);
+        this.stmts.setPruned.run(upTo);
+        return upTo < seq;
       })
       .immediate();
   }
@@ -201,6 +207,7 @@ function prepare(db: Db) {
     // sqlite_sequence keeps the highest AUTOINCREMENT value even when the log was pruned.
     lastSeq: p(`SELECT (SELECT seq FROM sqlite_sequence WHERE name = '${CHANGES}') AS seq`),
     prune: p(`DELETE FROM ${CHANGES} WHERE seq <= ?`),
+    firstSeq: p(`SELECT MIN(seq) AS seq FROM ${CHANGES}`),
     count: p(`SELECT COUNT(*) AS n FROM ${VECTORS}`),
     // Prepared once: db.pragma() prepares on every call, and this runs before every search.
     dataVersion: p(`PRAGMA data_version`).pluck(),
