@@ -2,60 +2,24 @@ import { VectorIndexError } from "../../errors.ts";
 import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord } from "../../ports/vector-index.ts";
 import type { Db } from "../../store/db.ts";
 import { Partition, quantize } from "./partition.ts";
-import { SnapshotStore, type SnapshotStoreOptions } from "./snapshot-store.ts";
+import { SnapshotStore } from "./snapshot-store.ts";
+import {
+  DEFAULT_GRAPH_MIN_SIZE,
+  DEFAULT_MESSAGE_GRAPH_MIN_SIZE,
+  DEFAULT_RESCORE_DEPTH,
+  GRAPH_CHUNK,
+  GRAPH_DEPTH_FACTOR,
+  GRAPH_EXTRA_MAX,
+  MESSAGE_GRAPH_BREADTH,
+  MESSAGE_GRAPH_MIN_BREADTH,
+  type EmbeddedIndexOptions,
+} from "./options.ts";
 import { LogPruner } from "./log-pruner.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
 
-export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
-  /** Where the RAM copy is saved; default `<database file>.vectors`, none for an in-memory database; null = never. */
-  snapshotPath?: string | null;
-  /** A (user, store) with at least this many vectors is searched through an HNSW graph instead of an exact scan. */
-  graphMinSize?: number;
-  /** The same for a user's chat-message vectors (store "messages"), which get a graph much earlier. */
-  messageGraphMinSize?: number;
-  /** A message graph visits this many times the candidates it proposes (see MESSAGE_GRAPH_BREADTH). */
-  messageGraphBreadth?: number;
-  /** Candidates taken from the int8 copy before exact float rescoring (at least 1.5 × k). */
-  rescoreDepth?: number;
-  /** Save the changes (appended to the snapshot's log) after this many (also done on close). */
-  saveEvery?: number;
-  /** Log entries kept behind a snapshot, so another process a little behind catches up without a reload. */
-  keepLog?: number;
-  /** "background" (default): graphs are built a chunk at a time while searches scan exactly; "inline": at once. */
-  graphBuild?: "background" | "inline";
-  /** Vectors per background build step. */
-  graphChunk?: number;
-}
-
-/**
- * Default size above which a partition gets a graph. Measured (`npm run bench`, 2 shared cores): the exact int8
- * scan + rescoring is p95 23–29 ms at 1M with recall 1.0, while the graph there took 9–11 min to build and gave
- * p95 10–67 ms (recall 0.986 with expansion 1024): exact through 1M, the graph beyond.
- */
-export const DEFAULT_GRAPH_MIN_SIZE = 2_000_000;
-/**
- * The same for chat messages. A turn asks the index for 100 of them (150 int8 candidates, each a float read); a
- * message graph visits MESSAGE_GRAPH_MIN_BREADTH neighbours and proposes as many candidates as the scan. Measured
- * (2 shared cores, hash embedder, 100k messages): alone the graph's candidates take 2.5–3 ms against the scan's
- * 5.5 ms, inside a turn (cold caches) the two are within 1 ms of each other; the scan grows with the log, the
- * graph hardly. Recall against the exact scan: @10 0.997, @100 0.982, @200 0.99.
- */
-export const DEFAULT_MESSAGE_GRAPH_MIN_SIZE = 100_000;
-const DEFAULT_RESCORE_DEPTH = 40;
-const GRAPH_DEPTH_FACTOR = 2.5;
-/** At most this many extra candidates from a notes graph: each is a float read. */
-const GRAPH_EXTRA_MAX = 150;
-/**
- * A message graph visits this many times the candidates it proposes (the best of a wider search are the true
- * nearest more often) and proposes only as many as the exact scan: a turn's float reads stay at the scan's.
- */
-const MESSAGE_GRAPH_BREADTH = 4;
-/** ... and at least this many (a 10-hit search visiting 120 had recall@10 0.927 at 100k messages; 768: 0.997). */
-const MESSAGE_GRAPH_MIN_BREADTH = 768;
-/** Vectors added to a graph under construction per step (a few tens of ms of work on 2 cores). */
-const GRAPH_CHUNK = 256;
+export { DEFAULT_GRAPH_MIN_SIZE, DEFAULT_MESSAGE_GRAPH_MIN_SIZE, type EmbeddedIndexOptions } from "./options.ts";
 
 /**
  * The default vector index: float vectors in a plain SQLite table (the
