@@ -56,7 +56,8 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
   let lilo: Lilo;
   try {
     requireModel(config, "chat");
-    lilo = createLilo(config, { logger, ...ports });
+    // A running bot commits all day: SQLite's checkpoints go to a worker, off the event loop.
+    lilo = createLilo(config, { logger, backgroundCheckpoints: true, ...ports });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -11,6 +11,7 @@ import { configSecrets } from "../foundation/config/secrets.ts";
 import { Contacts } from "../foundation/health/contacts.ts";
 import { recordingContact } from "../foundation/health/contact-model.ts";
 import { openDatabase, type Db } from "../foundation/store/db.ts";
+import { BackgroundCheckpoints } from "../foundation/store/background-checkpoints.ts";
 import { ChatLog } from "../foundation/store/chat-log.ts";
 import { ProfileStore } from "../foundation/store/profile.ts";
 import { ShortTermStore } from "../foundation/store/short-term.ts";
@@ -105,6 +106,11 @@ export interface LiloPorts {
   logger?: Logger;
   /** An open database (otherwise `config.dbPath` is opened). */
   db?: Db;
+  /**
+   * SQLite's WAL checkpoints on a worker thread instead of inside a commit on the event loop (the running bot;
+   * short runs keep SQLite's default). Ended by `close`.
+   */
+  backgroundCheckpoints?: boolean;
   /** Extra turn middleware, run in order after the built-in checks, before the model call. */
   steps?: TurnMiddleware[];
   /** The markers understood everywhere (chat, tools, greeting, diary, reflection; default: all of Lilo's; `MARKERS.with(...)` adds one). */
@@ -142,6 +148,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
+  const checkpoints = ports.backgroundCheckpoints && !db.memory ? new BackgroundCheckpoints(db, db.name, logger) : undefined;
   const embedder =
     ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
@@ -381,6 +388,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       chatKeywords?.close();
       await index.close();
       await localModels.close();
+      await checkpoints?.stop();
       if (!ports.db) db.close();
     },
   };

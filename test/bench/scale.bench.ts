@@ -16,9 +16,10 @@ import fs, { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createLilo, loadConfig, type ChatModel, type Embedder } from "../../core/index.ts";
+import { createLilo, loadConfig, silentLogger, type ChatModel, type Embedder } from "../../core/index.ts";
 import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { BackgroundCheckpoints } from "../../core/foundation/store/background-checkpoints.ts";
 import { PrecomputedEmbedder, mb, ms, pct, sentence, time, word } from "./bench-kit.ts";
 
 const TURNS = 60;
@@ -234,6 +235,8 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     const file = join(manyDir, "lilo.db");
     const db = openDatabase(file);
     const index = new EmbeddedIndex(db); // default snapshot settings, as the bot runs
+    // SQLite's checkpoints on a worker, as the bot runs (BENCH_INLINE_CHECKPOINTS=1: inside the commits, SQLite's default).
+    const checkpoints = process.env.BENCH_INLINE_CHECKPOINTS === "1" ? undefined : new BackgroundCheckpoints(db, file, silentLogger);
     await index.init(dim, embedder.id);
     const writtenBefore = index.snapshotStats()!.bytesWritten;
     let t = performance.now();
@@ -255,6 +258,7 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     const startMs = performance.now() - t;
     const startCpu = cpuMs() - c;
     await again.close();
+    await checkpoints?.stop();
     db.close();
     aloneDb.close();
     console.log(
@@ -267,7 +271,7 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     console.log(
       `  snapshot while writing ${total.toLocaleString("en")} notes in batches of 250: ${mb(written)} written to snapshot files ` +
         `(${(written / Math.max(1, snapBytes)).toFixed(1)}× the final ${mb(snapBytes)}); longest stall ${fill.stallMs.toFixed(0)} ms wall / ` +
-        `${fill.stallCpuMs.toFixed(0)} ms CPU (load average ${loadavg()[0]!.toFixed(1)}; longest step of snapshot work on the event loop ` +
+        `${fill.stallCpuMs.toFixed(0)} ms CPU (SQLite checkpoints ${checkpoints ? "on a worker" : "inside commits"}; load average ${loadavg()[0]!.toFixed(1)}; longest step of snapshot work on the event loop ` +
         `${longestStepMs.toFixed(1)} ms wall / ${longestStepCpuMs.toFixed(1)} ms CPU, its file writes off the loop), ` +
         `upsert p50/p95 ${ms(fill.upserts).trim().replace(/\s+/, " / ")} ms; start-up (snapshot load + catch-up) ${startMs.toFixed(0)} ms wall / ${startCpu.toFixed(0)} ms CPU`,
     );
