@@ -198,9 +198,9 @@ export class ChatSearch {
     return new Map(this.table.byIds(ids).map((r) => [r.id, r.text]));
   }
 
-  /** Who wrote each message (user or assistant), by id. */
-  roles(ids: number[]): Map<number, Role> {
-    return ids.length ? new Map(this.table.byIds(ids).map((r) => [r.id, r.role])) : new Map();
+  /** Who wrote each message (user or assistant) and its text, by id (forgotten ones left out). */
+  rows(ids: number[]): Map<number, { role: Role; text: string }> {
+    return ids.length ? new Map(this.table.byIds(ids).map((r) => [r.id, { role: r.role, text: r.text }])) : new Map();
   }
 
   /** Each message (role and text) with the message right after it in its conversation, if any. */

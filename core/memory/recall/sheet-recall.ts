@@ -208,18 +208,14 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
  * a "when" question the turns that say when (answer-cues.ts).
  */
 function preferred(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, ranked: RankedMessage[], t: ChatFusionTuning): RankedMessage[] {
-  const ids = ranked.map((h) => h.id);
   const side = deps.speakers ? askedSide(p.text, deps.speakers(o.userId)) : undefined;
-  let out = ranked;
-  if (side) {
-    const roles = deps.recall.roles(ids);
-    out = lowerWhere(out, (id) => roles.get(id) !== undefined && roles.get(id) !== side, t.otherSideShare);
-  }
   const kind = askedKind(p.text);
-  if (kind) {
-    const texts = deps.recall.texts(ids);
-    out = lowerWhere(out, (id) => texts.has(id) && !holdsKind(kind, texts.get(id)!), t.answerCueShare);
-  }
+  if (!side && !kind) return ranked;
+  // One read of the ranked rows serves both steps.
+  const rows = deps.recall.rows(ranked.map((h) => h.id));
+  let out = ranked;
+  if (side) out = lowerWhere(out, (id) => rows.has(id) && rows.get(id)!.role !== side, t.otherSideShare);
+  if (kind) out = lowerWhere(out, (id) => rows.has(id) && !holdsKind(kind, rows.get(id)!.text), t.answerCueShare);
   return out;
 }
 
