@@ -69,11 +69,13 @@ describe("a Lilo whose chat model is her own local model", () => {
     const results = await Promise.all(USERS.map((userId) => t.lilo.handleMessage({ userId, text: `Hallo, ich bin ${userId} und mag Musik.` })));
     for (const r of results) expect(r.ok, r.error?.message).toBe(true);
     await t.lilo.idle();
-    // Each user's answer and its extraction on the one engine. Noise may still add a call of another kind (a judge
-    // for a note it "contradicts", depending on which user's turn the queue served first): counted, not forbidden.
+    // Each user's answer and its extraction on the one engine; which turns noise answers emptily (and so asks
+    // again) depends on the order the queue served them: counted, not forbidden.
     const ledger = calls();
     const added = (role: string) => (ledger.get(role) ?? 0) - (ledgerBefore.get(role) ?? 0);
-    expect(added("chat")).toBe(5);
+    // A noise answer that is empty or markers only is asked once more (answer.ts): one or two chat calls a turn.
+    expect(added("chat")).toBeGreaterThanOrEqual(5);
+    expect(added("chat")).toBeLessThanOrEqual(10);
     expect(added("extraction")).toBe(5);
     const all = [...ledger.keys()].reduce((n, role) => n + added(role), 0);
     expect(local.shared().served - before).toBe(all);
