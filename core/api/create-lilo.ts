@@ -50,6 +50,9 @@ import { ChatSearch, type ChatSearchTuning } from "../memory/recall/search.ts";
 import { ChatKeywordIndex } from "../memory/recall/keyword-index/chat-keyword-index.ts";
 import { ChatKeywordRows } from "../foundation/store/chat-keyword-rows.ts";
 import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "../memory/recall/sheet-recall.ts";
+import type { ConceptStep } from "../memory/recall/concept-matches.ts";
+import type { Lexicon } from "../foundation/ports/lexicon.ts";
+import { wireConcepts } from "./wiring/concepts.ts";
 import { MessageVectors } from "../memory/recall/message-vectors.ts";
 import { importMessages } from "../foundation/store/chat-import.ts";
 import { createPersona } from "../conversation/persona/persona.ts";
@@ -116,7 +119,12 @@ export interface LiloPorts {
   /** The markers understood everywhere (chat, tools, greeting, diary, reflection; default: all of Lilo's; `MARKERS.with(...)` adds one). */
   markers?: MarkerRegistry;
   /** Ranking knobs of the hybrid and chat-log searches (defaults tuned by `npm run bench:recall`). */
-  tuning?: { hybrid?: Partial<HybridTuning>; chat?: Partial<ChatSearchTuning>; chatFusion?: Partial<ChatFusionTuning> };
+  tuning?: {
+    hybrid?: Partial<HybridTuning>;
+    chat?: Partial<ChatSearchTuning>;
+    chatFusion?: Partial<ChatFusionTuning>;
+    concepts?: Partial<Omit<ConceptStep, "lexicon">>;
+  };
   /** Web search provider (otherwise the configured SearXNG or Brave). */
   webSearch?: WebSearch;
   /** Speech to text for voice notes (otherwise the configured LILO_TRANSCRIBE_BASE_URL endpoint, if any). */
@@ -125,6 +133,8 @@ export interface LiloPorts {
   localModels?: LocalModels;
   /** A cross-encoder for the sheet's chat-log candidates (otherwise LILO_RERANKER_MODEL, if set; off by default). */
   reranker?: Reranker;
+  /** The concept step's lexicon (otherwise LILO_CONCEPT_LEXICON: the bundled WordNet unless off). */
+  lexicon?: Lexicon;
 }
 
 /** The configured reranker (or the given one) with its depth; undefined when none is set: reranking is off by default. */
@@ -221,6 +231,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     : undefined;
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat, chatKeywords);
   const messageVectors = new MessageVectors(db, embedder, index, () => memory.init());
+  const concepts = wireConcepts(config, logger, ports.lexicon, ports.tuning?.concepts);
   const chatRecall: ChatRecallDeps = {
     recall: chatSearch,
     clock,
@@ -230,6 +241,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     minSimilarity: () => memory.thresholds.notesMinScore,
     reranking: sheetReranking(config, ports.reranker, logger),
     speakers: (userId) => ({ user: config.persona.userNames[userId], assistant: config.persona.name }),
+    concepts: concepts.step,
   };
   const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);
@@ -321,7 +333,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       resumeJobs: () => durable.runPending(),
     },
     // Outside a turn the chat log's newest messages are embedded first; a turn leaves that to its after-reply job.
-    preview: async (message) => (await messageVectors.catchUp(message.userId), turn.preview(message)),
+    preview: async (message) => (await concepts.ready(), await messageVectors.catchUp(message.userId), turn.preview(message)),
     memory: memoryApi(memory),
     profile: profileApi(stores.profile, clock),
     rules: rulesApi(stores.rules, clock),
@@ -331,12 +343,21 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     backup: backupApi(db, config, clock),
     settings: createSettingsApi({ config, live, store: settings, models, now: () => clock.now().toISOString() }),
     recall: {
-      passages: async (text, o) => (await messageVectors.catchUp(o.userId), recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) })),
-      rank: async (text, o) => (await messageVectors.catchUp(o.userId), rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) })),
+      passages: async (text, o) => (
+        await concepts.ready(),
+        await messageVectors.catchUp(o.userId),
+        recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) })
+      ),
+      rank: async (text, o) => (
+        await concepts.ready(),
+        await messageVectors.catchUp(o.userId),
+        rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) })
+      ),
       importChat: (messages) => importMessages(db, stores.chatLog, messages, config.memory.conversationPauseMinutes),
       indexMessages: async (userId) => {
         const embedded = await messageVectors.catchUpAll(userId);
         await chatKeywords?.whenReady(userId);
+        await concepts.ready();
         return embedded;
       },
     },

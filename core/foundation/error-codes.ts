@@ -28,7 +28,9 @@ export type GeneralErrorCode =
   /** A day or month budget is spent: the background call was not made. */
   | "budget-spent"
   /** The reranking model (cross-encoder) could not be loaded or run. */
-  | "reranker";
+  | "reranker"
+  /** The word lexicon (WordNet) could not be read. */
+  | "lexicon";
 
 /**
  * Codes owned by an error class (errors.ts): `ConfigError` is always

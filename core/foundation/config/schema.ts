@@ -195,6 +195,12 @@ export const rawConfigSchema = z.object({
       example: "Xenova/ms-marco-MiniLM-L-6-v2",
     }),
     rerankTopN: s(int(30), { env: "LILO_RERANK_TOP_N", doc: "candidates the reranker reads per sheet (its cost grows with them)", group: "memory" }),
+    // issue 23: the concept step of the chat-log search (a question about a category finds messages naming its instances)
+    conceptLexicon: s(z.string().trim().min(1).default("wordnet"), {
+      env: "LILO_CONCEPT_LEXICON",
+      doc: 'kinds and instances of a question\'s category for the chat-log search ("martial arts" finds "taekwondo"; English questions): wordnet (bundled WordNet 3.1), off, or a folder holding index.noun and data.noun in WordNet\'s format',
+      group: "memory",
+    }),
     // issue 25: the chat log's keyword index in memory (per user); beyond this the least recently searched users' are dropped
     chatKeywordIndexMb: s(int(512), {
       env: "LILO_CHAT_KEYWORD_INDEX_MB",

@@ -42,6 +42,8 @@ export interface RecallQuery {
   limit: number;
   /** Explicit dates named in the message ("am 3. Mai"): hits from them rank higher. ISO UTC, `to` exclusive. */
   dates?: { from: string; to: string }[];
+  /** A ready MATCH expression searched instead of the terms' (the concept step's exact words: concept-matches.ts). */
+  match?: string | undefined;
 }
 
 /** Rows looked at before giving up (exported: the fusion looks as deep) on finding `limit` passages (day parts filter after SQL). */
@@ -147,7 +149,7 @@ export class ChatSearch {
    * inside the time filter.
    */
   rank(q: RecallQuery): RankedMessage[] {
-    const match = ftsQuery(q.terms);
+    const match = q.match ?? ftsQuery(q.terms);
     const ranges = q.dates ?? [];
     const timed = q.filter.from !== undefined || q.filter.to !== undefined || q.filter.dayPart !== undefined;
     if (!match && !timed && !ranges.length) return [];

@@ -20,6 +20,7 @@ import { matchedWords } from "./trim-around.ts";
 import { raiseReplies } from "./reply-propagation.ts";
 import { askedSide, type SpeakerNames } from "./speaker-preference.ts";
 import { askedKind, holdsKind } from "./answer-cues.ts";
+import { conceptList, type ConceptStep } from "./concept-matches.ts";
 
 /** A free-text recall request taken apart. */
 export interface ParsedRecall {
@@ -85,6 +86,8 @@ export interface ChatRecallDeps {
   reranking?: { reranker: Reranker; topN: number; logger: Logger } | undefined;
   /** The names of the user and of the persona, for questions about what one of them said (speaker-preference.ts). */
   speakers?: ((userId: string) => SpeakerNames) | undefined;
+  /** Messages naming instances of the question's category as one more fused list (concept-matches.ts; off when absent). */
+  concepts?: ConceptStep | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
@@ -179,6 +182,8 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
     { ids: words.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
     { ids: meaning.map((h) => h.id), weight: t.denseWeight },
   ];
+  const concept = conceptList(deps.concepts, p.text, p.terms, (match) => keywordRank(deps, { ...p, query: { ...p.query, match } }, o, depth));
+  if (concept) lists.push(concept);
   let fused = reciprocalRankFusion(lists, t.rrfK);
   let feedback: RankedMessage[] = [];
   if (t.prfDocs > 0) {
@@ -192,7 +197,9 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
     );
     fused = reciprocalRankFusion([...lists, { ids: feedback.map((h) => h.id), weight: t.prfWeight }], t.rrfK);
   }
-  const meta = new Map<number, { conversationId: number; createdAt: string }>([...feedback, ...meaning, ...words].map((h) => [h.id, h]));
+  const meta = new Map<number, { conversationId: number; createdAt: string }>(
+    [...(concept?.hits ?? []), ...feedback, ...meaning, ...words].map((h) => [h.id, h]),
+  );
   const ranked = fused
     .map((x) => {
       const m = meta.get(x.id)!;
