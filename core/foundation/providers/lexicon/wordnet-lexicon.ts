@@ -91,7 +91,10 @@ function walkDown(nouns: WordNetNouns, phrase: string, depth: number, max: numbe
     for (const offset of next) {
       for (const w of nouns.synset(offset).words) {
         const word = w.toLowerCase();
-        if (out.size < max && SINGLE_WORD.test(word) && !own.has(word)) out.add(word);
+        if (out.size >= max || !SINGLE_WORD.test(word) || own.has(word) || out.has(word)) continue;
+        // A name that is also an everyday word (Reading, Nice, Bath) would find the everyday word: the keyword search ignores case.
+        if (word !== w && nouns.ordinary(word)) continue;
+        out.add(word);
       }
     }
     level = next;
