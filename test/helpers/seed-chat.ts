@@ -24,3 +24,10 @@ export function recordingTransport(name = "fake"): Transport & { sent: { target:
     },
   };
 }
+
+/** Stores each text as a user message of its own on its own day (from 2026-10-01, 09:00 UTC), one conversation each; returns the ids in order. */
+export function seedDailyMessages(lilo: Lilo, userId: string, texts: string[]): number[] {
+  return lilo.recall.importChat(
+    texts.map((text, d) => ({ userId, role: "user" as const, text, createdAt: `2026-10-${String(d + 1).padStart(2, "0")}T09:00:00Z` })),
+  );
+}

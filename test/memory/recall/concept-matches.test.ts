@@ -10,6 +10,7 @@ import { fixedClock } from "../../../core/index.ts";
 import { categoryPhrases, conceptMatch, DEFAULT_CONCEPT_STEP } from "../../../core/memory/recall/concept-matches.ts";
 import type { Lexicon } from "../../../core/foundation/ports/lexicon.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
+import { seedDailyMessages } from "../../helpers/seed-chat.ts";
 
 const clock = fixedClock("2026-12-02T18:00:00Z");
 let t: TestLilo | undefined;
@@ -19,12 +20,7 @@ afterEach(async () => {
   t = undefined;
 });
 
-/** Each text is a user message in a conversation of its own on its own day; returns the ids in order. */
-function seed(lilo: TestLilo["lilo"], texts: string[]): number[] {
-  return lilo.recall.importChat(
-    texts.map((text, d) => ({ userId: "john", role: "user" as const, text, createdAt: `2026-10-${String(d + 1).padStart(2, "0")}T09:00:00Z` })),
-  );
-}
+const seed = (lilo: TestLilo["lilo"], texts: string[]) => seedDailyMessages(lilo, "john", texts);
 
 async function ranked(lilo: TestLilo["lilo"], question: string): Promise<number[]> {
   await lilo.recall.indexMessages("john");
