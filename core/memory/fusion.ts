@@ -21,34 +21,6 @@ export function reciprocalRankFusion(lists: RankedList[], k: number): { id: numb
 }
 
 /**
- * A main ranking with each part's own ranking woven in: round by round the
- * main list's next item, then each part's next item not yet taken, for the
- * first `rounds` rounds; then the rest of the main list, then the rest of the
- * parts. So every part of a question about two things has its best hits near
- * the top, whatever the main ranking favours.
- */
-export function interleaveParts(main: number[], parts: number[][], rounds: number): number[] {
-  const out: number[] = [];
-  const seen = new Set<number>();
-  const take = (id: number | undefined) => {
-    if (id === undefined || seen.has(id)) return;
-    seen.add(id);
-    out.push(id);
-  };
-  const cursors = parts.map(() => 0);
-  for (let r = 0; r < rounds; r++) {
-    take(main[r]);
-    parts.forEach((list, i) => {
-      while (cursors[i]! < list.length && seen.has(list[cursors[i]!]!)) cursors[i]!++;
-      take(list[cursors[i]!]);
-    });
-  }
-  for (const id of main) take(id);
-  for (const list of parts) for (const id of list) take(id);
-  return out;
-}
-
-/**
  * The ranking with the messages `lower` picks at `share` of their score
  * (1 = unchanged), best first; named dates still first. A soft preference:
  * lowered messages stay in the ranking, only behind better ones.

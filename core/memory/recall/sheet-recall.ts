@@ -14,8 +14,9 @@ import type { MessageVectors } from "./message-vectors.ts";
 import { parseTimeWords, foldWord } from "./time-words.ts";
 import { parseExplicitDates, type DateRange } from "./explicit-dates.ts";
 import { ftsQuery, searchWords } from "./keyword-query.ts";
-import { interleaveParts, lowerWhere, reciprocalRankFusion } from "../fusion.ts";
+import { lowerWhere, reciprocalRankFusion } from "../fusion.ts";
 import { questionParts } from "./query-parts.ts";
+import { withPartQuota } from "./part-quota.ts";
 import { matchedWords } from "./trim-around.ts";
 import { raiseReplies } from "./reply-propagation.ts";
 import { askedSide, type SpeakerNames } from "./speaker-preference.ts";
@@ -58,6 +59,8 @@ export interface ChatFusionTuning {
   otherSideShare: number;
   /** A question asking for a kind of answer ("when"): messages without one keep this share of their score (1 = off; answer-cues.ts). */
   answerCueShare: number;
+  /** A question about several things: each part's best hits the first ten must hold, placed after the first hit if missing (0 = off; part-quota.ts). */
+  partQuota: number;
 }
 
 export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
@@ -71,6 +74,7 @@ export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
   replyShare: 1,
   otherSideShare: 0.7,
   answerCueShare: 0.8,
+  partQuota: 1,
 };
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
@@ -113,22 +117,23 @@ export async function rankMessages(deps: ChatRecallDeps, text: string, o: ChatRe
 /** How deep each side looks before fusing. */
 const FUSION_DEPTH = 50;
 
+/** The head of a ranking where each part of a question about several things should appear: the first ten, what a sheet's passages start from. */
+const PART_WINDOW = 10;
+
 /** The first this many hits of a ranking raise the replies to their questions (deeper ones hardly reach a sheet). */
 const REPLY_DEPTH = 20;
 
-/** Rounds in which every part of a question about several things places its next best hit. */
-const PART_ROUNDS = 3;
-
 /**
  * The whole question's ranking; for a question naming several things, each
- * thing's own keyword ranking (with the shared words) woven into its head,
- * so every part brings its own evidence.
+ * thing's own keyword ranking (with the shared words), whose best hit joins
+ * the head where the whole ranking's head lacks it (part-quota.ts).
  */
 async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions): Promise<RankedMessage[]> {
   const whole = await rankWhole(deps, p, o);
   const searchable = new Set(p.terms);
   const parts = questionParts(p.text, (w) => searchable.has(w));
   if (parts.length < 2 || !whole.length) return whole;
+  const t = { ...DEFAULT_CHAT_FUSION, ...deps.fusion };
   const depth = Math.max(FUSION_DEPTH, o.limit);
   const byId = new Map(whole.map((h) => [h.id, h]));
   const partLists = parts.map((part) => {
@@ -141,10 +146,10 @@ async function rankParsed(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOp
     return own.map((h) => h.id);
   });
   const named = whole.some((h) => h.inDateRange);
-  return interleaveParts(
+  return withPartQuota(
     whole.map((h) => h.id),
     partLists,
-    PART_ROUNDS,
+    { quota: t.partQuota, window: PART_WINDOW },
   )
     .map((id) => byId.get(id)!)
     .filter((h) => !named || h.inDateRange);

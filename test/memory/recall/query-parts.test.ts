@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock, sheetMessageIds } from "../../../core/index.ts";
 import { questionParts } from "../../../core/memory/recall/query-parts.ts";
+import { withPartQuota } from "../../../core/memory/recall/part-quota.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 
 const clock = fixedClock("2026-12-02T18:00:00Z");
@@ -42,32 +43,119 @@ describe("taking a question apart", () => {
   });
 });
 
+describe("a part's place at the head", () => {
+  it("joins the head after the first hit only where the head lacks the part's best hit", () => {
+    const main = [1, 2, 3, 4, 5];
+    // Part A's best hit (3) is in the head: nothing moves. Part B's (9) is not: it comes second.
+    expect(
+      withPartQuota(
+        main,
+        [
+          [3, 7],
+          [9, 8],
+        ],
+        { quota: 1, window: 3 },
+      ),
+    ).toEqual([1, 9, 2, 3, 4, 5, 7, 8]);
+    expect(withPartQuota(main, [[3], [2]], { quota: 1, window: 3 })).toEqual([1, 2, 3, 4, 5]);
+    // Off: the parts only follow the whole ranking.
+    expect(
+      withPartQuota(
+        main,
+        [
+          [3, 7],
+          [9, 8],
+        ],
+        { quota: 0, window: 3 },
+      ),
+    ).toEqual([1, 2, 3, 4, 5, 7, 9, 8]);
+  });
+});
+
+const day = (d: number) => `2026-10-${String(d).padStart(2, "0")}T09:00:00Z`;
+
+/** One user's log on consecutive days; returns the ids in order. */
+function seed(lilo: TestLilo["lilo"], texts: string[]): number[] {
+  return lilo.recall.importChat(texts.map((text, i) => ({ userId: "chris", role: "user" as const, text, createdAt: day(i + 1) })));
+}
+
+/** The turns on the preview's sheet for the question. */
+async function sheet(lilo: TestLilo["lilo"], text: string): Promise<number[]> {
+  return sheetMessageIds((await lilo.preview({ userId: "chris", text })).blocks.passages.kept);
+}
+
 describe("a question about two things on the sheet", () => {
-  it("brings each part's own evidence, though one part's messages match more of the question", async () => {
+  // Twelve messages about Tom painting on the weekend match more of the question than Lisa's one about painting,
+  // and Lisa's other messages make her name as common as his.
+  const things = [
+    "fence",
+    "bike",
+    "dog house",
+    "kitchen",
+    "garage door",
+    "old chair",
+    "garden shed",
+    "front door",
+    "mailbox",
+    "bookshelf",
+    "boat",
+    "window frames",
+  ];
+  const dinge = [
+    "den Zaun",
+    "das Fahrrad",
+    "die Hundehütte",
+    "die Küche",
+    "das Garagentor",
+    "den alten Stuhl",
+    "den Schuppen",
+    "die Haustür",
+    "den Briefkasten",
+    "das Regal",
+    "das Boot",
+    "die Fensterrahmen",
+  ];
+  const english = [
+    ...things.map((x) => `On the weekend Tom painted the ${x}`),
+    ...things.map((x) => `Lisa asked me about the ${x}`),
+    "Lisa paints watercolours of the harbour now",
+  ];
+  const german = [
+    ...dinge.map((x) => `Am Wochenende hat Tom ${x} gemalt`),
+    ...dinge.map((x) => `Lisa hat mich nach ${x} gefragt`),
+    "Lisa hat Aquarelle vom Hafen gemalt",
+  ];
+
+  it("brings each part's own evidence, though one part's messages fill the head of the whole ranking (English)", async () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" }, { clock });
-    const day = (d: number) => `2026-10-${String(d).padStart(2, "0")}T09:00:00Z`;
-    // Lisa's evidence sits among other talk about her (the search also reads each message's neighbours).
-    const texts = [
-      "On the weekend Tom painted the fence",
-      "Tom painted his bike on the weekend",
-      "On the weekend Tom painted his dog",
-      "Tom painted the kitchen on the weekend",
-      "Lisa called me, she is fine",
-      "Lisa has a cold and stays at home",
-      "Lisa paints watercolours of the harbour now",
-      "Lisa started a new job at the library",
-      "Lisa and I had lunch",
-    ];
-    const ids = t.lilo.recall.importChat(texts.map((text, i) => ({ userId: "chris", role: "user" as const, text, createdAt: day(i + 1) })));
-    const lisaPaints = ids[6]!;
-    // Premise: the question's words taken as one query (no thing named, nothing joined) favour Tom's messages (paint, weekend, Tom) over Lisa's (paint, Lisa).
-    const whole = await t.lilo.recall.rank("paint weekend tom lisa", { userId: "chris", limit: 3 });
+    const ids = seed(t.lilo, english);
+    const lisaPaints = ids.at(-1)!;
+    // Premise: the question's words taken as one query (no thing named) keep Lisa's painting out of the first ten.
+    const whole = await t.lilo.recall.rank("paint weekend tom lisa", { userId: "chris", limit: 10 });
     expect(whole.map((m) => m.id)).not.toContain(lisaPaints);
 
-    const p = await t.lilo.preview({ userId: "chris", text: "What did Tom and Lisa paint on the weekend?" });
-    const onSheet = sheetMessageIds(p.blocks.passages.kept);
+    const onSheet = await sheet(t.lilo, "What did Tom and Lisa paint on the weekend?");
     expect(onSheet).toContain(lisaPaints);
-    expect(onSheet.some((id) => texts[ids.indexOf(id)]!.includes("Tom painted"))).toBe(true);
-    expect(p.request.system).toContain("Lisa paints watercolours of the harbour now");
+    expect(onSheet.some((id) => english[ids.indexOf(id)]!.includes("Tom painted"))).toBe(true);
+  });
+
+  it("leaves Lisa off the sheet with the step off (the premise of the test above)", async () => {
+    t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" }, { clock, tuning: { chatFusion: { partQuota: 0 } } });
+    const ids = seed(t.lilo, english);
+    expect(await sheet(t.lilo, "What did Tom and Lisa paint on the weekend?")).not.toContain(ids.at(-1)!);
+  });
+
+  it("works in German, and not with the step off", async () => {
+    const question = "Was haben Tom und Lisa am Wochenende gemalt?";
+    t = makeTestLilo({ LILO_LANGUAGE: "de", LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" }, { clock });
+    const lisaMalt = seed(t.lilo, german).at(-1)!;
+    expect(await sheet(t.lilo, question)).toContain(lisaMalt);
+    await t.cleanup();
+    t = makeTestLilo(
+      { LILO_LANGUAGE: "de", LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" },
+      { clock, tuning: { chatFusion: { partQuota: 0 } } },
+    );
+    const lisaMalt2 = seed(t.lilo, german).at(-1)!;
+    expect(await sheet(t.lilo, question)).not.toContain(lisaMalt2);
   });
 });
