@@ -49,6 +49,8 @@ import { ChatHistory } from "../foundation/store/chat-history.ts";
 import { ChatSearch, type ChatSearchTuning } from "../memory/recall/search.ts";
 import { ChatKeywordIndex } from "../memory/recall/keyword-index/chat-keyword-index.ts";
 import { ChatKeywordRows } from "../foundation/store/chat-keyword-rows.ts";
+import { MemoryKeywordIndex } from "../memory/recall/keyword-index/memory-keyword-index.ts";
+import { MemoryKeywordRows } from "../foundation/store/memory-keyword-rows.ts";
 import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "../memory/recall/sheet-recall.ts";
 import { MessageVectors } from "../memory/recall/message-vectors.ts";
 import { importMessages } from "../foundation/store/chat-import.ts";
@@ -152,7 +154,16 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const embedder =
     ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
+  // The memory stores' keyword index in memory (FTS5's ranking per user and store, without walking every user's postings); 0 MB: FTS5 ranks.
+  const memoryKeywords = config.memory.memoryKeywordIndexMb
+    ? new MemoryKeywordIndex(new MemoryKeywordRows(db), {
+        maxBytes: config.memory.memoryKeywordIndexMb * 1024 * 1024,
+        onProblem: (key, error) =>
+          logger.warn("memories not indexed in memory; FTS5 ranks this user's searches of the store", { key, error: describeError(error) }),
+      })
+    : undefined;
   const memory = new Memory(db, embedder, index, clock, {
+    keywords: memoryKeywords,
     notesMinScore: config.memory.notesMinScore,
     dedupMinScore: config.memory.dedupMinScore,
     ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
@@ -386,6 +397,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       await push.stopDelivery();
       await background.idle();
       chatKeywords?.close();
+      memoryKeywords?.close();
       await index.close();
       await localModels.close();
       await checkpoints?.stop();
