@@ -263,6 +263,11 @@ export class Memory {
       .slice(0, k);
   }
 
+  /** Resolves once the user's rows of every store are in the keyword index in memory (at once without one). */
+  async keywordsIndexed(userId: string): Promise<void> {
+    await Promise.all(VECTOR_STORES.map((store) => this.opts.keywords?.whenStoreReady(store, userId)));
+  }
+
   /** Like search, for a query that is embedded already (one embedding per turn). */
   async searchVector(vector: Float32Array, opts: SearchOptions): Promise<MemoryHit[]> {
     await this.init();

@@ -13,6 +13,8 @@ import { KeywordIndex, type KeywordIndexOptions } from "./keyword-index.ts";
 /** The keyword side of memory search in memory (undefined: FTS5 must answer). */
 export interface MemoryKeywordRanker {
   ranked(store: VectorStore, userId: string, match: string, limit: number): { rowId: number; score: number }[] | undefined;
+  /** Resolves once the user's index of the store is built (starts the build). */
+  whenStoreReady(store: VectorStore, userId: string): Promise<void>;
 }
 
 export class MemoryKeywordIndex extends KeywordIndex implements MemoryKeywordRanker {
@@ -30,7 +32,7 @@ export class MemoryKeywordIndex extends KeywordIndex implements MemoryKeywordRan
     return out;
   }
 
-  /** Resolves once the user's index of the store is built (benchmark, tests). */
+  /** Resolves once the user's index of the store is built (starts the build; benchmark, tests). */
   whenStoreReady(store: VectorStore, userId: string): Promise<void> {
     return this.whenReady(memoryKeywordKey(store, userId));
   }

@@ -39,6 +39,9 @@ class Spy implements MemoryKeywordRanker {
     if (r) this.answered++;
     return r;
   }
+  whenStoreReady(store: VectorStore, userId: string) {
+    return this.index.whenStoreReady(store, userId);
+  }
 }
 
 let at = 0;
