@@ -204,7 +204,7 @@ export const rawConfigSchema = z.object({
     // issue 25: the same index over the memory stores (notes, important, thoughts, diary), per user and store
     memoryKeywordIndexMb: s(int(256), {
       env: "LILO_MEMORY_KEYWORD_INDEX_MB",
-      doc: "memory for the notes' (and other memory stores') keyword index (per user and store, least recently searched dropped first; about 0.7 MB per 1,000 notes); 0: off, FTS5 ranks every search",
+      doc: "memory for the notes' (and other memory stores') keyword index (per user and store, least recently searched dropped first; about 1 MB per 1,000 notes, 40 MB per 100k); 0: off, FTS5 ranks every search",
       group: "memory",
     }),
   }),
