@@ -290,6 +290,9 @@ async function manyUsersRows(embedder: Embedder, users: number): Promise<void> {
     const fillS = (performance.now() - t) / 1000;
     const { bytesWritten, longestStepMs, longestStepCpuMs } = index.snapshotStats()!;
     const written = bytesWritten - writtenBefore;
+    // The fill's background work done first (snapshot files written, the WAL checkpointed by the worker): its threads' CPU would land in the turns.
+    await index.saved();
+    await checkpoints?.now();
     // Alone, among the others, and among them with FTS5 ranking the notes' words (the keyword index in memory off: the code before), turn by turn.
     const [aloneTimes, manyTimes, ftsTimes] = await interleavedTurnTimes(
       embedder,
