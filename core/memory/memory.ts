@@ -265,7 +265,8 @@ export class Memory {
 
   /** Resolves once the user's rows of every store are in the keyword index in memory (at once without one). */
   async keywordsIndexed(userId: string): Promise<void> {
-    await Promise.all(VECTOR_STORES.map((store) => this.opts.keywords?.whenStoreReady(store, userId)));
+    const keywords = this.opts.keywords;
+    if (keywords) await Promise.all(VECTOR_STORES.map((store) => keywords.whenStoreReady(store, userId)));
   }
 
   /** Like search, for a query that is embedded already (one embedding per turn). */
