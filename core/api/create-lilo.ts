@@ -10,7 +10,7 @@ import { registerSecrets } from "../foundation/util/redact.ts";
 import { configSecrets } from "../foundation/config/secrets.ts";
 import { Contacts } from "../foundation/health/contacts.ts";
 import { recordingContact } from "../foundation/health/contact-model.ts";
-import { openDatabase, type Db } from "../foundation/store/db.ts";
+import { openDatabase, setPageCache, type Db } from "../foundation/store/db.ts";
 import { BackgroundCheckpoints } from "../foundation/store/background-checkpoints.ts";
 import { ChatLog } from "../foundation/store/chat-log.ts";
 import { ProfileStore } from "../foundation/store/profile.ts";
@@ -150,6 +150,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
+  setPageCache(db, config.memory.sqliteCacheMb);
   const checkpoints = ports.backgroundCheckpoints && !db.memory ? new BackgroundCheckpoints(db, db.name, logger) : undefined;
   const embedder =
     ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
