@@ -10,7 +10,7 @@ import { registerSecrets } from "../foundation/util/redact.ts";
 import { configSecrets } from "../foundation/config/secrets.ts";
 import { Contacts } from "../foundation/health/contacts.ts";
 import { recordingContact } from "../foundation/health/contact-model.ts";
-import { openDatabase, type Db } from "../foundation/store/db.ts";
+import { openDatabase, setPageCache, type Db } from "../foundation/store/db.ts";
 import { BackgroundCheckpoints } from "../foundation/store/background-checkpoints.ts";
 import { ChatLog } from "../foundation/store/chat-log.ts";
 import { ProfileStore } from "../foundation/store/profile.ts";
@@ -49,6 +49,8 @@ import { ChatHistory } from "../foundation/store/chat-history.ts";
 import { ChatSearch, type ChatSearchTuning } from "../memory/recall/search.ts";
 import { ChatKeywordIndex } from "../memory/recall/keyword-index/chat-keyword-index.ts";
 import { ChatKeywordRows } from "../foundation/store/chat-keyword-rows.ts";
+import { MemoryKeywordIndex } from "../memory/recall/keyword-index/memory-keyword-index.ts";
+import { MemoryKeywordRows } from "../foundation/store/memory-keyword-rows.ts";
 import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "../memory/recall/sheet-recall.ts";
 import type { ConceptStep } from "../memory/recall/concept-matches.ts";
 import type { Lexicon } from "../foundation/ports/lexicon.ts";
@@ -158,11 +160,21 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const db = ports.db ?? openDatabase(config.dbPath);
+  setPageCache(db, config.memory.sqliteCacheMb);
   const checkpoints = ports.backgroundCheckpoints && !db.memory ? new BackgroundCheckpoints(db, db.name, logger) : undefined;
   const embedder =
     ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
+  // The memory stores' keyword index in memory (FTS5's ranking per user and store, without walking every user's postings); 0 MB: FTS5 ranks.
+  const memoryKeywords = config.memory.memoryKeywordIndexMb
+    ? new MemoryKeywordIndex(new MemoryKeywordRows(db), {
+        maxBytes: config.memory.memoryKeywordIndexMb * 1024 * 1024,
+        onProblem: (key, error) =>
+          logger.warn("memories not indexed in memory; FTS5 ranks this user's searches of the store", { key, error: describeError(error) }),
+      })
+    : undefined;
   const memory = new Memory(db, embedder, index, clock, {
+    keywords: memoryKeywords,
     notesMinScore: config.memory.notesMinScore,
     dedupMinScore: config.memory.dedupMinScore,
     ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
@@ -407,6 +419,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
       await push.stopDelivery();
       await background.idle();
       chatKeywords?.close();
+      memoryKeywords?.close();
       await index.close();
       await localModels.close();
       await checkpoints?.stop();

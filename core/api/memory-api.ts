@@ -57,6 +57,12 @@ export interface MemoryApi {
   duplicates(store: DedupeStore, userId?: string): DuplicateGroup[];
   /** Live entries of every memory store and user (what a reindex embeds). */
   countLive(): number;
+  /**
+   * Resolves once the user's entries of every store are in the keyword index
+   * in memory (built in slices between other work from the user's first
+   * search; until then FTS5 ranks). For the benchmark, like `recall.indexMessages`.
+   */
+  indexKeywords(userId: string): Promise<void>;
 }
 
 /** Builds the memory use cases over the memory service. */
@@ -96,5 +102,6 @@ export function memoryApi(memory: Memory): MemoryApi {
     },
     duplicates: (store, userId) => findDuplicates(memory, store, userId),
     countLive: () => VECTOR_STORES.reduce((n, store) => n + memory.rows[store].countLive(), 0),
+    indexKeywords: (userId) => memory.keywordsIndexed(userId),
   };
 }

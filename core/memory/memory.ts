@@ -8,6 +8,7 @@ import { TextRows, type TextRow } from "../foundation/store/text-rows.ts";
 import { LiloError, NotFoundError } from "../foundation/errors.ts";
 import { thresholdsFor, type EmbedderThresholds } from "./thresholds.ts";
 import { keywordSearch } from "./keyword-search.ts";
+import type { MemoryKeywordRanker } from "./recall/keyword-index/memory-keyword-index.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
 
 /**
@@ -82,7 +83,13 @@ export class Memory {
     private readonly embedder: Embedder,
     private readonly index: VectorIndex,
     private readonly clock: Clock,
-    private readonly opts: { notesMinScore?: number | undefined; dedupMinScore?: number | undefined; hybrid?: Partial<HybridTuning> } = {},
+    private readonly opts: {
+      notesMinScore?: number | undefined;
+      dedupMinScore?: number | undefined;
+      hybrid?: Partial<HybridTuning>;
+      /** The keyword side in memory (FTS5's ranking per user and store); without it FTS5 ranks. */
+      keywords?: MemoryKeywordRanker | undefined;
+    } = {},
   ) {
     this.rows = Object.fromEntries(VECTOR_STORES.map((s) => [s, new TextRows(db, s)])) as Record<VectorStore, TextRows>;
   }
@@ -222,7 +229,7 @@ export class Memory {
     const t = { ...DEFAULT_HYBRID_TUNING, ...this.opts.hybrid };
     const depth = Math.max(t.depth, k);
     const dense = await this.index.search({ vector, store, userId: opts.userId, k: depth });
-    const keyword = keywordSearch(this.db, store, opts.userId, query, depth);
+    const keyword = keywordSearch(this.db, store, opts.userId, query, depth, this.opts.keywords);
     const cosine = new Map(dense.map((h) => [h.rowId, h.score]));
     const bm25 = new Map(keyword.map((h) => [h.rowId, h.score]));
     const fused = reciprocalRankFusion(
@@ -254,6 +261,12 @@ export class Memory {
         ];
       })
       .slice(0, k);
+  }
+
+  /** Resolves once the user's rows of every store are in the keyword index in memory (at once without one). */
+  async keywordsIndexed(userId: string): Promise<void> {
+    const keywords = this.opts.keywords;
+    if (keywords) await Promise.all(VECTOR_STORES.map((store) => keywords.whenStoreReady(store, userId)));
   }
 
   /** Like search, for a query that is embedded already (one embedding per turn). */

@@ -166,6 +166,7 @@ async function benchSize(n: number, base: Embedder): Promise<void> {
     const texts = queryTexts.map((q, i) => `${q} #${i}`);
     await embedder.prepare(texts);
     const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir }), { db, embedder, vectorIndex: index, chatModel: unusedModel });
+    await lilo.memory.indexKeywords(USER); // the notes' keyword index in memory, as a running bot has it
     const turn = await time(QUERIES, (i) => lilo.preview({ userId: USER, text: texts[i]! }));
     const dedup = await time(QUERIES, (i) => index.search({ vector: qv[i]!, store: "notes", userId: USER, k: 1, minScore: 0.95 }));
     row("turn memory work (no embedding)", turn, "notes+important+thoughts hybrid, chat recall, profile, sheet");

@@ -207,6 +207,18 @@ export const rawConfigSchema = z.object({
       doc: "memory for the chat log's keyword index (per user, least recently searched dropped first); 0: off, FTS5 ranks every search",
       group: "memory",
     }),
+    // issue 25: SQLite's page cache of Lilo's connection (SQLite's default is 2 MB)
+    sqliteCacheMb: s(int(64), {
+      env: "LILO_SQLITE_CACHE_MB",
+      doc: "SQLite's page cache of Lilo's database connection in MB (SQLite's default: 2): among many users a large database's pages of the users in conversation stay in memory; 0: SQLite's default",
+      group: "memory",
+    }),
+    // issue 25: the same index over the memory stores (notes, important, thoughts, diary), per user and store
+    memoryKeywordIndexMb: s(int(256), {
+      env: "LILO_MEMORY_KEYWORD_INDEX_MB",
+      doc: "memory for the notes' (and other memory stores') keyword index (per user and store, least recently searched dropped first; about 1 MB per 1,000 notes, 40 MB per 100k); 0: off, FTS5 ranks every search",
+      group: "memory",
+    }),
   }),
   // nothing lost: a message stored while Lilo was down is answered on start unless older than this (then only acknowledged)
   inbox: z.object({

@@ -34,6 +34,16 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+/**
+ * Sets the connection's page cache to `mb` MB (SQLite's default is 2 MB; 0
+ * keeps it). Among 1,000 users a 1.5 GB database's pages of one user's turn
+ * no longer fit the default, and each miss is a read from the OS (`npm run
+ * bench`, many users).
+ */
+export function setPageCache(db: Db, mb: number): void {
+  if (mb > 0) db.pragma(`cache_size = -${Math.round(mb * 1024)}`);
+}
+
 /** Applies every migration newer than the database's user_version. */
 export function migrate(db: Db): number {
   const current = db.pragma("user_version", { simple: true }) as number;

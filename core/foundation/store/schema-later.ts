@@ -27,6 +27,24 @@ function userKeywordIndex(t: string): string {
 `;
 }
 
+/** Issue 25: the triggers that log a memory store's changed rows for the keyword index in memory (memory_keyword_changes). */
+function memoryKeywordChanges(t: string): string {
+  const prune = `DELETE FROM memory_keyword_changes WHERE seq <= (SELECT max(seq) FROM memory_keyword_changes) - 20000;`;
+  return `
+  CREATE TRIGGER ${t}_keyword_changes_ai AFTER INSERT ON ${t} BEGIN
+    INSERT INTO memory_keyword_changes(store, user_id, row_id) VALUES ('${t}', new.user_id, new.id);
+    ${prune}
+  END;
+  CREATE TRIGGER ${t}_keyword_changes_ad AFTER DELETE ON ${t} BEGIN
+    INSERT INTO memory_keyword_changes(store, user_id, row_id) VALUES ('${t}', old.user_id, old.id);
+    ${prune}
+  END;
+  CREATE TRIGGER ${t}_keyword_changes_au AFTER UPDATE OF text, user_id, superseded_at, created_at ON ${t} BEGIN
+    INSERT INTO memory_keyword_changes(store, user_id, row_id) SELECT '${t}', new.user_id, new.id UNION SELECT '${t}', old.user_id, old.id;
+    ${prune}
+  END;`;
+}
+
 export const LATER_MIGRATIONS: readonly string[] = [
   /* issue 20: the usage ledger — every model call with its tokens, latency and cost, pruned after LILO_USAGE_KEEP_DAYS */ `
   CREATE TABLE usage_ledger (
@@ -197,5 +215,17 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
     INSERT INTO chat_keyword_changes(user_id, message_id) SELECT new.user_id, new.id UNION SELECT old.user_id, old.id;
     DELETE FROM chat_keyword_changes WHERE seq <= (SELECT max(seq) FROM chat_keyword_changes) - 20000;
   END;
+  `,
+  /* issue 25: which rows of the memory stores (notes, important, thoughts, diary) changed, in order — their
+     keyword index in memory (core/memory/recall/keyword-index) reads it by sequence number before each search,
+     as the chat log's reads chat_keyword_changes. Text, owner, superseded (the search's filter) and time (the
+     order a build reads a user's rows in) are logged; the last 20,000 changes are kept (an index further behind rebuilds). */ `
+  CREATE TABLE memory_keyword_changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    store TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    row_id INTEGER NOT NULL
+  );
+${["notes", "important", "thoughts", "diary"].map(memoryKeywordChanges).join("")}
   `,
 ];

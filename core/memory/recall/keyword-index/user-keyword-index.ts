@@ -1,7 +1,8 @@
 /**
- * One user's chat-log keyword index in memory: the rows of
- * `messages_ctx_user_fts` in the user's range (the message's text and its
- * neighbours' context), as posting lists in typed arrays, ranked with FTS5's
+ * One partition's keyword index in memory — a user's chat log (the rows of
+ * `messages_ctx_user_fts` in the user's range: the message's text and its
+ * neighbours' context) or one memory store of a user (`${store}_user_fts`:
+ * the text, context empty) — as posting lists in typed arrays, ranked with FTS5's
  * bm25 (fts5_aux.c: k1 1.2, b 0.75, idf clamped to 1e-6, column weights on
  * the instance counts, a row's length = its tokens in both columns). Only
  * the postings of the query's terms are read, and only the best rows sorted
@@ -22,7 +23,7 @@ export interface Phrase {
   prefix: boolean;
 }
 
-/** What the search filters on, from the user's message of a row (none: the row counts in bm25 but is never a hit). */
+/** What the search filters on, from the user's message of a row or the live memory (none: the row counts in bm25 but is never a hit). */
 export interface RowMessage {
   conversationId: number;
   createdAt: string;

@@ -9,6 +9,7 @@ import { ChatKeywordRows } from "../../../../core/foundation/store/chat-keyword-
 import { ChatSearchTable, type CandidateFilter, type CandidateRow, type ChatRanker } from "../../../../core/foundation/store/chat-search.ts";
 import { ChatKeywordIndex } from "../../../../core/memory/recall/keyword-index/chat-keyword-index.ts";
 import { ftsQuery } from "../../../../core/memory/recall/keyword-query.ts";
+import { QUERIES, pick, sentence } from "./keyword-texts.ts";
 
 /**
  * The chat log's keyword index in memory must rank exactly as FTS5's bm25
@@ -17,65 +18,6 @@ import { ftsQuery } from "../../../../core/memory/recall/keyword-query.ts";
  * second connection and restarts, with the search's filters; and a user
  * never sees another's rows.
  */
-const WORDS = [
-  "Kino",
-  "Kinoabend",
-  "Straße",
-  "strasse",
-  "Grüße",
-  "café",
-  "Café",
-  "naïve",
-  "über",
-  "Über",
-  "Müller",
-  "mueller",
-  "Pizza",
-  "Pizzeria",
-  "2026",
-  "10:30",
-  "don't",
-  "it's",
-  "🙂",
-  "party🎉",
-  "Ärger",
-  "ärgern",
-  "Öl",
-  "Ölwechsel",
-  "Garten",
-  "Gartenparty",
-  "Hund",
-  "Hunde",
-  "Urlaub",
-  "Urlaubsreise",
-  "Oma",
-  "Omas",
-  "Crème",
-  "brûlée",
-  "Dvořák",
-  "Ⅻ",
-  "σοφία",
-  "ΣΟΦΊΑ",
-  "中文",
-  "Cafe\u0301",
-  "painting",
-  "paints",
-  "Kinderwagen",
-  "kind",
-  "Garage",
-  "Gartenzwerg",
-  "ol",
-  "x",
-];
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-const next = rng(2025);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-const sentence = () => Array.from({ length: 2 + Math.floor(next() * 12) }, () => pick(WORDS)).join(pick([" ", ", ", " - ", "! "]));
-
 let day = 0;
 /** Messages in conversations of a few, a day apart (so they become separate conversations). */
 function messages(userId: string, n: number) {
@@ -112,18 +54,6 @@ function expectSame(got: [number, number][] | CandidateRow[], want: [number, num
     what,
   ).toEqual(w.map((x) => x.score));
 }
-
-const QUERIES = [
-  '"kino"*',
-  '"kino"',
-  '"strasse"* OR "straße"',
-  '"cafe"* OR "ol"',
-  '"x" OR "ol"* OR "2026"',
-  '"uber"* OR "muller" OR "mueller"*',
-  '"σοφια"* OR "中文"',
-  '"garten"* OR "hund"* OR "urlaub"* OR "oma"*',
-  '"dont"*',
-];
 
 /** Counts the searches the index answered, to prove it was not bypassed. */
 class Spy implements ChatRanker {
@@ -272,7 +202,7 @@ describe("chat-log keyword index: users apart, memory bound", () => {
           // The same rows as FTS5 finds in the user's range (scores differ: N, n and lengths are the user's own).
           expect(new Set(got)).toEqual(new Set(fts5Ranked(db, u, match, 0.5).map(([id]) => id)));
         }
-        expect(index.stats().users).toBe(1); // a bound of 1 byte keeps only the user searching now
+        expect(index.stats().parts).toBe(1); // a bound of 1 byte keeps only the user searching now
       }
       index.close();
     } finally {
