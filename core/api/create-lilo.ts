@@ -47,14 +47,11 @@ import { CorrectionLog } from "../conversation/correction/correction-log.ts";
 import { Push } from "../background/push/push.ts";
 import { ChatHistory } from "../foundation/store/chat-history.ts";
 import { ChatSearch, type ChatSearchTuning } from "../memory/recall/search.ts";
-import { ChatKeywordIndex } from "../memory/recall/keyword-index/chat-keyword-index.ts";
-import { ChatKeywordRows } from "../foundation/store/chat-keyword-rows.ts";
-import { MemoryKeywordIndex } from "../memory/recall/keyword-index/memory-keyword-index.ts";
-import { MemoryKeywordRows } from "../foundation/store/memory-keyword-rows.ts";
 import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "../memory/recall/sheet-recall.ts";
 import type { ConceptStep } from "../memory/recall/concept-matches.ts";
 import type { Lexicon } from "../foundation/ports/lexicon.ts";
 import { wireConcepts } from "./wiring/concepts.ts";
+import { chatKeywordIndex, memoryKeywordIndex } from "./wiring/keyword-indexes.ts";
 import { MessageVectors } from "../memory/recall/message-vectors.ts";
 import { importMessages } from "../foundation/store/chat-import.ts";
 import { createPersona } from "../conversation/persona/persona.ts";
@@ -165,14 +162,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const embedder =
     ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
   const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
-  // The memory stores' keyword index in memory (FTS5's ranking per user and store, without walking every user's postings); 0 MB: FTS5 ranks.
-  const memoryKeywords = config.memory.memoryKeywordIndexMb
-    ? new MemoryKeywordIndex(new MemoryKeywordRows(db), {
-        maxBytes: config.memory.memoryKeywordIndexMb * 1024 * 1024,
-        onProblem: (key, error) =>
-          logger.warn("memories not indexed in memory; FTS5 ranks this user's searches of the store", { key, error: describeError(error) }),
-      })
-    : undefined;
+  const memoryKeywords = memoryKeywordIndex(config, db, logger);
   const memory = new Memory(db, embedder, index, clock, {
     keywords: memoryKeywords,
     notesMinScore: config.memory.notesMinScore,
@@ -234,13 +224,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   );
   usage.afterCall(() => background.run("budget warning", () => warnings.check()));
   const correctionLog = new CorrectionLog(db, memory, clock);
-  // The chat log's keyword index in memory (FTS5's ranking, faster); 0 MB: FTS5 ranks every search.
-  const chatKeywords = config.memory.chatKeywordIndexMb
-    ? new ChatKeywordIndex(new ChatKeywordRows(db), {
-        maxBytes: config.memory.chatKeywordIndexMb * 1024 * 1024,
-        onProblem: (userId, error) => logger.warn("chat log not indexed in memory; FTS5 ranks this user's searches", { userId, error: describeError(error) }),
-      })
-    : undefined;
+  const chatKeywords = chatKeywordIndex(config, db, logger);
   const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat, chatKeywords);
   const messageVectors = new MessageVectors(db, embedder, index, () => memory.init());
   const concepts = wireConcepts(config, logger, ports.lexicon, ports.tuning?.concepts);
