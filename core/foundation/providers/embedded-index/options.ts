@@ -23,6 +23,11 @@ export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
   graphBuild?: "background" | "inline";
   /** Vectors per background build step. */
   graphChunk?: number;
+  /**
+   * RAM (MB) that partitions with a graph may use for residuals, so their candidates are rescored in RAM instead
+   * of from SQLite (residuals.ts: 385 bytes a 384-dimension vector, 38.5 MB per 100k); 0 = always from SQLite.
+   */
+  residualBudgetMb?: number;
 }
 
 /**
@@ -50,5 +55,9 @@ export const GRAPH_EXTRA_MAX = 150;
 export const MESSAGE_GRAPH_BREADTH = 4;
 /** ... and at least this many (a 10-hit search visiting 120 had recall@10 0.927 at 100k messages; 768: 0.997). */
 export const MESSAGE_GRAPH_MIN_BREADTH = 768;
+/** Default of `residualBudgetMb`: a chat log of about 650k messages (384 dimensions), or several users' of 100k. */
+export const DEFAULT_RESIDUAL_BUDGET_MB = 256;
+/** Float vectors read per background step to fill a residual copy (1,024: a few ms of SQLite reads). */
+export const RESIDUAL_CHUNK = 1024;
 /** Vectors added to a graph under construction per step (a few tens of ms of work on 2 cores). */
 export const GRAPH_CHUNK = 256;
