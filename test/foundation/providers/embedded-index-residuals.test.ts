@@ -55,10 +55,15 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
   const vectors = new Map<number, Float32Array>();
   const queries = [3, 77, 150, 299, 1234, 98765].map((s) => vecOf(s * 7919));
 
-  /** Each query's top 10 equals the exact float ranking, scores within the residual's precision. */
+  /**
+   * Each query's top 10 equals the exact float ranking, scores within the
+   * residual's precision. Among all rows (`rowIds`): the candidates come from
+   * the exact int8 scan, not the graph (built on several threads, it may
+   * differ from run to run), and are rescored the same way.
+   */
   async function expectExact(index: EmbeddedIndex): Promise<void> {
     for (const q of queries) {
-      const hits = await index.search({ vector: q, store: "messages", userId: "u1", k: 10 });
+      const hits = await index.search({ vector: q, store: "messages", userId: "u1", k: 10, rowIds: [...vectors.keys()] });
       const want = truth(vectors, q, 10);
       expect(hits.map((h) => h.rowId)).toEqual(want.map((w) => w.id));
       hits.forEach((h, i) => expect(Math.abs(h.score - want[i]!.s)).toBeLessThan(1e-4));
@@ -89,6 +94,13 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
     expect(index.copyState().residualBytes).toBeGreaterThanOrEqual(N * (DIM + 1));
     floatReads.mockClear();
     await expectExact(index);
+    // Through the graph: a stored vector finds itself first, cosine 1.
+    for (const id of [1, 200, 400]) {
+      const [top] = await index.search({ vector: vecOf(id), store: "messages", userId: "u1", k: 5 });
+      expect(top).toMatchObject({ rowId: id });
+      expect(top!.score).toBeCloseTo(1, 6);
+    }
+    expect(index.copyState().graphSearches).toBeGreaterThanOrEqual(3);
     expect(floatReads).not.toHaveBeenCalled();
 
     const small = open({ graphBuild: "inline", messageGraphMinSize: Number.POSITIVE_INFINITY });
@@ -131,7 +143,7 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
     expect(top[0]).toMatchObject({ rowId: 5 });
     expect(top[0]!.score).toBeGreaterThan(0.9999);
     await expectExact(index);
-    for (const q2 of queries) {
+    for (const q2 of [...queries, ...gone.map(vecOf)]) {
       const ids = (await index.search({ vector: q2, store: "messages", userId: "u1", k: 100 })).map((h) => h.rowId);
       expect(ids.filter((id) => gone.includes(id))).toEqual([]);
     }

@@ -37,8 +37,9 @@ export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
  */
 export const DEFAULT_GRAPH_MIN_SIZE = 2_000_000;
 /**
- * The same for chat messages. A turn asks the index for 100 of them (150 int8 candidates, each a float read); a
- * message graph visits MESSAGE_GRAPH_MIN_BREADTH neighbours and proposes as many candidates as the scan. Measured
+ * The same for chat messages. A turn asks the index for 100 of them (150 int8 candidates); a message graph visits
+ * MESSAGE_GRAPH_MIN_BREADTH neighbours and proposes as many candidates as the scan, rescored in RAM (residuals.ts)
+ * within the residual budget. Measured before the residuals and the narrower breadth
  * (2 shared cores, hash embedder, 100k messages): alone the graph's candidates take 2.5–3 ms against the scan's
  * 5.5 ms, inside a turn (cold caches) the two are within 1 ms of each other; the scan grows with the log, the
  * graph hardly. Recall against the exact scan: @10 0.997, @100 0.982, @200 0.99.
@@ -50,11 +51,17 @@ export const GRAPH_DEPTH_FACTOR = 2.5;
 export const GRAPH_EXTRA_MAX = 150;
 /**
  * A message graph visits this many times the candidates it proposes (the best of a wider search are the true
- * nearest more often) and proposes only as many as the exact scan: a turn's float reads stay at the scan's.
+ * nearest more often) and proposes only as many as the exact scan. A turn asks for 100 (150 candidates): it visits
+ * the floor below. The graph's search is most of what a 100k turn costs beyond a 1k turn, and its cost follows the
+ * breadth (warm, 100k messages: 512 → 0.96 ms, 768 → 1.40 ms).
  */
-export const MESSAGE_GRAPH_BREADTH = 4;
-/** ... and at least this many (a 10-hit search visiting 120 had recall@10 0.927 at 100k messages; 768: 0.997). */
-export const MESSAGE_GRAPH_MIN_BREADTH = 768;
+export const MESSAGE_GRAPH_BREADTH = 3;
+/**
+ * ... and at least this many. Recall against the exact float ranking at 100k messages (hash embedder, 200 turn
+ * questions, two runs), graph + rescoring: 512 @10 0.992–0.995, @50 0.980–0.985, @100 0.964–0.967; 768 (the
+ * floor before) 0.997, 0.992–0.994, 0.981; 384: @10 0.982–0.990, under the 0.99 asked; 120: 0.927.
+ */
+export const MESSAGE_GRAPH_MIN_BREADTH = 512;
 /** Default of `residualBudgetMb`: a chat log of about 650k messages (384 dimensions), or several users' of 100k. */
 export const DEFAULT_RESIDUAL_BUDGET_MB = 256;
 /** Float vectors read per background step to fill a residual copy (1,024: a few ms of SQLite reads). */
