@@ -55,13 +55,14 @@ export const GRAPH_EXTRA_MAX = 150;
  * the floor below. The graph's search is most of what a 100k turn costs beyond a 1k turn, and its cost follows the
  * breadth (warm, 100k messages: 512 → 0.96 ms, 768 → 1.40 ms).
  */
-export const MESSAGE_GRAPH_BREADTH = 3;
+export const MESSAGE_GRAPH_BREADTH = 4;
 /**
  * ... and at least this many. Recall against the exact float ranking at 100k messages (hash embedder, 200 turn
- * questions, two runs), graph + rescoring: 512 @10 0.992–0.995, @50 0.980–0.985, @100 0.964–0.967; 768 (the
- * floor before) 0.997, 0.992–0.994, 0.981; 384: @10 0.982–0.990, under the 0.99 asked; 120: 0.927.
+ * questions), graph + rescoring of 150 candidates: 768 (the floor before) @10 0.997, @50 0.992–0.994, @100 0.981;
+ * 640 @10 0.996, @50 0.991, @100 0.976; 512 @10 0.992–0.995, @50 0.980–0.985, @100 0.964–0.967 (the benchmark's
+ * 60 questions against the exact scan: @10 0.990, too close to the 0.99 asked); 384 @10 0.982–0.990; 120 0.927.
  */
-export const MESSAGE_GRAPH_MIN_BREADTH = 512;
+export const MESSAGE_GRAPH_MIN_BREADTH = 640;
 /** Default of `residualBudgetMb`: a chat log of about 650k messages (384 dimensions), or several users' of 100k. */
 export const DEFAULT_RESIDUAL_BUDGET_MB = 256;
 /** Float vectors read per background step to fill a residual copy (1,024: a few ms of SQLite reads). */
