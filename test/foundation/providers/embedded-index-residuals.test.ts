@@ -6,6 +6,7 @@ import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundati
 import type { IndexStore, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
 import { VectorTable } from "../../../core/foundation/store/vectors/vector-table.ts";
 import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { cosine as cos } from "../../../core/foundation/util/vector.ts";
 
 const EMB = "emb-test";
 const DIM = 48;
@@ -22,17 +23,6 @@ function vecOf(seed: number): Float32Array {
   return v;
 }
 const msg = (rowId: number, vector = vecOf(rowId)): VectorRecord<IndexStore> => ({ store: "messages", rowId, userId: "u1", vector });
-const cos = (a: Float32Array, b: Float32Array) => {
-  let d = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    d += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return d / Math.sqrt(na * nb);
-};
 /** The exact top k by float cosine over the vectors held: the ranking float rescoring gives. */
 const truth = (vectors: Map<number, Float32Array>, q: Float32Array, k: number) =>
   [...vectors]

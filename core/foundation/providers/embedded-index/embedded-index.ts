@@ -21,6 +21,7 @@ import { VectorTable, type Change, type TableMeta } from "../../store/vectors/ve
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
 import { rescore } from "./rescoring.ts";
+import { fillResiduals, residualsFit } from "./residual-budget.ts";
 
 export { DEFAULT_GRAPH_MIN_SIZE, DEFAULT_MESSAGE_GRAPH_MIN_SIZE, type EmbeddedIndexOptions } from "./options.ts";
 
@@ -364,11 +365,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.fitGraph(p);
   }
 
-  /**
-   * Starts a graph when a partition reaches the threshold, drops it when it
-   * falls well below (no flapping); a partition with a graph also keeps
-   * residuals for rescoring in RAM while they fit the budget.
-   */
+  /** Starts a graph at the threshold, drops it well below (no flapping); with a graph, residuals while they fit the budget. */
   private fitGraph(p: Partition): void {
     const min = p.store === "messages" ? this.messageGraphMinSize : this.graphMinSize;
     if (!p.hasGraph && !p.buildingGraph && p.count >= min) {
@@ -382,29 +379,16 @@ export class EmbeddedIndex implements VectorIndex {
 
   /** Keeps residuals for a large partition while every partition's together fit the budget (filled in the background). */
   private fitResiduals(p: Partition): void {
-    if (p.hasResiduals && p.residualBytes <= this.residualRoom(p)) return;
-    if (p.hasResiduals) p.dropResiduals();
-    else if (p.residualBytes <= this.residualRoom(p)) {
-      p.keepResiduals();
-      if (this.graphBuild === "inline") this.fillResiduals(p, Number.POSITIVE_INFINITY);
-      else this.scheduleGraphWork();
-    }
+    const fits = residualsFit(p, this.parts.values(), this.residualBudget);
+    if (p.hasResiduals && !fits) p.dropResiduals();
+    if (p.hasResiduals || !fits) return;
+    p.keepResiduals();
+    if (this.graphBuild === "inline") this.fillResiduals(p, Number.POSITIVE_INFINITY);
+    else this.scheduleGraphWork();
   }
 
-  /** Bytes of the residual budget that partitions other than `p` leave. */
-  private residualRoom(p: Partition): number {
-    let used = 0;
-    for (const q of this.parts.values()) if (q !== p && q.hasResiduals) used += q.residualBytes;
-    return this.residualBudget - used;
-  }
-
-  /** Reads the floats of up to `n` rows whose residual is unknown (a snapshot holds only the int8 codes). */
   private fillResiduals(p: Partition, n: number): void {
-    const store = p.store as IndexStore;
-    for (let left = n; left > 0 && p.residualsPending; left -= RESIDUAL_CHUNK) {
-      const ids = p.residualsToFill(Math.min(left, RESIDUAL_CHUNK));
-      if (ids.length) p.fillResiduals(this.run(() => this.table!.floats(store, ids), "read vectors for the residual copy"));
-    }
+    fillResiduals(p, n, (ids) => this.run(() => this.table!.floats(p.store as IndexStore, ids), "read vectors for the residual copy"));
   }
 
   /**
