@@ -6,7 +6,8 @@ import { EmbedderError, VectorIndexError, type Lilo, type VectorIndexState } fro
 /** One line on the embedded index's derived copy. */
 function indexLine(s: VectorIndexState): string {
   return (
-    `index: ${s.entries} entries in ${s.partitions} partitions (${s.graphs} with a graph), ${s.vectorsInSqlite} vectors in SQLite; ` +
+    `index: ${s.entries} entries in ${s.partitions} partitions (${s.graphs} with a graph${s.residualBytes ? `, ${(s.residualBytes / 2 ** 20).toFixed(1)} MB of residuals for rescoring in RAM` : ""}), ` +
+    `${s.vectorsInSqlite} vectors in SQLite; ` +
     `last change applied ${s.lastApplied} of ${s.lastInSqlite}` +
     (s.loadedFrom ? `; loaded from ${s.loadedFrom === "snapshot" ? "the snapshot" : "SQLite (rebuilt)"}` : "") +
     `; rebuild needed: ${s.rebuildNeeded ?? "no"}`

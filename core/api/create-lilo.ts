@@ -441,5 +441,9 @@ function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
   if (config.vector.removedBackend) {
     logger.warn("LILO_VECTOR_BACKEND=sqlite-vec is no longer supported and is read as embedded; set LILO_VECTOR_BACKEND=embedded (or remove the line) in .env");
   }
-  return new EmbeddedIndex(db, { graphMinSize: config.vector.graphMinSize, messageGraphMinSize: config.vector.messageGraphMinSize });
+  return new EmbeddedIndex(db, {
+    graphMinSize: config.vector.graphMinSize,
+    messageGraphMinSize: config.vector.messageGraphMinSize,
+    residualBudgetMb: config.vector.residualMb,
+  });
 }

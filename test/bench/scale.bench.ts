@@ -103,6 +103,7 @@ async function turnTimes(
   await lilo.preview({ userId, text: queries[0]! }); // loads the index (snapshot, graph): start-up, not a turn
   await lilo.recall.indexMessages(userId); // and waits for the chat log's keyword index in memory, built in slices meanwhile
   await lilo.memory.indexKeywords(userId); // and for the notes' keyword index in memory (a build's slices wait for turns of the event loop, which precomputed turns never give)
+  await index.graphsBuilt(); // and for a graph partition's residuals, read from SQLite in the background after a start
   const c = cpuMs();
   const times = await time(TURNS, (i) => lilo.preview({ userId, text: queries[i]! }));
   const cpu = (cpuMs() - c) / (TURNS + Math.min(5, TURNS)); // time() runs five warm-up turns first
@@ -160,7 +161,7 @@ async function recallVsExact(graph: EmbeddedIndex, exact: EmbeddedIndex, vectors
   for (const vector of vectors) {
     const q = { vector, store: "messages" as const, userId: "bench", k };
     const want = await exact.search(q);
-    const kth = (want.at(-1)?.score ?? 0) - 1e-6;
+    const kth = (want.at(-1)?.score ?? 0) - 1e-4; // a graph partition rescores in RAM: cosines within 1e-4 of the floats
     sum += Math.min(want.length, (await graph.search(q)).filter((h) => h.score >= kth).length) / Math.max(1, want.length);
   }
   return sum / vectors.length;
@@ -178,7 +179,7 @@ const GRAPH_ROW_FROM = Number(process.env.BENCH_GRAPH_ROW_FROM ?? 100_000);
  * The same turn with the user's message vectors searched the other way
  * (the same database): by exact scan when the row used a graph
  * (LILO_MESSAGE_GRAPH_MIN_SIZE), else through a graph built here; with the
- * graph's recall@k against the exact scan.
+ * graph's recall@k against the exact scan (k = 10, 100 as a turn asks, 200).
  */
 async function otherWayRow(dir: string, db: Db, embedder: Embedder, main: EmbeddedIndex, ref: { p95: number; cpu: number }): Promise<void> {
   const dim = await embedder.dimension();
@@ -197,11 +198,11 @@ async function otherWayRow(dir: string, db: Db, embedder: Embedder, main: Embedd
   const [graph, exact] = mainHasGraph ? [main, other] : [other, main];
   const searchesBefore = graph.copyState().graphSearches ?? 0;
   const qv = await embedder.embed(queries);
-  const [r10, r200] = [await recallVsExact(graph, exact, qv, 10), await recallVsExact(graph, exact, qv, 200)];
+  const [r10, r100, r200] = [await recallVsExact(graph, exact, qv, 10), await recallVsExact(graph, exact, qv, 100), await recallVsExact(graph, exact, qv, 200)];
   if ((graph.copyState().graphSearches ?? 0) === searchesBefore) throw new Error("the graph was not searched");
   console.log(
     `  ${(mainHasGraph ? "  the same by exact scan" : "  the same through a graph").padEnd(34)} ${turnFigures(times, times.cpu, ref)}; ` +
-      `recall@10 ${r10.toFixed(3)}, @200 ${r200.toFixed(3)} of the graph vs the exact scan` +
+      `recall@10 ${r10.toFixed(3)}, @100 (a turn's) ${r100.toFixed(3)}, @200 ${r200.toFixed(3)} of the graph vs the exact scan` +
       (mainHasGraph ? "" : `; graph built in ${loadS.toFixed(1)} s`),
   );
   await other.close();

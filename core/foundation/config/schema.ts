@@ -141,6 +141,12 @@ export const rawConfigSchema = z.object({
       doc: "embedded: a user's chat-message vectors are searched through an HNSW graph from this many on (below: exact scan)",
       group: "embeddings",
     }),
+    // issue 25: rescoring in RAM for partitions with a graph (no float reads from SQLite)
+    residualMb: s(int(256), {
+      env: "LILO_VECTOR_RESIDUAL_MB",
+      doc: "embedded: RAM (MB) for the residuals that let a store with a graph rescore in RAM (38.5 MB per 100k vectors of 384 dims); 0 = read floats from SQLite",
+      group: "embeddings",
+    }),
     qdrantUrl: s(url(), { env: "QDRANT_URL", doc: "a Qdrant server", group: "embeddings", example: "http://127.0.0.1:6333" }),
     qdrantApiKey: s(opt(), { env: "QDRANT_API_KEY", doc: "", group: "embeddings", secret: true }),
     collection: s(z.string().trim().min(1).default("lilo"), { env: "QDRANT_COLLECTION", doc: "", group: "embeddings" }),

@@ -51,6 +51,8 @@ export interface VectorIndexState {
   loadedFrom?: "snapshot" | "sqlite";
   /** Bytes written to the snapshot files since start (they grow with the changes, not with the copy). */
   snapshotBytesWritten?: number;
+  /** RAM the residual copies of large partitions take (their candidates are rescored in RAM, not from SQLite). */
+  residualBytes?: number;
   /** Why the copy must be rebuilt, or undefined. */
   rebuildNeeded: string | undefined;
 }

@@ -66,9 +66,10 @@ describe("a long chat log's meaning side through the message graph (LILO_MESSAGE
     let agree = 0;
     for (const vector of queries) {
       const [g, e] = [await graph.v.search("chris", vector, 10, all), await exact.v.search("chris", vector, 10, all)];
-      const kth = e.at(-1)!.score - 1e-6;
+      // Through the graph the candidates are rescored in RAM (residuals): cosines within 1e-4 of the floats'.
+      const kth = e.at(-1)!.score - 1e-4;
       agree += g.filter((h) => h.score >= kth).length / e.length;
-      expect(g[0]!.score).toBeCloseTo(e[0]!.score, 6);
+      expect(g[0]!.score).toBeCloseTo(e[0]!.score, 4);
     }
     expect(agree / queries.length).toBeGreaterThanOrEqual(0.9);
     expect(graph.index.copyState().graphSearches).toBeGreaterThanOrEqual(queries.length);

@@ -7,7 +7,9 @@ import {
   DEFAULT_GRAPH_MIN_SIZE,
   DEFAULT_MESSAGE_GRAPH_MIN_SIZE,
   DEFAULT_RESCORE_DEPTH,
+  DEFAULT_RESIDUAL_BUDGET_MB,
   GRAPH_CHUNK,
+  RESIDUAL_CHUNK,
   GRAPH_DEPTH_FACTOR,
   GRAPH_EXTRA_MAX,
   MESSAGE_GRAPH_BREADTH,
@@ -18,6 +20,8 @@ import { LogPruner } from "./log-pruner.ts";
 import { VectorTable, type Change, type TableMeta } from "../../store/vectors/vector-table.ts";
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
+import { rescore } from "./rescoring.ts";
+import { fillResiduals, residualsFit } from "./residual-budget.ts";
 
 export { DEFAULT_GRAPH_MIN_SIZE, DEFAULT_MESSAGE_GRAPH_MIN_SIZE, type EmbeddedIndexOptions } from "./options.ts";
 
@@ -49,6 +53,7 @@ export class EmbeddedIndex implements VectorIndex {
   private readonly saveEvery: number;
   private readonly graphBuild: "background" | "inline";
   private readonly graphChunk: number;
+  private readonly residualBudget: number;
   private graphTimer: NodeJS.Immediate | undefined;
   private readonly pruner: LogPruner;
   private readonly graphWaiters: (() => void)[] = [];
@@ -65,6 +70,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.saveEvery = opts.saveEvery ?? 5000;
     this.graphBuild = opts.graphBuild ?? "background";
     this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
+    this.residualBudget = (opts.residualBudgetMb ?? DEFAULT_RESIDUAL_BUDGET_MB) * 2 ** 20;
     const source = {
       parts: () => [...this.parts.values()],
       part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
@@ -150,11 +156,9 @@ export class EmbeddedIndex implements VectorIndex {
     const breadth = messages ? Math.max(MESSAGE_GRAPH_MIN_BREADTH, Math.ceil(deeper * this.messageGraphBreadth)) : undefined;
     let ids = query.rowIds ? part.candidatesAmong(q, query.rowIds, deeper) : part.candidates(q, deeper, breadth);
     if (excluded) ids = ids.filter((id) => !excluded.has(id)).slice(0, depth);
-    const floats = this.run(() => table.floats(query.store, ids), "read vectors for rescoring");
-    const qn = norm(query.vector);
+    const scored = this.run(() => rescore(table, part, query.store, query.vector, ids), "read vectors for rescoring");
     const hits: VectorHit<S>[] = [];
-    for (const [rowId, v] of floats) {
-      const score = qn > 0 ? dot(query.vector, v) / (qn * norm(v)) : 0;
+    for (const [rowId, score] of scored) {
       if (query.minScore !== undefined && !(score >= query.minScore)) continue;
       hits.push({ store: query.store, rowId, userId: query.userId, score });
     }
@@ -190,6 +194,7 @@ export class EmbeddedIndex implements VectorIndex {
       partitions: this.parts.size,
       graphs: [...this.parts.values()].filter((p) => p.hasGraph).length,
       graphSearches: [...this.parts.values()].reduce((n, p) => n + p.graphSearches, 0),
+      residualBytes: [...this.parts.values()].reduce((n, p) => n + (p.hasResiduals ? p.residualBytes : 0), 0),
       lastApplied: this.lastSeq,
       lastInSqlite: table.lastSeq(),
       snapshotPath: this.snapshotPath,
@@ -360,7 +365,7 @@ export class EmbeddedIndex implements VectorIndex {
     this.fitGraph(p);
   }
 
-  /** Starts a graph when a partition reaches the threshold, drops it when it falls well below (no flapping). */
+  /** Starts a graph at the threshold, drops it well below (no flapping); with a graph, residuals while they fit the budget. */
   private fitGraph(p: Partition): void {
     const min = p.store === "messages" ? this.messageGraphMinSize : this.graphMinSize;
     if (!p.hasGraph && !p.buildingGraph && p.count >= min) {
@@ -368,6 +373,22 @@ export class EmbeddedIndex implements VectorIndex {
       if (this.graphBuild === "inline") p.buildStep(Number.POSITIVE_INFINITY);
       else this.scheduleGraphWork();
     } else if ((p.hasGraph || p.buildingGraph) && p.count < min / 2) p.dropGraph();
+    if (p.hasGraph || p.buildingGraph) this.fitResiduals(p);
+    else p.dropResiduals();
+  }
+
+  /** Keeps residuals for a large partition while every partition's together fit the budget (filled in the background). */
+  private fitResiduals(p: Partition): void {
+    const fits = residualsFit(p, this.parts.values(), this.residualBudget);
+    if (p.hasResiduals && !fits) p.dropResiduals();
+    if (p.hasResiduals || !fits) return;
+    p.keepResiduals();
+    if (this.graphBuild === "inline") this.fillResiduals(p, Number.POSITIVE_INFINITY);
+    else this.scheduleGraphWork();
+  }
+
+  private fillResiduals(p: Partition, n: number): void {
+    fillResiduals(p, n, (ids) => this.run(() => this.table!.floats(p.store as IndexStore, ids), "read vectors for the residual copy"));
   }
 
   /**
@@ -379,9 +400,12 @@ export class EmbeddedIndex implements VectorIndex {
     if (this.graphTimer) return;
     this.graphTimer = setImmediate(() => {
       this.graphTimer = undefined;
-      const pending = [...this.parts.values()].filter((p) => p.buildingGraph);
-      for (const p of pending) p.buildStep(this.graphChunk);
-      if (pending.some((p) => p.buildingGraph)) this.scheduleGraphWork();
+      const pending = [...this.parts.values()].filter((p) => p.buildingGraph || p.residualsPending);
+      for (const p of pending) {
+        if (p.buildingGraph) p.buildStep(this.graphChunk);
+        else this.fillResiduals(p, RESIDUAL_CHUNK);
+      }
+      if (pending.some((p) => p.buildingGraph || p.residualsPending)) this.scheduleGraphWork();
       else {
         // Not saved here: usearch writes a graph synchronously (a stall of seconds at millions); close() saves it.
         for (const resolve of this.graphWaiters.splice(0)) resolve();
@@ -390,9 +414,9 @@ export class EmbeddedIndex implements VectorIndex {
     // Not unref'd: an unref'd immediate waits for some other event to wake the loop. close() stops the build.
   }
 
-  /** Resolves once no graph is being built (benchmark, tests). */
+  /** Resolves once no graph is being built and no residual copy filled (benchmark, tests). */
   graphsBuilt(): Promise<void> {
-    if (![...this.parts.values()].some((p) => p.buildingGraph)) return Promise.resolve();
+    if (![...this.parts.values()].some((p) => p.buildingGraph || p.residualsPending)) return Promise.resolve();
     return new Promise((resolve) => this.graphWaiters.push(resolve));
   }
 
@@ -419,16 +443,6 @@ export class EmbeddedIndex implements VectorIndex {
 }
 
 const partKey = (userId: string, store: string): string => `${store}\u0000${userId}`;
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
-function norm(v: Float32Array): number {
-  return Math.sqrt(dot(v, v));
-}
 
 function checkDimension(dimension: number): void {
   if (!Number.isInteger(dimension) || dimension <= 0) throw new VectorIndexError(`Invalid vector dimension ${dimension}`);

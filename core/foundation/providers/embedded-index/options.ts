@@ -23,6 +23,11 @@ export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
   graphBuild?: "background" | "inline";
   /** Vectors per background build step. */
   graphChunk?: number;
+  /**
+   * RAM (MB) that partitions with a graph may use for residuals, so their candidates are rescored in RAM instead
+   * of from SQLite (residuals.ts: 385 bytes a 384-dimension vector, 38.5 MB per 100k); 0 = always from SQLite.
+   */
+  residualBudgetMb?: number;
 }
 
 /**
@@ -32,8 +37,9 @@ export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
  */
 export const DEFAULT_GRAPH_MIN_SIZE = 2_000_000;
 /**
- * The same for chat messages. A turn asks the index for 100 of them (150 int8 candidates, each a float read); a
- * message graph visits MESSAGE_GRAPH_MIN_BREADTH neighbours and proposes as many candidates as the scan. Measured
+ * The same for chat messages. A turn asks the index for 100 of them (150 int8 candidates); a message graph visits
+ * MESSAGE_GRAPH_MIN_BREADTH neighbours and proposes as many candidates as the scan, rescored in RAM (residuals.ts)
+ * within the residual budget. Measured before the residuals and the narrower breadth
  * (2 shared cores, hash embedder, 100k messages): alone the graph's candidates take 2.5–3 ms against the scan's
  * 5.5 ms, inside a turn (cold caches) the two are within 1 ms of each other; the scan grows with the log, the
  * graph hardly. Recall against the exact scan: @10 0.997, @100 0.982, @200 0.99.
@@ -45,10 +51,21 @@ export const GRAPH_DEPTH_FACTOR = 2.5;
 export const GRAPH_EXTRA_MAX = 150;
 /**
  * A message graph visits this many times the candidates it proposes (the best of a wider search are the true
- * nearest more often) and proposes only as many as the exact scan: a turn's float reads stay at the scan's.
+ * nearest more often) and proposes only as many as the exact scan. A turn asks for 100 (150 candidates): it visits
+ * the floor below. The graph's search is most of what a 100k turn costs beyond a 1k turn, and its cost follows the
+ * breadth (warm, 100k messages: 512 → 0.96 ms, 768 → 1.40 ms).
  */
 export const MESSAGE_GRAPH_BREADTH = 4;
-/** ... and at least this many (a 10-hit search visiting 120 had recall@10 0.927 at 100k messages; 768: 0.997). */
-export const MESSAGE_GRAPH_MIN_BREADTH = 768;
+/**
+ * ... and at least this many. Recall against the exact float ranking at 100k messages (hash embedder, 200 turn
+ * questions), graph + rescoring of 150 candidates: 768 (the floor before) @10 0.997, @50 0.992–0.994, @100 0.981;
+ * 640 @10 0.996, @50 0.991, @100 0.976; 512 @10 0.992–0.995, @50 0.980–0.985, @100 0.964–0.967 (the benchmark's
+ * 60 questions against the exact scan: @10 0.990, too close to the 0.99 asked); 384 @10 0.982–0.990; 120 0.927.
+ */
+export const MESSAGE_GRAPH_MIN_BREADTH = 640;
+/** Default of `residualBudgetMb`: a chat log of about 650k messages (384 dimensions), or several users' of 100k. */
+export const DEFAULT_RESIDUAL_BUDGET_MB = 256;
+/** Float vectors read per background step to fill a residual copy (1,024: a few ms of SQLite reads). */
+export const RESIDUAL_CHUNK = 1024;
 /** Vectors added to a graph under construction per step (a few tens of ms of work on 2 cores). */
 export const GRAPH_CHUNK = 256;

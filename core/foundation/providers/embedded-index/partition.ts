@@ -1,4 +1,5 @@
 import { Index, MetricKind, ScalarKind, exactSearch, type Matches } from "usearch";
+import { Residuals } from "./residuals.ts";
 
 /** Scale of the int8 copy: a unit vector's components times 127, rounded. */
 const SCALE = 127;
@@ -40,6 +41,8 @@ export class Partition {
   private readonly slots = new Map<number, number>();
   private graph: Index | undefined;
   private building: { graph: Index; cursor: number } | undefined;
+  /** What the int8 codes lost, for rescoring in RAM (large partitions only: see residuals.ts). */
+  private residuals: Residuals | undefined;
 
   constructor(
     readonly userId: string,
@@ -97,6 +100,7 @@ export class Partition {
   put(rowId: number, vector: Float32Array): void {
     const slot = this.slotFor(rowId);
     quantize(vector, this.data, slot * this.dimension);
+    this.residuals?.set(slot, vector, this.data, slot * this.dimension);
     this.addToGraph(slot, rowId);
   }
 
@@ -104,6 +108,7 @@ export class Partition {
   putInt8(rowId: number, vector: Int8Array): void {
     const slot = this.slotFor(rowId);
     this.data.set(vector, slot * this.dimension);
+    this.residuals?.forget(slot);
     this.addToGraph(slot, rowId);
   }
 
@@ -138,6 +143,7 @@ export class Partition {
       this.rowIds[slot] = moved;
       this.data.copyWithin(slot * this.dimension, last * this.dimension, (last + 1) * this.dimension);
       this.slots.set(moved, slot);
+      this.residuals?.move(last, slot);
       this.onMove?.(moved, last, slot);
     }
     this.slots.delete(rowId);
@@ -182,6 +188,67 @@ export class Partition {
     slots.forEach((s, i) => subset.set(this.data.subarray(s * d, (s + 1) * d), i * d));
     const m = exactSearch(subset, query, d, n, MetricKind.IP, 1) as Matches;
     return Array.from(m.keys.subarray(0, countOf(m)), (i) => this.rowIds[slots[Number(i)]!]!);
+  }
+
+  /** True when the partition keeps residuals (rescoring in RAM). */
+  get hasResiduals(): boolean {
+    return this.residuals !== undefined;
+  }
+
+  /** Bytes a residual copy of this partition takes (or would take). */
+  get residualBytes(): number {
+    return this.residuals?.bytes ?? this.rowIds.length * (this.dimension + 1);
+  }
+
+  /** Starts keeping residuals; rows already here are unknown until `fillResiduals` gets their floats. */
+  keepResiduals(): void {
+    this.residuals ??= new Residuals(this.dimension, this.rowIds.length);
+  }
+
+  dropResiduals(): void {
+    this.residuals = undefined;
+  }
+
+  /** True while rows wait for their residual (the background fill is not done). */
+  get residualsPending(): boolean {
+    return this.residuals?.pending(this.count) ?? false;
+  }
+
+  /** Up to `n` row ids whose residual is still unknown (each offered once: see `fillResiduals`). */
+  residualsToFill(n: number): number[] {
+    const r = this.residuals;
+    return r ? r.unknown(this.count, n).map((slot) => this.rowIds[slot]!) : [];
+  }
+
+  /** Residuals from the floats of rows (read from SQLite); a row whose code no longer matches its float is left unknown. */
+  fillResiduals(floats: Map<number, Float32Array>): void {
+    const r = this.residuals;
+    if (!r) return;
+    const d = this.dimension;
+    const code = new Int8Array(d);
+    for (const [rowId, v] of floats) {
+      const slot = this.slots.get(rowId);
+      if (slot === undefined) continue;
+      quantize(v, code);
+      if (code.every((c, i) => c === this.data[slot * d + i])) r.set(slot, v, this.data, slot * d);
+    }
+  }
+
+  /**
+   * Cosines of `query` with these rows rebuilt from code and residual; rows
+   * without a known residual (or unknown here) are returned in `unknown` for
+   * the caller to read as floats.
+   */
+  rescore(query: Float32Array, qn: number, rowIds: number[]): { scores: Map<number, number>; unknown: number[] } {
+    const scores = new Map<number, number>();
+    const unknown: number[] = [];
+    const r = this.residuals;
+    for (const id of rowIds) {
+      const slot = this.slots.get(id);
+      if (r && slot !== undefined && r.known[slot]) scores.set(id, r.cosine(query, qn, this.data, slot));
+      else unknown.push(id);
+    }
+    return { scores, unknown };
   }
 
   /** True while a graph is being built (searches scan exactly until it is complete). */
@@ -242,6 +309,7 @@ export class Partition {
     data.set(this.data.subarray(0, this.count * this.dimension));
     this.rowIds = ids;
     this.data = data;
+    this.residuals?.grow(cap);
   }
 }
 
