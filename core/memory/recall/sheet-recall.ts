@@ -257,9 +257,8 @@ async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: Parse
 /**
  * The meaning side searched with the question as the statement that would
  * answer it (statement-form.ts): stored turns are first-person statements,
- * and the question's own vector leans towards the other side's turns that
- * name the asked speaker ("Thanks, Anna!"). Empty when off, without an
- * embedder, or for text that is no question.
+ * a question is not. Empty when off, without an embedder, or for text that
+ * is no question.
  */
 async function statementHits(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, depth: number, t: ChatFusionTuning): Promise<RankedMessage[]> {
   if (!(t.statementWeight > 0) || !deps.embed || !deps.vectors) return [];
