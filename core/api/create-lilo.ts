@@ -238,6 +238,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     reranking: sheetReranking(config, ports.reranker, logger),
     speakers: (userId) => ({ user: config.persona.userNames[userId], assistant: config.persona.name }),
     concepts: concepts.step,
+    embed: (text) => memory.embed(text),
   };
   const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);

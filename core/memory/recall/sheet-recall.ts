@@ -22,6 +22,7 @@ import { raiseReplies } from "./reply-propagation.ts";
 import { askedSide, type SpeakerNames } from "./speaker-preference.ts";
 import { askedKind, holdsKind } from "./answer-cues.ts";
 import { conceptList, type ConceptStep } from "./concept-matches.ts";
+import { statementForm } from "./statement-form.ts";
 
 /** A free-text recall request taken apart. */
 export interface ParsedRecall {
@@ -61,6 +62,8 @@ export interface ChatFusionTuning {
   answerCueShare: number;
   /** A question about several things: each part's best hits the first ten must hold, placed after the first hit if missing (0 = off; part-quota.ts). */
   partQuota: number;
+  /** The meaning side's second query, the question as the statement that answers it ("I partake in activities"), weighs this much in the fusion (0 = off; statement-form.ts). */
+  statementWeight: number;
 }
 
 export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
@@ -75,6 +78,7 @@ export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
   otherSideShare: 0.7,
   answerCueShare: 0.8,
   partQuota: 1,
+  statementWeight: 2,
 };
 
 /** What a chat-log search needs; without `vectors` (or a query vector) it ranks by words alone. */
@@ -92,6 +96,8 @@ export interface ChatRecallDeps {
   speakers?: ((userId: string) => SpeakerNames) | undefined;
   /** Messages naming instances of the question's category as one more fused list (concept-matches.ts; off when absent). */
   concepts?: ConceptStep | undefined;
+  /** Embeds a query text: the question's statement form, one more vector per search (statement-form.ts; off when absent). */
+  embed?: ((text: string) => Promise<Float32Array>) | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
@@ -183,9 +189,12 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
     dense.map((h) => ({ ...h, inDateRange: false })),
     replies,
   );
+  const statement = await statementHits(deps, p, o, depth, t);
+  const stated = statement.length ? raiseReplies(deps.recall, statement, replies) : [];
   const lists = [
     { ids: words.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
     { ids: meaning.map((h) => h.id), weight: t.denseWeight },
+    ...(stated.length ? [{ ids: stated.map((h) => h.id), weight: t.statementWeight }] : []),
   ];
   const concept = conceptList(deps.concepts, p.text, p.terms, (match) => keywordRank(deps, { ...p, query: { ...p.query, match } }, o, depth));
   if (concept) lists.push(concept);
@@ -203,7 +212,7 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
     fused = reciprocalRankFusion([...lists, { ids: feedback.map((h) => h.id), weight: t.prfWeight }], t.rrfK);
   }
   const meta = new Map<number, { conversationId: number; createdAt: string }>(
-    [...(concept?.hits ?? []), ...feedback, ...meaning, ...words].map((h) => [h.id, h]),
+    [...(concept?.hits ?? []), ...feedback, ...stated, ...meaning, ...words].map((h) => [h.id, h]),
   );
   const ranked = fused
     .map((x) => {
@@ -243,6 +252,20 @@ async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: Parse
   // The running conversation and the time range also go to the index, which leaves them out before ranking.
   const narrow = { excludeConversationId: o.excludeConversationId, from: f.from, to: f.to };
   return (await vectors.search(o.userId, o.vector, depth, keep, narrow)).filter((h) => h.score >= floor);
+}
+
+/**
+ * The meaning side searched with the question as the statement that would
+ * answer it (statement-form.ts): stored turns are first-person statements,
+ * a question is not. Empty when off, without an embedder, or for text that
+ * is no question.
+ */
+async function statementHits(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, depth: number, t: ChatFusionTuning): Promise<RankedMessage[]> {
+  if (!(t.statementWeight > 0) || !deps.embed || !deps.vectors) return [];
+  const statement = statementForm(p.text, deps.speakers?.(o.userId) ?? {});
+  if (!statement) return [];
+  const vector = await deps.embed(statement);
+  return (await denseHits(deps, deps.vectors, p, { ...o, vector }, depth)).map((h) => ({ ...h, inDateRange: false }));
 }
 
 /** Does a message pass the request's time filters and lie outside the running conversation? */

@@ -1,0 +1,122 @@
+/**
+ * The question as the statement that answers it (issue 23): the meaning
+ * side also searches with "I partake in activities" for "What activities
+ * does Anna partake in?", since stored turns are first-person statements.
+ * The rules in German and English alike, and end to end through the public
+ * `recall.rank` on real SQLite: the test embedder puts the statement form
+ * (and only it) next to the evidence, which shares no word with the question.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { fixedClock } from "../../../core/index.ts";
+import { statementForm } from "../../../core/memory/recall/statement-form.ts";
+import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
+import { basisVector, ControlledEmbedder } from "../../fakes/controlled-embedder.ts";
+
+const speakers = { user: "Anna", assistant: "Lilo" };
+
+describe("the statement form of a question", () => {
+  it("undoes the inversion and turns the named speaker into I (English)", () => {
+    expect(statementForm("What activities does Anna partake in?", speakers)).toBe("I partake in activities");
+    expect(statementForm("Where did Anna travel with her husband?", speakers)).toBe("I travel with my husband");
+    expect(statementForm("Which countries has Anna visited?", speakers)).toBe("I have visited countries");
+    expect(statementForm("What kind of deal did Anna get?", speakers)).toBe("I get deal");
+    expect(statementForm("Was Anna at the party?", speakers)).toBe("I was at the party");
+  });
+
+  it("does the same in German", () => {
+    expect(statementForm("Welche Aktivitäten macht Anna gern?", speakers)).toBe("Ich mache Aktivitäten gern");
+    expect(statementForm("Wohin ist Anna mit ihrem Mann gereist?", speakers)).toBe("Ich bin mit meinem Mann gereist");
+    expect(statementForm("Welche Länder hat Anna besucht?", speakers)).toBe("Ich habe Länder besucht");
+    expect(statementForm("Wie viele Kinder hat Anna?", speakers)).toBe("Ich habe Kinder");
+    expect(statementForm("Hat Anna einen Hund?", speakers)).toBe("Ich habe einen Hund");
+  });
+
+  it("speaks as the persona when asked with you, and keeps the user's own I", () => {
+    expect(statementForm("What did you recommend to me?", speakers)).toBe("I recommend to you");
+    expect(statementForm("Was hast du mir empfohlen?", speakers)).toBe("Ich habe dir empfohlen");
+    expect(statementForm("What did I tell you about my sister?", speakers)).toBe("I tell you about my sister");
+  });
+
+  it("makes the speaker the object or owner where they are not the subject", () => {
+    expect(statementForm("Who helped Anna with the move?", speakers)).toBe("helped me with the move");
+    expect(statementForm("Wer hat Anna beim Umzug geholfen?", speakers)).toBe("hat mir beim Umzug geholfen");
+    expect(statementForm("What country is Anna's grandma from?", speakers)).toBe("country is my grandma from");
+    expect(statementForm("Was hat Annas Bruder gemalt?", speakers)).toBe("hat mein Bruder gemalt");
+  });
+
+  it("leaves a statement, a two-speaker subject's verb and a lone word alone", () => {
+    expect(statementForm("Konzert in Rom", speakers)).toBeUndefined();
+    expect(statementForm("I went to Rome", speakers)).toBeUndefined();
+    expect(statementForm("Why?", speakers)).toBeUndefined();
+    expect(statementForm("What did Anna and Lilo both paint?", speakers)).toBe("me and me both paint");
+  });
+});
+
+const clock = fixedClock("2026-12-02T18:00:00Z");
+let t: TestLilo | undefined;
+
+afterEach(async () => {
+  await t?.cleanup();
+  t = undefined;
+});
+
+/** The question's words fill the keyword side; the evidence shares none of them. */
+const CASES = [
+  {
+    language: "en",
+    question: "What activities does Anna enjoy most?",
+    evidence: "I'm off to go swimming with the kids",
+    others: [
+      "Anna, which activities do you enjoy?",
+      "Most activities here are expensive",
+      "I enjoy the quiet evenings",
+      "Anna enjoys her tea",
+      "Enjoy the weekend, Anna!",
+    ],
+  },
+  {
+    language: "de",
+    question: "Welche Aktivitäten macht Anna am liebsten?",
+    evidence: "Gleich geht es mit den Kindern zum Schwimmen",
+    others: [
+      "Anna, welche Aktivitäten machst du gern?",
+      "Die meisten Aktivitäten hier sind teuer",
+      "Am liebsten mache ich ruhige Abende",
+      "Anna macht Tee",
+      "Mach dir ein schönes Wochenende, Anna!",
+    ],
+  },
+] as const;
+
+/** Each text its own conversation on its own day; returns the evidence's id. */
+function seed(lilo: TestLilo["lilo"], c: (typeof CASES)[number]): number {
+  const texts = [...c.others, c.evidence];
+  const ids = lilo.recall.importChat(
+    texts.map((text, d) => ({ userId: "chris", role: "user" as const, text, createdAt: `2026-10-${String(d + 1).padStart(2, "0")}T09:00:00Z` })),
+  );
+  return ids[ids.length - 1]!;
+}
+
+describe("the statement form on the meaning side", () => {
+  for (const c of CASES) {
+    const env = { LILO_USER_NAMES: "chris=Anna", LILO_NAME: "Lilo", LILO_LANGUAGE: c.language };
+    /** The statement form means what the evidence says; the question itself is near nothing. */
+    const embedder = () => new ControlledEmbedder(64).set(statementForm(c.question, speakers)!, basisVector(64, 0)).set(c.evidence, basisVector(64, 0));
+
+    it(`finds a turn that shares no word with the question (${c.language})`, async () => {
+      t = makeTestLilo(env, { clock, embedder: embedder() });
+      const evidence = seed(t.lilo, c);
+      await t.lilo.recall.indexMessages("chris");
+      const ranked = (await t.lilo.recall.rank(c.question, { userId: "chris", limit: 10 })).map((m) => m.id);
+      expect(ranked).toContain(evidence);
+    });
+
+    it(`leaves it out with the step off (the premise: neither the words nor the question's vector find it, ${c.language})`, async () => {
+      t = makeTestLilo(env, { clock, embedder: embedder(), tuning: { chatFusion: { statementWeight: 0 } } });
+      const evidence = seed(t.lilo, c);
+      await t.lilo.recall.indexMessages("chris");
+      const ranked = (await t.lilo.recall.rank(c.question, { userId: "chris", limit: 10 })).map((m) => m.id);
+      expect(ranked).not.toContain(evidence);
+    });
+  }
+});
