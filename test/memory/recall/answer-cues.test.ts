@@ -61,27 +61,28 @@ describe("a question asking when", () => {
 
 describe("any other question", () => {
   // Two turns with the question's words, the undated one a little ahead by its words (its text shorter).
-  const english = ["Pottery class with Mia was fun", "Pottery class with Mia was fun last Friday", ...FILLER];
-  const german = ["Der Töpferkurs mit Mia war lustig", "Der Töpferkurs mit Mia war lustig, letzten Freitag", ...FILLER];
+  const cases = [
+    {
+      language: "en",
+      texts: ["Pottery class with Mia was fun", "Pottery class with Mia was fun last Friday"],
+      question: "What did I do in the pottery class with Mia?",
+    },
+    {
+      language: "de",
+      texts: ["Der Töpferkurs mit Mia war lustig", "Der Töpferkurs mit Mia war lustig, letzten Freitag"],
+      question: "Was war mit dem Töpferkurs mit Mia?",
+    },
+  ];
 
-  it("prefers the turn that dates something, in English and German", async () => {
-    t = makeTestLilo({}, { clock });
-    const [undated, dated] = seed(t.lilo, english);
-    expect(await topTwo(t.lilo, "What did I do in the pottery class with Mia?")).toEqual([dated, undated]);
-    await t.cleanup();
-    t = makeTestLilo({ LILO_LANGUAGE: "de" }, { clock });
-    const [undated2, dated2] = seed(t.lilo, german);
-    expect(await topTwo(t.lilo, "Was war mit dem Töpferkurs mit Mia?")).toEqual([dated2, undated2]);
-  });
-
-  it("keeps the words' order with the step off (the premise of the test above)", async () => {
-    t = makeTestLilo({}, { clock, tuning: { chatFusion: { datedShare: 1 } } });
-    const [undated, dated] = seed(t.lilo, english);
-    expect(await topTwo(t.lilo, "What did I do in the pottery class with Mia?")).toEqual([undated, dated]);
-    await t.cleanup();
-    t = makeTestLilo({ LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { datedShare: 1 } } });
-    const [undated2, dated2] = seed(t.lilo, german);
-    expect(await topTwo(t.lilo, "Was war mit dem Töpferkurs mit Mia?")).toEqual([undated2, dated2]);
+  it.each(cases)("prefers the turn that dates something ($language), and not with the step off", async ({ language, texts, question }) => {
+    for (const datedShare of [undefined, 1]) {
+      t = makeTestLilo({ LILO_LANGUAGE: language }, { clock, ...(datedShare ? { tuning: { chatFusion: { datedShare } } } : {}) });
+      const [undated, dated] = seed(t.lilo, [...texts, ...FILLER]);
+      // With the step off the words decide (the premise); with it on the dated turn comes first.
+      expect(await topTwo(t.lilo, question), `datedShare ${datedShare ?? "default"}`).toEqual(datedShare ? [undated, dated] : [dated, undated]);
+      await t.cleanup();
+      t = undefined;
+    }
   });
 });
 
