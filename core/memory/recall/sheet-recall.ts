@@ -20,7 +20,7 @@ import { withPartQuota } from "./part-quota.ts";
 import { matchedWords } from "./trim-around.ts";
 import { raiseReplies } from "./reply-propagation.ts";
 import { askedSide, type SpeakerNames } from "./speaker-preference.ts";
-import { askedKind, datesSomething, holdsKind } from "./answer-cues.ts";
+import { askedKind, holdsKind } from "./answer-cues.ts";
 import { conceptList, type ConceptStep } from "./concept-matches.ts";
 import { statementForm } from "./statement-form.ts";
 
@@ -60,8 +60,6 @@ export interface ChatFusionTuning {
   otherSideShare: number;
   /** A question asking for a kind of answer ("when"): messages without one keep this share of their score (1 = off; answer-cues.ts). */
   answerCueShare: number;
-  /** Any other question: messages that date nothing keep this share of their score (1 = off; answer-cues.ts). */
-  datedShare: number;
   /** A question about several things: each part's best hits the first ten must hold, placed after the first hit if missing (0 = off; part-quota.ts). */
   partQuota: number;
   /** The meaning side's second query, the question as the statement that answers it ("I partake in activities"), weighs this much in the fusion (0 = off; statement-form.ts). */
@@ -79,7 +77,6 @@ export const DEFAULT_CHAT_FUSION: ChatFusionTuning = {
   replyShare: 1,
   otherSideShare: 0.7,
   answerCueShare: 0.8,
-  datedShare: 0.9,
   partQuota: 1,
   statementWeight: 2,
 };
@@ -229,21 +226,17 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
 /**
  * The fused ranking with what the question's form says applied: a named
  * speaker's own turns before the other side's (speaker-preference.ts), for
- * a "when" question the turns that say when, for any other question
- * (milder) the turns that date something (answer-cues.ts).
+ * a "when" question the turns that say when (answer-cues.ts).
  */
 function preferred(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, ranked: RankedMessage[], t: ChatFusionTuning): RankedMessage[] {
   const side = deps.speakers ? askedSide(p.text, deps.speakers(o.userId)) : undefined;
   const kind = askedKind(p.text);
-  // A turn that says when tells of something that happened: what a question about someone's life asks for.
-  const dated = !kind && t.datedShare < 1;
-  if (!side && !kind && !dated) return ranked;
-  // One read of the ranked rows serves every step.
+  if (!side && !kind) return ranked;
+  // One read of the ranked rows serves both steps.
   const rows = deps.recall.rows(ranked.map((h) => h.id));
   let out = ranked;
   if (side) out = lowerWhere(out, (id) => rows.has(id) && rows.get(id)!.role !== side, t.otherSideShare);
   if (kind) out = lowerWhere(out, (id) => rows.has(id) && !holdsKind(kind, rows.get(id)!.text), t.answerCueShare);
-  if (dated) out = lowerWhere(out, (id) => rows.has(id) && !datesSomething(rows.get(id)!.text), t.datedShare);
   return out;
 }
 

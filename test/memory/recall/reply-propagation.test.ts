@@ -74,8 +74,8 @@ describe("the reply to a ranked question", () => {
         ["user", "Wunderbar, wir standen ganz vorne und haben die ganze Nacht getanzt"],
       ],
       [["user", "Das Konzert im Park fiel aus"]],
-      [["user", "Rom ist mir zu heiß"]],
-      [["user", "Für das Konzert am Hafen habe ich noch keine Karten"]],
+      [["user", "Rom ist im Sommer zu heiß"]],
+      [["user", "Für das Konzert nächste Woche habe ich noch keine Karten"]],
     ]);
     const ranked = (await t.lilo.recall.rank("Konzert in Rom", { userId: "chris", limit: 3 })).map((m) => m.id);
     expect(ranked[0]).toBe(ids[0]);
