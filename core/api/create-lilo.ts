@@ -46,13 +46,12 @@ import { ruleQuestionHandler } from "../conversation/questions/rule-question.ts"
 import { CorrectionLog } from "../conversation/correction/correction-log.ts";
 import { Push } from "../background/push/push.ts";
 import { ChatHistory } from "../foundation/store/chat-history.ts";
-import { ChatSearch, type ChatSearchTuning } from "../memory/recall/search.ts";
-import { rankMessages, recallPassages, type ChatFusionTuning, type ChatRecallDeps } from "../memory/recall/sheet-recall.ts";
+import type { ChatSearchTuning } from "../memory/recall/search.ts";
+import { rankMessages, recallPassages, type ChatFusionTuning } from "../memory/recall/sheet-recall.ts";
 import type { ConceptStep } from "../memory/recall/concept-matches.ts";
 import type { Lexicon } from "../foundation/ports/lexicon.ts";
-import { wireConcepts } from "./wiring/concepts.ts";
-import { chatKeywordIndex, memoryKeywordIndex } from "./wiring/keyword-indexes.ts";
-import { MessageVectors } from "../memory/recall/message-vectors.ts";
+import { wireChatRecall } from "./wiring/chat-recall.ts";
+import { memoryKeywordIndex } from "./wiring/keyword-indexes.ts";
 import { importMessages } from "../foundation/store/chat-import.ts";
 import { createPersona } from "../conversation/persona/persona.ts";
 import { createChatModel } from "../foundation/providers/model-factory.ts";
@@ -60,7 +59,6 @@ import { LocalModels } from "../foundation/providers/local/local-models.ts";
 import { lazyVectorIndex } from "../foundation/providers/lazy.ts";
 import { EmbeddedIndex } from "../foundation/providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "../foundation/providers/transformers-embedder.ts";
-import { TransformersReranker } from "../foundation/providers/transformers-reranker.ts";
 import type { Reranker } from "../foundation/ports/reranker.ts";
 import { createLookups } from "../lookups/create-lookups.ts";
 import type { WebSearch } from "../foundation/ports/web-search.ts";
@@ -134,13 +132,6 @@ export interface LiloPorts {
   reranker?: Reranker;
   /** The concept step's lexicon (otherwise LILO_CONCEPT_LEXICON: the bundled WordNet unless off). */
   lexicon?: Lexicon;
-}
-
-/** The configured reranker (or the given one) with its depth; undefined when none is set: reranking is off by default. */
-function sheetReranking(config: LiloConfig, given: Reranker | undefined, logger: Logger): ChatRecallDeps["reranking"] {
-  const model = config.memory.rerankerModel;
-  const reranker = given ?? (model ? new TransformersReranker({ model, localDir: config.embedding.localDir, offline: config.embedding.offline }) : undefined);
-  return reranker ? { reranker, topN: config.memory.rerankTopN, logger } : undefined;
 }
 
 /**
@@ -224,22 +215,17 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   );
   usage.afterCall(() => background.run("budget warning", () => warnings.check()));
   const correctionLog = new CorrectionLog(db, memory, clock);
-  const chatKeywords = chatKeywordIndex(config, db, logger);
-  const chatSearch = new ChatSearch(db, config.timezone, ports.tuning?.chat, chatKeywords);
-  const messageVectors = new MessageVectors(db, embedder, index, () => memory.init());
-  const concepts = wireConcepts(config, logger, ports.lexicon, ports.tuning?.concepts);
-  const chatRecall: ChatRecallDeps = {
-    recall: chatSearch,
+  const { chatRecall, chatSearch, messageVectors, concepts, chatKeywords } = wireChatRecall(config, {
+    db,
     clock,
-    timeZone: config.timezone,
-    vectors: messageVectors,
-    fusion: ports.tuning?.chatFusion,
-    minSimilarity: () => memory.thresholds.notesMinScore,
-    reranking: sheetReranking(config, ports.reranker, logger),
-    speakers: (userId) => ({ user: config.persona.userNames[userId], assistant: config.persona.name }),
-    concepts: concepts.step,
-    embed: (text) => memory.embed(text),
-  };
+    logger,
+    memory,
+    embedder,
+    index,
+    reranker: ports.reranker,
+    lexicon: ports.lexicon,
+    tuning: ports.tuning,
+  });
   const looks = createLookups(config.lookup, db, clock, logger, ports.webSearch);
   const inbox = new InboxStore(db);
   const jobs = new JobsStore(db);
