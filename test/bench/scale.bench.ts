@@ -20,6 +20,7 @@ import { createLilo, loadConfig, silentLogger, type ChatModel, type Embedder } f
 import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { BackgroundCheckpoints } from "../../core/foundation/store/background-checkpoints.ts";
+import { statementForm } from "../../core/memory/recall/statement-form.ts";
 import { PrecomputedEmbedder, mb, ms, pct, sentence, time, word } from "./bench-kit.ts";
 
 const TURNS = 60;
@@ -87,6 +88,8 @@ async function fillNotes(
 }
 
 const queries = Array.from({ length: TURNS }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}? #${i}`);
+/** What a turn embeds: each question and the statement the chat-log search embeds beside it (statement-form.ts), so no timed turn embeds. */
+const embedded = [...queries, ...queries.flatMap((q) => statementForm(q, {}) ?? [])];
 
 /** Each timed turn's milliseconds, and the CPU time a turn takes (after a first turn that opens the index, not counted). */
 async function turnTimes(
@@ -98,7 +101,7 @@ async function turnTimes(
   env: Record<string, string> = {},
 ): Promise<number[] & { cpu: number }> {
   const pre = new PrecomputedEmbedder(embedder);
-  await pre.prepare(queries);
+  await pre.prepare(embedded);
   const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir, ...env }), { db, embedder: pre, vectorIndex: index, chatModel: noModel });
   await lilo.preview({ userId, text: queries[0]! }); // loads the index (snapshot, graph): start-up, not a turn
   await lilo.recall.indexMessages(userId); // and waits for the chat log's keyword index in memory, built in slices meanwhile
@@ -128,7 +131,7 @@ interface TurnSetup {
  */
 async function interleavedTurnTimes(embedder: Embedder, setups: TurnSetup[], rounds: number): Promise<(number[] & { cpu: number; cpus: number[] })[]> {
   const pre = new PrecomputedEmbedder(embedder);
-  await pre.prepare(queries);
+  await pre.prepare(embedded);
   const lilos = setups.map((s) =>
     createLilo(loadConfig({ LILO_DATA_DIR: s.dir, ...s.env }), { db: s.db, embedder: pre, vectorIndex: s.index, chatModel: noModel }),
   );
