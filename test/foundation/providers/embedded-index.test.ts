@@ -152,7 +152,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     expect((await b.index.search({ vector: vecOf(15), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(15);
   });
 
-  it("gives a user's chat-message vectors a graph at messageGraphMinSize (notes of that size stay exact), same top hits as the exact scan, rebuilt after a crash", async () => {
+  it("gives a user's chat-message vectors a graph at messageGraphMinSize (notes of that size stay exact), nearly the same top hits as the exact scan with the same cosines, rebuilt after a crash", async () => {
     const msg = (rowId: number): VectorRecord<IndexStore> => ({ store: "messages", rowId, userId: "u1", vector: vecOf(rowId) });
     const opts = { messageGraphMinSize: 200, graphBuild: "inline" as const, snapshotPath: null };
     const a = open(opts);
@@ -168,9 +168,13 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     for (const q of [3, 77, 150, 299]) {
       const query = { vector: vecOf(q * 7919), store: "messages" as const, userId: "u1", k: 10 };
       const [g, e] = [await a.index.search(query), await exact.index.search(query)];
-      // The graph's candidates are rescored in RAM (residuals): the same hits, cosines within 1e-4 of the floats'.
-      expect(g.map((h) => h.rowId)).toEqual(e.map((h) => h.rowId));
-      g.forEach((h, i) => expect(h.score).toBeCloseTo(e[i]!.score, 4));
+      // An HNSW graph is approximate, and usearch builds it on several threads, so its links differ from run to run:
+      // now and then a true neighbour is not reached. At least 9 of the exact top ten, then.
+      const found = new Set(g.map((h) => h.rowId));
+      expect(e.filter((h) => found.has(h.rowId)).length, `query ${q}`).toBeGreaterThanOrEqual(9);
+      // The graph's candidates are rescored in RAM (residuals): every cosine within 1e-4 of the exact scan's for that row.
+      const exactScores = new Map((await exact.index.search({ ...query, rowIds: g.map((h) => h.rowId) })).map((h) => [h.rowId, h.score]));
+      g.forEach((h) => expect(h.score).toBeCloseTo(exactScores.get(h.rowId)!, 4));
     }
     // kill -9: no close, no snapshot; a new process rebuilds the copy and the graph from SQLite.
     const b = open({ ...opts, graphBuild: "background" });
