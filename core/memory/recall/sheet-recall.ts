@@ -18,7 +18,7 @@ import { lowerWhere, reciprocalRankFusion } from "../fusion.ts";
 import { questionParts } from "./query-parts.ts";
 import { withPartQuota } from "./part-quota.ts";
 import { matchedWords } from "./trim-around.ts";
-import { raiseReplies } from "./reply-propagation.ts";
+import { raiseReplies, type ReplyRaise } from "./reply-propagation.ts";
 import { askedSide, type SpeakerNames } from "./speaker-preference.ts";
 import { askedKind, holdsKind } from "./answer-cues.ts";
 import { conceptList, type ConceptStep } from "./concept-matches.ts";
@@ -180,17 +180,14 @@ async function rankWhole(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOpt
   if (!ftsQuery(p.terms)) return onNamedDates(keyword);
   const replies = { depth: REPLY_DEPTH, share: t.replyShare, keep: passes(deps, p, o) };
   if (!deps.vectors || !o.vector) return onNamedDates(raiseReplies(deps.recall, keyword, replies));
-  const dense = await denseHits(deps, deps.vectors, p, { ...o, vector: o.vector }, depth);
+  const vectors = deps.vectors;
+  const meaningOf = (vector: Float32Array) => meaningList(deps, vectors, p, { ...o, vector }, depth, replies);
+  // The statement's embedding (a model call) runs while the question's own vector is searched.
+  const [meaning, statementVector] = await Promise.all([meaningOf(o.vector), statementEmbedding(deps, p, o, t)]);
+  const stated = statementVector ? await meaningOf(statementVector) : [];
   const inRange = (iso: string) => (p.query.dates ?? []).some((r) => iso >= r.from && iso < r.to);
   // Each side puts a question's answer after the question, so the fusion sees it on both; the fused list again below.
   const words = raiseReplies(deps.recall, keyword, replies);
-  const meaning = raiseReplies(
-    deps.recall,
-    dense.map((h) => ({ ...h, inDateRange: false })),
-    replies,
-  );
-  const statement = await statementHits(deps, p, o, depth, t);
-  const stated = statement.length ? raiseReplies(deps.recall, statement, replies) : [];
   const lists = [
     { ids: words.filter((h) => h.score >= t.minKeywordScore || h.inDateRange).map((h) => h.id), weight: t.keywordWeight },
     { ids: meaning.map((h) => h.id), weight: t.denseWeight },
@@ -241,31 +238,42 @@ function preferred(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, 
 }
 
 /**
- * Messages closest in meaning that pass the time filters and the floor. It
- * embeds nothing: the turn's after-reply job fills the vectors, the CLI's
+ * One list of the meaning side: the messages closest to `o.vector` that pass
+ * the time filters and the floor, each question's reply raised after it. It
+ * embeds no message: the turn's after-reply job fills the vectors, the CLI's
  * search and the preview catch up before they search (core/api/create-lilo.ts).
  */
-async function denseHits(deps: ChatRecallDeps, vectors: MessageVectors, p: ParsedRecall, o: ChatRecallOptions & { vector: Float32Array }, depth: number) {
+async function meaningList(
+  deps: ChatRecallDeps,
+  vectors: MessageVectors,
+  p: ParsedRecall,
+  o: ChatRecallOptions & { vector: Float32Array },
+  depth: number,
+  replies: ReplyRaise,
+): Promise<RankedMessage[]> {
   const f = p.query.filter;
   const floor = deps.minSimilarity?.() ?? 0;
   const keep = passes(deps, p, o);
   // The running conversation and the time range also go to the index, which leaves them out before ranking.
   const narrow = { excludeConversationId: o.excludeConversationId, from: f.from, to: f.to };
-  return (await vectors.search(o.userId, o.vector, depth, keep, narrow)).filter((h) => h.score >= floor);
+  const hits = (await vectors.search(o.userId, o.vector, depth, keep, narrow)).filter((h) => h.score >= floor);
+  return raiseReplies(
+    deps.recall,
+    hits.map((h) => ({ ...h, inDateRange: false })),
+    replies,
+  );
 }
 
 /**
- * The meaning side searched with the question as the statement that would
- * answer it (statement-form.ts): stored turns are first-person statements,
- * a question is not. Empty when off, without an embedder, or for text that
- * is no question.
+ * The vector of the question as the statement that would answer it
+ * (statement-form.ts), for a second meaning list: stored turns are
+ * first-person statements, a question is not. Undefined when off, without
+ * an embedder, or for text that is no question.
  */
-async function statementHits(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, depth: number, t: ChatFusionTuning): Promise<RankedMessage[]> {
-  if (!(t.statementWeight > 0) || !deps.embed || !deps.vectors) return [];
+async function statementEmbedding(deps: ChatRecallDeps, p: ParsedRecall, o: ChatRecallOptions, t: ChatFusionTuning): Promise<Float32Array | undefined> {
+  if (!(t.statementWeight > 0) || !deps.embed) return undefined;
   const statement = statementForm(p.text, deps.speakers?.(o.userId) ?? {});
-  if (!statement) return [];
-  const vector = await deps.embed(statement);
-  return (await denseHits(deps, deps.vectors, p, { ...o, vector }, depth)).map((h) => ({ ...h, inDateRange: false }));
+  return statement ? deps.embed(statement) : undefined;
 }
 
 /** Does a message pass the request's time filters and lie outside the running conversation? */
