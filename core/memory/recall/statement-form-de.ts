@@ -170,7 +170,7 @@ const DE_THEY: Record<string, string> = {
 
 /** Does this (folded) word open a German question? */
 export function opensGermanQuestion(word: string): boolean {
-  return DE_WH.has(word) || DE_WELCH.test(word) || DE_OPENING.test(word) || word === "ist";
+  return DE_WH.has(word) || DE_WELCH.test(word) || DE_OPENING.test(word);
 }
 
 /** German: "wh [Nomen…] Verb Subjekt Rest" → "Subjekt' Verb' [Nomen…] Rest". */
