@@ -75,6 +75,7 @@ export { checkValue, configTable } from "./foundation/config/table.ts";
 export { listModels } from "./foundation/providers/model-list.ts";
 export { OPENAI_COMPATIBLE_VENDORS, type ProviderSettings } from "./foundation/config/providers.ts";
 export { renderEnvExample } from "./foundation/config/env-example.ts";
+export { configGroups } from "./foundation/config/groups.ts";
 export { configSection, sectionOf, type ConfigSection, type SectionValues } from "./foundation/config/section.ts";
 // The leaf rules an adapter's section is written with, the same the core's table uses.
 export { setting as configLeaf, opt as optionalText, url as optionalUrl, int as wholeNumber, bool as configFlag } from "./foundation/config/rules.ts";

@@ -171,13 +171,16 @@ export function registerAnalysis(program: Command, open: LiloOpener, io: CliIO):
 /** `lilo analysis questions show|edit FILE|reset`: the six questions, kept in settings. */
 function registerQuestions(analysis: Command, open: LiloOpener, io: CliIO): void {
   const questions = analysis.command("questions").description("the analyst's questions: show, edit from a file, reset to default");
-  questions.command("show").action(() =>
-    withLilo(open, io, async (lilo) => {
-      const q = lilo.analysis.questions.get();
-      io.out(`${q.isDefault ? "(default)" : "(edited)"}\n${q.text}`);
-      return 0;
-    }),
-  );
+  questions
+    .command("show")
+    .description("print the questions, marked (default) or (edited)")
+    .action(() =>
+      withLilo(open, io, async (lilo) => {
+        const q = lilo.analysis.questions.get();
+        io.out(`${q.isDefault ? "(default)" : "(edited)"}\n${q.text}`);
+        return 0;
+      }),
+    );
   questions
     .command("edit <file>")
     .description("replace the questions with the text of a file")
@@ -188,11 +191,14 @@ function registerQuestions(analysis: Command, open: LiloOpener, io: CliIO): void
         return 0;
       }),
     );
-  questions.command("reset").action(() =>
-    withLilo(open, io, async (lilo) => {
-      lilo.analysis.questions.reset();
-      io.out("questions reset to the default");
-      return 0;
-    }),
-  );
+  questions
+    .command("reset")
+    .description("go back to the default questions")
+    .action(() =>
+      withLilo(open, io, async (lilo) => {
+        lilo.analysis.questions.reset();
+        io.out("questions reset to the default");
+        return 0;
+      }),
+    );
 }

@@ -8,7 +8,7 @@ import { parseQuietHours } from "../util/quiet-hours.ts";
  * registry that gives each leaf its variable, description and flags.
  */
 
-/** The core's groups of `.env.example`, in file order (titles and intros: env-example.ts); sections bring their own. */
+/** The core's groups of `.env.example`, in file order (titles and intros: groups.ts); sections bring their own. */
 export type Group =
   | "model-keys"
   | "models"
