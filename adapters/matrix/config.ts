@@ -19,8 +19,13 @@ export const MATRIX_SECTION = configSection({
     },
   },
   schema: z.object({
-    homeserverUrl: s(url(), { env: "MATRIX_HOMESERVER_URL", doc: "", group: "matrix", example: "https://matrix.example.org" }),
-    accessToken: s(opt(), { env: "MATRIX_ACCESS_TOKEN", doc: "", group: "matrix", example: "syt_...", secret: true }),
+    homeserverUrl: s(url(), {
+      env: "MATRIX_HOMESERVER_URL",
+      doc: "the homeserver of the bot's account",
+      group: "matrix",
+      example: "https://matrix.example.org",
+    }),
+    accessToken: s(opt(), { env: "MATRIX_ACCESS_TOKEN", doc: "the bot account's access token", group: "matrix", example: "syt_...", secret: true }),
     allowedUsers: s(z.string().default(""), {
       env: "MATRIX_ALLOWED_USERS",
       doc: 'Matrix user id = Lilo user id; without "=..." the id is matrix:<id>',

@@ -18,8 +18,12 @@ export const lookupSettings = z.object({
     }),
     braveApiKey: s(opt(), { env: "BRAVE_SEARCH_API_KEY", doc: "hosted Brave Search API, free tier", group: "lookup", secret: true }),
     braveUrl: s(url(), { env: "BRAVE_SEARCH_URL", doc: "only for a proxy or tests", group: "lookup", example: "https://api.search.brave.com" }),
-    results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_SEARCH_RESULTS", doc: "", group: "lookup" }),
-    timeoutMs: s(positiveInt(10_000), { env: "LILO_SEARCH_TIMEOUT_MS", doc: "", group: "lookup" }),
+    results: s(z.coerce.number().int().min(1).max(20).default(5), {
+      env: "LILO_SEARCH_RESULTS",
+      doc: "results of one web search the model reads (1 to 20)",
+      group: "lookup",
+    }),
+    timeoutMs: s(positiveInt(10_000), { env: "LILO_SEARCH_TIMEOUT_MS", doc: "per web search", group: "lookup" }),
   }),
   fetch: z.object({
     enabled: s(bool(true), {
@@ -28,8 +32,8 @@ export const lookupSettings = z.object({
       group: "lookup",
       listed: "fetch_url.enabled",
     }),
-    maxBytes: s(positiveInt(2_000_000), { env: "LILO_FETCH_MAX_BYTES", doc: "", group: "lookup" }),
-    timeoutMs: s(positiveInt(10_000), { env: "LILO_FETCH_TIMEOUT_MS", doc: "", group: "lookup" }),
+    maxBytes: s(positiveInt(2_000_000), { env: "LILO_FETCH_MAX_BYTES", doc: "a page is read up to this many bytes", group: "lookup" }),
+    timeoutMs: s(positiveInt(10_000), { env: "LILO_FETCH_TIMEOUT_MS", doc: "per page", group: "lookup" }),
     maxChars: s(z.coerce.number().int().min(200).default(4_000), {
       env: "LILO_FETCH_MAX_CHARS",
       doc: "characters of the page text the model gets",
@@ -52,12 +56,12 @@ export const lookupSettings = z.object({
       show: (c: { lookup: { feeds: { urls: string[] } } }) => String(c.lookup.feeds.urls.length),
     }),
     cron: s(cronPattern("*/30 * * * *"), { env: "LILO_FEEDS_CRON", doc: "when feeds are fetched, local time zone", group: "lookup", listed: "feeds.cron" }),
-    retentionDays: s(positive(30), { env: "LILO_FEEDS_RETENTION_DAYS", doc: "", group: "lookup" }),
-    results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_NEWS_RESULTS", doc: "", group: "lookup" }),
+    retentionDays: s(positive(30), { env: "LILO_FEEDS_RETENTION_DAYS", doc: "feed items older than this are dropped and never found", group: "lookup" }),
+    results: s(z.coerce.number().int().min(1).max(20).default(5), { env: "LILO_NEWS_RESULTS", doc: "feed items one [NEWS:] finds (1 to 20)", group: "lookup" }),
   }),
   reflectionNews: z.object({
     enabled: s(bool(false), { env: "LILO_REFLECTION_NEWS", doc: "true: the newest items go on the reflection sheet", group: "lookup" }),
-    items: s(positiveInt(5), { env: "LILO_REFLECTION_NEWS_ITEMS", doc: "", group: "lookup" }),
+    items: s(positiveInt(5), { env: "LILO_REFLECTION_NEWS_ITEMS", doc: "how many", group: "lookup" }),
   }),
   tools: z.object({
     modes: s(z.string().default("auto"), {

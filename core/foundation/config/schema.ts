@@ -148,11 +148,15 @@ export const rawConfigSchema = z.object({
       group: "embeddings",
     }),
     qdrantUrl: s(url(), { env: "QDRANT_URL", doc: "a Qdrant server", group: "embeddings", example: "http://127.0.0.1:6333" }),
-    qdrantApiKey: s(opt(), { env: "QDRANT_API_KEY", doc: "", group: "embeddings", secret: true }),
-    collection: s(z.string().trim().min(1).default("lilo"), { env: "QDRANT_COLLECTION", doc: "", group: "embeddings" }),
+    qdrantApiKey: s(opt(), { env: "QDRANT_API_KEY", doc: "the Qdrant server's API key, when it asks for one", group: "embeddings", secret: true }),
+    collection: s(z.string().trim().min(1).default("lilo"), {
+      env: "QDRANT_COLLECTION",
+      doc: "the Qdrant collection that holds Lilo's vectors",
+      group: "embeddings",
+    }),
   }),
   memory: z.object({
-    notesTopK: s(int(5), { env: "LILO_NOTES_TOP_K", doc: "", group: "memory" }),
+    notesTopK: s(int(5), { env: "LILO_NOTES_TOP_K", doc: "notes found for a message, on the sheet", group: "memory" }),
     notesMinScore: s(optionalScore(), {
       env: "LILO_NOTES_MIN_SCORE",
       doc: "default from the embedder in use: 0.3 MiniLM, 0.4 multilingual, 0.3 unknown",
@@ -163,8 +167,12 @@ export const rawConfigSchema = z.object({
       doc: "default from the embedder in use: 0.82 MiniLM, 0.88 multilingual; unknown: exact text only",
       group: "memory",
     }),
-    thoughtsTopK: s(int(3), { env: "LILO_THOUGHTS_TOP_K", doc: "", group: "memory" }),
-    thoughtsMinScore: s(score(0.3), { env: "LILO_THOUGHTS_MIN_SCORE", doc: "", group: "memory" }),
+    thoughtsTopK: s(int(3), { env: "LILO_THOUGHTS_TOP_K", doc: "thoughts found for a message, on the sheet", group: "memory" }),
+    thoughtsMinScore: s(score(0.3), {
+      env: "LILO_THOUGHTS_MIN_SCORE",
+      doc: "cosine floor of a thought found by meaning, on the sheet and in the reflection",
+      group: "memory",
+    }),
     recentMessages: s(int(12), { env: "LILO_RECENT_MESSAGES", doc: "earlier messages of the running conversation on the sheet", group: "memory" }),
     conversationPauseMinutes: s(positive(60), {
       env: "LILO_CONVERSATION_PAUSE_MINUTES",
@@ -301,7 +309,7 @@ export const rawConfigSchema = z.object({
     }),
   }),
   diary: z.object({
-    enabled: s(bool(true), { env: "LILO_DIARY_ENABLED", doc: "", group: "diary", live: "diary.enabled" }),
+    enabled: s(bool(true), { env: "LILO_DIARY_ENABLED", doc: "false: no nightly diary", group: "diary", live: "diary.enabled" }),
     time: s(
       z
         .string()
@@ -322,26 +330,31 @@ export const rawConfigSchema = z.object({
       live: "diary.ping",
     }),
     windowHours: s(num(24), { env: "LILO_DIARY_WINDOW_HOURS", doc: "no conversation in this window → no entry", group: "diary" }),
-    maxExchanges: s(int(40), { env: "LILO_DIARY_MAX_EXCHANGES", doc: "", group: "diary" }),
+    maxExchanges: s(int(40), { env: "LILO_DIARY_MAX_EXCHANGES", doc: "the newest exchanges of the window the diary reads", group: "diary" }),
     userChars: s(int(400), { env: "LILO_DIARY_USER_CHARS", doc: "the user's messages are cut to this on the diary sheet", group: "diary" }),
     liloChars: s(int(600), { env: "LILO_DIARY_LILO_CHARS", doc: "Lilo's answers are cut to this", group: "diary" }),
     thoughts: s(int(3), { env: "LILO_DIARY_THOUGHTS", doc: "thoughts of the window, newest first", group: "diary" }),
     lastEntries: s(int(3), { env: "LILO_DIARY_LAST_ENTRIES", doc: "earlier entries for continuity; also how many a diary question shows", group: "diary" }),
   }),
   reflection: z.object({
-    enabled: s(bool(true), { env: "LILO_REFLECTION_ENABLED", doc: "", group: "reflection", live: "reflection.enabled" }),
+    enabled: s(bool(true), {
+      env: "LILO_REFLECTION_ENABLED",
+      doc: "false: no reflection, no new 🧠 concerns",
+      group: "reflection",
+      live: "reflection.enabled",
+    }),
     cron: s(cronPattern("0 22 * * *", "a cron pattern of 5 or 6 fields, e.g. 0 22 * * * (daily 22:00) or 0 * * * * (hourly)"), {
       env: "LILO_REFLECTION_CRON",
       doc: "daily 22:00 local time; hourly: 0 * * * *",
       group: "reflection",
       live: "reflection.cron",
     }),
-    exchanges: s(int(12), { env: "LILO_REFLECTION_EXCHANGES", doc: "", group: "reflection" }),
-    userChars: s(int(200), { env: "LILO_REFLECTION_USER_CHARS", doc: "", group: "reflection" }),
-    liloChars: s(int(300), { env: "LILO_REFLECTION_LILO_CHARS", doc: "", group: "reflection" }),
+    exchanges: s(int(12), { env: "LILO_REFLECTION_EXCHANGES", doc: "the newest exchanges the reflection reads", group: "reflection" }),
+    userChars: s(int(200), { env: "LILO_REFLECTION_USER_CHARS", doc: "the user's messages are cut to this on the reflection sheet", group: "reflection" }),
+    liloChars: s(int(300), { env: "LILO_REFLECTION_LILO_CHARS", doc: "Lilo's answers are cut to this", group: "reflection" }),
     notes: s(int(4), { env: "LILO_REFLECTION_NOTES", doc: "found with the user's last 5 messages", group: "reflection" }),
-    relatedThoughts: s(int(3), { env: "LILO_REFLECTION_RELATED_THOUGHTS", doc: "", group: "reflection" }),
-    lastThoughts: s(int(3), { env: "LILO_REFLECTION_LAST_THOUGHTS", doc: "", group: "reflection" }),
+    relatedThoughts: s(int(3), { env: "LILO_REFLECTION_RELATED_THOUGHTS", doc: "earlier thoughts found with the user's last 5 messages", group: "reflection" }),
+    lastThoughts: s(int(3), { env: "LILO_REFLECTION_LAST_THOUGHTS", doc: "Lilo's newest thoughts, shown as they are", group: "reflection" }),
     concernMinHours: s(num(20), { env: "LILO_CONCERN_MIN_HOURS", doc: "at most one new 🧠 concern per this many hours; more are queued", group: "reflection" }),
     concernDuplicateShare: s(z.coerce.number().min(0).max(1).default(0.6), {
       env: "LILO_CONCERN_DUPLICATE_SHARE",
@@ -357,7 +370,12 @@ export const rawConfigSchema = z.object({
   }),
   // greetings (docs/spec.md §9): the pushed greeting is off by default (see README, "Follow-up topics and greetings")
   greeting: z.object({
-    enabled: s(bool(false), { env: "LILO_GREETING_ENABLED", doc: "", group: "greeting", live: "greeting.enabled" }),
+    enabled: s(bool(false), {
+      env: "LILO_GREETING_ENABLED",
+      doc: "true: a greeting is pushed on the schedule below",
+      group: "greeting",
+      live: "greeting.enabled",
+    }),
     cron: s(cronPattern("0 9 * * *"), { env: "LILO_GREETING_CRON", doc: "daily 09:00 local time", group: "greeting", live: "greeting.cron" }),
     minHours: s(positive(20), {
       env: "LILO_GREETING_MIN_HOURS",
@@ -426,9 +444,13 @@ export const rawConfigSchema = z.object({
         group: "media",
         example: "https://api.openai.com/v1",
       }),
-      model: s(z.string().trim().min(1).default("whisper-1"), { env: "LILO_TRANSCRIBE_MODEL", doc: "", group: "media" }),
-      apiKey: s(opt(), { env: "LILO_TRANSCRIBE_API_KEY", doc: "", group: "media", secret: true }),
-      timeoutMs: s(positiveInt(60_000), { env: "LILO_TRANSCRIBE_TIMEOUT_MS", doc: "", group: "media" }),
+      model: s(z.string().trim().min(1).default("whisper-1"), {
+        env: "LILO_TRANSCRIBE_MODEL",
+        doc: "the transcription model the endpoint offers",
+        group: "media",
+      }),
+      apiKey: s(opt(), { env: "LILO_TRANSCRIBE_API_KEY", doc: "the endpoint's key (a local server may need none)", group: "media", secret: true }),
+      timeoutMs: s(positiveInt(60_000), { env: "LILO_TRANSCRIBE_TIMEOUT_MS", doc: "per voice note", group: "media" }),
       maxRetries: s(int(2), { env: "LILO_TRANSCRIBE_MAX_RETRIES", doc: "by the SDK, as for model calls", group: "media" }),
     }),
   }),
