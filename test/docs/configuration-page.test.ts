@@ -15,6 +15,11 @@ describe("docs/configuration.md, as generated", () => {
     for (const leaf of configTable(ADAPTER_SECTIONS).leaves) expect(rowOf(page, leaf.env), leaf.env).toHaveLength(1);
   });
 
+  it("says what every variable does", () => {
+    const silent = configTable(ADAPTER_SECTIONS).leaves.filter((l) => !l.doc.trim()).map((l) => l.env);
+    expect(silent, "give these a `doc` in the configuration table").toEqual([]);
+  });
+
   it("shows each variable's default in its own column", () => {
     expect(rowOf(page, "LILO_DIARY_TIME")[0]).toMatch(/^\| `LILO_DIARY_TIME` \| `23:45` \|/);
     expect(rowOf(page, "LILO_NOTES_TOP_K")[0]).toMatch(/^\| `LILO_NOTES_TOP_K` \| `5` \|/);
