@@ -16,7 +16,9 @@ describe("docs/configuration.md, as generated", () => {
   });
 
   it("says what every variable does", () => {
-    const silent = configTable(ADAPTER_SECTIONS).leaves.filter((l) => !l.doc.trim()).map((l) => l.env);
+    const silent = configTable(ADAPTER_SECTIONS)
+      .leaves.filter((l) => !l.doc.trim())
+      .map((l) => l.env);
     expect(silent, "give these a `doc` in the configuration table").toEqual([]);
   });
 
