@@ -5,13 +5,13 @@ import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestL
 import { boundaryRequest } from "../../../core/conversation/boundaries/detect.ts";
 import { fixedClock } from "../../../core/index.ts";
 
-// Issue 19: "Sprich X nicht mehr an" becomes a boundary after the user's yes, and every job that speaks on its
+// "Sprich X nicht mehr an" becomes a boundary after the user's yes, and every job that speaks on its
 // own honours it — the sheet, follow-up topics, due topics, greetings, concerns from the reflection, the diary ping.
 const clock = fixedClock("2026-12-02T18:00:00Z");
 const body = (b: AnthropicRequestBody) => JSON.stringify(b);
 const lastUser = (b: AnthropicRequestBody) => String(b.messages.at(-1)?.content ?? "");
 
-describe("boundaries (issue 19)", () => {
+describe("boundaries", () => {
   it.each([
     ["Sprich meine Arbeit bitte nicht mehr an.", "meine Arbeit"],
     ["Sprich mich nicht mehr auf Tom an!", "Tom"],

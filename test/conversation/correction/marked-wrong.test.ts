@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScenario, say, USER, type Scenario } from "./scenario.ts";
 import { typedChoice } from "../../../core/conversation/correction/marked-wrong-step.ts";
 
-// Issue 19: "stimmt nicht" on /why asks what is wrong; the reply goes to the judge (keep / delete / rewrite, logged, undoable).
+// "stimmt nicht" on /why asks what is wrong; the reply goes to the judge (keep / delete / rewrite, logged, undoable).
 describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
   let s: Scenario;
   beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 
-// Issue 19: "stimmt nicht" / "veraltet" on a profile entry is logged with its category and origin, and undo puts it back.
+// "stimmt nicht" / "veraltet" on a profile entry is logged with its category and origin, and undo puts it back.
 describe("a /why verdict on a profile entry is logged and undoable", () => {
   const USER = "owner";
   let t: TestLilo;

@@ -113,7 +113,7 @@ describe("parseMarkers – unknown, malformed, truncated", () => {
     expect(parseMarkers("[THOUGHT: vergessen\n\nHier ist meine Antwort.").text).toBe("Hier ist meine Antwort.");
   });
 
-  it("reads a marker with a forgotten colon when its name is canonical (issue 12)", () => {
+  it("reads a marker with a forgotten colon when its name is canonical", () => {
     expect(parseMarkers("Das freut mich! [Emotion froh]")).toEqual({ text: "Das freut mich!", markers: [{ name: "EMOTION", payload: "froh", kind: "store" }] });
     expect(parseMarkers("[THOUGHT er wirkt müde] Wie geht's?").markers).toEqual([{ name: "THOUGHT", payload: "er wirkt müde", kind: "store" }]);
     // Prose in brackets stays: aliases and ordinary words need the colon.
@@ -121,7 +121,7 @@ describe("parseMarkers – unknown, malformed, truncated", () => {
       expect(parseMarkers(t)).toEqual({ text: t, markers: [] });
   });
 
-  it("strips emphasis around a marker with it (issue 12)", () => {
+  it("strips emphasis around a marker with it", () => {
     expect(parseMarkers("Schön! **[EMOTION: freude]**")).toEqual({ text: "Schön!", markers: [{ name: "EMOTION", payload: "freude", kind: "store" }] });
     expect(parseMarkers("Ja *[THOUGHT: x]* genau").text).toBe("Ja genau");
     expect(parseMarkers("__[EMOTION: neutral]__ Hallo").text).toBe("Hallo");

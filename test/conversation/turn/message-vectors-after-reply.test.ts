@@ -26,7 +26,7 @@ class HoldingEmbedder extends ControlledEmbedder {
 
 /**
  * The chat log's message vectors are filled by an after-reply job, not on
- * the turn's path (backlog of issue 18): the answer is there while the
+ * the turn's path: the answer is there while the
  * catch-up still waits for the embedder, and after `idle()` every message
  * has its vector.
  */

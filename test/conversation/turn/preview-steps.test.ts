@@ -5,7 +5,7 @@ import { seedConversation } from "../../helpers/seed-conversation.ts";
 import { atTime } from "../../helpers/clock-at.ts";
 import { readDb } from "../../helpers/read-db.ts";
 
-/** `lilo preview` is the exact sheet: the steps that store nothing and call no model run there too (issue 12). */
+/** `lilo preview` is the exact sheet: the steps that store nothing and call no model run there too. */
 describe("the preview runs the read-only turn steps", () => {
   let t: TestLilo | undefined;
   afterEach(async () => {

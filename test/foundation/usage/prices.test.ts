@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { costOf, parsePrices, priceOf, priceTable } from "../../../core/foundation/usage/prices.ts";
 import { parseBudget } from "../../../core/foundation/usage/budget-value.ts";
 
-describe("prices and budget values (issue 20)", () => {
+describe("prices and budget values", () => {
   it("reads LILO_MODEL_PRICES, refusing a wrong entry by name", () => {
     expect(parsePrices("my-model=1/0.1/2, ollama:llama3.1:8b=0/0/0/0")).toEqual({
       "my-model": { input: 1, cachedInput: 0.1, output: 2 },
