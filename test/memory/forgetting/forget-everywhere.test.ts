@@ -37,7 +37,7 @@ describe("forget everywhere", () => {
     await fake.close();
   });
 
-  it("finds the fact in every store, forgets it after the yes, and it never comes back", async () => {
+  it("forgets a fact told once from every store for good after the user's yes", async () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Ich ziehe nächsten Monat nach Quokkaburg." });
     await lilo.idle();
