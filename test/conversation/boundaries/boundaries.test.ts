@@ -46,7 +46,7 @@ describe("boundaries", () => {
       await fake.close();
     });
 
-    it("asks back, and only the yes makes it a boundary", async () => {
+    it("becomes a boundary only after the user's yes", async () => {
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Sprich meine Arbeit bitte nicht mehr an." });
       expect(r.question?.text).toBe("Soll ich „meine Arbeit“ nicht mehr von mir aus ansprechen? 🚧");
       expect(t.lilo.boundaries.list("chris")).toEqual([]);
@@ -56,7 +56,7 @@ describe("boundaries", () => {
       expect(t.lilo.boundaries.list("chris").map((b) => b.text)).toEqual(["meine Arbeit"]);
     });
 
-    it("the sheet leaves items about it off unless the message raises it, and names the boundary", async () => {
+    it("the sheet keeps the topic off, naming it as a boundary, until a message raises it", async () => {
       const from = fake.requests.length;
       clock.advance(60_000);
       await t.lilo.handleMessage({ userId: "chris", text: "Wie geht es dir heute, mit Tee?" });
@@ -70,7 +70,7 @@ describe("boundaries", () => {
       expect(fake.requests.slice(raised).find((b) => !isExtraction(b.system))!.system).toContain("Stress mit dem Chef");
     });
 
-    it("follow-up topics: none is opened about it, and a due one is not brought up", async () => {
+    it("follow-up topics about it are neither opened nor brought up", async () => {
       clock.advance(60_000);
       await t.lilo.handleMessage({ userId: "chris", text: "Ich fahre morgen in den Urlaub." });
       await t.lilo.idle();
@@ -82,7 +82,7 @@ describe("boundaries", () => {
       expect(body(fake.requests.slice(from).find((b) => !isExtraction(b.system))!)).not.toContain("wie die Arbeit läuft");
     });
 
-    it("greetings: the context leaves it out and the prompt names the boundary", async () => {
+    it("greetings leave it out of their context, naming it as a boundary", async () => {
       const from = fake.requests.length;
       await t.lilo.greeting.preview("chris");
       const greeting = fake.requests.slice(from).at(-1)!;
@@ -90,7 +90,7 @@ describe("boundaries", () => {
       expect(greeting.system).toContain("- meine Arbeit");
     });
 
-    it("reflection: the prompt names it and a concern about it is not raised", async () => {
+    it("reflection raises no concern about it, naming it as a boundary", async () => {
       const r = await t.lilo.reflection.thinkNow("chris");
       expect(r.kind).toBe("thought");
       expect("concern" in r ? r.concern : undefined).toBeUndefined();

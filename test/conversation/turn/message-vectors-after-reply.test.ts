@@ -49,7 +49,7 @@ describe("message vectors after the reply", () => {
     await fake.close();
   });
 
-  it("answers without waiting for the catch-up; after idle() the old log and this exchange have vectors", async () => {
+  it("fills the log's vectors after the reply, never on the turn's path", async () => {
     const { lilo } = t;
     lilo.recall.importChat(
       Array.from({ length: 10 }, (_, i) => ({

@@ -13,7 +13,7 @@ describe("the preview runs the read-only turn steps", () => {
     t = undefined;
   });
 
-  it("shows the greeting context after a pause, the due topic and the diary question, and stores nothing", async () => {
+  it("shows what the turn's steps add to the sheet without storing anything", async () => {
     const clock = fixedClock("2026-12-02T08:00:00Z");
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
     const { lilo } = t;

@@ -47,7 +47,7 @@ describe("prompt caching: a byte-identical stable prefix", () => {
     await t.lilo.idle();
   }
 
-  it("Anthropic: both turns send the same first system block, marked cache_control, with persona, rules and marker instructions", async () => {
+  it("Anthropic: the stable prefix is one cache_control block, byte-identical across turns", async () => {
     await twoTurns(a);
     const chats = anthropic.requests.filter((b) => !isExtraction(b.system));
     expect(chats).toHaveLength(2);
