@@ -81,7 +81,7 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(status(asked.question!.id)).toBe("no");
   });
 
-  it('"Bitte erkläre mir erst …" is not a yes: the rule is discarded and the message answered normally', async () => {
+  it('"Bitte erkläre mir erst …" is not a yes: it is answered as a message of its own, discarding the rule', async () => {
     const asked = await objection();
     const r = await say(s, "Bitte erkläre mir erst, was du damit meinst");
     expect(r.text).toBe("Antwort auf: Bitte erkläre mir erst, was du damit meinst");

@@ -58,7 +58,7 @@ describe("outside text never writes memory", () => {
   ];
 
   for (const c of cases) {
-    it(`${c.name}: an obedient model changes no store, and the text reaches it framed as data`, async () => {
+    it(`${c.name}: reaches the model framed as data, so even an obedient model changes no store`, async () => {
       const fake: FakeAnthropic = await startFakeAnthropic();
       let t: TestLilo | undefined;
       try {
