@@ -80,7 +80,7 @@ const COMMANDS: Record<string, Command> = {
     if (r.kind === "thought") return ctx.texts.thought(r.thought.text);
     return noThoughtText(ctx.lilo.config.persona.language, r);
   },
-  // !why, !wrong, !outdated and !forget: why.ts (issue 19).
+  // !why, !wrong, !outdated and !forget: why.ts.
   ...WHY_COMMANDS,
 };
 

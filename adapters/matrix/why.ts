@@ -7,7 +7,7 @@ type Command = (ctx: MatrixContext, source: MatrixEventSource, arg: string) => P
 
 /**
  * `!why`, `!wrong N12`, `!outdated N12` and `!forget <words|N12|12>` on
- * Matrix (issue 19). Matrix has no inline buttons: /why lists each memory
+ * Matrix. Matrix has no inline buttons: /why lists each memory
  * with its reference, and the three actions are typed. `!wrong` asks what is
  * wrong (the typed reply is judged; 👍 deletes, 👎 keeps); forgetting asks
  * its yes/no as a question (👍/👎 or a typed "ja"/"yes").

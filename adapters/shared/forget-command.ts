@@ -5,7 +5,7 @@ import { WHY_TEXTS } from "./why-texts.ts";
 export type ForgetCommand = { kind: "note"; id: number } | { kind: "ask"; question: Question } | { kind: "say"; text: string };
 
 /**
- * `/forget <arg>` on every platform (issue 19): a number is a note id (as
+ * `/forget <arg>` on every platform: a number is a note id (as
  * before); a reference from /why ("N12", "M305") forgets that item
  * everywhere; anything else are words to forget everywhere. Both of the
  * latter find first and ask the user's yes with the list.

@@ -1,5 +1,5 @@
 /**
- * /why and "forget everywhere" as the adapters show them (issue 19), in the
+ * /why and "forget everywhere" as the adapters show them, in the
  * persona's language: the memories an answer's sheet held, each with where it
  * came from, whom it is about and its reference ("N12") for the three
  * actions; and the outcomes of those actions.

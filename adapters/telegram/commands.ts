@@ -54,7 +54,7 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
     await sendText(ctx.api, ctx.chat.id, view.text, logger, view.keyboard);
   });
 
-  // /forget, /why, /wrong and /outdated: why.ts (issue 19).
+  // /forget, /why, /wrong and /outdated: why.ts.
 
   bot.command("retry", async (ctx) => {
     const result = await runTurn(ctx, deps, () => lilo.retry(ctx.liloUserId));

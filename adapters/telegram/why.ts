@@ -13,7 +13,7 @@ const DATA = /^w:([xof]):([A-Za-z]\d{1,12})$/;
 const TOAST = 190;
 
 /**
- * /why (issue 19): the memories the last answer's sheet held — or those of
+ * /why: the memories the last answer's sheet held — or those of
  * the answer the command replies to — each with the buttons "stimmt nicht"
  * (Lilo asks what is wrong; the reply is judged), "veraltet" and "vergessen". /forget takes words or a reference too (the
  * list and a yes/no come first); /wrong and /outdated take a reference.

@@ -6,7 +6,7 @@ const COMMAND = /^\/(why|wrong|outdated|forget)(?:\s+([\s\S]*))?$/i;
 
 /**
  * /why, /wrong N12, /outdated N12 and /forget <words|N12|12> in the terminal
- * chat (issue 19), exactly as on Telegram: /wrong asks what is wrong and the
+ * chat, exactly as on Telegram: /wrong asks what is wrong and the
  * next line is judged; forgetting lists what it found and asks; the typed
  * "ja"/"yes" (or "nein"/"no") is the next chat line, which the core's open
  * question takes. Returns false for any other line.

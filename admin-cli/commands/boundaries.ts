@@ -4,7 +4,7 @@ import { withLilo, parseId, reportChange, userOption } from "./shared.ts";
 import { localStamp } from "./diary.ts";
 
 /**
- * `lilo boundaries …` (issue 19): topics Lilo never brings up on her own.
+ * `lilo boundaries …`: topics Lilo never brings up on her own.
  * In chat they arise from "Sprich X nicht mehr an" and the user's yes; here
  * the operator lists, adds and deletes them.
  */

@@ -3,7 +3,7 @@ import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 
 /**
- * `lilo why <answer id>` and `lilo forget --text "…"` (issue 19): what an
+ * `lilo why <answer id>` and `lilo forget --text "…"`: what an
  * answer's cheat sheet held, with where each memory came from; and forget
  * everywhere, a dry run unless `--apply`.
  */

@@ -12,7 +12,7 @@ describe("ControlledEmbedder", () => {
     expect(() => e.set("b", new Array(8).fill(0))).toThrow(RangeError);
   });
 
-  it("gives unknown texts stable vectors orthogonal to each other and to low-dimension choices", async () => {
+  it("gives each unknown text a fixed vector orthogonal to every other text's", async () => {
     const e = new ControlledEmbedder(16).set("known", basisVector(16, 0));
     const [x, y, known, x2] = await e.embed(["unknown x", "unknown y", "known", "unknown x"]);
     expect(cosine(x!, y!)).toBe(0);
@@ -36,9 +36,12 @@ describe("vectorWithCosine", () => {
     expect(cosine(v, base)).toBeCloseTo(cos, 12);
   });
 
-  it("works for dense bases and keeps thresholds exact through the embedder", async () => {
+  it("builds a vector with a given cosine to a dense base", () => {
     const base = [1, 2, 3, 4];
     expect(cosine(vectorWithCosine(base, 0.88), base)).toBeCloseTo(0.88, 12);
+  });
+
+  it("keeps the cosines it was given exact through the embedder", async () => {
     const q = basisVector(384, 0);
     const e = new ControlledEmbedder(384)
       .set("query", q)

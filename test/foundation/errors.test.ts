@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { AnalysisError, ConfigError, LiloError, LookupError, NotFoundError, ProviderError, type ErrorCode, type TurnResult } from "../../core/index.ts";
 
 describe("typed errors", () => {
-  it("each class owns its code, and the cause travels along", () => {
+  it("each error class carries its own code, with the cause attached", () => {
     const cause = new Error("socket closed");
     expect(new ConfigError("LILO_X is wrong").code).toBe("config");
     expect(new ProviderError("down", { provider: "anthropic", retryable: true, cause })).toMatchObject({ code: "provider", cause });
@@ -12,7 +12,7 @@ describe("typed errors", () => {
     expect(new LiloError("invalid-input", "empty")).toBeInstanceOf(Error);
   });
 
-  it("codes are a union, and a turn's error carries one", () => {
+  it("a turn's error code is one of the ErrorCode union", () => {
     expectTypeOf<ConfigError["code"]>().toEqualTypeOf<"config">();
     expectTypeOf<"config" | "provider" | "not-found" | "internal">().toMatchTypeOf<ErrorCode>();
     expectTypeOf<NonNullable<TurnResult["error"]>["code"]>().toEqualTypeOf<ErrorCode>();

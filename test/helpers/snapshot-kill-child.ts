@@ -71,14 +71,14 @@ const db = openDatabase(join(dir, "lilo.db"));
 const index = new EmbeddedIndex(db, { saveEvery: 25, compactAtBytes: 1, snapshotChunkBytes: 40 * (DIM + 8), appendRows: 30, keepLog: 20 });
 await index.init(DIM, "kill-test");
 const tick = () => new Promise((r) => setImmediate(r));
-// Rows 1..400 over three users; each round adds some, replaces some (a new vector for the same row) and removes some
+// Rows 1..400 over three users; each pass adds some, replaces some (a new vector for the same row) and removes some
 // (the partition's last row moves into the freed slot, also while a snapshot is being written).
-for (let round = 0; ; round++) {
-  // From round 30 on, multiples of 5 are no longer added: once removed they stay removed (a removal the files lose shows).
-  const ids = Array.from({ length: 12 }, (_, i) => 1 + ((round * 37 + i * 53) % 400)).filter((id) => round < 30 || id % 5 !== 0);
-  await index.upsert(ids.map((id) => ({ store: "notes" as const, rowId: id, userId: `u${id % 3}`, vector: vectorOf(id, round % 5) })));
+for (let pass = 0; ; pass++) {
+  // From pass 30 on, multiples of 5 are no longer added: once removed they stay removed (a removal the files lose shows).
+  const ids = Array.from({ length: 12 }, (_, i) => 1 + ((pass * 37 + i * 53) % 400)).filter((id) => pass < 30 || id % 5 !== 0);
+  await index.upsert(ids.map((id) => ({ store: "notes" as const, rowId: id, userId: `u${id % 3}`, vector: vectorOf(id, pass % 5) })));
   const gone = ids.slice(0, 4).map((id) => 1 + ((id * 7) % 400));
   await index.delete(gone.map((id) => ({ store: "notes" as const, rowId: id, userId: `u${id % 3}` })));
   await tick();
-  if (round === 5000) throw new Error(`${point} #${nth} never came`);
+  if (pass === 5000) throw new Error(`${point} #${nth} never came`);
 }

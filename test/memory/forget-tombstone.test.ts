@@ -67,7 +67,7 @@ describe.each(backends)("forget that cannot come back (%s)", (_name, makeIndex) 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("an interrupted forget stays forgotten, and doctor finishes it instead of re-embedding", async () => {
+  it("an interrupted forget is a tombstone: hidden at once, removed by doctor's repair without re-embedding", async () => {
     const kept = await memory.add({ text: "Christian trinkt Tee", userId: "u" });
     const gone = await memory.add({ text: "Christian hat ein Geheimnis", userId: "u" });
     if (!gone.added || !kept.added) throw new Error("setup");

@@ -67,7 +67,7 @@ describe("Memory: row and vector change together", () => {
     expect(notes().get(r.id)?.text).toBe("alt");
   });
 
-  it("supersedes and restores: hidden from search, kept in SQLite, back with its vector", async () => {
+  it("a superseded note leaves search but stays in SQLite until restore brings it back with its vector", async () => {
     embedder.set("Kino", basisVector(16, 0)).set("Christian mag Kino", basisVector(16, 0));
     const r = await memory.add({ text: "Christian mag Kino", userId: "u" });
     if (!r.added) throw new Error("setup");
@@ -117,11 +117,14 @@ describe("Memory: row and vector change together", () => {
     expect(await index.keys()).toEqual([]);
   });
 
-  it("refuses an empty edit and an unreadable date with a typed error", async () => {
+  it("refuses an empty edit with a typed error", async () => {
     const r = await memory.add({ text: "x", userId: "u" });
     if (!r.added) throw new Error("setup");
     await expect(memory.edit("notes", r.id, "   ")).rejects.toMatchObject({ code: "invalid-input" });
     expect(notes().get(r.id)?.text).toBe("x");
+  });
+
+  it("refuses an unreadable date with a typed error", async () => {
     await expect(memory.add({ text: "y", userId: "u", createdAt: "gestern" })).rejects.toMatchObject({ code: "invalid-input" });
   });
 

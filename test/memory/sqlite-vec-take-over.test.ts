@@ -63,7 +63,7 @@ describe("a database written by the sqlite-vec backend, started with the embedde
     expect(await l.memory.search(gone.query, { userId: gone.userId, store: gone.store, k: 3, minScore: 0.5 })).toEqual([]);
   }
 
-  it("takes every vector over on the first start, embeds nothing again and drops the sqlite-vec tables", async () => {
+  it("moves every vector out of sqlite-vec on the first start without embedding a stored text again", async () => {
     expect(tablesOf(file).embedded).toBeUndefined();
     expect(tablesOf(file).vec0).toEqual(
       expect.arrayContaining(["vec_memory", "vec_memory_chunks", "vec_memory_meta", "vec_memory_rowids", "vec_memory_vector_chunks00"]),

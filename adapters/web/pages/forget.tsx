@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /**
- * "Forget everywhere" (issue 19) on the pages: the forget button of a memory (`/forget/N12`) or the
+ * "Forget everywhere" on the pages: the forget button of a memory (`/forget/N12`) or the
  * words form of the memories page (`/forget?q=…`) shows what `lilo.forget` found in every store of the
  * viewer's user — notes, important memories, profile, thoughts, diary, topics, summaries, chat messages —
  * in the words the chat's yes/no question uses; "yes" (a CSRF-protected POST) forgets exactly what was

@@ -25,7 +25,7 @@ export interface DiaryDeps {
   push: Push;
   /** The markers understood, to strip them from the model's text (the registry resolved in createLilo). */
   markers: MarkerRegistry;
-  /** Topics the user asked Lilo never to bring up: named in the prompt; an entry about one gets no ping (issue 19). */
+  /** Topics the user asked Lilo never to bring up: named in the prompt; an entry about one gets no ping. */
   boundaries?: BoundaryGuard | undefined;
 }
 

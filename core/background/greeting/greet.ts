@@ -59,7 +59,7 @@ export type GreetingReason =
   /** The user wrote while the greeting was being written (`text` is what was written). */
   | "user-returned"
   | "empty-answer"
-  /** The greeting touched a topic the user asked Lilo never to bring up (issue 19): not sent. */
+  /** The greeting touched a topic the user asked Lilo never to bring up: not sent. */
   | "boundary";
 
 /** The outcome of one greeting attempt. */

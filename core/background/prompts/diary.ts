@@ -25,7 +25,7 @@ export interface DiaryPromptInput {
   lastEntries: { day: string; text: string }[];
   /** Rendered profile lines, may be empty. */
   profile: string;
-  /** Topics the user asked Lilo never to bring up (issue 19). */
+  /** Topics the user asked Lilo never to bring up. */
   boundaries?: readonly { text: string }[];
 }
 

@@ -43,7 +43,7 @@ export interface ReflectionPromptInput {
   questions: string[];
   /** Newest items of the news feeds (LILO_REFLECTION_NEWS), as material. */
   news?: string[];
-  /** Topics the user asked Lilo never to bring up on her own (issue 19). */
+  /** Topics the user asked Lilo never to bring up on her own. */
   boundaries?: readonly { text: string }[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Outside text never writes memory (issue 19), in the reflection: with
+ * Outside text never writes memory, in the reflection: with
  * LILO_REFLECTION_NEWS the newest feed items are material, framed as data.
  * A sentence of the thought, or a concern, whose distinctive words stand in
  * those items but nowhere in the rest of the material (the conversations,

@@ -111,19 +111,19 @@ export async function reflect(r: Reflection, userId: string, opts: { force?: boo
     userId,
   });
   const parsed = parseMarkers(reply.text, deps.markers);
-  // Words copied from a feed item write no thought and raise no concern (issue 19).
+  // Words copied from a feed item write no thought and raise no concern.
   const grounding = ownMaterial(material, persona.name);
   const concerns = parsed.markers.filter((m) => m.name === "ANSPRECHEN" && !copiedFromOutside(m.payload, grounding));
   if (concerns.length > 1) ctx.logger.info("a reflection set several concerns; only the last one counts", { userId, count: concerns.length });
   const { answers, dropped } = groundedAnswers(splitAnswers(parsed.text, questions), grounding);
   if (dropped) ctx.logger.warn("reflection sentences copied from a feed item were not stored", { userId, dropped });
-  // A thought that draws on a feed item was informed by that lookup: its origin names the item (issue 19).
+  // A thought that draws on a feed item was informed by that lookup: its origin names the item.
   const read = drawnOn(answers.text, material.news, { questions, ignore: grounding.ignore }).map((i) => feedItems[i]!);
   const origin: Provenance = read.length ? { kind: "lookup", ref: read.map(itemOrigin).join(", ") } : { kind: "inference" };
   const stored = await storeThought(deps, userId, answers, origin);
   // Seen only once the thought is stored: a failed call or a failed store leaves the messages for the next run.
   deps.settings.set(LAST_SEEN_KEY, String(latestId), ctx.clock.now().toISOString(), userId);
-  // A concern about a boundary is never raised: the user asked Lilo not to bring the topic up (issue 19).
+  // A concern about a boundary is never raised: the user asked Lilo not to bring the topic up.
   const fence = deps.boundaries?.for(userId);
   const concern = concerns.filter((c) => !fence?.about(c.payload)).at(-1);
   if (concern) moved.concern = await deps.concerns.add(userId, concern.payload);

@@ -19,7 +19,7 @@ export interface Candidate {
   category?: string;
   /** Whom a note is about ("user", "lilo" or a name), where recorded. */
   subject?: string;
-  /** The store of a memory marked wrong on /why (issue 19); notes when unset. */
+  /** The store of a memory marked wrong on /why; notes when unset. */
   store?: VectorStore;
 }
 
@@ -82,7 +82,7 @@ export async function findCandidates(memory: Memory, profile: ProfileStore, q: C
 }
 
 /**
- * The candidates a correction may touch (issue 19): never a note about
+ * The candidates a correction may touch: never a note about
  * another person than the one the message is about — "Nein, ich habe keinen
  * Hund" must not correct "Schwester Anna hat einen Hund".
  */

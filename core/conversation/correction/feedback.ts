@@ -1,5 +1,5 @@
 /**
- * The user's verdict on one memory from /why (issue 19): "stimmt nicht"
+ * The user's verdict on one memory from /why: "stimmt nicht"
  * (wrong) and "veraltet" (outdated). "stimmt nicht" on a memory with a vector
  * first asks what is wrong (questions/wrong-question.ts); this applies the
  * plain verdict ("Löschen", "veraltet"). A memory with a vector is superseded,

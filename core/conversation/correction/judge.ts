@@ -28,7 +28,7 @@ export type JudgeOutcome = { ok: true; verdicts: Verdict[]; repaired: boolean; u
  * malformed one is reported (the caller changes nothing). Verdicts for ids
  * that were not shown are dropped, and a candidate without a verdict is kept.
  * `markedWrong`: the user marked the one candidate wrong on /why and the
- * message says what is wrong (issue 19), so the judge's default is no longer "keep".
+ * message says what is wrong, so the judge's default is no longer "keep".
  */
 export async function judgeCandidates(
   model: ChatModel,

@@ -30,7 +30,7 @@ const KEEP_WORDS = new Set(["stimmt", "doch", "richtig", "right", "nein", "no", 
 const FILLER = new Set(["it", "s", "is", "das", "es", "damit", "bitte", "please", "einfach", "so"]);
 
 /**
- * After "stimmt nicht" on /why (issue 19) Lilo asked what is wrong about one
+ * After "stimmt nicht" on /why Lilo asked what is wrong about one
  * memory. This step, before the other open-question check, reads the
  * user's next message: "Löschen" / "Stimmt doch" (or ja/nein) answer the
  * question; anything else is what is wrong, and goes with the memory to the

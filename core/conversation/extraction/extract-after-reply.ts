@@ -76,7 +76,7 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
   };
 }
 
-/** The extraction job's state: the outside text the answer was written with (issue 19). */
+/** The extraction job's state: the outside text the answer was written with. */
 export interface ExtractionState {
   outside?: string[];
 }

@@ -112,7 +112,7 @@ export async function extractMemories(model: ChatModel, input: ExtractionInput, 
   const ignore = [input.userName, input.assistantName];
   const names = { userName: input.userName, assistantName: input.assistantName };
   const outside = (input.outside ?? []).join("\n");
-  // After a lookup, nothing whose words stand only in the outside text is kept, whatever the store (issue 19).
+  // After a lookup, nothing whose words stand only in the outside text is kept, whatever the store.
   const notOutside = (t: string) => !outside || wordsOnlyFromAssistant(t, userTexts, outside, ignore).length === 0;
   const fromUser = (t: string) => wordsOnlyFromAssistant(t, userTexts, input.assistantText, ignore).length === 0 && notOutside(t);
   const about = (text: string, said: unknown): Subject => normalizeSubject(said, names) ?? subjectOf(text, names);

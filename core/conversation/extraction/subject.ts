@@ -1,5 +1,5 @@
 /**
- * Whom a fact is about (issue 19): the user, Lilo, or a named person. The
+ * Whom a fact is about: the user, Lilo, or a named person. The
  * extraction model says so; when it does not, the words decide — "Meine
  * Schwester Anna hat einen Hund" is about Anna, "Nein, ich habe keinen Hund"
  * about the user. The judge reads the same so that a correction about one

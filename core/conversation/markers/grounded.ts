@@ -1,5 +1,5 @@
 /**
- * Outside text never writes memory (issue 19). After a lookup, a store
+ * Outside text never writes memory. After a lookup, a store
  * marker the answer carries is executed only when its content is grounded
  * in the user's own messages: a word of it that stands in the outside text
  * (page, search result, feed item) but in none of the user's messages means

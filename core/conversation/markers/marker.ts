@@ -54,7 +54,7 @@ export interface StoreMarkerServices {
   suggestions: SuggestionsStore;
   /** Days until a [FOLLOWUP:] topic is due. */
   followupDueDays: number;
-  /** Topics the user asked Lilo never to bring up: no follow-up is opened about them (issue 19). */
+  /** Topics the user asked Lilo never to bring up: no follow-up is opened about them. */
   boundaries?: BoundaryGuard | undefined;
 }
 

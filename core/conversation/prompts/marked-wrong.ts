@@ -1,5 +1,5 @@
 /**
- * Prompts of "stimmt nicht" from /why (issue 19): the user marked one memory
+ * Prompts of "stimmt nicht" from /why: the user marked one memory
  * wrong and then wrote what is wrong about it. The judge (the same model role
  * and JSON answer as the correction judge, core/conversation/correction/judge.ts)
  * decides whether the note corrects the memory (rewrite) or shows it wholly

@@ -1,5 +1,5 @@
 /**
- * The yes/no before "forget everywhere" (issue 19): the question lists what
+ * The yes/no before "forget everywhere": the question lists what
  * was found; a yes forgets all of it (core/memory/forgetting/), a no keeps
  * everything. The payload keeps only ids and the words; the forget scrubs the
  * words from the question row itself afterwards.

@@ -1,5 +1,5 @@
 /**
- * "stimmt nicht" on /why (issue 19) as a question: Lilo asks what is wrong
+ * "stimmt nicht" on /why as a question: Lilo asks what is wrong
  * about the memory. A reply in words goes with the memory to the judge
  * (core/conversation/correction/marked-wrong-step.ts), which corrects or
  * removes it; the two choices are "Löschen" (simply wrong: superseded) and

@@ -16,7 +16,7 @@ export interface CheatSheetInput {
   persona: string;
   /** How to write markers (the ones this setup answers). */
   markerInstructions: string;
-  /** What the user asked Lilo not to bring up, rendered (issue 19): part of the stable prefix, after the rules. */
+  /** What the user asked Lilo not to bring up, rendered: part of the stable prefix, after the rules. */
   boundaries?: string | undefined;
   /** Local date and time, computed by the program (models reckon badly with dates). */
   now: string;
@@ -26,7 +26,7 @@ export interface CheatSheetInput {
   shortTerm?: string | undefined;
   /** Important memories (store 4): on every sheet while they fit. */
   important: { text: string }[];
-  /** With whom each is about ("user", "lilo" or a name): the sheet groups them by person (issue 19). */
+  /** With whom each is about ("user", "lilo" or a name): the sheet groups them by person. */
   notes: { text: string; createdAt: string; subject?: string | undefined }[];
   /** Verbatim passages from earlier conversations, each with its local time and neighbouring turns. */
   passages: SheetPassage[];
@@ -39,7 +39,7 @@ export interface CheatSheetInput {
 
 /**
  * The part of the sheet that stays byte-identical from turn to turn, in
- * order: persona, the user's rules, boundaries (issue 19 adds them here),
+ * order: persona, the user's rules, boundaries,
  * marker instructions. It comes first so a provider's prompt cache serves it
  * (Anthropic's cache_control, OpenAI-compatible servers' automatic prefix
  * caching); nothing that changes per turn (the time, memories) may go in.

@@ -1,5 +1,5 @@
 /**
- * What goes on an answer's receipt (issue 19): the ids of every memory on
+ * What goes on an answer's receipt: the ids of every memory on
  * its sheet, the chat messages of its verbatim passages, and the rules in
  * force. Recorded with the stored answer (answer.ts), read by /why.
  */

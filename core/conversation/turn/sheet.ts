@@ -31,7 +31,7 @@ export interface SheetSources {
   /** The markers the prompt teaches now (native tools leave the fetch markers out). */
   markerNames: () => string[];
   markers: MarkerRegistry;
-  /** Topics the user asked Lilo never to bring up: left off the sheet unless this message raises them (issue 19). */
+  /** Topics the user asked Lilo never to bring up: left off the sheet unless this message raises them. */
   boundaries?: BoundaryGuard;
 }
 

@@ -69,7 +69,7 @@ export interface SheetSlots {
 export interface TurnFlags {
   /** The message answered an open yes/no question: the turn asks no new one. */
   answeredQuestion: boolean;
-  /** Outside text (pages, search results, feed items) the answer was written with (issue 19). */
+  /** Outside text (pages, search results, feed items) the answer was written with. */
   outside?: string[];
 }
 

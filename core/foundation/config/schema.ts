@@ -120,7 +120,7 @@ export const rawConfigSchema = z.object({
     }),
     offline: s(bool(false), { env: "LILO_EMBEDDING_OFFLINE", doc: "true: never download; the model must be in the directory", group: "embeddings" }),
   }),
-  // issue 22: Lilo's own model, run in this process (LILO_CHAT_MODEL=local:<name or file.gguf>)
+  // Lilo's own model, run in this process (LILO_CHAT_MODEL=local:<name or file.gguf>)
   local: localSettings,
   vector: z.object({
     backend: s(z.enum(["embedded", "sqlite-vec", "qdrant"]).optional(), {
@@ -135,13 +135,13 @@ export const rawConfigSchema = z.object({
       doc: "embedded: a user's store with this many vectors is searched through an HNSW graph",
       group: "embeddings",
     }),
-    // issue 25: the chat messages' own threshold (their graph searches wider per hit asked than a notes graph)
+    // The chat messages' own threshold (their graph searches wider per hit asked than a notes graph)
     messageGraphMinSize: s(int(100_000), {
       env: "LILO_MESSAGE_GRAPH_MIN_SIZE",
       doc: "embedded: a user's chat-message vectors are searched through an HNSW graph from this many on (below: exact scan)",
       group: "embeddings",
     }),
-    // issue 25: rescoring in RAM for partitions with a graph (no float reads from SQLite)
+    // Rescoring in RAM for partitions with a graph (no float reads from SQLite)
     residualMb: s(int(256), {
       env: "LILO_VECTOR_RESIDUAL_MB",
       doc: "embedded: RAM (MB) for the residuals that let a store with a graph rescore in RAM (38.5 MB per 100k vectors of 384 dims); 0 = read floats from SQLite",
@@ -209,25 +209,25 @@ export const rawConfigSchema = z.object({
       example: "Xenova/ms-marco-MiniLM-L-6-v2",
     }),
     rerankTopN: s(int(30), { env: "LILO_RERANK_TOP_N", doc: "candidates the reranker reads per sheet (its cost grows with them)", group: "memory" }),
-    // issue 23: the concept step of the chat-log search (a question about a category finds messages naming its instances)
+    // The concept step of the chat-log search (a question about a category finds messages naming its instances)
     conceptLexicon: s(z.string().trim().min(1).default("wordnet"), {
       env: "LILO_CONCEPT_LEXICON",
       doc: 'kinds and instances of a question\'s category for the chat-log search ("martial arts" finds "taekwondo"; English questions): wordnet (bundled WordNet 3.1), off, or a folder holding index.noun and data.noun in WordNet\'s format',
       group: "memory",
     }),
-    // issue 25: the chat log's keyword index in memory (per user); beyond this the least recently searched users' are dropped
+    // The chat log's keyword index in memory (per user); beyond this the least recently searched users' are dropped
     chatKeywordIndexMb: s(int(512), {
       env: "LILO_CHAT_KEYWORD_INDEX_MB",
       doc: "memory for the chat log's keyword index (per user, least recently searched dropped first); 0: off, FTS5 ranks every search",
       group: "memory",
     }),
-    // issue 25: SQLite's page cache of Lilo's connection (SQLite's default is 2 MB)
+    // SQLite's page cache of Lilo's connection (SQLite's default is 2 MB)
     sqliteCacheMb: s(int(64), {
       env: "LILO_SQLITE_CACHE_MB",
       doc: "SQLite's page cache of Lilo's database connection in MB (SQLite's default: 2): among many users a large database's pages of the users in conversation stay in memory; 0: SQLite's default",
       group: "memory",
     }),
-    // issue 25: the same index over the memory stores (notes, important, thoughts, diary), per user and store
+    // The same index over the memory stores (notes, important, thoughts, diary), per user and store
     memoryKeywordIndexMb: s(int(256), {
       env: "LILO_MEMORY_KEYWORD_INDEX_MB",
       doc: "memory for the notes' (and other memory stores') keyword index (per user and store, least recently searched dropped first; about 1 MB per 1,000 notes, 40 MB per 100k); 0: off, FTS5 ranks every search",

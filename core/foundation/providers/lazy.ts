@@ -3,7 +3,7 @@ import type { IndexStore, VectorHit, VectorIndex, VectorKey, VectorQuery, Vector
 
 /**
  * Providers whose SDK loads on first use. @anthropic-ai/sdk, openai and the
- * Qdrant client take 100–200 ms each to import; a `lilo rules list` or a
+ * Qdrant client each take a noticeable part of a second to import; a `lilo rules list` or a
  * process that never calls the model should not pay for them.
  */
 

@@ -2,12 +2,11 @@
  * SQLite's WAL checkpoints on a worker thread's own connection. By default
  * the connection that commits copies the WAL back into the database once it
  * holds 1,000 pages, inside that commit: better-sqlite3 is synchronous, so
- * the bot's event loop waits for the disk (a 115 ms commit was measured in a
- * million-note fill where the commit's own work took 19 ms). The running bot
- * turns that off on its connection and lets a worker checkpoint every second
- * instead (PASSIVE: it never blocks a writer or a reader). Should the worker
- * fail, the connection checkpoints on commit again: the WAL never grows
- * without bound. Short runs (the CLI) keep SQLite's default.
+ * the bot's event loop waits for the disk, and the copy can take many times
+ * the commit's own work. The running bot turns that off on its connection and
+ * lets a worker checkpoint every second instead (PASSIVE: it never blocks a
+ * writer or a reader). Should the worker fail, the connection checkpoints on
+ * commit again: the WAL never grows without bound. Short runs (the CLI) keep SQLite's default.
  */
 import { once } from "node:events";
 import { createRequire } from "node:module";

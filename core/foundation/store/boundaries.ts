@@ -2,7 +2,7 @@ import type { Db } from "./db.ts";
 import { prepared } from "./prepared.ts";
 import { checkStoreValues } from "./values.ts";
 
-/** A topic the user asked Lilo never to bring up on her own (issue 19). */
+/** A topic the user asked Lilo never to bring up on her own. */
 export interface Boundary {
   id: number;
   userId: string;

@@ -86,7 +86,7 @@ export class ChatSearchTable {
   candidates(f: CandidateFilter): IterableIterator<CandidateRow> {
     const mine = f.match ? this.ranker?.candidates(f) : undefined;
     if (mine) return mine;
-    // A forgotten (redacted) message is never found again (issue 19).
+    // A forgotten (redacted) message is never found again.
     const where = ["m.user_id = @userId", "m.redacted_at IS NULL"];
     const params: Record<string, string | number> = { userId: f.userId };
     if (f.excludeConversationId !== undefined) {

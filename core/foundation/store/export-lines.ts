@@ -13,7 +13,7 @@ export interface ExportLine {
 export const EXPORT_STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics", "messages"] as const;
 export type ExportStore = (typeof EXPORT_STORES)[number];
 
-/** Where a memory came from (issue 19): exported with it. */
+/** Where a memory came from: exported with it. */
 const PROVENANCE = { provenance: "provenance", provenance_ref: "provenanceRef" } as const;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * SQL of "forget everywhere" (issue 19): finding every row of a user that
+ * SQL of "forget everywhere": finding every row of a user that
  * holds some words, redacting chat messages in place, and scrubbing the logs
  * that quote what was said. The memory stores with vectors change through
  * the memory service (row and vector together); this file only reads them.

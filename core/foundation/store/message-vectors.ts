@@ -65,7 +65,7 @@ export class MessageVectorsTable {
   places(userId: string, ids: number[]): Map<number, MessagePlace> {
     const rows = prepared(
       this.db,
-      // `+user_id`: each id through the primary key alone, not messages_user_id and then the row (100 ids at 100k: 0.3 → 0.2 ms).
+      // `+user_id`: each id through the primary key alone, not messages_user_id and then the row: one B-tree walk per id instead of two.
       `SELECT id, conversation_id AS conversationId, created_at AS createdAt FROM messages
          WHERE id IN (SELECT value FROM json_each(?)) AND +user_id = ? AND redacted_at IS NULL`,
     ).all(JSON.stringify(ids), userId) as (MessagePlace & { id: number })[];

@@ -1,5 +1,5 @@
 /**
- * Where a memory came from (issue 19): the user's own words (a message id),
+ * Where a memory came from: the user's own words (a message id),
  * Lilo's inference (the message it was written in), a lookup (a URL or
  * feed), an import, or the operator. Kept in two columns of every memory
  * store (`provenance`, `provenance_ref`); rows older than the columns have none.

@@ -10,7 +10,7 @@ export interface ReceiptItem {
   id: number;
 }
 
-/** What one answer's sheet held (issue 19): derived data, dropped with the answer (trigger `receipts_prune`). */
+/** What one answer's sheet held: derived data, dropped with the answer (trigger `receipts_prune`). */
 export interface Receipt {
   id: number;
   userId: string;

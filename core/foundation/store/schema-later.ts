@@ -1,12 +1,12 @@
 /**
  * The migrations that came with the usage ledger, Lilo's pages, per-user
- * keyword indexes and trustworthy memory (issues 20, 26, 25, 19), then a chat-log
- * index (issue 25), in the order they run after those in schema.ts. Never
+ * keyword indexes and trustworthy memory, then a chat-log
+ * index, in the order they run after those in schema.ts. Never
  * edited after they shipped.
  */
 import { userKey } from "./user-fts.ts";
 
-/** Issue 25: a store's keyword index partitioned by user (see user-fts.ts), replacing `${t}_fts`. */
+/** A store's keyword index partitioned by user (see user-fts.ts), replacing `${t}_fts`. */
 function userKeywordIndex(t: string): string {
   return `
   DROP TRIGGER ${t}_fts_ai; DROP TRIGGER ${t}_fts_ad; DROP TRIGGER ${t}_fts_au; DROP TABLE ${t}_fts;
@@ -27,7 +27,7 @@ function userKeywordIndex(t: string): string {
 `;
 }
 
-/** Issue 25: the triggers that log a memory store's changed rows for the keyword index in memory (memory_keyword_changes). */
+/** The triggers that log a memory store's changed rows for the keyword index in memory (memory_keyword_changes). */
 function memoryKeywordChanges(t: string): string {
   const prune = `DELETE FROM memory_keyword_changes WHERE seq <= (SELECT max(seq) FROM memory_keyword_changes) - 20000;`;
   return `
@@ -46,7 +46,7 @@ function memoryKeywordChanges(t: string): string {
 }
 
 export const LATER_MIGRATIONS: readonly string[] = [
-  /* issue 20: the usage ledger — every model call with its tokens, latency and cost, pruned after LILO_USAGE_KEEP_DAYS */ `
+  /* The usage ledger — every model call with its tokens, latency and cost, pruned after LILO_USAGE_KEEP_DAYS */ `
   CREATE TABLE usage_ledger (
     id INTEGER PRIMARY KEY,
     created_at TEXT NOT NULL,
@@ -71,7 +71,7 @@ export const LATER_MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_ledger_day ON usage_ledger(local_day);
   CREATE INDEX usage_ledger_created ON usage_ledger(created_at);
   `,
-  /* issue 26: Lilo's pages — one-time login links and browser sessions, stored only as hashes of their tokens */ `
+  /* Lilo's pages — one-time login links and browser sessions, stored only as hashes of their tokens */ `
   CREATE TABLE web_tokens (
     hash TEXT PRIMARY KEY,
     kind TEXT NOT NULL CHECK (kind IN ('link', 'session')),
@@ -83,7 +83,7 @@ export const LATER_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
   `,
-  /* issue 25: keyword indexes partitioned by user inside FTS5 (a user's search reads only their rows, bm25 unchanged);
+  /* Keyword indexes partitioned by user inside FTS5 (a user's search reads only their rows, bm25 unchanged);
      chat-message vectors move into the vector index, message_vectors keeps which messages have one */ `
   CREATE TABLE fts_users (slot INTEGER PRIMARY KEY, user_id TEXT NOT NULL UNIQUE);
   INSERT INTO fts_users(user_id)
@@ -129,7 +129,7 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
     DELETE FROM message_vectors WHERE message_id = new.id;
   END;
   `,
-  /* issue 19: receipts of what each answer's sheet held, boundaries, provenance and subject of memories, redacted chat messages */ `
+  /* Receipts of what each answer's sheet held, boundaries, provenance and subject of memories, redacted chat messages */ `
   -- what was on an answer's cheat sheet (derived data, dropped with its answer)
   CREATE TABLE receipts (
     id INTEGER PRIMARY KEY,
@@ -172,18 +172,18 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   -- a forgotten chat message keeps its place in the conversation; its text is replaced and search skips it
   ALTER TABLE messages ADD COLUMN redacted_at TEXT;
   `,
-  /* issue 25: a user's messages by id — the vector catch-up, the newest-message look-up and the search's
+  /* A user's messages by id — the vector catch-up, the newest-message look-up and the search's
      look-ups seek in it instead of reading the user's whole log on every turn; a conversation's messages in
      the order a turn reads its history, so a long conversation's last few are read without sorting all of it */ `
   CREATE INDEX messages_user_id ON messages(user_id, id);
   CREATE INDEX messages_conversation_order ON messages(conversation_id, coalesce(reply_to, id), id);
   `,
-  /* issue 19: a profile entry marked wrong or outdated in /why is logged with its category and origin, so undo restores it */ `
+  /* A profile entry marked wrong or outdated in /why is logged with its category and origin, so undo restores it */ `
   ALTER TABLE correction_log ADD COLUMN old_category TEXT;
   ALTER TABLE correction_log ADD COLUMN old_provenance TEXT;
   ALTER TABLE correction_log ADD COLUMN old_provenance_ref TEXT;
   `,
-  /* issue 25: which rows of messages_ctx_user_fts (or the filters' columns of messages) changed, in order — the
+  /* Which rows of messages_ctx_user_fts (or the filters' columns of messages) changed, in order — the
      chat log's keyword index in memory (core/memory/recall/keyword-index) reads it by sequence number before each
      search, so it also sees writes of other processes (the CLI, an import). The same rows the messages_ctx
      triggers touch; the last 20,000 changes are kept (an index further behind rebuilds). */ `
@@ -216,7 +216,7 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
     DELETE FROM chat_keyword_changes WHERE seq <= (SELECT max(seq) FROM chat_keyword_changes) - 20000;
   END;
   `,
-  /* issue 25: which rows of the memory stores (notes, important, thoughts, diary) changed, in order — their
+  /* Which rows of the memory stores (notes, important, thoughts, diary) changed, in order — their
      keyword index in memory (core/memory/recall/keyword-index) reads it by sequence number before each search,
      as the chat log's reads chat_keyword_changes. Text, owner, superseded (the search's filter) and time (the
      order a build reads a user's rows in) are logged; the last 20,000 changes are kept (an index further behind rebuilds). */ `

@@ -358,10 +358,10 @@ ${["notes", "important", "thoughts", "diary"].map(storeKeywordIndex).join("")}
   ALTER TABLE thoughts ADD COLUMN forgotten_at TEXT;
   ALTER TABLE diary ADD COLUMN forgotten_at TEXT;
   `,
-  /* issue 11: the rules every turn reads for one user come from an index, not a scan of every user's rules */ `
+  /* The rules every turn reads for one user come from an index, not a scan of every user's rules */ `
   CREATE INDEX IF NOT EXISTS rules_user ON rules(user_id, enabled, id);
   `,
-  /* issue 12: one outbox for every push — any process writes, the running bot delivers */ `
+  /* One outbox for every push — any process writes, the running bot delivers */ `
   CREATE TABLE push_outbox (
     id INTEGER PRIMARY KEY,
     user_id TEXT NOT NULL,

@@ -1,5 +1,5 @@
 /**
- * Boundaries (issue 19): topics the user asked Lilo never to bring up on her
+ * Boundaries: topics the user asked Lilo never to bring up on her
  * own ("Sprich meine Arbeit nicht mehr an"). An item is about a boundary
  * when it holds one of the boundary's words (a word of four letters or more
  * also as the start of a longer word: "Arbeit" covers "Arbeitsplatz"; a

@@ -1,5 +1,5 @@
 /**
- * Forget everywhere (issue 19): everything of one user that holds some words
+ * Forget everywhere: everything of one user that holds some words
  * or means the same — notes, important memories, profile entries, thoughts,
  * diary entries, topics, short-term summaries, suggestions and chat-log
  * messages — found first and shown, then, after a yes, removed or redacted

@@ -1,5 +1,5 @@
 /**
- * Receipts (issue 19): what was on an answer's cheat sheet — ids per memory
+ * Receipts: what was on an answer's cheat sheet — ids per memory
  * store, the chat messages of its passages, the rules — recorded with the
  * answer and shown by /why with what each item is now, where it came from
  * and whom it is about. A receipt is derived data: dropped with its answer,

@@ -20,7 +20,7 @@ const base = {
   userId: z.string().trim().min(1).optional(),
   id: z.number().optional(),
   supersededAt: z.string().optional(),
-  // Where the memory came from and whom it is about (issue 19), as `lilo export` writes them.
+  // Where the memory came from and whom it is about, as `lilo export` writes them.
   provenance: z.enum(PROVENANCE_KINDS, { error: `provenance must be one of ${PROVENANCE_KINDS.join(", ")}` }).optional(),
   provenanceRef: z.string().optional(),
   about: z.string().trim().min(1).optional(),

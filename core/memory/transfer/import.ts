@@ -117,7 +117,7 @@ export async function applyImport(deps: ImportDeps, plan: ImportPlan): Promise<n
   return plan.add.length;
 }
 
-/** Where an imported memory came from (issue 19): what the line says (a round trip keeps it), else the import. */
+/** Where an imported memory came from: what the line says (a round trip keeps it), else the import. */
 function origin(l: ImportLine): Record<string, string> {
   const p = l.provenance
     ? { provenance: l.provenance, ...(l.provenanceRef !== undefined ? { provenance_ref: l.provenanceRef } : {}) }

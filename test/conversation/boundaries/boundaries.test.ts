@@ -5,13 +5,13 @@ import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestL
 import { boundaryRequest } from "../../../core/conversation/boundaries/detect.ts";
 import { fixedClock } from "../../../core/index.ts";
 
-// Issue 19: "Sprich X nicht mehr an" becomes a boundary after the user's yes, and every job that speaks on its
+// "Sprich X nicht mehr an" becomes a boundary after the user's yes, and every job that speaks on its
 // own honours it — the sheet, follow-up topics, due topics, greetings, concerns from the reflection, the diary ping.
 const clock = fixedClock("2026-12-02T18:00:00Z");
 const body = (b: AnthropicRequestBody) => JSON.stringify(b);
 const lastUser = (b: AnthropicRequestBody) => String(b.messages.at(-1)?.content ?? "");
 
-describe("boundaries (issue 19)", () => {
+describe("boundaries", () => {
   it.each([
     ["Sprich meine Arbeit bitte nicht mehr an.", "meine Arbeit"],
     ["Sprich mich nicht mehr auf Tom an!", "Tom"],
@@ -46,7 +46,7 @@ describe("boundaries (issue 19)", () => {
       await fake.close();
     });
 
-    it("asks back, and only the yes makes it a boundary", async () => {
+    it("becomes a boundary only after the user's yes", async () => {
       const r = await t.lilo.handleMessage({ userId: "chris", text: "Sprich meine Arbeit bitte nicht mehr an." });
       expect(r.question?.text).toBe("Soll ich „meine Arbeit“ nicht mehr von mir aus ansprechen? 🚧");
       expect(t.lilo.boundaries.list("chris")).toEqual([]);
@@ -56,7 +56,7 @@ describe("boundaries (issue 19)", () => {
       expect(t.lilo.boundaries.list("chris").map((b) => b.text)).toEqual(["meine Arbeit"]);
     });
 
-    it("the sheet leaves items about it off unless the message raises it, and names the boundary", async () => {
+    it("the sheet keeps the topic off, naming it as a boundary, until a message raises it", async () => {
       const from = fake.requests.length;
       clock.advance(60_000);
       await t.lilo.handleMessage({ userId: "chris", text: "Wie geht es dir heute, mit Tee?" });
@@ -70,7 +70,7 @@ describe("boundaries (issue 19)", () => {
       expect(fake.requests.slice(raised).find((b) => !isExtraction(b.system))!.system).toContain("Stress mit dem Chef");
     });
 
-    it("follow-up topics: none is opened about it, and a due one is not brought up", async () => {
+    it("follow-up topics about it are neither opened nor brought up", async () => {
       clock.advance(60_000);
       await t.lilo.handleMessage({ userId: "chris", text: "Ich fahre morgen in den Urlaub." });
       await t.lilo.idle();
@@ -82,7 +82,7 @@ describe("boundaries (issue 19)", () => {
       expect(body(fake.requests.slice(from).find((b) => !isExtraction(b.system))!)).not.toContain("wie die Arbeit läuft");
     });
 
-    it("greetings: the context leaves it out and the prompt names the boundary", async () => {
+    it("greetings leave it out of their context, naming it as a boundary", async () => {
       const from = fake.requests.length;
       await t.lilo.greeting.preview("chris");
       const greeting = fake.requests.slice(from).at(-1)!;
@@ -90,7 +90,7 @@ describe("boundaries (issue 19)", () => {
       expect(greeting.system).toContain("- meine Arbeit");
     });
 
-    it("reflection: the prompt names it and a concern about it is not raised", async () => {
+    it("reflection raises no concern about it, naming it as a boundary", async () => {
       const r = await t.lilo.reflection.thinkNow("chris");
       expect(r.kind).toBe("thought");
       expect("concern" in r ? r.concern : undefined).toBeUndefined();

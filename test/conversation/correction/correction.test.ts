@@ -31,7 +31,7 @@ describe("corrections judged by a model", () => {
   const liveNotes = () => s.t.lilo.memory.list(USER, { store: "notes" }).map((n) => n.text);
   const search = async (text: string) => (await s.t.lilo.memory.search(text, { userId: USER, k: 10, minScore: 0.3 })).map((h) => h.text);
 
-  it("finds candidates near the message and near Lilo's previous answer, and keeps everything the judge keeps", async () => {
+  it("judges the notes near the message or Lilo's previous answer, changing nothing the judge keeps", async () => {
     const msg = "Das stimmt so nicht.";
     s.t.embedder.set(msg, msgAxis).set(ANSWER, answerAxis);
     const nearMessage = await note("Christian mag Fernsehen am Abend", vectorWithCosine(msgAxis, 0.5, 5));
@@ -68,7 +68,7 @@ describe("corrections judged by a model", () => {
     expect(r.question).toBeUndefined();
   });
 
-  it("deletes a contradicted note: superseded, logged with its trigger, hinted, and undone (row and vector back)", async () => {
+  it("deletes a contradicted note undoably: superseded, logged with its trigger, hinted on the sheet", async () => {
     const msg = "Ich wohne nicht mehr in Berlin, sondern in Köln.";
     s.t.embedder.set(msg, msgAxis);
     const berlin = await note("Christian wohnt in Berlin", vectorWithCosine(msgAxis, 0.48, 5));
@@ -117,7 +117,7 @@ describe("corrections judged by a model", () => {
     await expect(s.t.lilo.corrections.undo(9999)).rejects.toThrow(/No correction/);
   });
 
-  it("Trödeltrupp: the judge's rewrite keeps only Die Geissens; undo brings the old note back", async () => {
+  it("Trödeltrupp: the judge's rewrite keeps only Die Geissens, undoably", async () => {
     const msg = "Trödeltrupp habe ich nie erwähnt!";
     s.t.embedder.set(msg, msgAxis).set(ANSWER, answerAxis);
     // The seed's bug: the extractor once saved Lilo's own addition as Christian's fact.
@@ -166,7 +166,7 @@ describe("corrections judged by a model", () => {
     expect(report.vectorsWithoutRow).toEqual([]);
   });
 
-  it("never changes a profile fact: the hint quotes the entry and offers the delete command", async () => {
+  it("never changes a profile fact, only hints at its delete command", async () => {
     const msg = "Das stimmt nicht, ich arbeite gar nicht bei Siemens.";
     s.t.embedder.set(msg, msgAxis);
     const siemens = s.t.lilo.profile.add(USER, "work", "Christian arbeitet bei Siemens").id;
@@ -189,7 +189,7 @@ describe("corrections judged by a model", () => {
     expect(r.question).toBeUndefined();
   });
 
-  it("a malformed judge answer changes nothing, is counted, and the turn still answers", async () => {
+  it("a malformed judge answer is ignored (counted), the turn unharmed", async () => {
     const msg = "Das ist falsch.";
     s.t.embedder.set(msg, msgAxis);
     const id = await note("Christian wohnt in Berlin", vectorWithCosine(msgAxis, 0.5, 5));
@@ -220,7 +220,7 @@ describe("corrections judged by a model", () => {
     expect(liveNotes().sort()).toEqual(["Christian trinkt gern Tee", "Christian wohnt in Berlin"]);
   });
 
-  it("a retry after a failed chat call judges nothing twice and proposes no rule, but tells the user what changed", async () => {
+  it("a retry after a failed chat call reuses the correction already made", async () => {
     const msg = "Ich wohne nicht mehr in Berlin, sondern in Köln.";
     s.t.embedder.set(msg, msgAxis);
     const berlin = await note("Christian wohnt in Berlin", vectorWithCosine(msgAxis, 0.48, 5));
@@ -252,7 +252,7 @@ describe("corrections judged by a model", () => {
       return s.t.lilo.corrections.list({ userId: USER })[0]!;
     }
 
-    it("restores first: when embedding fails, the rewritten note stays and the undo can be repeated", async () => {
+    it("restores first: an undo that fails to embed leaves the rewrite in place for a retry", async () => {
       const wrong = await note("Christian schaut Die Geissens und Trödeltrupp", vectorWithCosine(msgAxis, 0.5, 6));
       s.t.embedder.set("Christian schaut Die Geissens", vectorWithCosine(msgAxis, 0.6, 7));
       const entry = await rewrite(wrong, "Christian schaut Die Geissens", "Trödeltrupp habe ich nie erwähnt!");

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScenario, say, USER, type Scenario } from "./scenario.ts";
 import { typedChoice } from "../../../core/conversation/correction/marked-wrong-step.ts";
 
-// Issue 19: "stimmt nicht" on /why asks what is wrong; the reply goes to the judge (keep / delete / rewrite, logged, undoable).
+// "stimmt nicht" on /why asks what is wrong; the reply goes to the judge (keep / delete / rewrite, logged, undoable).
 describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
   let s: Scenario;
   beforeEach(async () => {
@@ -22,7 +22,7 @@ describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
   }
   const verdict = (id: number, v: object) => (s.judge = JSON.stringify({ verdicts: [{ id: `m${id}`, ...v }] }));
 
-  it("a rewrite of an important memory keeps its store; the judge gets the memory and the reply, marked-wrong prompt, no previous answer", async () => {
+  it("a rewrite judged from the marked memory and the reply alone keeps the memory's store", async () => {
     const id = await marked("Christian hat ein Boot namens Seestern", "important");
     verdict(id, { action: "rewrite", text: "Christian hat ein Boot namens Seepferdchen", reason: "Name falsch" });
     const r = await say(s, "Das Boot heißt Seepferdchen");
@@ -40,7 +40,7 @@ describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
     expect(s.t.lilo.memory.list(USER, { store: "important" }).map((m) => m.text)).toEqual(["Christian hat ein Boot namens Seestern"]);
   });
 
-  it("a reply about something else keeps the memory and is answered as a normal message, with a hint on Lilo's sheet", async () => {
+  it("a reply about something else is answered as a normal message, the memory kept", async () => {
     const id = await marked("Christian trinkt gern Earl Grey");
     verdict(id, { action: "keep", reason: "about the weather" });
     const r = await say(s, "Wie wird das Wetter morgen?");
@@ -53,7 +53,7 @@ describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
     expect(s.calls("judge")).toHaveLength(1);
   });
 
-  it("an unusable judge answer cannot lose the user's verdict: the memory goes (logged, undoable) and the problem is recorded", async () => {
+  it("an unusable judge answer cannot lose the user's verdict: the memory goes, undoably", async () => {
     const id = await marked("Christian spielt Cello");
     s.judge = "Ich bin mir nicht sicher.";
     const r = await say(s, "Ich spiele Bratsche, nicht Cello");
@@ -62,7 +62,7 @@ describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
     expect(s.t.lilo.corrections.list({ userId: USER })[0]).toMatchObject({ rowId: id, action: "delete", triggerText: "Ich spiele Bratsche, nicht Cello" });
   });
 
-  it("a rewrite that cannot be stored changes nothing and says so", async () => {
+  it("a rewrite that cannot be stored leaves the memory as it was, saying so", async () => {
     const id = await marked("Christian spielt Geige");
     const embed = s.t.embedder.embed.bind(s.t.embedder);
     s.t.embedder.embed = async (texts) => {
@@ -75,13 +75,16 @@ describe("stimmt nicht: the reply to 'what is wrong?' is judged", () => {
     expect(s.t.lilo.corrections.list({ userId: USER })).toEqual([]);
   });
 
-  it("typed 'Stimmt doch' keeps it and 'Löschen' removes it, without a judge call; another user's reference asks nothing", async () => {
+  it("typed 'Stimmt doch' or 'Löschen' settles it without a judge call", async () => {
     const id = await marked("Christian mag Jazz");
     expect((await say(s, "Stimmt doch")).text).toBe("Okay, „Christian mag Jazz“ bleibt, wie es ist.");
     await s.t.lilo.why.verdict(USER, `N${id}`, "wrong");
     expect((await say(s, "löschen")).text).toMatch(/^✏️ Gelöscht: „Christian mag Jazz“/);
     expect(s.calls("judge")).toHaveLength(0);
     expect(s.t.lilo.memory.get(USER, "notes", id)).toBeUndefined();
+  });
+
+  it("another user's reference asks nothing", async () => {
     const hers = await s.t.lilo.memory.add({ text: "Anna mag Jazz", userId: "anna" });
     if (!hers.added) throw new Error("setup failed");
     expect(await s.t.lilo.why.verdict(USER, `N${hers.id}`, "wrong")).toBeUndefined();

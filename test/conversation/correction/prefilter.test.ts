@@ -37,7 +37,7 @@ describe("correction prefilter", () => {
     ["I don't live there anymore", "no longer"],
     ["You're mistaken", "mistaken"],
     ["That's outdated", "outdated"],
-    // The natural corrections the first version missed (issue 12).
+    // Corrections phrased without a correction word: a denial with "kein", "not said", "where did you get that".
     ["Nein, ich habe keinen Hund", "kein"],
     ["Ich habe gar keinen Hund!", "kein"],
     ["Ich hab doch keine Katze", "kein"],
@@ -72,7 +72,7 @@ describe("correction prefilter", () => {
     "Stimmt, das war schön",
     "Was machen wir morgen?",
     "Nie wieder Montag!",
-    // Idioms with "kein" / "no" (issue 12's false friends).
+    // Idioms with "kein" / "no" (false friends).
     "Ich habe keine Ahnung, was ich kochen soll",
     "Ich hab heute keine Zeit",
     "Ich habe keine Lust auf Regen",

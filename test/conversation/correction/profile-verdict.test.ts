@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 
-// Issue 19: "stimmt nicht" / "veraltet" on a profile entry is logged with its category and origin, and undo puts it back.
+// "stimmt nicht" / "veraltet" on a profile entry is logged with its category and origin, and undo puts it back.
 describe("a /why verdict on a profile entry is logged and undoable", () => {
   const USER = "owner";
   let t: TestLilo;
@@ -13,7 +13,7 @@ describe("a /why verdict on a profile entry is logged and undoable", () => {
   });
   const profile = () => t.lilo.profile.list(USER).map((p) => ({ id: p.id, category: p.category, text: p.text }));
 
-  it("veraltet: the entry leaves the profile, the log keeps text, category and origin; undo restores it under its id", async () => {
+  it("veraltet removes a profile entry undoably: logged with category and origin, restored under its id", async () => {
     const { id } = t.lilo.profile.add(USER, "work", "Arbeitet als Bäcker");
     t.lilo.profile.add(USER, "relationships", "Hat eine Schwester");
     const outcome = await t.lilo.why.verdict(USER, `P${id}`, "outdated");
@@ -42,17 +42,24 @@ describe("a /why verdict on a profile entry is logged and undoable", () => {
     await expect(t.lilo.corrections.undo(entry.id)).rejects.toThrow(/undone already/);
   });
 
-  it("stimmt nicht on a profile entry goes at once (no question), logged; undo neither doubles an entry added again nor takes a reused id", async () => {
+  it("stimmt nicht removes a profile entry at once, logged, without a question", async () => {
     const { id } = t.lilo.profile.add(USER, "preferences", "Spielt Schach");
     const wrong = await t.lilo.why.verdict(USER, `P${id}`, "wrong");
     expect(wrong?.question).toBeUndefined();
     expect(t.lilo.corrections.get(wrong!.correctionId!)).toMatchObject({ store: "profile", oldCategory: "preferences", triggerText: "stimmt nicht" });
     expect(profile().some((p) => p.text === "Spielt Schach")).toBe(false);
-    // The user says it again before the undo: the entry is there once.
-    t.lilo.profile.add(USER, "preferences", "Spielt Schach");
-    await t.lilo.corrections.undo(wrong!.correctionId!);
-    expect(profile().filter((p) => p.text === "Spielt Schach")).toHaveLength(1);
+  });
 
+  it("undo does not double a profile entry the user added again meanwhile", async () => {
+    const { id } = t.lilo.profile.add(USER, "preferences", "Spielt Go");
+    const wrong = await t.lilo.why.verdict(USER, `P${id}`, "wrong");
+    // The user says it again before the undo: the entry is there once.
+    t.lilo.profile.add(USER, "preferences", "Spielt Go");
+    await t.lilo.corrections.undo(wrong!.correctionId!);
+    expect(profile().filter((p) => p.text === "Spielt Go")).toHaveLength(1);
+  });
+
+  it("undo gives a restored profile entry a new id when its old one was reused", async () => {
     // The old id went to a new entry meanwhile (SQLite reuses the highest id): the restored entry gets a new one.
     const last = t.lilo.profile.add(USER, "other", "Isst gern Linsen");
     const gone = await t.lilo.why.verdict(USER, `P${last.id}`, "outdated");
@@ -67,7 +74,7 @@ describe("a /why verdict on a profile entry is logged and undoable", () => {
     expect(back.restoredRowId).not.toBe(last.id);
   });
 
-  it("another user's profile entry is not touched and nothing is logged", async () => {
+  it("a verdict on another user's profile entry does nothing", async () => {
     const { id } = t.lilo.profile.add("someone-else", "work", "Ist Lehrerin");
     const before = t.lilo.corrections.list().length;
     expect(await t.lilo.why.verdict(USER, `P${id}`, "outdated")).toBeUndefined();

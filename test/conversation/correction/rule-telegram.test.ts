@@ -20,7 +20,7 @@ describe("a learned rule confirmed through a Telegram button", () => {
     await h.stop();
   });
 
-  it("asks with Ja/Nein buttons; only the owner's tap stores the rule, which then is on every cheat sheet", async () => {
+  it("asks with Ja/Nein buttons that only the owner can answer", async () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Was gibt es Neues bei Kinews?" });
     await waitForMessages(h.tg, CHRIS, 1);
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Das ist falsch, Kinews ist meine lokale Datenbank!" });

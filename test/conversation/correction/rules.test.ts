@@ -34,7 +34,7 @@ describe("learned rules confirmed with a typed yes", () => {
   const rules = () => s.t.lilo.rules.list(USER).map((r) => r.text);
   const status = (id: number) => s.t.lilo.questions.get(id)?.status;
 
-  it("derives a rule from the contradiction (no notes to correct) and asks; Lilo knows the program asks", async () => {
+  it("asks about a rule derived from a contradiction with no notes to correct", async () => {
     await objection();
     expect(s.calls("judge")).toHaveLength(0); // no candidates, nothing to judge
     const [call] = s.calls("rule");
@@ -44,7 +44,7 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(rules()).toEqual([]); // never without a yes
   });
 
-  it("a typed yes stores the rule, answers without the model, logs the reply, and the rule goes on every sheet", async () => {
+  it("a typed yes stores the rule for every later sheet, answered without the model", async () => {
     const asked = await objection();
     const before = s.fake.requests.length;
     const r = await say(s, "Ja, bitte");
@@ -81,7 +81,7 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(status(asked.question!.id)).toBe("no");
   });
 
-  it('"Bitte erkläre mir erst …" is not a yes: the rule is discarded and the message answered normally', async () => {
+  it('"Bitte erkläre mir erst …" is not a yes: it is answered as a message of its own, discarding the rule', async () => {
     const asked = await objection();
     const r = await say(s, "Bitte erkläre mir erst, was du damit meinst");
     expect(r.text).toBe("Antwort auf: Bitte erkläre mir erst, was du damit meinst");
@@ -93,7 +93,7 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(rules()).toEqual([]);
   });
 
-  it("an unrelated reply is answered normally and discards the rule (no in Kino is not a no)", async () => {
+  it("an unrelated reply is answered as a message of its own, discarding the proposed rule (no in Kino is not a no)", async () => {
     const asked = await objection();
     const r = await say(s, "Ich war gestern noch im Kino");
     expect(r.text).toBe("Antwort auf: Ich war gestern noch im Kino");
@@ -113,7 +113,7 @@ describe("learned rules confirmed with a typed yes", () => {
     expect(await s.t.lilo.questions.answer(USER, asked.question!.id, "yes")).toMatchObject({ ok: false, reason: "expired" });
   });
 
-  it("still works within the time, and through questions.answer (a button) too", async () => {
+  it("a button's yes within the time stores the rule", async () => {
     const asked = await objection();
     s.clock.advance(9 * 60_000);
     const out = await s.t.lilo.questions.answer(USER, asked.question!.id, "yes");
@@ -137,7 +137,7 @@ describe("learned rules confirmed with a typed yes", () => {
     expect((await say(s, OBJECTION)).question).toBeUndefined();
   });
 
-  it("a malformed rule answer asks nothing and is counted", async () => {
+  it("a malformed rule answer is counted as a model problem, asking nothing", async () => {
     s.rule = "Regel: immer lokal suchen";
     await say(s, "Was gibt es Neues bei Kinews?");
     const r = await say(s, OBJECTION);
@@ -188,7 +188,7 @@ describe("typed answers never swallow a message, and never answer a question nob
     return r.question!;
   }
 
-  it("a longer message starting with a no word drops the rule and is still answered; no new rule is asked at once", async () => {
+  it("a longer message opening with a no word is answered as a decline of the rule", async () => {
     const q = await asked();
     const r = await say(s, "Lass uns lieber über Fußball reden");
     expect(r.text).toBe("Antwort auf: Lass uns lieber über Fußball reden");
@@ -208,7 +208,7 @@ describe("typed answers never swallow a message, and never answer a question nob
     expect(s.calls("rule")).toHaveLength(rulesAsked);
   });
 
-  it("a longer yes stores the rule and the rest of the message is answered", async () => {
+  it("a longer message opening with yes is answered as an acceptance of the rule", async () => {
     const q = await asked();
     const r = await say(s, "Ja, und was gibt es sonst Neues?");
     expect(r.text).toBe("Antwort auf: Ja, und was gibt es sonst Neues?");

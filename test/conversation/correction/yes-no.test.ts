@@ -104,7 +104,7 @@ describe("typed yes/no answers", () => {
     "Warum nicht",
     "Why not",
     "Ja, nicht schlecht",
-  ])("%j is a yes (issue 12's phrases)", (text) => {
+  ])("%j is a yes", (text) => {
     expect(readYesNo(text)).toBe("yes");
   });
 
@@ -119,7 +119,7 @@ describe("typed yes/no answers", () => {
     "Ja, aber nicht merken",
     "Unbedingt nicht speichern",
     "Mach das lieber nicht",
-  ])("%j is a no (issue 12's phrases)", (text) => {
+  ])("%j is a no", (text) => {
     expect(readYesNo(text)).toBe("no");
   });
 

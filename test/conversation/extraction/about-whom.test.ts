@@ -5,7 +5,7 @@ import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestL
 import { fixedClock } from "../../../core/index.ts";
 import { JUDGE_PROMPT_MARK } from "../../../core/conversation/prompts/correction.ts";
 
-// Issue 19, "about whom", end to end in German and English: the extraction records whom a fact is about, the
+// "About whom", end to end in German and English: the extraction records whom a fact is about, the
 // sheet groups it under that person, and "Nein, ich habe keinen Hund" never reaches (or touches) Anna's dog.
 const CASES = [
   {
@@ -35,7 +35,7 @@ const CASES = [
   },
 ] as const;
 
-describe("about whom (issue 19)", () => {
+describe("about whom", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   afterEach(async () => {

@@ -25,7 +25,7 @@ describe("an extraction answer with values no store accepts", () => {
     await fake.close();
   });
 
-  it("drops the item with category 'bogus' and the one with weight 7, keeps the rest, and counts one model problem", async () => {
+  it("drops only the items whose values break a rule, counted as one model problem", async () => {
     const extraction = JSON.stringify({
       facts: ["Christian arbeitet als Lehrer in Köln"],
       content: [],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { subjectOf } from "../../../core/conversation/extraction/subject.ts";
 import { aboutTheSamePerson } from "../../../core/conversation/correction/candidates.ts";
 
-// Issue 19, "about whom": table tests in German and English.
+// "About whom": table tests in German and English.
 const names = { userName: "Christian", assistantName: "Lilo" };
 
 describe("whom a fact is about", () => {

@@ -41,7 +41,7 @@ describe("moods", () => {
     expect(normalizeMood(raw)).toBe(mood);
   });
 
-  it("matches whole words only and returns undefined for unknown moods", () => {
+  it("returns undefined for anything but a whole mood word", () => {
     expect(normalizeMood("sorgenfrei")).toBeUndefined();
     expect(normalizeMood("unfroh")).toBeUndefined();
     expect(normalizeMood("wütend")).toBeUndefined();

@@ -11,13 +11,13 @@ const MARKER_KINDS: Record<string, "fetch" | "store"> = Object.fromEntries(MARKE
 const names = (answer: string) => parseMarkers(answer).markers.map((m) => `${m.name}:${m.payload}`);
 
 describe("parseMarkers – finding", () => {
-  it("finds a marker, returns its payload and kind, strips it", () => {
+  it("takes a marker (name, payload, kind) out of the text", () => {
     const r = parseMarkers("Moment, ich schaue nach. [RECALL: Film Kino Bewertung]");
     expect(r.markers).toEqual([{ name: "RECALL", payload: "Film Kino Bewertung", kind: "fetch" }]);
     expect(r.text).toBe("Moment, ich schaue nach.");
   });
 
-  it("returns several THOUGHTs and several fetch markers in order", () => {
+  it("returns every marker of an answer in order", () => {
     const r = parseMarkers("[THOUGHT: eins] Hallo [SEARCH: Wetter] und [RECALL: Kino] [THOUGHT: zwei]");
     expect(r.markers.map((m) => m.name)).toEqual(["THOUGHT", "SEARCH", "RECALL", "THOUGHT"]);
     expect(r.markers.filter((m) => m.kind === "fetch")).toHaveLength(2);
@@ -113,7 +113,7 @@ describe("parseMarkers – unknown, malformed, truncated", () => {
     expect(parseMarkers("[THOUGHT: vergessen\n\nHier ist meine Antwort.").text).toBe("Hier ist meine Antwort.");
   });
 
-  it("reads a marker with a forgotten colon when its name is canonical (issue 12)", () => {
+  it("reads a marker with a forgotten colon when its name is canonical", () => {
     expect(parseMarkers("Das freut mich! [Emotion froh]")).toEqual({ text: "Das freut mich!", markers: [{ name: "EMOTION", payload: "froh", kind: "store" }] });
     expect(parseMarkers("[THOUGHT er wirkt müde] Wie geht's?").markers).toEqual([{ name: "THOUGHT", payload: "er wirkt müde", kind: "store" }]);
     // Prose in brackets stays: aliases and ordinary words need the colon.
@@ -121,7 +121,7 @@ describe("parseMarkers – unknown, malformed, truncated", () => {
       expect(parseMarkers(t)).toEqual({ text: t, markers: [] });
   });
 
-  it("strips emphasis around a marker with it (issue 12)", () => {
+  it("strips emphasis around a marker with it", () => {
     expect(parseMarkers("Schön! **[EMOTION: freude]**")).toEqual({ text: "Schön!", markers: [{ name: "EMOTION", payload: "freude", kind: "store" }] });
     expect(parseMarkers("Ja *[THOUGHT: x]* genau").text).toBe("Ja genau");
     expect(parseMarkers("__[EMOTION: neutral]__ Hallo").text).toBe("Hallo");
@@ -181,7 +181,7 @@ describe("parseMarkers – examples are left alone", () => {
 });
 
 describe("parseMarkers – whitespace", () => {
-  it("leaves no double spaces and no blank-line runs", () => {
+  it("closes the gap a stripped marker leaves", () => {
     expect(parseMarkers("Hallo [THOUGHT: a] du.").text).toBe("Hallo du.");
     expect(parseMarkers("Hallo [THOUGHT: a].").text).toBe("Hallo.");
     expect(parseMarkers("Absatz.\n\n[THOUGHT: a]\n\nNoch einer.").text).toBe("Absatz.\n\nNoch einer.");

@@ -28,7 +28,7 @@ const WISH: StoreMarkerDefinition = {
 describe("a marker is one object in the registry", () => {
   const registry = MARKERS.with(WISH);
 
-  it("is parsed (name and alias), taught, offered in chat and executed from that one definition", async () => {
+  it("works from its one definition alone (parsing, teaching, chat, execution)", async () => {
     const parsed = parseMarkers("Gern! [WISH: ein Fahrrad] [wunsch: Ruhe] `[WISH: Beispiel]`", registry);
     expect(parsed.markers).toEqual([
       { name: "WISH", payload: "ein Fahrrad", kind: "store" },
@@ -70,7 +70,7 @@ describe("teaching order is carried by the marker objects", () => {
 });
 
 describe("a test-only marker in a real chat turn", () => {
-  it("is taught on the sheet, executed from the model's answer and stripped", async () => {
+  it("runs through a chat turn from the model's answer only", async () => {
     const fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Klar! [WISH: ein Tandem]"));
     const t = makeTestLilo(fakeAnthropicEnv(fake), { clock: fixedClock("2026-12-02T18:00:00Z"), markers: MARKERS.with(WISH) });
@@ -90,7 +90,7 @@ describe("a test-only marker in a real chat turn", () => {
 });
 
 describe("a marker added through LiloPorts.markers is honoured everywhere, not only in the chat turn", () => {
-  it("strips it by its alias from a pushed greeting and a diary entry; Lilo's own registry leaves that alias as prose", async () => {
+  it("is stripped by its alias from background texts only where it is registered", async () => {
     const fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Schön, dich zu sehen. [wunsch: Ruhe]"));
     const clock = fixedClock("2026-12-02T18:00:00Z");
@@ -120,7 +120,7 @@ describe("a fetch marker carries its native tool", () => {
     fetch: async (marker) => ({ marker, status: "unavailable" }),
   });
 
-  it("is sent as a tool and a call to it is read as the marker, from the one definition", () => {
+  it("becomes a tool whose call reads back as the marker", () => {
     const registry = MARKERS.with(PLANTS);
     expect(toolSpecs(registry, []).map((t) => t.name)).toEqual(["memory_search", "recall", "diary_search", "plant_search"]);
     expect(toolSpecs(MARKERS, ["search", "news"]).map((t) => t.name)).toEqual(["memory_search", "recall", "diary_search", "web_search", "news_search"]);

@@ -22,7 +22,7 @@ describe("native tool calls in the chat turn", () => {
     return f;
   };
 
-  it("no tool used: 2 model calls (answer + extraction); one tool round: 3", async () => {
+  it("a tool round costs exactly one more model call", async () => {
     const fake: FakeAnthropic = await anthropic();
     fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : "Hallo Christian! [EMOTION: freude]"));
     t = makeTestLilo(fakeAnthropicEnv(fake), { clock });
@@ -65,7 +65,7 @@ describe("native tool calls in the chat turn", () => {
     expect(r).toMatchObject({ ok: true, text: "Runde 3" });
   });
 
-  it("bad arguments and unknown tools are told to the model, not thrown", async () => {
+  it("a tool call that cannot run is reported to the model, not thrown", async () => {
     const fake = await anthropic();
     fake
       .reply({
@@ -87,7 +87,7 @@ describe("native tool calls in the chat turn", () => {
     ]);
   });
 
-  it("auto: a model whose API refuses tools falls back to markers, for this turn and later ones; markers mode never sends tools", async () => {
+  it("auto: a model whose API refuses tools falls back to markers for good", async () => {
     const fake: FakeOpenAI = await startFakeOpenAI();
     fakes.push(fake);
     fake

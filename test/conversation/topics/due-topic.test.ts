@@ -43,7 +43,7 @@ describe("due topics on the cheat sheet and the addressed-check (docs/spec.md §
     await fake.close();
   });
 
-  it("puts at most one due topic on the sheet: 🧠 concerns first, then follow-ups oldest due first; not-yet-due ones never", async () => {
+  it("puts at most one due topic on the sheet, chosen by kind, then by due date", async () => {
     const older = add("Wie war der Zahnarzttermin?", "followup", -3 * DAY);
     const newer = add("Steht der neue Gartenzaun?", "followup", -1 * DAY);
     const concern = add(CONCERN, "concern", -60_000);
@@ -77,7 +77,7 @@ describe("due topics on the cheat sheet and the addressed-check (docs/spec.md §
     expect(chatSystems().at(-1)).toContain("Wie laufen die Proben fürs Konzert?");
   });
 
-  it("marks a 🧠 concern done only when two of its meaningful words are in Lilo's answer; until then it comes back", async () => {
+  it("keeps a 🧠 concern on the sheet until Lilo's answer holds two of its meaningful words", async () => {
     const id = add(CONCERN, "concern", 0);
     answer = "Ich habe heute viel Energie!";
     await say("Hallo");
@@ -107,7 +107,7 @@ describe("due topics on the cheat sheet and the addressed-check (docs/spec.md §
 describe("checkAddressed", () => {
   const concern = { kind: "concern" as const, text: "🧠 Ich frage mich wirklich, ob dir Klettern oder Schwimmen eigentlich mehr Freude macht." };
 
-  it("needs two meaningful words for a concern and one for a follow-up", () => {
+  it("needs as many meaningful words as the topic's kind asks (concern 2, follow-up 1)", () => {
     expect(checkAddressed(concern, "Gehst du noch klettern?", WORDS)).toEqual({ addressed: false, found: ["klettern"], needed: 2 });
     expect(checkAddressed(concern, "Klettern oder lieber Schwimmen?", WORDS)).toMatchObject({ addressed: true, found: ["klettern", "schwimmen"] });
     expect(checkAddressed({ kind: "followup", text: "Wie war der Zahnarzttermin?" }, "Und, der Zahnarzttermin?", WORDS)).toMatchObject({
@@ -128,7 +128,7 @@ describe("checkAddressed", () => {
     expect(checkAddressed({ kind: "followup", text: "Kino?" }, "Wie war das KINO gestern?", WORDS).addressed).toBe(true);
   });
 
-  it("asks no more words than the topic has, and lets a topic without meaningful words go", () => {
+  it("never needs more words than the topic has", () => {
     expect(checkAddressed({ kind: "concern", text: "🧠 Eigentlich immer Klettern?" }, "Klettern!", WORDS)).toMatchObject({ addressed: true, needed: 1 });
     expect(checkAddressed({ kind: "followup", text: "Bad?" }, "Hallo", WORDS)).toMatchObject({ addressed: true, needed: 0 });
   });

@@ -1,5 +1,5 @@
 /**
- * German and English kept equal (issue 23): a German note or chat message
+ * German and English kept equal: a German note or chat message
  * reaches the sheet for an English question and the reverse, by meaning
  * alone (no shared word). The embedder stands in for the default
  * multilingual model (its id, so its floors apply; a translation pair at

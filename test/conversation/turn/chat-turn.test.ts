@@ -28,7 +28,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     await fake.close();
   });
 
-  it("sends the cheat sheet in the documented order and records the model", async () => {
+  it("answers with the cheat sheet in the documented order", async () => {
     const { lilo, embedder } = t;
     embedder.set(MSG, q);
     lilo.profile.add("chris", "work", "Christian ist Softwareentwickler");
@@ -101,7 +101,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(sys).not.toContain("Grenznotiz 0.29");
   });
 
-  it("puts earlier turns of the conversation before the message and starts a new conversation after the pause", async () => {
+  it("a conversation lasts until the pause: its earlier turns precede the message, after it a new one starts", async () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Hallo Lilo" });
     clock.advance(5 * 60_000);
@@ -126,7 +126,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(last.system).toContain("Kurzzeitgedächtnis");
   });
 
-  it("extracts once after the reply, deduplicates exactly and by meaning at 0.82, and never keeps Lilo's words as a fact", async () => {
+  it("keeps only the user's new facts from the one extraction after the reply", async () => {
     const { lilo, embedder } = t;
     const base = basisVector(DIM, 5);
     embedder.set("Christian geht gern ins Kino", base);
@@ -162,7 +162,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(report.vectorsWithoutRow).toEqual([]);
   });
 
-  it("repairs, retries once and counts malformed extraction answers without breaking the turn", async () => {
+  it("handles malformed extraction answers without breaking the turn (repair, one retry, counted)", async () => {
     const { lilo } = t;
     const good = JSON.stringify({ facts: ["Christian trinkt Tee"], content: [], profile: [], important: [] });
     const answers = [`Klar! Hier:\n\`\`\`json\n${good}\n\`\`\``, "kein JSON", good, "kaputt", '{"facts": "nope"}'];
@@ -181,7 +181,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(retryCall.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   });
 
-  it("keeps the user's message when the model call fails, tells the user, and answers on retry", async () => {
+  it("a failed model call keeps the user's message for a retry", async () => {
     const { lilo } = t;
     fake.fail(500, 1, {}, "overloaded");
     const failed = await lilo.handleMessage({ userId: "chris", text: "Bist du da?" });
@@ -209,7 +209,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     expect(chats.map((r) => r.system!.includes("Wir sprachen zuletzt über seinen Umzug."))).toEqual([true, true]);
   });
 
-  it("stores the message and answers with a clear error when no chat model is configured", async () => {
+  it("without a chat model, answers with the missing setting, the message kept", async () => {
     const bare = makeTestLilo({}, { clock });
     try {
       const r = await bare.lilo.handleMessage({ userId: "chris", text: "Hallo?" });
@@ -221,7 +221,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     }
   });
 
-  it("still delivers and stores the answer when a marker cannot be stored", async () => {
+  it("a marker that cannot be stored does not cost the answer", async () => {
     class BrokenThoughts extends ControlledEmbedder {
       override async embed(texts: string[]): Promise<Float32Array[]> {
         if (texts.some((x) => x.includes("Gedanke"))) throw new Error("embedder down");
@@ -245,7 +245,7 @@ describe("a chat turn against a fake Anthropic server", () => {
     }
   });
 
-  it("strips markers so the user never sees them, and saves store markers", async () => {
+  it("turns store markers into memories out of the user's sight", async () => {
     const { lilo } = t;
     fake.replyAlways((body) =>
       isExtraction(body.system) ? extraction : "Schön! [THOUGHT: Er wirkt heute entspannt.] Bis später. [FOLLOWUP: Wie war der Film?] [EMOTION: happy]",

@@ -44,7 +44,7 @@ describe("fetch markers in the chat turn", () => {
     await fake.close();
   });
 
-  it("answers [RECALL: Kino gestern] with one follow-up call carrying the first answer and yesterday's passages", async () => {
+  it("answers [RECALL: Kino gestern] with one follow-up call that adds yesterday's passages to the first answer", async () => {
     const { lilo } = t;
     seedConversation(lilo, "chris", [
       ["user", "Kino mit Ben war langweilig.", "2026-11-28T19:00:00Z"],
@@ -87,7 +87,7 @@ describe("fetch markers in the chat turn", () => {
     ]);
   });
 
-  it("answers RECALL and DIARY of one answer in exactly one follow-up call, never from the running conversation", async () => {
+  it("answers every fetch marker of one answer in a single follow-up call, from the past only", async () => {
     const { lilo, embedder } = t;
     seedConversation(lilo, "chris", [["user", "Im Kino lief Disclosure Day.", "2026-11-20T19:00:00Z"]]);
     embedder.set("Kinofragen", basisVector(64, 3));
@@ -110,7 +110,7 @@ describe("fetch markers in the chat turn", () => {
     expect(res).not.toContain("Weißt du noch, was im Kino lief?"); // the running conversation never counts
   });
 
-  it("removes a marker that finds nothing and says so in the follow-up; a tool without provider is reported, not invented", async () => {
+  it("reports each fetch marker's outcome in the follow-up, even nothing found or no such tool", async () => {
     const { lilo } = t;
     first = "Ich schaue nach. [RECALL: Zirkus] [SEARCH: Zirkus Berlin]";
     second = "Dazu finde ich nichts in unseren Gesprächen.";
@@ -125,7 +125,7 @@ describe("fetch markers in the chat turn", () => {
     expect(stored).toEqual([{ text: "Dazu finde ich nichts in unseren Gesprächen." }]);
   });
 
-  it("delivers the first answer without markers when the follow-up call fails, and still stores its store markers", async () => {
+  it("falls back to the first answer when the follow-up call fails, its store markers kept", async () => {
     const { lilo } = t;
     fake.reply("Ich schaue kurz nach. [THOUGHT: Er fragt gern nach Filmen.] [RECALL: Kino]").fail(500, 1, {}, "overloaded");
     const r = await lilo.handleMessage({ userId: "chris", text: "Welcher Film war das noch?" });

@@ -23,7 +23,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
 
   const msg = (text: string, externalId: string) => ({ userId: "chris", text, transport: "telegram", chatId: "111", externalId });
 
-  it("stores a message once per platform id and answers it once", async () => {
+  it("handles each platform message id once", async () => {
     const { lilo } = t;
     const first = lilo.inbox.receive(msg("Hallo", "111:1"));
     expect(lilo.inbox.receive(msg("Hallo", "111:1"))).toEqual({ messageId: first.messageId, duplicate: true });
@@ -36,7 +36,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     expect(fake.requests.filter((r) => !isExtraction(r.system))).toHaveLength(1);
   });
 
-  it("on start, answers unanswered messages in order, acknowledges those older than the age limit, and resends undelivered answers", async () => {
+  it("on start, finishes each message the last run left open according to its state and age", async () => {
     const { lilo } = t;
     const old = lilo.inbox.receive(msg("Bist du da?", "111:1"));
     clock.advance(2 * 60 * 60_000);
@@ -64,7 +64,7 @@ describe("the durable inbox and after-reply jobs (core)", () => {
     expect(fake.requests.filter((r) => r.messages.at(-1)?.content === "Bist du da?")).toEqual([]);
   });
 
-  it("records extraction as a job with the answer; a job left pending by a crash runs on resume", async () => {
+  it("after-reply work is a durable job that a crash does not lose", async () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Hallo" });
     await lilo.idle();

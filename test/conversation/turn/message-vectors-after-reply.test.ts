@@ -26,7 +26,7 @@ class HoldingEmbedder extends ControlledEmbedder {
 
 /**
  * The chat log's message vectors are filled by an after-reply job, not on
- * the turn's path (backlog of issue 18): the answer is there while the
+ * the turn's path: the answer is there while the
  * catch-up still waits for the embedder, and after `idle()` every message
  * has its vector.
  */
@@ -49,7 +49,7 @@ describe("message vectors after the reply", () => {
     await fake.close();
   });
 
-  it("answers without waiting for the catch-up; after idle() the old log and this exchange have vectors", async () => {
+  it("fills the log's vectors after the reply, never on the turn's path", async () => {
     const { lilo } = t;
     lilo.recall.importChat(
       Array.from({ length: 10 }, (_, i) => ({

@@ -36,7 +36,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     await anthropic.close();
   });
 
-  it("sends the cheat sheet as a system message, records the model and extracts notes", async () => {
+  it("runs a whole turn against an OpenAI-compatible server", async () => {
     const { lilo, embedder } = t;
     const q = basisVector(64, 0);
     embedder.set("I'm cooking pasta tonight", q);
@@ -62,7 +62,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     expect(lilo.memory.list("chris", { store: "notes" }).map((n) => n.text)).toContain("Christian kocht gern Pasta");
   });
 
-  it("switches the chat model at run time without touching memory, and records the model per message", async () => {
+  it("switches the chat model at run time, memory untouched, each answer labelled with its model", async () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Hi" });
     await lilo.idle();
@@ -98,7 +98,7 @@ describe("a chat turn against a fake OpenAI-compatible server (e.g. a local Olla
     ).toBe("openai:llama3.1");
   });
 
-  it("answers a connection failure with a clear error and no half-written rows", async () => {
+  it("answers a connection failure with a clear error, leaving no half-written rows", async () => {
     await openai.close();
     const r = await t.lilo.handleMessage({ userId: "chris", text: "Hello?" });
     expect(r.ok).toBe(false);

@@ -112,7 +112,7 @@ describe("extra middleware in a real turn", () => {
     fake = undefined;
   });
 
-  it("sees the stored message, may answer the turn itself (marked answered, no model call) and sees the answer after next()", async () => {
+  it("wraps the rest of the turn: it may answer itself, or see the answer after next()", async () => {
     fake = await startFakeAnthropic();
     fake.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : "Hallo Chris!"));
     const seen: string[] = [];

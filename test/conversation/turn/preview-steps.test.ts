@@ -5,7 +5,7 @@ import { seedConversation } from "../../helpers/seed-conversation.ts";
 import { atTime } from "../../helpers/clock-at.ts";
 import { readDb } from "../../helpers/read-db.ts";
 
-/** `lilo preview` is the exact sheet: the steps that store nothing and call no model run there too (issue 12). */
+/** `lilo preview` is the exact sheet: the steps that store nothing and call no model run there too. */
 describe("the preview runs the read-only turn steps", () => {
   let t: TestLilo | undefined;
   afterEach(async () => {
@@ -13,7 +13,7 @@ describe("the preview runs the read-only turn steps", () => {
     t = undefined;
   });
 
-  it("shows the greeting context after a pause, the due topic and the diary question, and stores nothing", async () => {
+  it("shows what the turn's steps add to the sheet without storing anything", async () => {
     const clock = fixedClock("2026-12-02T08:00:00Z");
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
     const { lilo } = t;

@@ -9,7 +9,7 @@ const MARKERS = "Marker: Das Programm führt sie aus";
 const RULE = "Antworte höchstens in drei Sätzen.";
 
 /**
- * Prompt caching (issue 20): the stable part of the chat request (persona,
+ * Prompt caching: the stable part of the chat request (persona,
  * rules, marker instructions) comes first and is byte-identical from one
  * turn to the next, so a provider's prefix cache serves it; Anthropic gets
  * it as its own system block with cache_control.
@@ -47,7 +47,7 @@ describe("prompt caching: a byte-identical stable prefix", () => {
     await t.lilo.idle();
   }
 
-  it("Anthropic: both turns send the same first system block, marked cache_control, with persona, rules and marker instructions", async () => {
+  it("Anthropic: the stable prefix is one cache_control block, byte-identical across turns", async () => {
     await twoTurns(a);
     const chats = anthropic.requests.filter((b) => !isExtraction(b.system));
     expect(chats).toHaveLength(2);

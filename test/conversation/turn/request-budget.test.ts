@@ -44,7 +44,7 @@ describe("budgets: one huge message never breaks the turns after it", () => {
     messages: body.messages.slice(1) as { role: "user" | "assistant"; content: string }[],
   });
 
-  it("stores a 100,000-character message whole, reads it shortened, tells the user, and the next turns stay within budget", async () => {
+  it("keeps every request within budget after a 100,000-character message, which is stored whole", async () => {
     const { lilo } = t;
     const huge = `${"Lorem ipsum dolor sit amet. ".repeat(4_000).slice(0, 99_999)}.`;
     const first = await lilo.handleMessage({ userId: "chris", text: huge });
@@ -90,10 +90,13 @@ describe("fitRequest", () => {
     expect(requestTokens(fitted)).toBeLessThanOrEqual(budget.requestTokens);
   });
 
-  it("shortens the new message when it alone is over budget, and never halves an emoji", () => {
+  it("shortens the new message when it alone is over budget", () => {
     const { request } = fitRequest({ system: "S", messages: [{ role: "user", content: "x".repeat(5_000) }] }, budget, "en");
     expect(requestTokens(request)).toBeLessThanOrEqual(budget.requestTokens);
     expect(request.messages[0]!.content).toContain("more characters not shown");
+  });
+
+  it("never halves an emoji when it shortens a text", () => {
     expect(shortenText("ab😀cd", 3, "en").startsWith("ab\n")).toBe(true);
   });
 });

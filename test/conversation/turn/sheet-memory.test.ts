@@ -1,5 +1,5 @@
 /**
- * What reaches the cheat sheet (issue 13): a note found only by its rare
+ * What reaches the cheat sheet: a note found only by its rare
  * word and one found only by meaning; the passage of an explicitly named
  * day; important memories; a fair profile within its budget; and duplicates
  * judged by the thresholds of the embedder actually in use.
@@ -29,7 +29,7 @@ async function sheet(text: string, user = "chris") {
 }
 
 describe("the memory part of the cheat sheet", () => {
-  it("brings a note found only by its rare word and one found only by meaning, and leaves unrelated ones off", async () => {
+  it("brings the notes that share the message's rare word or its meaning, nothing else", async () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
     const msg = "Hat Jorinde sich wieder gemeldet?";
     const q = basisVector(DIM, 0);
@@ -56,7 +56,7 @@ describe("the memory part of the cheat sheet", () => {
     expect(byText.get("Seine Freundin vom Bouldern hat lange nichts von sich hören lassen.")).toMatchObject({ score: expect.closeTo(0.8, 3) });
   });
 
-  it("brings the passage of an explicitly named day, with its local date and neighbouring turn", async () => {
+  it("brings the passage of an explicitly named day, dated locally, with its neighbouring turn", async () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
     const at = (day: string, minute: number) => `2026-${day}T10:${String(minute).padStart(2, "0")}:00Z`;
     const days = ["04-28", "05-03", "05-09", "06-14"];
@@ -89,7 +89,7 @@ describe("the memory part of the cheat sheet", () => {
     expect(system).not.toContain("Lilo: Erzähl");
   });
 
-  it("brings chat-log passages by words and by meaning, never from the running conversation", async () => {
+  it("brings chat-log passages by words or meaning from past conversations only", async () => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock });
     const msg = "Wie war nochmal das Konzert?";
     const q = basisVector(DIM, 0);
@@ -112,7 +112,7 @@ describe("the memory part of the cheat sheet", () => {
     );
   });
 
-  it("puts important memories on every sheet, the most relevant first when they do not all fit, and reports the rest", async () => {
+  it("puts important memories on every sheet within their budget, the most relevant first", async () => {
     t = makeTestLilo({ LILO_IMPORTANT_MAX_CHARS: "120" }, { clock });
     await t.lilo.memory.add({ text: "Christians Mutter ist im Krankenhaus.", userId: "chris", store: "important" });
     let s = await sheet("Guten Morgen!");
@@ -152,7 +152,7 @@ describe("the memory part of the cheat sheet", () => {
 });
 
 describe("duplicates belong to the embedder in use", () => {
-  it("drops a duplicate by meaning with a known embedder and keeps it with an unknown one; exact text is dropped by both", async () => {
+  it("drops a duplicate by meaning only under a known embedder, an exact one under any", async () => {
     for (const [id, dropped] of [
       ["Xenova/all-MiniLM-L6-v2", true],
       [undefined, false],

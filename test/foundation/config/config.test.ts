@@ -31,7 +31,7 @@ describe("configuration", () => {
     expect(thresholdsFor("Xenova/paraphrase-multilingual-MiniLM-L12-v2", c.memory)).toEqual({ notesMinScore: 0.35, dedupMinScore: 0.88 });
   });
 
-  it("picks a chat model from the configured provider; roles without a setting are left to follow it", () => {
+  it("roles without a model of their own follow the chat model, picked from the configured provider", () => {
     const c = loadConfig({ DEEPSEEK_API_KEY: "x", LILO_DIARY_MODEL: "anthropic:claude-haiku" });
     expect(c.models.chat).toEqual({ provider: "deepseek", model: "deepseek-chat" });
     expect(c.models.extraction).toBeUndefined();

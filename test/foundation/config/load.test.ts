@@ -6,7 +6,7 @@ import { loadConfigFromEnv } from "../../../core/foundation/config/load.ts";
 import { ConfigError } from "../../../core/foundation/errors.ts";
 
 describe("loadConfigFromEnv", () => {
-  it("reads the .env file named by LILO_ENV_FILE; variables already set win", () => {
+  it("reads the .env file named by LILO_ENV_FILE beneath the variables already set", () => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-env-"));
     const file = join(dir, "test.env");
     writeFileSync(file, "LILO_NAME=Mira\nLILO_NOTES_TOP_K=7\n# LILO_LANGUAGE=en\n");

@@ -53,7 +53,7 @@ describe("a leaf marked only `secret: true` in a registered section", () => {
     return lilo;
   };
 
-  it("is derived into the secret list with the passwords and keys of URL leaves, not the plain ones", () => {
+  it("is derived from the section's own table alone: secret list, .env.example, validation", () => {
     const config = loadConfig({ PAGER_API_KEY: KEY, PAGER_ENDPOINT: `https://bot:${URL_PASSWORD}@pager.example/v1?token=${URL_TOKEN}`, PAGER_ROOM: ROOM }, [
       PAGER,
     ]);
@@ -65,7 +65,7 @@ describe("a leaf marked only `secret: true` in a registered section", () => {
     expect(() => loadConfig({ PAGER_ENDPOINT: "not a url" }, [PAGER])).toThrow(/PAGER_ENDPOINT/);
   });
 
-  it("comes out masked in a logged error and in the chat error text", async () => {
+  it("comes out masked wherever an error shows it", async () => {
     const lines: string[] = [];
     const lilo = open({ PAGER_API_KEY: KEY, PAGER_ROOM: ROOM }, `${KEY} in ${ROOM}`, lines);
     const r = await lilo.handleMessage({ userId: "chris", text: "Hallo?" });

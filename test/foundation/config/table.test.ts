@@ -7,7 +7,7 @@ import { configTable } from "../../../core/foundation/config/table.ts";
 import { ADAPTER_SECTIONS } from "../../../adapters/config.ts";
 
 describe("the configuration table", () => {
-  it("reads each variable once, and every leaf has its variable at its path of the configuration", () => {
+  it("maps each variable to exactly one path of the configuration", () => {
     const envs = LEAVES.map((l) => l.env);
     expect(new Set(envs).size).toBe(envs.length);
     expect(envAt(["diary", "time"])).toBe("LILO_DIARY_TIME");
@@ -52,7 +52,7 @@ describe("the configuration table", () => {
     expect(loadConfig({ LILO_CHAT_MODEL: "ollama:llama3.1:8b" }).models.chat).toEqual({ provider: "ollama", model: "llama3.1:8b" });
   });
 
-  it("reads the log level and the .env path with the other variables", () => {
+  it("reads the run settings (log level, .env path) like every other variable", () => {
     expect(loadConfig({}).run).toEqual({ logLevel: "info", envFile: ".env" });
     expect(() => loadConfig({ LILO_LOG_LEVEL: "verbose" })).toThrow(/LILO_LOG_LEVEL: use one of debug, info, warn, error, not "verbose"/);
   });

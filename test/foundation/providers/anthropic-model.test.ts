@@ -33,7 +33,7 @@ async function failure(p: Promise<unknown>): Promise<ProviderFailure> {
 const hello = { system: "You are Lilo.", messages: [{ role: "user" as const, content: "Hallo!" }] };
 
 describe("AnthropicModel", () => {
-  it("sends system, messages, model and max_tokens and returns the joined text", async () => {
+  it("maps a ChatRequest to /v1/messages and its answer back", async () => {
     fake.reply({ text: "Hallo zurück", model: "claude-test-20260101", usage: { input_tokens: 11, output_tokens: 3 } });
     const m = model();
     const res = await m.complete({
@@ -61,7 +61,7 @@ describe("AnthropicModel", () => {
     expect(fake.http[0]!.path).toBe("/v1/messages");
   });
 
-  it("uses the request's maxTokens and omits temperature when not given", async () => {
+  it("sends the request's own settings, leaving temperature out when unset", async () => {
     await model().complete({ ...hello, maxTokens: 50 });
     expect(fake.requests[0]!.max_tokens).toBe(50);
     expect(fake.requests[0]).not.toHaveProperty("temperature");
@@ -84,7 +84,7 @@ describe("AnthropicModel", () => {
     expect(fake.requests).toHaveLength(1); // maxRetries 0: one attempt (retries: sdk-retry.test.ts)
   });
 
-  it("maps 500 and 529 to retryable, 400 to not retryable", async () => {
+  it("marks a 500 or 529 retryable, a 400 not", async () => {
     fake.fail(500).fail(529).fail(400, 1, {}, "messages: field required");
     const e500 = await failure(model().complete(hello));
     expect([e500.status, e500.retryable]).toEqual([500, true]);

@@ -77,7 +77,7 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("ranks like the float vectors without reading them; below the graph threshold it reads them as before", async () => {
+  it("reads float vectors only below the graph threshold, ranking the same either way", async () => {
     const index = open({ graphBuild: "inline" });
     await index.init(DIM, EMB);
     expect(index.copyState().graphs).toBe(1);
@@ -112,7 +112,7 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
     expect(floatReads).not.toHaveBeenCalled();
   });
 
-  it("follows edits, deletions and another process's writes; a deleted vector never comes back", async () => {
+  it("stays in step with edits, deletions and another process's writes", async () => {
     const index = open({ graphBuild: "inline" });
     await index.init(DIM, EMB);
     const q = queries[0]!;
@@ -142,7 +142,7 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
     expect(reads.every((id) => id === 7 || id === 999)).toBe(true);
   });
 
-  it("keeps no residuals beyond LILO_VECTOR_RESIDUAL_MB and then rescores from SQLite", async () => {
+  it("rescores from SQLite once LILO_VECTOR_RESIDUAL_MB is spent", async () => {
     const index = open({ graphBuild: "inline", residualBudgetMb: 0.001 });
     await index.init(DIM, EMB);
     expect(index.copyState()).toMatchObject({ graphs: 1, residualBytes: 0 });

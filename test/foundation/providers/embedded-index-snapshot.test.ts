@@ -87,7 +87,7 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", rebuildNeeded: undefined });
   });
 
-  it("appends many changed rows a piece per turn; a crash between pieces loads to what SQLite holds", async () => {
+  it("appends many changed rows a piece per turn, each piece safe to crash after", async () => {
     const a = open({ saveEvery: Number.POSITIVE_INFINITY, appendRows: 10 });
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 20 }, (_, i) => rec(i + 1)));
@@ -115,7 +115,7 @@ describe("EmbeddedIndex snapshot: writes in proportion to changes, crash-safe", 
     expect(b.index.copyState()).toMatchObject({ loadedFrom: "snapshot", entries: 54, rebuildNeeded: undefined });
   });
 
-  it("loads after a crash mid-append (torn log tail) and cuts the tail off at the next append", async () => {
+  it("survives a crash mid-append (torn log tail), appending after the cut", async () => {
     const a = open({ saveEvery: 5 });
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 50 }, (_, i) => rec(i + 1)));

@@ -41,7 +41,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("saves the RAM copy with the last change on close and loads it on start", async () => {
+  it("keeps the RAM copy across a restart, last change included", async () => {
     const a = open();
     await a.index.init(DIM, EMB);
     await a.index.upsert([note(1), note(2), note(3, "u2")]);
@@ -130,7 +130,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     expect((await a.index.search({ vector: vecOf(2), store: "notes", userId: "u1", k: 40 })).length).toBe(30);
   });
 
-  it("builds a graph for a partition that reaches graphMinSize and drops it well below", async () => {
+  it("gives a partition a graph at graphMinSize, dropped only well below", async () => {
     const a = open({ graphMinSize: 20, graphBuild: "inline" });
     await a.index.init(DIM, EMB);
     await a.index.upsert(Array.from({ length: 19 }, (_, i) => note(i + 1)));

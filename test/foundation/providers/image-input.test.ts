@@ -63,7 +63,7 @@ describe("image input on both providers", () => {
     });
   });
 
-  it("reads LILO_VISION as providers or single models; the default covers anthropic and openai", () => {
+  it("reads LILO_VISION as providers or single models, by default the providers that see pictures", () => {
     const media = (v?: string) => loadConfig({ LILO_DATA_DIR: "/tmp/x", ...(v !== undefined ? { LILO_VISION: v } : {}) }).media;
     expect(acceptsImages(media(), { provider: "anthropic", model: "claude-sonnet-4-5" })).toBe(true);
     expect(acceptsImages(media(), { provider: "openai", model: "gpt-4o" })).toBe(true);

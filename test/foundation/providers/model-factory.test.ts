@@ -51,7 +51,7 @@ describe("createChatModel: configuration errors", () => {
     expect(configError(() => createChatModel({ provider: "groq", model: "m" }, config)).message).toContain("GROQ_API_KEY");
   });
 
-  it("rejects an unknown provider and lists the known ones", () => {
+  it("rejects an unknown provider, listing the known ones", () => {
     const msg = configError(() => createChatModel({ provider: "nope", model: "m" }, empty)).message;
     expect(msg).toContain('"nope"');
     expect(msg).toContain("anthropic");

@@ -43,7 +43,7 @@ async function failure(p: Promise<unknown>): Promise<ProviderFailure> {
 const hello = { system: "You are Lilo.", messages: [{ role: "user" as const, content: "Hallo!" }] };
 
 describe("OpenAICompatibleModel", () => {
-  it("sends the system text as the first message and returns text, model, finish reason and usage", async () => {
+  it("maps a ChatRequest to chat/completions and its answer back", async () => {
     fake.reply({ text: "Hallo zurück", model: "deepseek-chat-v3", usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } });
     const m = model();
     const res = await m.complete({
@@ -114,7 +114,7 @@ describe("OpenAICompatibleModel", () => {
     expect(fake.requests).toHaveLength(1); // maxRetries 0: one attempt (retries: sdk-retry.test.ts)
   });
 
-  it("maps 500 to retryable and 400 to not retryable", async () => {
+  it("marks a 500 retryable, a 400 not", async () => {
     fake.fail(500).fail(400, 1, {}, "Invalid 'messages': empty array");
     const e500 = await failure(model().complete(hello));
     expect([e500.status, e500.retryable]).toEqual([500, true]);

@@ -26,7 +26,7 @@ describe("parseRetryAfter", () => {
 });
 
 describe("providerFailure", () => {
-  it("classifies statuses and honours x-should-retry", () => {
+  it("decides retryable by status unless x-should-retry says otherwise", () => {
     const f = (status: number, headers?: Record<string, string>) =>
       providerFailure({ provider: "p", kind: "http", status, cause: null, ...(headers ? { headers: new Headers(headers) } : {}) }).retryable;
     expect([408, 409, 429, 500, 502, 503, 529].map((s) => f(s))).toEqual([true, true, true, true, true, true, true]);
@@ -99,7 +99,7 @@ describe("the SDKs' retries against the fake servers", () => {
     expect(ms).toBeGreaterThanOrEqual(1_100); // 0.5 s then 1 s, less up to a quarter of jitter
   });
 
-  it("gives up after maxRetries and surfaces the last ProviderError", async () => {
+  it("surfaces the last ProviderError after maxRetries", async () => {
     openai.fail(503, 5, TINY);
     const err = await deepseek(2)
       .complete(hello)
@@ -167,7 +167,7 @@ describe("the SDKs' retries against the fake servers", () => {
     expect(anthropic.requests).toHaveLength(3);
   });
 
-  it("retries a refused connection and then fails with a retryable ProviderError", async () => {
+  it("retries a refused connection, failing with a retryable ProviderError", async () => {
     const url = openai.baseURL;
     await openai.close();
     const m = new OpenAICompatibleModel({ provider: "ollama", model: "llama3.1", baseUrl: url, timeoutMs: 1_000, maxRetries: 2, maxTokens: 100 });

@@ -32,7 +32,7 @@ describe("EmbeddedIndex takes over the sqlite-vec backend's tables (read without
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("copies every live vector with its user and store — a forgotten one (a cleared vec0 slot) stays gone", async () => {
+  it("copies exactly the live vectors, each with its user and store", async () => {
     const index = new EmbeddedIndex(db, { snapshotPath: null });
     await index.init(FIXTURE_DIM, EMB);
     const keys = await index.keys();
@@ -54,7 +54,7 @@ describe("EmbeddedIndex takes over the sqlite-vec backend's tables (read without
     await index.close();
   });
 
-  it("refuses another model and keeps the old vectors (the same model still takes them over)", async () => {
+  it("leaves the old vectors untouched for another model", async () => {
     const index = new EmbeddedIndex(db, { snapshotPath: null });
     await expect(index.init(FIXTURE_DIM, "another-model")).rejects.toThrow(/older Lilo.*"controlled-8".*lilo reindex/s);
     expect(vec0Tables(db)).toContain("vec_memory_meta");
@@ -75,7 +75,7 @@ describe("EmbeddedIndex takes over the sqlite-vec backend's tables (read without
     await index.close();
   });
 
-  it("takes nothing over when the tables do not add up, and changes nothing", async () => {
+  it("changes nothing when the tables do not add up", async () => {
     db.exec("DELETE FROM vec_memory_rowids WHERE rowid = 16"); // a live slot the row list no longer names
     const index = new EmbeddedIndex(db, { snapshotPath: null });
     const err = await index.init(FIXTURE_DIM, EMB).catch((e: unknown) => e);
@@ -85,7 +85,7 @@ describe("EmbeddedIndex takes over the sqlite-vec backend's tables (read without
     expect(hasEmbeddedRecord(db)).toBe(false);
   });
 
-  it("keeps the embedded index when it already has its vectors (an earlier Lilo took them over) and drops the leftovers", async () => {
+  it("only drops leftover sqlite-vec tables once the embedded index has the vectors", async () => {
     const table = new VectorTable(db);
     table.reset(FIXTURE_DIM, EMB);
     db.transaction(() => table.put([{ store: "notes", rowId: 99, userId: "chris", vector: Float32Array.from(basisVector(FIXTURE_DIM, 7)) }]))();

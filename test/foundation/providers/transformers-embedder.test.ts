@@ -35,7 +35,7 @@ const embedder = () => new TransformersEmbedder({ model: MODEL, localDir: dir, o
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
 describe("TransformersEmbedder on a generated tiny model, offline", () => {
-  it("names the model and does no loading in the constructor", () => {
+  it("builds without loading anything, named after its model", () => {
     expect(embedder().id).toBe(MODEL);
     expect(new TransformersEmbedder({ localDir: dir, offline: true }).id).toBe(DEFAULT_EMBEDDING_MODEL);
     expect(pipeline).not.toHaveBeenCalled();
@@ -135,7 +135,7 @@ describe("TransformersEmbedder on a generated tiny model, offline", () => {
     });
   });
 
-  it("throws an EmbedderError naming model and directory when the model is missing, and retries later", async () => {
+  it("a missing model is an EmbedderError naming model and directory, not remembered once the files arrive", async () => {
     const e = new TransformersEmbedder({ model: "test/not-there", localDir: dir, offline: true });
     const err = await e.embed(["hello"]).then(
       () => undefined,

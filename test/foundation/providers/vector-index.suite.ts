@@ -119,7 +119,7 @@ export function describeVectorIndex(name: string, makeIndex: () => Promise<Vecto
       expect(await index.search({ vector: vec(1, 0, 0, 0), store: "thoughts", userId: "u1", k: 0 })).toEqual([]);
     });
 
-    it("upsert of the same key replaces the vector and does not duplicate it", async () => {
+    it("upsert of the same key replaces its vector", async () => {
       await index.init(4, EMB);
       await index.upsert([rec("important", 42, "u1", vec(1, 0, 0, 0)), rec("important", 43, "u1", vec(0, 0, 1, 0))]);
       await index.upsert([rec("important", 42, "u1", vec(0, 1, 0, 0))]); // re-embedded text
@@ -135,7 +135,7 @@ export function describeVectorIndex(name: string, makeIndex: () => Promise<Vecto
       expect(hits.filter((x) => x.rowId === 42)).toHaveLength(1);
     });
 
-    it("delete removes vectors and ignores unknown keys", async () => {
+    it("delete removes the keys it knows, ignoring the rest", async () => {
       await index.init(4, EMB);
       await index.upsert([rec("notes", 1, "u1", vec(1, 0, 0, 0)), rec("notes", 2, "u1", vec(1, 1, 0, 0)), rec("diary", 1, "u1", vec(1, 0, 0, 0))]);
       await index.delete([
@@ -181,7 +181,7 @@ export function describeVectorIndex(name: string, makeIndex: () => Promise<Vecto
       expect(await other.keys()).toHaveLength(1);
     });
 
-    it("reset() empties the index and allows a new dimension and model", async () => {
+    it("reset() starts an empty index, for any dimension or model", async () => {
       await index.init(4, EMB);
       await index.upsert([rec("notes", 1, "u1", vec(1, 0, 0, 0)), rec("diary", 2, "u2", vec(0, 1, 0, 0))]);
       await index.reset(3, "model-b");
@@ -196,7 +196,7 @@ export function describeVectorIndex(name: string, makeIndex: () => Promise<Vecto
       expect(sortKeys(await other.keys())).toEqual([{ store: "notes", rowId: 1, userId: "u1" }]);
     });
 
-    it("keeps its data across close and reopen", async () => {
+    it("keeps its data across a reopen", async () => {
       await index.init(4, EMB);
       await index.upsert([rec("notes", 1, "u1", vec(1, 0, 0, 0)), rec("notes", 2, "u1", vec(0, 1, 0, 0)), rec("diary", 3, "u2", vec(0, 0, 1, 0))]);
       const reopened = await h.reopen();

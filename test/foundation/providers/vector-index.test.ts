@@ -140,7 +140,7 @@ describe("QdrantIndex against the fake: what goes over the wire", () => {
     await fake.close();
   });
 
-  it("creates a cosine collection with metadata and payload indexes, writes payloads and filters queries", async () => {
+  it("speaks Qdrant's REST API: a cosine collection, payloads per point, filtered queries", async () => {
     const index = new QdrantIndex({ url: fake.url, collection: "mem" });
     expect(fake.requests).toHaveLength(0); // no I/O in the constructor
     await index.init(3, "emb-x");

@@ -18,14 +18,26 @@ describe("lilo.settings", () => {
     expect(state).toEqual([]);
   });
 
-  it("sets and unsets a live setting, refuses a bad value and tells env-only and unknown keys apart", async () => {
+  it("a live setting set at run time unsets back to its default", async () => {
     t = makeTestLilo();
     expect(await t.lilo.settings.set("diary.time", "21:30")).toMatchObject({ kind: "changed", row: { key: "diary.time", value: "21:30", source: "set" } });
     expect(t.lilo.config.diary.time).toBe("21:30");
     expect(await t.lilo.settings.unset("LILO_DIARY_TIME")).toMatchObject({ kind: "changed", row: { value: "23:45", source: "default" } });
+  });
+
+  it("refuses a bad value for a live setting", async () => {
+    t = makeTestLilo();
     await expect(t.lilo.settings.set("greeting.cron", "0 99 * * *")).rejects.toThrow(ConfigError);
+  });
+
+  it("tells env-only and unknown keys apart", async () => {
+    t = makeTestLilo();
     expect(await t.lilo.settings.set("timezone", "Europe/Paris")).toEqual({ kind: "env-only", key: "timezone", env: "LILO_TIMEZONE" });
     expect(await t.lilo.settings.set("nope", "1")).toEqual({ kind: "unknown", key: "nope" });
+  });
+
+  it("gets a setting nobody set with its default", () => {
+    t = makeTestLilo();
     expect(t.lilo.settings.get("push.quiet_hours")).toMatchObject({ value: "none", source: "default" });
   });
 });

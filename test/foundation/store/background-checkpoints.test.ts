@@ -1,5 +1,5 @@
 /**
- * SQLite's WAL checkpoints on a worker's own connection (issue 25: a commit
+ * SQLite's WAL checkpoints on a worker's own connection (a commit
  * that checkpoints waits for the disk on the event loop). Real database
  * files in a temp dir, a real worker thread.
  */
@@ -60,12 +60,12 @@ describe("background checkpoints", () => {
     expect(warnings).toEqual([]);
   });
 
-  it("the control: with SQLite's default the connection checkpoints on commit and the WAL stays near 1,000 pages", () => {
+  it("the control: with SQLite's default, commits keep the WAL near 1,000 pages", () => {
     write(1500);
     expect(walPages()).toBeLessThan(1200);
   });
 
-  it("a worker that cannot run hands checkpoints back to the connection and says so", async () => {
+  it("a worker that cannot run hands checkpoints back to the connection, with a warning", async () => {
     const cp = new BackgroundCheckpoints(db, join(dir, "missing", "lilo.db"), logger, 50);
     await expect.poll(() => cp.running).toBe(false);
     expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
@@ -74,7 +74,7 @@ describe("background checkpoints", () => {
     await cp.stop();
   });
 
-  it("the running bot's Lilo checkpoints in the background and hands back on close", async () => {
+  it("the running bot's Lilo checkpoints in the background until close", async () => {
     const lilo = createLilo(loadConfig({ LILO_DATA_DIR: dir }), { db, embedder: new ControlledEmbedder(16), backgroundCheckpoints: true, logger });
     expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
     await lilo.memory.add({ userId: "u", text: "Mag Tee am Abend" });

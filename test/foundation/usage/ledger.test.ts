@@ -12,7 +12,7 @@ import { runCli } from "../../helpers/cli.ts";
  * price table; a model without a price counts tokens only; a server that
  * sends no usage is estimated and marked.
  */
-describe("usage ledger (issue 20)", () => {
+describe("usage ledger", () => {
   let anthropic: FakeAnthropic;
   let openai: FakeOpenAI;
   let t: TestLilo;
@@ -76,7 +76,7 @@ describe("usage ledger (issue 20)", () => {
     expect(chat!.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
-  it("an unknown model counts tokens only; a server without usage is estimated and marked", async () => {
+  it("keeps a call that cannot be priced or counted, marked as such", async () => {
     const model = t.lilo.models.forRole("chat");
     expect(model.model).toBe("claude-sonnet-4-5");
     await t.lilo.models.forRole("analysis").complete({ system: "", messages: [{ role: "user", content: "x" }], purpose: "analysis" });
@@ -137,11 +137,13 @@ describe("usage ledger (issue 20)", () => {
     expect(status.out).toMatch(new RegExp(`spend today\\s+${all.length} calls`));
   });
 
-  it("keeps the ledger for LILO_USAGE_KEEP_DAYS and exports it on request", async () => {
+  it("exports the ledger on request", async () => {
     const exported = await runCli(open, ["export", "--all", "--store", "rules", "--usage"]);
     const lines = exported.out.split("\n").map((l) => JSON.parse(l) as { store: string; purpose?: string });
     expect(lines.filter((l) => l.store === "usage").map((l) => l.purpose)).toContain("extraction");
+  });
 
+  it("keeps the ledger for LILO_USAGE_KEEP_DAYS", async () => {
     const before = t.lilo.usage.entries().length;
     clock.advance(401 * 86_400_000);
     openai.reply({ text: "ok", usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });

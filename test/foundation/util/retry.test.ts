@@ -22,7 +22,7 @@ describe("withRetry", () => {
     expect(sleep.waits).toEqual([]);
   });
 
-  it("retries retryable ProviderErrors with exponential backoff and reports each retry", async () => {
+  it("retries a retryable ProviderError with exponential backoff, reporting each retry", async () => {
     const sleep = recordingSleep();
     const infos: RetryInfo[] = [];
     const fn = vi.fn(async (attempt: number) => {
@@ -74,7 +74,7 @@ describe("withRetry", () => {
     expect(fn).toHaveBeenCalledTimes(1);
   });
 
-  it("waits as long as Retry-After says, and gives up when that is too long", async () => {
+  it("honours Retry-After up to its maximum", async () => {
     const hinted = (ms: number) => Object.assign(retryable(429), { retryAfterMs: ms });
     const sleep = recordingSleep();
     let n = 0;
@@ -107,7 +107,7 @@ describe("withRetry", () => {
     expect(fn).toHaveBeenCalledTimes(1);
   });
 
-  it("retries what `retryable` accepts, without a limit when told so, and every wait stays capped", async () => {
+  it("retries whatever `retryable` accepts, without a limit when told so, each wait capped", async () => {
     const sleep = recordingSleep();
     const fn = vi.fn(async (attempt: number) => {
       if (attempt < 12) throw new TypeError("network down");
@@ -135,7 +135,7 @@ describe("withRetry", () => {
 });
 
 describe("backoffDelay", () => {
-  it("doubles per attempt, is capped, and keeps at least half of the step", () => {
+  it("draws each wait from the upper half of a capped, doubling step", () => {
     const lo = (a: number) => backoffDelay(a, { baseDelayMs: 500, maxDelayMs: 8_000, random: () => 0 });
     const hi = (a: number) => backoffDelay(a, { baseDelayMs: 500, maxDelayMs: 8_000, random: () => 0.999999 });
     expect([0, 1, 2, 3, 4, 5, 9].map(lo)).toEqual([250, 500, 1000, 2000, 4000, 4000, 4000]);

@@ -5,14 +5,14 @@ import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestL
 import { readDb } from "../../helpers/read-db.ts";
 import { EXPORT_STORES, fixedClock } from "../../../core/index.ts";
 
-// Issue 19, the "forget" suite: a fact told once reaches every store; after the forget its words appear in no
+// The "forget" suite: a fact told once reaches every store; after the forget its words appear in no
 // later model request (asserted on the request bodies), no output, no export and no row.
 const WORD = /quokkaburg/i;
 const clock = fixedClock("2026-12-02T18:00:00Z");
 const text = (b: AnthropicRequestBody) => JSON.stringify(b);
 const lastUser = (b: AnthropicRequestBody) => String(b.messages.at(-1)?.content ?? "");
 
-describe("forget everywhere (issue 19)", () => {
+describe("forget everywhere", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   beforeAll(async () => {
@@ -37,7 +37,7 @@ describe("forget everywhere (issue 19)", () => {
     await fake.close();
   });
 
-  it("finds the fact in every store, forgets it after the yes, and it never comes back", async () => {
+  it("forgets a fact told once from every store for good after the user's yes", async () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Ich ziehe nächsten Monat nach Quokkaburg." });
     await lilo.idle();

@@ -31,18 +31,17 @@ export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
 }
 
 /**
- * Default size above which a partition gets a graph. Measured (`npm run bench`, 2 shared cores): the exact int8
- * scan + rescoring is p95 23–29 ms at 1M with recall 1.0, while the graph there took 9–11 min to build and gave
- * p95 10–67 ms (recall 0.986 with expansion 1024): exact through 1M, the graph beyond.
+ * Default size above which a partition gets a graph. Up to a million vectors the exact int8 scan with rescoring
+ * finds every true neighbour at a p95 inside the graph's own range, while the graph takes minutes to build and
+ * misses some: exact through 1M, the graph beyond (figures: docs/benchmarks.md).
  */
 export const DEFAULT_GRAPH_MIN_SIZE = 2_000_000;
 /**
  * The same for chat messages. A turn asks the index for 100 of them (150 int8 candidates); a message graph visits
  * MESSAGE_GRAPH_MIN_BREADTH neighbours and proposes as many candidates as the scan, rescored in RAM (residuals.ts)
- * within the residual budget. Measured before the residuals and the narrower breadth
- * (2 shared cores, hash embedder, 100k messages): alone the graph's candidates take 2.5–3 ms against the scan's
- * 5.5 ms, inside a turn (cold caches) the two are within 1 ms of each other; the scan grows with the log, the
- * graph hardly. Recall against the exact scan: @10 0.997, @100 0.982, @200 0.99.
+ * within the residual budget. The scan's cost grows with the log and the graph's hardly: from about 100k
+ * messages the graph's candidates cost less than the scan's and agree with it on nearly every top-ten hit
+ * (figures: docs/benchmarks.md).
  */
 export const DEFAULT_MESSAGE_GRAPH_MIN_SIZE = 100_000;
 export const DEFAULT_RESCORE_DEPTH = 40;
@@ -53,14 +52,13 @@ export const GRAPH_EXTRA_MAX = 150;
  * A message graph visits this many times the candidates it proposes (the best of a wider search are the true
  * nearest more often) and proposes only as many as the exact scan. A turn asks for 100 (150 candidates): it visits
  * the floor below. The graph's search is most of what a 100k turn costs beyond a 1k turn, and its cost follows the
- * breadth (warm, 100k messages: 512 → 0.96 ms, 768 → 1.40 ms).
+ * breadth.
  */
 export const MESSAGE_GRAPH_BREADTH = 4;
 /**
- * ... and at least this many. Recall against the exact float ranking at 100k messages (hash embedder, 200 turn
- * questions), graph + rescoring of 150 candidates: 768 (the floor before) @10 0.997, @50 0.992–0.994, @100 0.981;
- * 640 @10 0.996, @50 0.991, @100 0.976; 512 @10 0.992–0.995, @50 0.980–0.985, @100 0.964–0.967 (the benchmark's
- * 60 questions against the exact scan: @10 0.990, too close to the 0.99 asked); 384 @10 0.982–0.990; 120 0.927.
+ * ... and at least this many: the narrowest breadth whose top ten, after rescoring 150 candidates, still agrees
+ * with the exact float ranking clearly above the 0.99 the benchmark asks. Below it recall falls faster than the
+ * cost does (figures: docs/benchmarks.md).
  */
 export const MESSAGE_GRAPH_MIN_BREADTH = 640;
 /** Default of `residualBudgetMb`: a chat log of about 650k messages (384 dimensions), or several users' of 100k. */

@@ -4,8 +4,8 @@ import { Residuals } from "./residuals.ts";
 /** Scale of the int8 copy: a unit vector's components times 127, rounded. */
 const SCALE = 127;
 /**
- * Neighbours visited per graph search unless the caller asks for a breadth of its own (`npm run bench`: 512 gave
- * recall@10 0.998 at 100k notes but 0.936 at 1M). A graph is built with the smallest breadth and searched with the
+ * Neighbours visited per graph search unless the caller asks for a breadth of its own: a breadth that finds nearly
+ * every true neighbour at 100k notes misses several in the top ten at 1M (docs/benchmarks.md). A graph is built with the smallest breadth and searched with the
  * one wanted: usearch visits max(its expansion, the number of results asked for).
  */
 const GRAPH_EXPANSION_SEARCH = 1024;

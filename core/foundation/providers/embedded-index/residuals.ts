@@ -4,9 +4,9 @@
  * (each a page-cache miss in a table of hundreds of MB). Per component the
  * int8 code `c` is `round(v·127/|v|)`; the residual is `round((v·127/|v| − c)·254)`,
  * so `c + r/254` holds a unit vector's component to 1/(127·254), about 3·10⁻⁵:
- * measured at 100k messages (hash embedder), rescoring 150 candidates this way
- * ranks like the floats (recall@10 1.000, @100 0.999 against exact float
- * ranking), while the int8 codes alone (asymmetric, float query) gave 0.90.
+ * rescoring candidates this way ranks them like the floats, where the int8
+ * codes alone (asymmetric, float query) lose about one true neighbour in ten
+ * (figures: docs/benchmarks.md).
  * Costs one byte a dimension (384 B a vector: 38 MB per 100k), plus a byte a
  * vector saying whether it is known (a snapshot holds only the codes: rows
  * loaded from it are filled from SQLite in the background).

@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 describe("local model on the real llama.cpp", () => {
-  it("generates text and reports usage; the second identical call reads its prompt from the KV cache", async () => {
+  it("answers a repeated prompt from the KV cache, with usage reported", async () => {
     const first = await model.complete(hello);
     expect(first.model).toBe(file);
     expect(typeof first.text).toBe("string");
@@ -109,7 +109,7 @@ describe("local model on the real llama.cpp", () => {
     expect((err as Error).message).toMatch(/tools/);
   });
 
-  it("unloads the model after the idle time and loads it again for the next request", async () => {
+  it("unloads the model when idle, until the next request", async () => {
     await model.complete(hello);
     expect(idle?.ms).toBe(15 * 60_000);
     expect(idle?.cancelled).toBe(false);
@@ -132,9 +132,12 @@ describe("local model on the real llama.cpp", () => {
     expect((err as Error).message).toContain("npm run local:gpu -- cuda");
   });
 
-  it("names the choices for an unknown model and the folder for a missing catalogue file when offline", async () => {
+  it("names the choices for an unknown model", () => {
     expect(() => local.chatModel("gpt-5")).toThrow(ConfigError);
     expect(() => local.chatModel("gpt-5")).toThrow(/qwen2.5-1.5b/);
+  });
+
+  it("names the folder of a catalogue file missing offline", async () => {
     const err = await local
       .chatModel("qwen2.5-1.5b")
       .complete(hello)

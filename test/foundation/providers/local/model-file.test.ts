@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe("which file local:<name> runs", () => {
-  it("a catalogue model is downloaded from its pinned URL (here through LILO_LOCAL_MODEL_MIRROR) and refused when the bytes are not the published ones", async () => {
+  it("a catalogue model comes from its pinned URL (here through LILO_LOCAL_MODEL_MIRROR), checked against the published bytes", async () => {
     dir = mkdtempSync(join(tmpdir(), "lilo-model-file-"));
     const body = Buffer.alloc(4096, 7);
     server = await startFakeServer((_req, res) => {
@@ -38,27 +38,38 @@ describe("which file local:<name> runs", () => {
     expect(lines.some((l) => /of 1 MB|of 0 MB|: 0 of/.test(l))).toBe(true);
   });
 
-  it("a file already in the folder is used as it is, offline too; an own .gguf must exist", async () => {
+  it("a catalogue file already in the folder is used as it is, offline too", async () => {
     dir = mkdtempSync(join(tmpdir(), "lilo-model-file-"));
     const entry = LOCAL_MODELS[1]!;
     writeFileSync(join(dir, entry.file), "gguf");
     const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
     expect(await ensureModelFile(parseLocalModel(entry.name, { dir, offline: true }), { dir, offline: true }, silent)).toBe(join(dir, entry.file));
+  });
+
+  it("an own .gguf must exist", async () => {
+    dir = mkdtempSync(join(tmpdir(), "lilo-model-file-"));
+    const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
     const own = parseLocalModel("mine.gguf", { dir, offline: true });
     expect(own).toEqual({ kind: "file", path: join(dir, "mine.gguf") });
     await expect(ensureModelFile(own, { dir, offline: true }, silent)).rejects.toThrow(/does not exist/);
   });
 
-  it("the configuration reads LILO_CHAT_MODEL=local as the smallest catalogue model and refuses an unknown name at start", () => {
+  it("the configuration reads LILO_CHAT_MODEL=local as the smallest catalogue model", () => {
     expect(loadConfig({ LILO_CHAT_MODEL: "local" }).models.chat).toEqual({ provider: "local", model: DEFAULT_LOCAL_MODEL });
     expect(loadConfig({ LILO_EXTRACTION_MODEL: "local:llama3.2-3b" }).models.extraction).toEqual({ provider: "local", model: "llama3.2-3b" });
+  });
+
+  it("the configuration refuses an unknown local model at start", () => {
     expect(() => loadConfig({ LILO_CHAT_MODEL: "local:gpt-5" })).toThrow(ConfigError);
     expect(() => loadConfig({ LILO_CHAT_MODEL: "local:gpt-5" })).toThrow(/LILO_CHAT_MODEL: local:gpt-5 is neither one of Lilo's models \(qwen2\.5-1\.5b/);
+  });
+
+  it("the configuration derives the local model's folder and context from the data folder and budgets", () => {
     const c = loadConfig({ LILO_DATA_DIR: "/srv/lilo", LILO_REQUEST_BUDGET_TOKENS: "8000", LILO_MODEL_MAX_TOKENS: "1000" });
     expect(c.local).toMatchObject({ dir: "/srv/lilo/models", contextTokens: 9000, gpu: "auto", idleMinutes: 15, offline: false });
   });
 
-  it("every catalogue entry is pinned to a revision and speaks German", () => {
+  it("every catalogue entry is pinned to a revision, checked by sha256, German-speaking", () => {
     for (const m of LOCAL_MODELS) {
       expect(m.url).toMatch(new RegExp(`^https://huggingface\\.co/[^/]+/[^/]+/resolve/[0-9a-f]{40}/${m.file.replace(/\./g, "\\.")}$`));
       expect(m.sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -69,7 +80,7 @@ describe("which file local:<name> runs", () => {
 });
 
 describe("Lilo's messages as node-llama-cpp's chat history", () => {
-  it("puts each native tool call together with its result into the model's response and continues after it", () => {
+  it("folds each native tool call with its result into the model's response", () => {
     const history = toChatHistory({
       system: "persona",
       messages: [
@@ -85,7 +96,7 @@ describe("Lilo's messages as node-llama-cpp's chat history", () => {
     ]);
   });
 
-  it("keeps results whose call was trimmed away as text, and says a picture was there", () => {
+  it("turns what a text model cannot take (a picture, a result without its call) into text", () => {
     const history = toChatHistory({
       system: "",
       messages: [{ role: "user", content: "Schau mal", images: [{ mediaType: "image/png", data: "" }], toolResults: [{ callId: "old", content: "42" }] }],
