@@ -44,6 +44,12 @@ const COVERED: Array<{ shape: RegExp; how: string }> = [
   { shape: SETUP, how: "spawned below against a fake model server" },
 ];
 
+describe("the README", () => {
+  it("stays a short entry page (at most 15 KB)", () => {
+    expect(Buffer.byteLength(README)).toBeLessThanOrEqual(15 * 1024);
+  });
+});
+
 describe("every command the README shows is run", () => {
   it("each shell line of the README is one this test runs", () => {
     const commands = shellCommands(README);
