@@ -113,6 +113,7 @@ describe("every command the README shows is run", () => {
       expect(readFileSync(join(home, ".env"), "utf8")).toContain(`OPENAI_BASE_URL=${llm.baseURL}`);
     }, 30_000);
 
+    // After the setup line, on the .env it wrote: the order a reader follows.
     it("npm start answers the README's first message in the terminal chat", async () => {
       const child = spawn("npm", ["start"], { cwd: process.cwd(), env: env(), stdio: ["pipe", "pipe", "pipe"] });
       let out = "";
