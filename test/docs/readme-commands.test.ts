@@ -111,7 +111,7 @@ describe("every command the README shows is run", () => {
       const out = await run(process.execPath, [join(process.cwd(), "admin-cli", "bin.js"), "setup", ...args], { cwd: home, env: env() });
       expect(out.stdout).toContain(`wrote ${join(home, ".env")}`);
       expect(readFileSync(join(home, ".env"), "utf8")).toContain(`OPENAI_BASE_URL=${llm.baseURL}`);
-    }, 30_000);
+    }, 60_000);
 
     // After the setup line, on the .env it wrote: the order a reader follows.
     it("npm start answers the README's first message in the terminal chat", async () => {
@@ -128,6 +128,6 @@ describe("every command the README shows is run", () => {
       expect(code).toBe(0);
       const asked = llm.requests.find((b) => !isExtraction(b.messages.find((m) => m.role === "system")?.content));
       expect(asked?.messages.at(-1)).toEqual({ role: "user", content: conversation.said });
-    }, 60_000);
+    }, 120_000);
   });
 });
