@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,6 +72,7 @@ describe("every command the README shows is run", () => {
   describe("the setup line and npm start", () => {
     let home: string;
     let llm: FakeOpenAI;
+    let child: ChildProcessWithoutNullStreams | undefined;
     const conversation = firstConversation(README);
     const setupLine = shellCommands(README).find((c) => SETUP.test(c));
 
@@ -83,6 +84,8 @@ describe("every command the README shows is run", () => {
       llm.replyAlways((b) => (isExtraction(b.messages.find((m) => m.role === "system")?.content) ? NO_EXTRACTION : conversation.answer));
     }, 60_000);
     afterAll(async () => {
+      // npm runs tsx, which runs node: a test that timed out takes the whole group down.
+      if (child?.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
       await llm.close();
       rmSync(home, { recursive: true, force: true });
     });
@@ -115,12 +118,13 @@ describe("every command the README shows is run", () => {
 
     // After the setup line, on the .env it wrote: the order a reader follows.
     it("npm start answers the README's first message in the terminal chat", async () => {
-      const child = spawn("npm", ["start"], { cwd: process.cwd(), env: env(), stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn("npm", ["start"], { cwd: process.cwd(), env: env(), stdio: ["pipe", "pipe", "pipe"], detached: true });
       let out = "";
       let err = "";
       child.stdout.on("data", (c) => (out += String(c)));
       child.stderr.on("data", (c) => (err += String(c)));
-      const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+      const running = child;
+      const closed = new Promise<number | null>((resolve) => running.on("close", (code) => resolve(code)));
       child.stdin.write(`${conversation.said}\n`);
       child.stdin.end("/quit\n");
       const code = await closed;
