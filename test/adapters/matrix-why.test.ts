@@ -7,7 +7,7 @@ import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { isExtraction, makeTestLilo, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
 
-// Issue 19 through the real matrix-bot-sdk client and the fake homeserver: !why, its three typed actions, !forget <words> with ja/nein.
+// Explaining and correcting memories through the real matrix-bot-sdk client and the fake homeserver: !why, its three typed actions, !forget <words> with ja/nein.
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
 const ROOM = "!chris:fake.server";
@@ -16,7 +16,7 @@ const WAIT = 20_000;
 
 const lastUserText = (body: AnthropicRequestBody) => String(body.messages.at(-1)?.content ?? "");
 
-describe("Matrix: !why, !wrong, !outdated and !forget (issue 19)", () => {
+describe("Matrix: !why, !wrong, !outdated and !forget", () => {
   let hs: FakeMatrix;
   let model: FakeAnthropic;
   let t: TestLilo;

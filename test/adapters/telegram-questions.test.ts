@@ -66,7 +66,7 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(h.lilo.rules.list("chris")).toHaveLength(1);
   });
 
-  it("a typed answer settles the question and takes its buttons away (issue 12)", async () => {
+  it("a typed answer settles the question, so its buttons go away", async () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Bitte antworte kurz." });
     const [, question] = await waitForMessages(h.tg, CHRIS, 2);
     const messageId = (question!.result as { message_id: number }).message_id;

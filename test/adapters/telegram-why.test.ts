@@ -3,12 +3,12 @@ import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts
 import type { SentCall } from "../fakes/fake-telegram.ts";
 import { CHRIS, lastUserText, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
 
-// Issue 19 through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
+// Explaining and correcting memories through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
 /** Waits are generous: the machine may be busy; nothing sleeps, every wait ends on the awaited call. */
 const WAIT = 30_000;
 type Keyboard = { inline_keyboard: { text: string; callback_data: string }[][] };
 
-describe("Telegram: /why and /forget <words> (issue 19)", () => {
+describe("Telegram: /why and /forget <words>", () => {
   let h: TelegramHarness;
   beforeAll(async () => {
     h = await startTelegramHarness();

@@ -5,8 +5,8 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
 
-// Issue 19: the terminal chat takes /why and /forget <words> exactly like Telegram, "ja" typed as the yes.
-describe("terminal: /why, /wrong and /forget <words> (issue 19)", () => {
+// Explaining and correcting memories: the terminal chat takes /why and /forget <words> exactly like Telegram, "ja" typed as the yes.
+describe("terminal: /why, /wrong and /forget <words>", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   /** The same with an English persona. */

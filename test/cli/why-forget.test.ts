@@ -4,7 +4,7 @@ import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startScenario, say, USER, type Scenario } from "../conversation/correction/scenario.ts";
 
-// Issue 19 for the operator: lilo why, lilo forget --text [--apply], lilo boundaries, lilo memory show with provenance.
+// Explaining and correcting memories for the operator: lilo why, lilo forget --text [--apply], lilo boundaries, lilo memory show with provenance.
 describe("lilo why / forget / boundaries / memory show", () => {
   let s: Scenario;
   let db: Db;

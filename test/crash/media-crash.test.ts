@@ -10,7 +10,7 @@ const JPEG = "\xff\xd8\xffFAKE-JPEG";
  * delivered: they were stored on arrival (the voice note as its placeholder
  * with the file id, the photo as its caption), and after the restart the
  * voice note is fetched again, transcribed and answered, the photo's caption
- * answered — each once (backlog of issue 18).
+ * answered — each once.
  */
 describe("nothing lost: voice notes and Matrix media stored on arrival", () => {
   let w: CrashWorld;

@@ -10,7 +10,7 @@ import { runReflectionJob } from "../../../jobs/reflection-job.ts";
 const USAGE = { input_tokens: 90, output_tokens: 10 };
 
 /**
- * Budgets with the fake clock (issue 20): a warning once at 80 %, another
+ * Budgets with the fake clock: a warning once at 80 %, another
  * once at 100 %; at 100 % the background jobs stop and the chat goes on —
  * with a notice, or with the fallback model; a new day or month starts over.
  */

@@ -15,7 +15,7 @@ function recordingLogger(): Logger & { lines: { level: string; msg: string; data
 /**
  * A push the CLI queued while the bot was down waits in the outbox; once it
  * is older than LILO_PUSH_MAX_AGE_HOURS the bot drops it instead of sending
- * a stale diary ping (backlog of issue 18).
+ * a stale diary ping.
  */
 describe("a queued push has a maximum age", () => {
   let t: TestLilo;

@@ -15,9 +15,9 @@ const CONCERN = "Wie lief eigentlich der Umzug nach Hamburg?";
 /**
  * Two Lilo instances on one SQLite file: "the bot" (a chat connection, the
  * outbox delivery running) and "the CLI" (no connection) — a push the CLI
- * creates is delivered by the bot (issue 12).
+ * creates is delivered by the bot, because only the bot holds a connection.
  */
-describe("one outbox for every push (issue 12)", () => {
+describe("one outbox for every push", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let cli: Lilo | undefined;

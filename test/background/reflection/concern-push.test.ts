@@ -11,7 +11,7 @@ import { readDb } from "../../helpers/read-db.ts";
 const HOUR = 3_600_000;
 const CONCERN = "Wie lief eigentlich der Umzug nach Hamburg?";
 
-describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
+describe("a pushed 🧠 concern is part of the conversation", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   const clock = fixedClock("2026-12-02T21:00:00Z");
