@@ -30,7 +30,7 @@ describe("a pushed 🧠 concern is part of the conversation", () => {
     await fake.close();
   });
 
-  it("the user's answer reaches the model with the pushed concern in its history, and the sheet does not ask to raise it again", async () => {
+  it("the user's answer treats the pushed concern as said: in its history, not on the sheet to raise again", async () => {
     const { lilo } = t;
     const transport = recordingTransport();
     lilo.push.registerTransport(transport);
