@@ -89,7 +89,7 @@ describe("Matrix: !why, !wrong, !outdated and !forget", () => {
     return String((await hs.waitForSent((e) => e.roomId === ROOM && e.type === "m.room.message", WAIT, from)).content.body);
   }
 
-  it("!why shows the last answer's memories in German and tells how to act on them; each action does what it says", async () => {
+  it("!why offers the last answer's memories with their actions in German, each action doing what it says", async () => {
     expect(await say("Was trinke ich gern? Earl Grey? Und das Boot?")).toBe("Gern!");
     const why = await say("!why");
     expect(why).toContain("Das hatte ich für diese Antwort im Kopf:");
@@ -144,7 +144,7 @@ describe("Matrix: !why, !wrong, !outdated and !forget", () => {
     expect(await say("!wrong N999999")).toBe("Diesen Eintrag gibt es nicht (mehr).");
   });
 
-  it("!forget <words> lists the findings; a typed nein keeps everything, a typed ja forgets it everywhere", async () => {
+  it("!forget <words> lists the findings, forgetting them everywhere only on a typed ja", async () => {
     const found = await ask("!forget Earl Grey");
     expect(found.content.body).toMatch(/^Das habe ich gefunden \(\d+\):/);
     expect(found.content.body).toContain(`Notiz #${ids.earl}: Christian trinkt gern Earl Grey`);

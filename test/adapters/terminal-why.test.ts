@@ -49,7 +49,7 @@ describe("terminal: /why, /wrong and /forget <words>", () => {
     return printed;
   }
 
-  it("/why shows the memories with their origin; /wrong asks and judges the reply; /forget lists, asks, and 'ja' forgets", async () => {
+  it("the terminal explains and corrects memories like the chat: /why with origins, /wrong judged on the reply, /forget only after 'ja'", async () => {
     const first = t.lilo.memory.list("owner").find((n) => n.text.includes("trinkt"))!;
     const out = await chat(["Was trinke ich gern? Earl Grey?", "/why", `/wrong N${first.id}`, "Stimmt doch", `/wrong N${first.id}`, "Heute trinke ich Kaffee"]);
     expect(out).toContain("Das hatte ich für diese Antwort im Kopf:");
