@@ -39,7 +39,7 @@ describe("errors reach the chat in the persona's language", () => {
     expect(h.chatRequests()).toHaveLength(0);
   });
 
-  it("German persona on Telegram: a failing model, a refused switch and a failed /diary are said in German", async () => {
+  it("German persona on Telegram: every error is said in German (a failing model, a refused switch, a failed /diary)", async () => {
     h = await startTelegramHarness();
     h.anthropic.fail(401);
     const refusedKey = await say("Hallo Lilo");
@@ -74,7 +74,7 @@ describe("errors reach the chat in the persona's language", () => {
     );
   });
 
-  it("German persona in the terminal: a failing model and a refused /model are said in German", async () => {
+  it("German persona in the terminal: every error is said in German (a failing model, a refused /model)", async () => {
     h = await startTelegramHarness();
     const printed = await terminal(h.lilo, () => h!.anthropic.fail(429), ["Hallo", "/model nirgendwo:x", "/model deepseek"]);
     expect(printed).toContain("Lilo: ⚠️ Ich konnte gerade nicht antworten (Der Modellanbieter „anthropic“ nimmt gerade keine weiteren Anfragen an (HTTP 429))");

@@ -111,7 +111,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     return from;
   };
 
-  it("decrypts the user's message, answers encrypted, and the user's client decrypts the answer", async () => {
+  it("talks end to end encrypted: the user's message decrypted, the answer encrypted for the user's client", async () => {
     const from = hs.sent.length;
     await chris.sendText(ROOM, "Hallo Lilo, geheim");
     const answer = await nextMessage(from);
@@ -135,7 +135,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it("asks a yes/no question encrypted and takes an encrypted 👍 reaction as the answer", async () => {
+  it("asks a yes/no question encrypted, taking an encrypted 👍 reaction as the answer", async () => {
     let from = hs.sent.length;
     await chris.sendText(ROOM, "Bitte merk dir das");
     const question = await nextMessage(from, ROOM, (b) => b.includes("Soll ich mir das merken?"));
@@ -208,7 +208,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(answer.content.body).toBe("Antwort auf: Ganz offen");
   });
 
-  it("keeps its device across a restart: same keys, new messages decrypted and answered", async () => {
+  it("keeps its device across a restart: same keys, new messages decrypted, answered", async () => {
     await bot.stop();
     const before = hs.requests.length;
     bot = await startMatrix(t.lilo, logger, { storage });
@@ -223,7 +223,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(hs.sent.slice(from).some((e) => e.type === "m.room.message" && e.roomId === ROOM)).toBe(false);
   });
 
-  it("keeps a message waiting for its key across a restart, and answers it when the key comes", async () => {
+  it("keeps a message waiting for its key across a restart, answering it when the key comes", async () => {
     const from = await sendWithKeyHeld("Wartet über den Neustart");
     await bot.stop();
     bot = await startMatrix(t.lilo, logger, { storage });
@@ -231,7 +231,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect((await nextMessage(from)).content.body).toBe("Antwort auf: Wartet über den Neustart");
   });
 
-  it("keeps its device through a backup of its keys and their restore after they were lost", async () => {
+  it("keeps its device through losing its keys, once a backup of them is restored", async () => {
     const dataDir = t.lilo.config.dataDir;
     const saved = backupMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))!;
     expect(statSync(join(saved, "FAKEDEVICE.store")).mode & 0o777).toBe(0o600);
@@ -248,7 +248,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(restoreMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))).toEqual([]);
   });
 
-  it("a lost key store is a new start, told to the user in plain text, not a crash; plain rooms keep working", async () => {
+  it("a lost key store is a new start told to the user in plain text, not a crash: plain rooms keep working", async () => {
     await bot.stop();
     rmSync(cryptoDir(t.lilo.config.dataDir), { recursive: true });
     const from = hs.sent.length;
@@ -286,7 +286,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     }
   });
 
-  it("gives up a message whose key never comes after a day, and asks the user to send it again", async () => {
+  it("gives up a message whose key never comes after a day, asking the user to send it again", async () => {
     const from = await sendWithKeyHeld("Dieser Schlüssel kommt nie");
     clockShift = 25 * 3_600_000;
     hs.sendText(PLAIN, CHRIS, "Ein neuer Sync"); // any sync tries the waiting messages again

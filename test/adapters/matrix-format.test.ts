@@ -9,7 +9,7 @@ import { reactionAnswer } from "../../adapters/matrix/questions.ts";
 import { BotState } from "../../adapters/matrix/state.ts";
 
 describe("Matrix rendering", () => {
-  it("keeps the Markdown as the plain body and escapes everything in the HTML", () => {
+  it("keeps the Markdown as the plain body, escaping everything else in the HTML", () => {
     expect(renderMatrix("2 * 3 < 7 and **unclosed", 16_000)).toEqual([{ body: "2 * 3 < 7 and **unclosed", html: "2 * 3 &lt; 7 and **unclosed" }]);
     const [m] = renderMatrix('**a** [x](javascript:alert(1)) <img src=x onerror="y">', 16_000);
     expect(m!.html).toBe('<b>a</b> [x](javascript:alert(1)) &lt;img src=x onerror="y"&gt;');
@@ -20,7 +20,7 @@ describe("Matrix rendering", () => {
     expect(renderMatrix("Hallo\n\n```\nx < 1\n```\nEnde", 16_000)[0]!.html).toBe("Hallo<br><br><pre>x &lt; 1</pre>Ende");
   });
 
-  it("splits at the limit and keeps events under Matrix's size limit", () => {
+  it("splits at the limit so every event stays under Matrix's size limit", () => {
     const parts = renderMatrix("<".repeat(50_000), 40_000);
     expect(parts.length).toBeGreaterThan(2);
     for (const p of parts) expect(Buffer.byteLength(p.body) + Buffer.byteLength(p.html)).toBeLessThanOrEqual(60_000);
@@ -29,7 +29,7 @@ describe("Matrix rendering", () => {
 });
 
 describe("Matrix input", () => {
-  it("reads m.text, drops edits, notices and a reply's quote", () => {
+  it("reads only what the user wrote: m.text without a reply's quote, never an edit or a notice", () => {
     expect(messageText({ msgtype: "m.text", body: "  Hallo  " })).toBe("Hallo");
     expect(messageText({ msgtype: "m.notice", body: "bot" })).toBeUndefined();
     expect(messageText({ msgtype: "m.text", body: "* neu", "m.relates_to": { rel_type: "m.replace", event_id: "$1" } })).toBeUndefined();
@@ -45,7 +45,7 @@ describe("Matrix input", () => {
 });
 
 describe("Matrix bot state", () => {
-  it("persists allowed rooms and question messages in the SDK's file storage", async () => {
+  it("persists its state (allowed rooms, question messages, warnings given) in the SDK's file storage", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-matrix-"));
     try {
       const file = join(dir, "matrix-bot.json");

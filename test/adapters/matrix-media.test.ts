@@ -77,7 +77,7 @@ describe("Matrix adapter: images, audio and other media", () => {
     ]);
   });
 
-  it("transcribes an m.audio message and answers the transcript", async () => {
+  it("answers an m.audio message by its transcript", async () => {
     const mxc = hs.upload("OGG-BYTES", "audio/ogg");
     const from = hs.sent.length;
     hs.sendEvent(ROOM, CHRIS, "m.room.message", { msgtype: "m.audio", body: "Sprachnachricht", url: mxc, info: { mimetype: "audio/ogg" } });
@@ -86,7 +86,7 @@ describe("Matrix adapter: images, audio and other media", () => {
     expect(chats()[0]!.messages.at(-1)).toEqual({ role: "user", content: "Ich habe heute Kuchen gebacken." });
   });
 
-  it("gives a file, a location and a sticker a short reply and sends nothing to the model", async () => {
+  it("answers a file, a location or a sticker with a short reply, sending nothing to the model", async () => {
     let from = hs.sent.length;
     hs.sendEvent(ROOM, CHRIS, "m.room.message", { msgtype: "m.file", body: "steuer.pdf", url: hs.upload("PDF", "application/pdf") });
     expect((await nextMessage(from)).content.body).toBe("Dateien kann ich noch nicht öffnen. Schreib mir gern, worum es geht.");

@@ -25,7 +25,7 @@ describe("Matrix: Lilo talks only in rooms of her and one allowed user", () => {
   const bodies = () => roomBodies(w);
   const stored = () => storedTexts(w);
 
-  it("gives a room shared by two allowed users one notice and nothing of either's memory", async () => {
+  it("treats a room shared by two allowed users as not private: one notice, nothing of either's memory", async () => {
     hs.addMember(ROOM, ANNA);
     hs.sendText(ROOM, CHRIS, "!memory");
     hs.sendText(ROOM, ANNA, "!memory PIN");
@@ -43,7 +43,7 @@ describe("Matrix: Lilo talks only in rooms of her and one allowed user", () => {
     expect(t.lilo.push.target("anna")).toBeUndefined();
   });
 
-  it("stops talking when a third person joins, and talks again once they left", async () => {
+  it("talks in a room only while it is private: silent while a third person is in, talking again once they left", async () => {
     hs.sendText(ROOM, CHRIS, ASK);
     await hs.waitFor(() => bodies().length === 1);
     expect(bodies()).toEqual(["Antwort: PIN 4711"]);

@@ -45,7 +45,7 @@ describe("Matrix: member changes after a sync gap", () => {
   const stored = () => storedTexts(w);
   const chats = () => chatCalls(w);
 
-  it("sees a join that comes only in a limited sync's state, and the leave the same way", async () => {
+  it("sees a join or a leave that comes only in a limited sync's state", async () => {
     hs.joinInGap(ROOM, EVE);
     hs.sendText(ROOM, CHRIS, "Und jetzt, mit Eve? Die PIN?");
     hs.sendText(ROOM, CHRIS, "!memory");
@@ -88,7 +88,7 @@ describe("Matrix: member changes after a sync gap", () => {
     expect(stored().filter((s) => !s.startsWith("Antwort"))).toEqual([ASK, AGAIN]);
   });
 
-  it("judges each message with the members of its moment when a gap's join and a timeline leave come in one sync", async () => {
+  it("judges each message by the members of its moment, even when a gap's join and a timeline leave come in one sync", async () => {
     // Written at once, these reach the bot in one sync: Eve's join in its state, then the timeline.
     hs.joinInGap(ROOM, EVE);
     hs.sendText(ROOM, CHRIS, "Mit Eve: die PIN?");
@@ -100,7 +100,7 @@ describe("Matrix: member changes after a sync gap", () => {
     expect(stored().filter((s) => !s.startsWith("Antwort"))).toEqual([ASK, AGAIN]);
   });
 
-  it("leaves a message stored before a restart open while its room is not private, and answers it once it is", async () => {
+  it("leaves a message stored before a restart open while its room is not private, answering it once it is", async () => {
     await bot.stop();
     // Stored with its sync, not answered before the stop; meanwhile Eve joined.
     t.lilo.inbox.receive({ userId: "chris", text: AGAIN, transport: "matrix", chatId: ROOM, externalId: "$stored:fake" });

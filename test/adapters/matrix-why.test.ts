@@ -7,7 +7,7 @@ import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { isExtraction, makeTestLilo, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
 
-// Issue 19 through the real matrix-bot-sdk client and the fake homeserver: !why, its three typed actions, !forget <words> with ja/nein.
+// Explaining and correcting memories through the real matrix-bot-sdk client and the fake homeserver: !why, its three typed actions, !forget <words> with ja/nein.
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
 const ROOM = "!chris:fake.server";
@@ -16,7 +16,7 @@ const WAIT = 20_000;
 
 const lastUserText = (body: AnthropicRequestBody) => String(body.messages.at(-1)?.content ?? "");
 
-describe("Matrix: !why, !wrong, !outdated and !forget (issue 19)", () => {
+describe("Matrix: !why, !wrong, !outdated and !forget", () => {
   let hs: FakeMatrix;
   let model: FakeAnthropic;
   let t: TestLilo;
@@ -89,7 +89,7 @@ describe("Matrix: !why, !wrong, !outdated and !forget (issue 19)", () => {
     return String((await hs.waitForSent((e) => e.roomId === ROOM && e.type === "m.room.message", WAIT, from)).content.body);
   }
 
-  it("!why shows the last answer's memories in German and tells how to act on them; each action does what it says", async () => {
+  it("!why offers the last answer's memories with their actions in German, each action doing what it says", async () => {
     expect(await say("Was trinke ich gern? Earl Grey? Und das Boot?")).toBe("Gern!");
     const why = await say("!why");
     expect(why).toContain("Das hatte ich für diese Antwort im Kopf:");
@@ -144,7 +144,7 @@ describe("Matrix: !why, !wrong, !outdated and !forget (issue 19)", () => {
     expect(await say("!wrong N999999")).toBe("Diesen Eintrag gibt es nicht (mehr).");
   });
 
-  it("!forget <words> lists the findings; a typed nein keeps everything, a typed ja forgets it everywhere", async () => {
+  it("!forget <words> lists the findings, forgetting them everywhere only on a typed ja", async () => {
     const found = await ask("!forget Earl Grey");
     expect(found.content.body).toMatch(/^Das habe ich gefunden \(\d+\):/);
     expect(found.content.body).toContain(`Notiz #${ids.earl}: Christian trinkt gern Earl Grey`);

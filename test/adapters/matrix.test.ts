@@ -88,7 +88,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     return hs.waitForSent((e) => e.roomId === roomId && e.type === "m.room.message", 5_000, from);
   }
 
-  it("joins on an allowed user's invitation and rejects a stranger's", async () => {
+  it("joins a room only on an allowed user's invitation, rejecting a stranger's", async () => {
     await join();
     hs.invite("!eve:fake.server", EVE);
     await hs.waitFor(() => hs.left.has("!eve:fake.server"));
@@ -106,7 +106,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(JSON.stringify(readDb(t.lilo).all("SELECT text FROM messages"))).not.toContain("Alte Nachricht");
   });
 
-  it("answers a message through the core turn, with typing, HTML and the mood as a reaction", async () => {
+  it("answers a message through the core turn: typing while it runs, HTML, the mood as a reaction", async () => {
     answer = () => "Schön, dich zu sehen, **Chris**! [EMOTION: froh]";
     await join();
     const userEvent = hs.sendText(ROOM, CHRIS, "Hallo Lilo");
@@ -132,7 +132,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     ]);
   });
 
-  it("ignores strangers, its own messages and rooms it was not invited to by an allowed user", async () => {
+  it("answers allowed users only: never a stranger, its own message, a room no allowed user invited it to", async () => {
     await join();
     hs.joined.add("!elsewhere:fake.server"); // a room the bot is in without an allowed invitation
     hs.sendText("!elsewhere:fake.server", CHRIS, "Nachricht im fremden Raum");
@@ -149,7 +149,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(stored.map((r) => r.text).join("\n")).not.toMatch(/Eve|fremden Raum/);
   });
 
-  it("asks a yes/no question and stores the rule on the owner's 👍, ignoring another user's reaction", async () => {
+  it("stores the rule only on the question owner's 👍, ignoring another user's reaction", async () => {
     await join();
     await say("Bitte merk dir das");
     const question = await hs.waitForSent((e) => e.type === "m.room.message" && String(e.content.body).includes("Soll ich mir das merken?"));
@@ -172,7 +172,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     await hs.waitFor(() => hs.redactions.length === 2); // the bot's 👍/👎 hints are removed
   });
 
-  it("remembers allowed rooms and open questions across a restart", async () => {
+  it("remembers allowed rooms with open questions across a restart", async () => {
     await join();
     await say("Bitte merk dir das");
     const question = await hs.waitForSent((e) => e.type === "m.room.message" && String(e.content.body).includes("Soll ich mir das merken?"));
@@ -210,7 +210,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(t.lilo.rules.list("chris")).toEqual([]);
   });
 
-  it("delivers broken Markdown with the plain body intact and escaped HTML", async () => {
+  it("delivers broken Markdown safely: the plain body intact, the HTML escaped", async () => {
     answer = () => "2 * 3 < 7 and **unclosed <script>alert(1)</script>";
     await join();
     const reply = await say("Rechne mal");
@@ -235,7 +235,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(parts.join("\n\n")).toBe(long);
   });
 
-  it("sends a push to the opted-in room and logs it", async () => {
+  it("sends a push to the opted-in room, logging it", async () => {
     await join();
     expect((await say("!push on")).content.body).toBe(T.pushOn);
     const outcome = await t.lilo.push.send("chris", { kind: "greeting", text: "Guten Morgen, **Chris**!" });
@@ -291,7 +291,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     await plain.cleanup();
   });
 
-  it("runs commands: help, model, memory and forget with an ownership check", async () => {
+  it("runs its commands (help, model, memory, forget), checking ownership", async () => {
     await join();
     expect((await say("!help")).content.body).toBe(T.help.join("\n"));
     expect((await say("/model")).content.body).toBe(T.model("anthropic:claude-test"));
@@ -320,7 +320,7 @@ describe("Matrix adapter against a fake homeserver", () => {
     ).toBeTruthy();
   });
 
-  it("writes the diary and thinks on demand", async () => {
+  it("writes the diary or thinks on demand", async () => {
     await join();
     expect((await say("!diary")).content.body).toBe(ON_DEMAND_TEXTS.de.diaryNone["no-conversation"]);
     await say("Heute war ein langer Tag im Büro.");

@@ -23,7 +23,7 @@ describe("Telegram adapter: commands and push", () => {
     return String(all[before]!.params.text);
   }
 
-  it("registers the command menu and lists the commands on /help", async () => {
+  it("offers its commands in the menu and on /help, answering none meant for another bot", async () => {
     const menu = h.tg.sent.find((c) => c.method === "setMyCommands")!;
     const names = (menu.params.commands as { command: string }[]).map((c) => c.command);
     expect(names).toEqual(expect.arrayContaining(["start", "help", "model", "memory", "forget", "retry", "push"]));
@@ -39,7 +39,7 @@ describe("Telegram adapter: commands and push", () => {
     expect(h.chatRequests()).toHaveLength(0);
   });
 
-  it("shows and switches the chat model", async () => {
+  it("/model shows or switches the chat model, refusing a bad one in the persona's language", async () => {
     expect(await say("/model")).toBe("Chat-Modell: anthropic:claude-test");
     expect(await say("/model anthropic:claude-other")).toBe("Chat-Modell ist jetzt: anthropic:claude-other");
     await say("Hallo");
@@ -54,7 +54,7 @@ describe("Telegram adapter: commands and push", () => {
     expect(await say("/model")).toBe("Chat-Modell: anthropic:claude-other");
   });
 
-  it("retries an answer that failed, and says when there is nothing to retry", async () => {
+  it("/retry redoes an answer that failed, saying so when there is nothing to retry", async () => {
     expect(await say("/retry")).toBe("Nichts zu wiederholen: deine letzte Nachricht ist beantwortet.");
     h.anthropic.fail(500);
     expect(await say("Bist du da?")).toContain("/retry");
@@ -63,7 +63,7 @@ describe("Telegram adapter: commands and push", () => {
     expect(readDb(h.lilo).get("SELECT count(*) AS n FROM messages WHERE role = 'user'")).toEqual({ n: 1 });
   });
 
-  it("opts a chat in to pushes, delivers and logs them, and logs a push to a user who never opted in", async () => {
+  it("/push opts a chat in or out, every push logged, even one to a user who never opted in", async () => {
     expect(await say("/push")).toContain("Push ist aus");
     expect(await say("/push on")).toBe("Okay, meine Nachrichten kommen ab jetzt in diesen Chat.");
     expect(h.lilo.push.target("chris")).toEqual({ transport: "telegram", chatId: String(CHRIS) });
@@ -89,7 +89,7 @@ describe("Telegram adapter: commands and push", () => {
     expect(await say("/push test")).toBe("Der Test-Push ging nicht raus: Push ist hier noch aus. Schalte ihn erst ein.");
   });
 
-  it("writes the diary and thinks on demand, and says why when there is nothing to write about", async () => {
+  it("writes the diary or thinks on demand, saying why when there is nothing to go on", async () => {
     expect(await say("/diary")).toBe("Heute haben wir nicht gesprochen – ich erfinde keinen Tag.");
     expect(await say("/think")).toBe("Wir haben noch nicht gesprochen – worüber sollte ich nachdenken?");
     await say("Heute war ich im Kino.");
@@ -112,8 +112,11 @@ describe("Telegram adapter: commands and push", () => {
 });
 
 describe("Telegram adapter registration", () => {
-  it("is in ADAPTERS and does not start without TELEGRAM_BOT_TOKEN", async () => {
+  it("is in ADAPTERS", () => {
     expect(ADAPTERS).toContain(startTelegram);
+  });
+
+  it("does not start without TELEGRAM_BOT_TOKEN", async () => {
     const t = makeTestLilo({ ANTHROPIC_API_KEY: "sk-ant-test" });
     try {
       expect(await startTelegram(t.lilo, silentLogger)).toBeUndefined();

@@ -18,7 +18,7 @@ describe("Telegram adapter: durable inbox and delivery state", () => {
     await h.stop();
   });
 
-  it("stores a message when its batch arrives, before the turn before it has finished, and records the delivery", async () => {
+  it("stores a message with its delivery when its batch arrives, before the turn ahead of it has finished", async () => {
     const hold = gate();
     h.answer = async (text) => {
       if (text === "erste") await hold.promise;
@@ -40,7 +40,7 @@ describe("Telegram adapter: durable inbox and delivery state", () => {
     expect(messagesIn(h.tg, CHRIS).map((c) => c.params.text)).toEqual(["Antwort: erste", "Antwort: zweite"]);
   });
 
-  it("a refused answer goes out as plain text in shorter parts; when that fails too it is marked failed and /retry redoes the turn", async () => {
+  it("a refused answer is never lost: sent again as plain text in shorter parts, else marked failed for /retry to redo the turn", async () => {
     h.answer = () => "Hier ist **die** Antwort.";
     h.tg.failNext("sendMessage", 400, "Bad Request: message is too long");
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Hallo" });
@@ -63,7 +63,7 @@ describe("Telegram adapter: durable inbox and delivery state", () => {
     ]);
   });
 
-  it("an empty or markers-only model answer is not stored as an answer; the user is told and /retry works", async () => {
+  it("an empty or markers-only model answer is no answer: not stored, the user told, /retry still working", async () => {
     h.answer = () => "[EMOTION: froh]";
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Hallo" });
     const [note] = await waitForMessages(h.tg, CHRIS);

@@ -29,7 +29,7 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     stt = undefined;
   });
 
-  it("sends a photo with its caption to the model as image + text and stores only the caption", async () => {
+  it("sends a photo with its caption to the model as image + text, storing only the caption", async () => {
     await start();
     h.answer = () => "Was für eine süße Katze!";
     const small = h.tg.addFile("tiny", "jpg");
@@ -63,7 +63,7 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     expect(log.lines.join("\n")).not.toContain(h.tg.token);
   });
 
-  it("stores a photo's caption as waiting for its answer before the model is asked (the inbox), and the picture still goes along", async () => {
+  it("stores a photo's caption as waiting for its answer before the model is asked (the inbox), the picture still going along", async () => {
     await start();
     const hold = gate();
     h.answer = async () => (await hold.promise, "Hübsch!");
@@ -78,7 +78,7 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     expect(rows()).toHaveLength(2);
   });
 
-  it("tells the user she cannot see pictures yet when the model takes no images, and answers the caption", async () => {
+  it("answers the caption alone when the model takes no images, telling the user she cannot see pictures yet", async () => {
     await start({ LILO_VISION: "none" });
     h.answer = () => "Mia ist ein schöner Name!";
     const photo = h.tg.addFile(JPEG, "jpg");
@@ -91,7 +91,7 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     expect(h.tg.downloads).toEqual([]);
   });
 
-  it("transcribes a voice note through the transcription endpoint and answers the transcript", async () => {
+  it("answers a voice note by its transcript from the transcription endpoint", async () => {
     stt = await startFakeTranscription({ text: "Ich war heute im Zoo." });
     await start({ LILO_TRANSCRIBE_BASE_URL: stt.baseURL, LILO_TRANSCRIBE_API_KEY: "sk-stt-test" });
     h.answer = () => "Wie schön! Welche Tiere hast du gesehen?";
@@ -124,7 +124,7 @@ describe("Telegram adapter: photos, voice notes and other media", () => {
     expect(log.lines.some((l) => l.startsWith("warn voice note not transcribed"))).toBe(true);
   });
 
-  it("gives a sticker, a location and a file a short reply, logs each, and sends nothing to the model", async () => {
+  it("answers a sticker, a location or a file with a logged short reply, sending nothing to the model", async () => {
     await start();
     h.tg.pushMedia({
       fromId: CHRIS,

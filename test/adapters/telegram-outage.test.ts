@@ -29,7 +29,7 @@ function harness(down: number, random?: () => number) {
 }
 
 describe("Telegram outage loop", () => {
-  it("keeps polling through a long outage with each wait doubled, jittered and capped at 60 s", async () => {
+  it("keeps polling through a long outage, each wait doubled, jittered, capped at 60 s", async () => {
     const h = harness(30);
     await expect(h.call("getUpdates")).resolves.toMatchObject({ ok: true });
     expect(h.calls()).toBe(31);
@@ -46,7 +46,7 @@ describe("Telegram outage loop", () => {
     expect(h.lines.filter((l) => l.msg === "telegram reachable again")).toHaveLength(1);
   });
 
-  it("gives up on a send after MAX_CALL_RETRIES retries and lets the error go up", async () => {
+  it("gives up on a send after MAX_CALL_RETRIES retries, letting the error go up", async () => {
     const h = harness(100, () => 0.5);
     await expect(h.call("sendMessage")).rejects.toBeInstanceOf(HttpError);
     expect(h.calls()).toBe(MAX_CALL_RETRIES + 1);

@@ -22,7 +22,7 @@ describe("Telegram: Lilo talks in private chats only", () => {
     await h.stop();
   });
 
-  it("answers an allowed user's group message once with the refusal, and nothing of his memory reaches anyone", async () => {
+  it("answers a group only with one refusal: nothing of an allowed user's memory reaches anyone there", async () => {
     h.answer = (text) => `Antwort auf ${text} mit allem, was ich weiß`;
     h.tg.pushMessage({ fromId: CHRIS, chatId: GROUP, text: "Lilo, wie ist meine PIN?" });
     h.tg.pushMessage({ fromId: CHRIS, chatId: GROUP, text: "/memory" });
@@ -42,7 +42,7 @@ describe("Telegram: Lilo talks in private chats only", () => {
     expect(h.tg.calls("sendChatAction", GROUP)).toHaveLength(0);
   });
 
-  it("refuses supergroups the same way and ignores channel posts and edits", async () => {
+  it("treats a supergroup like a group, ignoring channel posts or edits entirely", async () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: SUPERGROUP, text: "/memory" });
     await waitForMessages(h.tg, SUPERGROUP, 1);
     expect(messagesIn(h.tg, SUPERGROUP)[0]!.params.text).toBe(T.privateOnly);

@@ -26,7 +26,7 @@ describe("Telegram adapter: yes/no buttons", () => {
     await h.stop();
   });
 
-  it("renders the core's question as buttons; only the owner's press stores the rule", async () => {
+  it("renders the core's question as buttons, only the owner's press storing the rule", async () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Bitte antworte kurz." });
     const [answer, question] = await waitForMessages(h.tg, CHRIS, 2);
     expect(answer!.params.text).toBe("Verstanden.");
@@ -66,7 +66,7 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(h.lilo.rules.list("chris")).toHaveLength(1);
   });
 
-  it("a typed answer settles the question and takes its buttons away (issue 12)", async () => {
+  it("a typed answer settles the question, so its buttons go away", async () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Bitte antworte kurz." });
     const [, question] = await waitForMessages(h.tg, CHRIS, 2);
     const messageId = (question!.result as { message_id: number }).message_id;
@@ -89,7 +89,7 @@ describe("Telegram adapter: yes/no buttons", () => {
     expect(h.tg.sent.filter((c) => c.method === "sendMessage" && !c.ok)).toEqual([]);
   });
 
-  it("lists notes with forget buttons on /memory, and forgets only the user's own notes", async () => {
+  it("lists notes with forget buttons on /memory, forgetting only the user's own notes", async () => {
     const mine = await h.lilo.memory.add({ text: "Christian trinkt Tee", userId: "chris" });
     const hers = await h.lilo.memory.add({ text: "Anna mag Jazz", userId: "anna" });
     if (!mine.added || !hers.added) throw new Error("notes not added");

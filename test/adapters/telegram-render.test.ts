@@ -27,7 +27,7 @@ describe("Telegram rendering helpers against the fake Bot API", () => {
     expect(tg.calls("sendChatAction").every((c) => c.params.chat_id === 5 && c.params.action === "typing")).toBe(true);
   });
 
-  it("puts the keyboard on the last part only and sends text Telegram cannot take as HTML as plain text", async () => {
+  it("puts the keyboard on the last part only", async () => {
     const keyboard = { inline_keyboard: [[{ text: "Ja", callback_data: "q:1:yes" }]] };
     const text = "a ".repeat(2500).trim() + "\n\n" + "b ".repeat(10).trim();
     await sendText(api, 5, text, silentLogger, keyboard);
@@ -35,7 +35,9 @@ describe("Telegram rendering helpers against the fake Bot API", () => {
     expect(sent).toHaveLength(2);
     expect(sent[0]!.params.reply_markup).toBeUndefined();
     expect(sent[1]!.params.reply_markup).toEqual(keyboard);
+  });
 
+  it("sends text Telegram cannot take as HTML as plain text", async () => {
     tg.failNext("sendMessage", 400, "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"");
     await sendText(api, 5, "**fett**", silentLogger);
     expect(tg.calls("sendMessage").at(-1)!.params).toEqual({ chat_id: 5, text: "**fett**" });
@@ -49,21 +51,28 @@ describe("Telegram rendering helpers against the fake Bot API", () => {
     ]);
   });
 
-  it("delivers pushes to private chats only, and lets other refusals through to the push log", async () => {
+  it("delivers pushes to private chats only", async () => {
     const transport = telegramTransport(api, silentLogger);
     expect(transport.name).toBe("telegram");
     await transport.send({ transport: "telegram", chatId: "5" }, { kind: "greeting", text: "Hallo" });
     await expect(transport.send({ transport: "telegram", chatId: "-1001" }, { kind: "greeting", text: "Hallo" })).rejects.toThrow(/not a private chat/);
     await expect(transport.send({ transport: "telegram", chatId: "@kanal" }, { kind: "greeting", text: "Hallo" })).rejects.toThrow(/not a private chat/);
     expect(tg.calls("sendMessage").map((c) => c.params.chat_id)).toEqual([5]);
+  });
+
+  it("lets any other refusal through to the push log", async () => {
+    const transport = telegramTransport(api, silentLogger);
     tg.failNext("sendMessage", 403, "Forbidden: bot was blocked by the user");
     await expect(transport.send({ transport: "telegram", chatId: "5" }, { kind: "test", text: "x" })).rejects.toThrow(/blocked/);
   });
 
-  it("maps callback data and moods", () => {
+  it("maps callback data to the answer or forget it stands for", () => {
     expect(parseCallback(questionCallback(42, "no"))).toEqual({ kind: "answer", questionId: 42, answer: "no" });
     expect(parseCallback("f:7")).toEqual({ kind: "forget", noteId: 7 });
     expect(parseCallback("q:x:yes")).toBeUndefined();
+  });
+
+  it("maps a canonical mood to its reaction", () => {
     expect(moodReaction("nachdenklich")).toBe("🤔");
     // What the model wrote is normalised once, in the core; the adapter only maps the canonical mood.
     expect(moodReaction(normalizeMood("glücklich"))).toBe("😁");

@@ -21,7 +21,7 @@ describe("Telegram adapter: webhook mode", () => {
       body: JSON.stringify(update),
     });
 
-  it("registers the webhook with a secret and answers Telegram before the model has answered", async () => {
+  it("registers the webhook with a secret, answering Telegram's request before the model has answered", async () => {
     expect(h.tg.webhook?.url).toBe("https://lilo.example.invalid/telegram");
     const secret = h.tg.webhook!.secretToken!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{32,256}$/);
@@ -64,7 +64,7 @@ describe("Telegram adapter: where the webhook listens", () => {
     expect(telegramConfig(h.lilo.config).webhookHost).toBe("127.0.0.1");
   });
 
-  it("binds to TELEGRAM_WEBHOOK_HOST when it is set (here every interface) and still answers there", async () => {
+  it("binds to TELEGRAM_WEBHOOK_HOST when it is set (here every interface), answering there", async () => {
     h = await startTelegramHarness({ env: { ...webhookEnv, TELEGRAM_WEBHOOK_HOST: "0.0.0.0" } });
     expect(h.adapter.webhookAddress).toBe("0.0.0.0");
     const secret = h.tg.webhook!.secretToken!;

@@ -3,12 +3,12 @@ import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts
 import type { SentCall } from "../fakes/fake-telegram.ts";
 import { CHRIS, lastUserText, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
 
-// Issue 19 through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
+// Explaining and correcting memories through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
 /** Waits are generous: the machine may be busy; nothing sleeps, every wait ends on the awaited call. */
 const WAIT = 30_000;
 type Keyboard = { inline_keyboard: { text: string; callback_data: string }[][] };
 
-describe("Telegram: /why and /forget <words> (issue 19)", () => {
+describe("Telegram: /why and /forget <words>", () => {
   let h: TelegramHarness;
   beforeAll(async () => {
     h = await startTelegramHarness();
@@ -47,7 +47,7 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
 
   const pressed = (id: string) => h.tg.waitFor((calls) => calls.find((c) => c.method === "answerCallbackQuery" && c.params.callback_query_id === id), WAIT);
 
-  it("/why lists the last answer's memories with stimmt nicht / veraltet / vergessen; each button does what it says", async () => {
+  it("/why lists the last answer's memories with stimmt nicht / veraltet / vergessen, each button doing what it says", async () => {
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Was trinke ich gern? Earl Grey?" });
     await waitForMessages(h.tg, CHRIS, 1, WAIT);
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/why" });
@@ -124,7 +124,7 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     expect(h.lilo.memory.get("chris", "notes", cello.id)).toBeUndefined();
   });
 
-  it("/forget <words> shows the findings and forgets only after Ja; Nein keeps everything", async () => {
+  it("/forget <words> shows the findings, forgetting them only after Ja", async () => {
     const before = messagesIn(h.tg, CHRIS).length;
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/forget Earl Grey" });
     const asked = (await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!;
@@ -167,7 +167,7 @@ describe("Telegram: /why and /forget <words> (issue 19)", () => {
     expect(String((await waitForMessages(h.tg, CHRIS, before + 4, WAIT)).at(-1)!.params.text)).toContain("Christian liest gern Krimis");
   });
 
-  it("veraltet / stimmt nicht on a profile entry: it leaves the next sheet, logged, and lilo.corrections.undo brings it back", async () => {
+  it("a profile entry marked veraltet or stimmt nicht leaves the next sheet (logged) until lilo.corrections.undo brings it back", async () => {
     const job = h.lilo.profile.add("chris", "work", "Christian arbeitet als Fährmann");
     const cat = h.lilo.profile.add("chris", "other", "Christian hat einen Kater namens Moritz");
     h.answer = () => "Gern!";

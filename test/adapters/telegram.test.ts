@@ -11,7 +11,7 @@ describe("Telegram adapter: chatting", () => {
     await h.stop();
   });
 
-  it("answers a message through the core, with typing, the cheat sheet and a mood reaction", async () => {
+  it("answers a message through the core turn: typing while it runs, the cheat sheet, a mood reaction", async () => {
     h.answer = () => "Mir geht's **gut**, danke! [EMOTION: froh]";
     const msg = h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Hallo Lilo, wie geht's?" });
     const [answer] = await waitForMessages(h.tg, CHRIS);
@@ -36,7 +36,7 @@ describe("Telegram adapter: chatting", () => {
     ]);
   });
 
-  it("refuses a stranger once per chat and keeps nothing of theirs", async () => {
+  it("refuses a stranger once per chat, keeping nothing of theirs", async () => {
     h.tg.pushMessage({ fromId: STRANGER, chatId: STRANGER, text: "geheim eins" });
     h.tg.pushMessage({ fromId: STRANGER, chatId: STRANGER, text: "geheim zwei" });
     // Same chat, so handled after the stranger's two messages: a barrier without sleeping.
@@ -68,7 +68,7 @@ describe("Telegram adapter: chatting", () => {
     expect(texts.join("\n\n")).toBe(long);
   });
 
-  it("delivers broken Markdown safely, and falls back to plain text when Telegram still refuses the HTML", async () => {
+  it("delivers broken Markdown safely, falling back to plain text when Telegram still refuses the HTML", async () => {
     h.answer = () => "2 * 3 < 7 and **unclosed";
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Rechne mal" });
     const [first] = await waitForMessages(h.tg, CHRIS);

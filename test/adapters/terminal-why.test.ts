@@ -5,8 +5,8 @@ import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.
 import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
 
-// Issue 19: the terminal chat takes /why and /forget <words> exactly like Telegram, "ja" typed as the yes.
-describe("terminal: /why, /wrong and /forget <words> (issue 19)", () => {
+// Explaining and correcting memories: the terminal chat takes /why and /forget <words> exactly like Telegram, "ja" typed as the yes.
+describe("terminal: /why, /wrong and /forget <words>", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   /** The same with an English persona. */
@@ -49,7 +49,7 @@ describe("terminal: /why, /wrong and /forget <words> (issue 19)", () => {
     return printed;
   }
 
-  it("/why shows the memories with their origin; /wrong asks and judges the reply; /forget lists, asks, and 'ja' forgets", async () => {
+  it("the terminal explains and corrects memories like the chat: /why with origins, /wrong judged on the reply, /forget only after 'ja'", async () => {
     const first = t.lilo.memory.list("owner").find((n) => n.text.includes("trinkt"))!;
     const out = await chat(["Was trinke ich gern? Earl Grey?", "/why", `/wrong N${first.id}`, "Stimmt doch", `/wrong N${first.id}`, "Heute trinke ich Kaffee"]);
     expect(out).toContain("Das hatte ich für diese Antwort im Kopf:");

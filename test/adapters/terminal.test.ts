@@ -113,7 +113,7 @@ describe("terminal chat", () => {
 });
 
 describe("npm start", () => {
-  it("prints which variables to set and exits non-zero when no model is configured", async () => {
+  it("without a configured model exits non-zero, naming the variables to set", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
     const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_HOME: dir, LILO_DATA_DIR: dir };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
@@ -151,7 +151,7 @@ describe("npm start", () => {
     expect(code).toBe(1);
   });
 
-  it("on Ctrl-C in the terminal chat finishes the background work, closes the database and exits 0", async () => {
+  it("on Ctrl-C in the terminal chat shuts down cleanly: background work finished, database closed, exit 0", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
     await createTinyModel(join(dir, "models"), "test/tiny-bert", { dim: 16 });
     const fake = await startFakeAnthropic();

@@ -21,7 +21,7 @@ describe("Lilo as a library with the default wiring", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("adds and searches memories per user and store: [{ id, text, score, createdAt }]", async () => {
+  it("keeps memories apart per user and store: a search finds one user's store only, each hit { id, text, score, createdAt }, one text stored once", async () => {
     const a = await lilo.memory.add({ text: "kino film", store: "notes", userId: "u1", createdAt: "2025-03-01T12:00:00Z" });
     await lilo.memory.add({ text: "kaffee garten", store: "notes", userId: "u1" });
     await lilo.memory.add({ text: "kino film", store: "notes", userId: "u2" });

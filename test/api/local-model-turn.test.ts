@@ -48,7 +48,7 @@ describe("a Lilo whose chat model is her own local model", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("answers a turn, stores the answer, and the extraction's JSON parses on the first try", async () => {
+  it("serves a whole turn on the local model: the answer stored, the extraction's JSON parsed at the first try", async () => {
     const r = await t.lilo.handleMessage({ userId: "chris", text: "Ich trinke morgens gerne Kaffee mit Hafermilch." });
     expect(r.ok, r.error?.message).toBe(true);
     expect(r.model).toBe(`local:${file}`);

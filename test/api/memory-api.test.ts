@@ -34,7 +34,7 @@ describe("memory API: one ownership rule for every caller", () => {
     expect(t.lilo.memory.list("chris").map((e) => e.id)).toEqual([mine]);
   });
 
-  it("refuses another user's, a superseded and a missing entry with the same answer, and changes nothing", async () => {
+  it("treats another user's, a superseded or a missing entry alike: the same empty answer, nothing changed", async () => {
     for (const id of [hers, corrected, 999]) {
       expect(await t.lilo.memory.forget("chris", "notes", id)).toBeUndefined();
       expect(await t.lilo.memory.edit("chris", "notes", id, "anders")).toBeUndefined();
@@ -45,10 +45,13 @@ describe("memory API: one ownership rule for every caller", () => {
     ).toBeTruthy();
   });
 
-  it("forgets and edits the user's own entry; the operator may change anyone's", async () => {
+  it("lets a user edit or forget their own entry", async () => {
     expect(await t.lilo.memory.edit("chris", "notes", mine, "Chris mag grünen Tee")).toMatchObject({ text: "Chris mag grünen Tee" });
     expect(await t.lilo.memory.forget("chris", "notes", mine)).toMatchObject({ id: mine, text: "Chris mag grünen Tee" });
     expect(t.lilo.memory.get(ANY_USER, "notes", mine)).toBeUndefined();
+  });
+
+  it("lets the operator forget anyone's entry, failing with NotFoundError only on a missing one", async () => {
     expect(await t.lilo.memory.forget(ANY_USER, "notes", hers)).toMatchObject({ userId: "anna" });
     await expect(t.lilo.memory.forget(ANY_USER, "notes", 999)).rejects.toBeInstanceOf(NotFoundError);
   });

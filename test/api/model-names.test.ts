@@ -28,7 +28,7 @@ describe("model names", () => {
     expect(() => loadConfig({ LILO_CHAT_MODEL: "llama3" })).toThrow('LILO_CHAT_MODEL: Unknown provider "llama3"');
   });
 
-  it("refuses a model the provider does not list, with the same message at start, in lilo model and in lilo settings", async () => {
+  it("refuses a model the provider does not list with one message everywhere: at start, in lilo model, in lilo settings", async () => {
     const message = 'The provider "openai" does not offer the model "bogus" (it offers: llama3.1:8b, qwen2.5).';
     const atStart = makeTestLilo({ ...env(), LILO_CHAT_MODEL: "openai:bogus" });
     await expect(atStart.lilo.models.checkChat()).rejects.toThrow(message);

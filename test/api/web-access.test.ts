@@ -22,7 +22,7 @@ describe("web access: login links and sessions", () => {
     expect(link.token).toMatch(/^[\w-]{43}$/);
   });
 
-  it("a link opens one session once, within its minutes; the session ends after its hours or on logout", () => {
+  it("web access lasts only as long as granted: a link opens one session once within its minutes, a session ends after its hours or on logout", () => {
     const link = t.lilo.webAccess.issueLink(ANY_USER, 10);
     expect(t.lilo.webAccess.linkState(link.token)).toBe("valid");
     const r = t.lilo.webAccess.redeem(link.token, 2);

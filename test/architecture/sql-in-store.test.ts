@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * SQL lives in core/foundation/store only (issue 8): every other module talks to the
+ * SQL lives in core/foundation/store only: every other module talks to the
  * database through a store. This scans the sources outside core/foundation/store for SQL
  * shapes — not English words: "select" or "update" in a sentence is fine.
  */

@@ -38,7 +38,7 @@ describe("lilo analysis", () => {
     await fake.close();
   });
 
-  it("previews without calling a model, runs, lists, shows and deletes", async () => {
+  it("takes an analysis through its life: a preview without a model call, run, list, show, delete", async () => {
     const p = await runCli(open, ["analysis", "preview", "--from", "2026-11-01", "--to", "2026-11-30", "--keyword", "ehrlich,Arzttermin"]);
     expect(p.code).toBe(0);
     expect(p.out).toContain("=== Gespräch: Ich frage mich, ob du ehrlich bist | Beginn: 2026-11-02 10:00 | Startmodell: anthropic:test ===  (");
@@ -67,12 +67,14 @@ describe("lilo analysis", () => {
     expect(missing).toMatchObject({ code: 1, err: "error: no analysis ../../etc/passwd" });
   });
 
-  it("exports the transcript and edits, shows and resets the questions", async () => {
+  it("exports the transcript of a selection to a file", async () => {
     const file = join(t.dir, "transcript.txt");
     const out = await runCli(open, ["analysis", "transcript", "--keyword", "Arzttermin", "--out", file]);
     expect(out.out).toMatch(/^wrote \d+ characters to /);
     expect(readFileSync(file, "utf8")).toContain("[09:00] (Lilo meldet sich von selbst, ohne vorherige Nachricht von Christian)\n[09:00] Lilo: Guten Morgen");
+  });
 
+  it("asks the analyst the edited questions until they are reset to the default", async () => {
     expect((await runCli(open, ["analysis", "questions", "show"])).out).toMatch(/^\(default\)\n1\. Wie denkt Lilo\?/);
     const q = join(t.dir, "questions.txt");
     writeFileSync(q, "1. Ist sie ehrlich?\n");
@@ -82,7 +84,9 @@ describe("lilo analysis", () => {
     expect(fake.requests[0]!.system).toContain("1. Ist sie ehrlich?");
     expect((await runCli(open, ["analysis", "questions", "reset"])).out).toBe("questions reset to the default");
     expect((await runCli(open, ["analysis", "questions", "show"])).out).toContain("(default)");
+  });
 
+  it("refuses a date that is not a local YYYY-MM-DD", async () => {
     const bad = await runCli(open, ["analysis", "preview", "--from", "1.11.2026"]);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain("use a local date YYYY-MM-DD");

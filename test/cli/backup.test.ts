@@ -37,7 +37,7 @@ describe("lilo backup / restore", () => {
     return path;
   }
 
-  it("copies the Matrix key stores beside the database backup, and puts a lost one back on restore", async () => {
+  it("a backup carries the Matrix key stores: copied beside it, a lost one put back on restore", async () => {
     const keys = join(t.lilo.config.dataDir, "matrix-crypto");
     mkdirSync(keys, { recursive: true });
     writeFileSync(join(keys, "DEVICE.store"), "keys");
@@ -50,7 +50,7 @@ describe("lilo backup / restore", () => {
     expect(readFileSync(join(keys, "DEVICE.store"), "utf8")).toBe("keys");
   });
 
-  it("backs up, shows the file in a dry run, and restores with --apply", async () => {
+  it("restore is a dry run until --apply, which first backs up the current database", async () => {
     const file = await backup();
     await t.lilo.memory.add({ text: "Christian spielt Schach", userId: "owner" });
     const withThree = notes();
@@ -124,7 +124,7 @@ describe("lilo backup / restore", () => {
     expect(notes()).toHaveLength(3);
   });
 
-  it("refuses a damaged Lilo backup and names every missing table and index", async () => {
+  it("refuses a damaged Lilo backup, naming every missing table or index", async () => {
     const file = await backup();
     const damaged = new Database(file);
     damaged.exec("DROP TABLE profile; DROP INDEX messages_external; DROP TABLE jobs");
@@ -137,7 +137,7 @@ describe("lilo backup / restore", () => {
     expect(notes()).toEqual(["Christian mag Kino", "Christian trinkt Tee"]);
   });
 
-  it("refuses --apply while a live process holds the writer lock beside the database, and ignores a stale lock", async () => {
+  it("refuses --apply while a live process holds the writer lock beside the database", async () => {
     const file = await backup();
     // A live process that is not this one: the parent of the test runner.
     writeFileSync(`${t.lilo.config.dbPath}.lock`, JSON.stringify({ pid: process.ppid, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
@@ -145,7 +145,10 @@ describe("lilo backup / restore", () => {
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(`Lilo is running (bot, pid ${process.ppid}`);
     expect(refused.out).not.toContain("restored");
-    // A lock left by a process that is gone (kill -9) does not block.
+  });
+
+  it("ignores a stale lock, left by a process that is gone (kill -9)", async () => {
+    const file = await backup();
     writeFileSync(`${t.lilo.config.dbPath}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, since: "2026-12-03T00:00:00.000Z", startTicks: null, role: "bot" }));
     const ok = await runCli(open, ["restore", file, "--apply"]);
     expect(ok.code).toBe(0);

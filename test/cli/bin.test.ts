@@ -20,7 +20,7 @@ describe("the lilo executable", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("prints the version from package.json and the command list, compiled and through tsx", async () => {
+  it("prints the version from package.json with the command list, compiled or through tsx", async () => {
     const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
     expect((await lilo(["--version"])).stdout.trim()).toBe(pkg.version);
     expect((await lilo(["--version"], { LILO_CLI_TSX: "1" })).stdout.trim()).toBe(pkg.version);
@@ -28,7 +28,7 @@ describe("the lilo executable", () => {
     for (const c of ["memory", "rules", "topics", "suggestions", "search-log", "settings"]) expect(help).toContain(`  ${c}`);
   }, 30_000);
 
-  it("a read command on a home without data refuses, naming the folder, and creates nothing", async () => {
+  it("a read command on a home without data refuses, naming the folder, creating nothing", async () => {
     const empty = mkdtempSync(join(tmpdir(), "lilo-empty-"));
     const refused = await lilo(["rules", "list"], { LILO_HOME: empty, LILO_DATA_DIR: "data" }).catch((e: { code: number; stderr: string }) => e);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining(`Lilo has no data in ${join(empty, "data")}`) });
@@ -44,7 +44,7 @@ describe("the lilo executable", () => {
     rmSync(empty, { recursive: true, force: true });
   }, 30_000);
 
-  it("runs a command against the data directory and prints JSON", async () => {
+  it("runs a command against the data directory, printing JSON", async () => {
     writeFileSync(join(dir, "empty.jsonl"), "");
     await liloOffline(["import", join(dir, "empty.jsonl")]); // creates the database (an import may)
     expect(JSON.parse((await lilo(["rules", "list", "--json"])).stdout)).toEqual([]);
@@ -59,7 +59,7 @@ describe("the lilo executable", () => {
       env: { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" },
     });
 
-  it("from another directory reaches the same data through LILO_HOME and leaves no data/ there", async () => {
+  it("from another directory reaches the same data through LILO_HOME, leaving no data/ there", async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), "lilo-cwd-"));
     const env = { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" };
     const bin = join(process.cwd(), "admin-cli", "bin.js");
@@ -71,7 +71,7 @@ describe("the lilo executable", () => {
     rmSync(elsewhere, { recursive: true, force: true });
   }, 30_000);
 
-  it("ends quietly with 0 when the reader closes the pipe early (| head -1), and reads a missing import file as a sentence", async () => {
+  it("exits cleanly when its reader or its input is missing: 0 when the pipe closes early (| head -1), one sentence for a missing import file", async () => {
     const many = join(dir, "many.jsonl");
     const long = "x".repeat(200);
     writeFileSync(many, Array.from({ length: 600 }, (_, i) => JSON.stringify({ store: "notes", text: `Notiz ${i} ${long}`, userId: "owner" })).join("\n"));
@@ -90,7 +90,7 @@ describe("the lilo executable", () => {
     expect(missing).toMatchObject({ code: 1, stderr: "error: /nonexistent.jsonl does not exist\n" });
   }, 60_000);
 
-  it("imports through the real process: a bad value is refused with its line and rule, a file with a BOM is read", async () => {
+  it("the real process imports like the in-process command: a bad value refused with its line and rule, a BOM read past", async () => {
     const bad = join(dir, "bad.jsonl");
     writeFileSync(bad, `${JSON.stringify({ store: "profile", category: "bogus", text: "Mag Tee", userId: "owner" })}\n`);
     const refused = await liloOffline(["import", bad, "--apply"]).catch((e: { code: number; stderr: string; stdout: string }) => e);

@@ -27,7 +27,7 @@ describe("lilo: what a user reads after a mistake", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("a typo is one line with its suggestion and one line of usage, for commands, subcommands and options", async () => {
+  it("a typo in a command, subcommand or option gets two lines: the suggestion, the usage", async () => {
     for (const [args, said, usage] of [
       [["memroy", "list"], "error: unknown command 'memroy'. Did you mean memory?", "usage: lilo [options] [command]  (lilo --help for more)"],
       [["memory", "lsit"], "error: unknown command 'lsit'. Did you mean list?", "usage: lilo memory [options] [command]  (lilo memory --help for more)"],
@@ -53,7 +53,7 @@ describe("lilo: what a user reads after a mistake", () => {
     expect(opened).toBe(0);
   });
 
-  it("lilo doctor reports an embedding model that cannot be loaded as a finding (exit 2), in text and JSON", async () => {
+  it("lilo doctor reports an embedding model that cannot be loaded as a finding (exit 2), in text or JSON", async () => {
     const openUnloadable = () => createLilo(t.lilo.config, { embedder: unloadable, clock: t.lilo.clock });
     const text = await runCli(openUnloadable, ["doctor"]);
     expect(text).toMatchObject({ code: 2, err: "" });
@@ -65,7 +65,7 @@ describe("lilo: what a user reads after a mistake", () => {
 });
 
 describe("small words: one of a thing is singular", () => {
-  it("1 Minute, 1 result, 1 minute — in the greeting's pause, the web search head and the /web link", () => {
+  it("one of a unit is singular (1 Minute, 1 result, 1 minute) in the greeting's pause, the web search head, the /web link", () => {
     const now = new Date("2026-12-02T08:00:00Z");
     expect(pauseWords(new Date("2026-12-02T07:59:00Z"), now, "Europe/Berlin", "de")).toBe("1 Minute");
     expect(pauseWords(new Date("2026-12-02T07:59:00Z"), now, "Europe/Berlin", "en")).toBe("1 minute");

@@ -23,7 +23,7 @@ describe("lilo corrections / rules / profile", () => {
     await s.cleanup();
   });
 
-  it("lists a correction with old text, new text, trigger and time, and undoes it (row and vector back)", async () => {
+  it("lists a correction in full (old text, new text, trigger, time), undoing it with row and vector back", async () => {
     const msg = "Trödeltrupp habe ich nie erwähnt!";
     const q = basisVector(DIM, 0);
     s.t.embedder.set(msg, q).set("Geissens", q);
@@ -70,7 +70,7 @@ describe("lilo corrections / rules / profile", () => {
     expect(undo.out).toContain(`profile #${restored.id} restored: Isst gern Linsen`);
   });
 
-  it("rules: list, disable, enable, edit, delete — and never add", async () => {
+  it("rules are changed by hand (list, disable, enable, edit, delete), never added", async () => {
     const now = s.clock.now().toISOString();
     const id = s.t.lilo.rules.add(USER, "Antworte ohne Aufzählungen.");
     // Local time (LILO_TIMEZONE), like every list.

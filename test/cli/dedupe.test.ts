@@ -40,7 +40,7 @@ describe("lilo dedupe", () => {
       .map((r) => r.id)
       .sort((a, b) => a - b);
 
-  it("dry run lists the group and changes nothing", async () => {
+  it("a dry run lists the group, changing nothing", async () => {
     const before = liveNotes();
     const res = await runCli(open, ["dedupe"]);
     expect(res.code).toBe(0);
@@ -53,7 +53,7 @@ describe("lilo dedupe", () => {
     expect(readdirSync(t.dir)).not.toContain("backups");
   });
 
-  it("--apply keeps the oldest, deletes rows and vectors of the rest, after a backup", async () => {
+  it("--apply keeps the oldest, forgetting the rest (rows with vectors) after a backup", async () => {
     const res = await runCli(open, ["dedupe", "--store", "notes", "--apply"]);
     expect(res.code).toBe(0);
     expect(res.out).toContain("deleted 2 duplicates");

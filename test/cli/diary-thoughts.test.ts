@@ -39,7 +39,7 @@ describe("lilo diary / thoughts / topics", () => {
     await fake.close();
   });
 
-  it("writes the diary now, lists, shows and deletes entries", async () => {
+  it("takes a diary entry through its life by hand: written now (never for an invented day), listed, shown, deleted", async () => {
     const none = await runCli(open, ["diary", "write", "--user", "chris"]);
     expect(none).toMatchObject({ code: 0, out: "no entry: no conversation in the diary window — Lilo invents no day" });
 
@@ -60,7 +60,7 @@ describe("lilo diary / thoughts / topics", () => {
     expect(await t.lilo.memory.search("Ein stiller Abend mit Christian.", { userId: "chris", store: "diary" })).toEqual([]);
   });
 
-  it("thinks now, lists and shows thoughts with their questions, lists the concern, deletes a thought", async () => {
+  it("takes a thought through its life by hand: thought now with its questions and concern, listed, shown, deleted", async () => {
     seedExchange(t.lilo, "chris", "Mir tut der Rücken weh", "Oh je", new Date(Date.parse(NIGHT) - 3_600_000));
     const think = await runCli(open, ["thoughts", "think", "--user", "chris"]);
     expect(think.code).toBe(0);
@@ -86,7 +86,7 @@ describe("lilo diary / thoughts / topics", () => {
     expect((await runCli(open, ["thoughts", "list", "--user", "chris"])).out).toBe("no thoughts");
   });
 
-  it("exits with 1 and a clear message when the model call fails", async () => {
+  it("reports a failed model call as an error: a clear message, exit code 1", async () => {
     seedExchange(t.lilo, "chris", "Hallo", "Hallo", new Date(Date.parse(NIGHT) - 3_600_000));
     fake.fail(500);
     const r = await runCli(open, ["diary", "write", "--user", "chris"]);

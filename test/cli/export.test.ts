@@ -144,7 +144,7 @@ describe("lilo export", () => {
       expect(imp.out).toContain(`imported ${before.length}, skipped 0 duplicates`);
       const after = (await runCli(openFresh, ["export"])).out.split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
       const withoutId = (l: Record<string, unknown>) => ({ ...l, id: undefined });
-      // A line without a recorded origin is marked as imported (issue 19); a recorded one is kept.
+      // A line without a recorded origin is marked as imported, so its provenance never claims a conversation it did not come from; a recorded one is kept.
       const imported = (l: Record<string, unknown>) => (l.store === "rules" || l.store === "topics" || l.provenance ? l : { ...l, provenance: "import" });
       expect(after.map(withoutId)).toEqual(before.map(imported).map(withoutId));
       // Every imported memory is findable: rows = vectors.

@@ -29,7 +29,7 @@ describe("lilo greet", () => {
     await fake.close();
   });
 
-  it("writes a test greeting and prints it; nothing is sent or stored", async () => {
+  it("lilo greet only previews: the greeting printed, nothing sent or stored", async () => {
     const none = await runCli(open, ["greet", "--user", "chris"]);
     expect(none.code).toBe(0);
     expect(none.out).toContain("no greeting: the user never wrote");

@@ -36,7 +36,7 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
     await web.close();
   });
 
-  it("lists, adds, fetches and removes feeds", async () => {
+  it("lilo feeds manages the run-time feeds: add, fetch, list, remove, never one from LILO_FEEDS", async () => {
     expect((await runCli(open, ["feeds", "add", `${web.url}/b.xml`])).out).toBe(`added ${web.url}/b.xml`);
     expect((await runCli(open, ["feeds", "add", `${web.url}/b.xml`])).out).toBe(`${web.url}/b.xml is already there`);
     const fetched = await runCli(open, ["feeds", "fetch"]);
@@ -63,7 +63,7 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
     expect(JSON.parse((await runCli(open, ["search-log", "--user", "chris", "--json"])).out)).toMatchObject([{ query: "Wetter Berlin", resultCount: 5 }]);
   });
 
-  it("lilo settings shows the lookup settings, and of the Brave key only that it is set", async () => {
+  it("lilo settings shows the lookup settings, of the Brave key only that it is set", async () => {
     await t.cleanup();
     t = makeTestLilo({ BRAVE_SEARCH_API_KEY: "brave-SECRET-9", LILO_FEEDS: `${web.url}/a.xml`, LILO_NATIVE_TOOLS: "markers,anthropic=native" }, { clock });
     db.close();
@@ -75,7 +75,7 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
     expect(r.out).not.toContain("brave-SECRET-9");
   });
 
-  it("schedules the feeds job when feeds exist, and a run stores the items", async () => {
+  it("schedules the feeds job when feeds exist, a run storing their items", async () => {
     const running = startJobs(t.lilo, silentLogger);
     try {
       expect(running.jobs.feeds?.nextRun(new Date("2026-12-02T12:10:00Z"))?.toISOString()).toBe("2026-12-02T12:30:00.000Z");

@@ -29,7 +29,7 @@ describe("lilo memory / doctor / reindex", () => {
     await t.cleanup();
   });
 
-  it("imports JSON Lines and searches with --json", async () => {
+  it("imports JSON Lines all or nothing, then finds them with lilo memory search --json", async () => {
     const q = basisVector(DIM, 0);
     t.embedder.set("Kino", q);
     t.embedder.set("Christian geht gern ins Kino", vectorWithCosine(q, 0.9, 1));
@@ -85,7 +85,7 @@ describe("lilo memory / doctor / reindex", () => {
     expect(wrong.err).toContain("--min-score must be a number");
   });
 
-  it("edits and deletes a note together with its vector", async () => {
+  it("edits or deletes a note together with its vector", async () => {
     const q = basisVector(DIM, 0);
     t.embedder.set("Kino", q);
     t.embedder.set("Christian mag Kino", q);
@@ -112,7 +112,7 @@ describe("lilo memory / doctor / reindex", () => {
     expect(missing.err).toContain("No notes entry with id 999");
   });
 
-  it("doctor finds rows without vectors and vectors without rows, and repairs only with --apply", async () => {
+  it("doctor finds rows without vectors or vectors without rows, repairing them only with --apply", async () => {
     t.embedder.set("a", basisVector(DIM, 1));
     const a = await t.lilo.memory.add({ text: "a", userId: "owner" });
     const b = await t.lilo.memory.add({ text: "b", userId: "owner" });
@@ -132,7 +132,7 @@ describe("lilo memory / doctor / reindex", () => {
     expect(JSON.parse(again.out)).toMatchObject({ rows: 2, vectors: 2, rowsWithoutVector: [], vectorsWithoutRow: [] });
   });
 
-  it("doctor reports the embedded index's copy and rebuilds it from SQLite when it disagrees", async () => {
+  it("doctor rebuilds the embedded index from SQLite when its copy disagrees, reporting the copy either way", async () => {
     for (const text of ["eins", "zwei"]) await t.lilo.memory.add({ text, userId: "owner" });
     // The test's own Lilo finishes its snapshot writes (they run off the event loop) before the CLI writes its own:
     // when two copies write the same files at once the next start catches up from SQLite, which would show the loss.
@@ -196,7 +196,7 @@ describe("lilo memory / doctor / reindex", () => {
     expect(text.out).toMatch(/memory part: ≈ \d+ of 2000 tokens/);
   });
 
-  it("preview shows true scores, puts a memory on the sheet once, and refuses an empty message", async () => {
+  it("preview shows true scores, a memory on the sheet once", async () => {
     t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
     await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
     await t.lilo.memory.add({ text: "Christian mag Kino.", userId: "owner", store: "important", extra: { weight: 2 } });
@@ -204,13 +204,16 @@ describe("lilo memory / doctor / reindex", () => {
     expect(text).toMatch(/important memories: 1 on the sheet\n {2}\+ #\d+ \[weight 2\] Christian mag Kino\./);
     expect(text).toContain("notes: 0 on the sheet");
     expect(text).not.toMatch(/cos 2\.00/);
+  });
+
+  it("preview refuses an empty message", async () => {
     const empty = await runCli(open, ["preview", "  "]);
     expect(empty).toMatchObject({ code: 1, err: expect.stringContaining("the message to preview is empty") });
   });
 });
 
 describe("lilo push", () => {
-  it("shows the push log and the target", async () => {
+  it("shows the push log with the target", async () => {
     const t = makeTestLilo();
     const db = openDatabase(t.lilo.config.dbPath);
     const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db });

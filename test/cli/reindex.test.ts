@@ -37,7 +37,7 @@ describe("lilo reindex is resumable", () => {
     await t.cleanup();
   });
 
-  it("a stopped reindex leaves a job with its progress; the next `lilo reindex --apply` continues from there", async () => {
+  it("a stopped reindex keeps its progress in a job, from which the next `lilo reindex --apply` continues", async () => {
     const first = open();
     const stop = new AbortController();
     const outcome = await first.maintenance.reindex((done) => {
@@ -59,7 +59,7 @@ describe("lilo reindex is resumable", () => {
     expect(report).toMatchObject({ rows: NOTES, vectors: NOTES, rowsWithoutVector: [] });
   });
 
-  it("refuses while another live process runs the reindex, and the after-reply job runner leaves the job alone", async () => {
+  it("a reindex a live process runs is left to it: lilo reindex --apply refuses, the after-reply job runner passes it by", async () => {
     const jobs = new JobsStore(db);
     // A live process that is not this one (the test runner's parent) owns it.
     const owner = { pid: process.ppid, startTicks: null };
@@ -79,7 +79,7 @@ describe("lilo reindex is resumable", () => {
     expect(reindexJobs().map((j) => j.status)).toEqual(["pending"]);
   });
 
-  it("an interrupted reindex of another model starts over, and one of a dead process is taken over", async () => {
+  it("lilo reindex --apply takes over a dead process's reindex, starting over when it was for another model", async () => {
     const jobs = new JobsStore(db);
     const dead = { pid: 2 ** 22 + 12345, startTicks: null };
     jobs.add(

@@ -25,7 +25,7 @@ describe("lilo settings", () => {
     await t.cleanup();
   });
 
-  it("shows run-time settings, configuration with its variables, and secrets only as set / not set", async () => {
+  it("shows every setting with its variable and source, a secret only as set or not set", async () => {
     setup({ ...SECRETS, LILO_DIARY_TIME: "22:15", LILO_QUIET_HOURS: "22:30-07:00", MATRIX_HOMESERVER_URL: "http://127.0.0.1:1" });
     new SettingsStore(db).set("webhook_token", "VERYSECRET-555", "2025-01-01T00:00:00Z");
     const res = await runCli(open, ["settings"]);
@@ -51,7 +51,7 @@ describe("lilo settings", () => {
     }
   });
 
-  it("switches the chat model at run time; env values are read-only", async () => {
+  it("switches the chat model at run time, until set back to default", async () => {
     setup({ ANTHROPIC_API_KEY: "sk-ant-x", DEEPSEEK_API_KEY: "sk-y" });
     const sw = await runCli(open, ["settings", "chat_model", "deepseek:deepseek-chat"]);
     expect(sw.code).toBe(0);
@@ -59,16 +59,23 @@ describe("lilo settings", () => {
     expect(new SettingsStore(db).get("chat_model")).toBe("deepseek:deepseek-chat");
     expect((await runCli(open, ["settings", "chat_model", "default"])).out).toContain("chat_model = anthropic:claude-sonnet-4-5");
     expect(new SettingsStore(db).get("chat_model")).toBeUndefined();
+  });
 
+  it("refuses to change at run time what only .env sets, naming the variable", async () => {
+    setup({ ANTHROPIC_API_KEY: "sk-ant-x", DEEPSEEK_API_KEY: "sk-y" });
     const ro = await runCli(open, ["settings", "set", "timezone", "Europe/Paris"]);
     expect(ro.code).toBe(1);
     expect(ro.err).toContain("set LILO_TIMEZONE in .env and restart");
-    expect((await runCli(open, ["settings", "LILO_REFLECTION_CRON"])).out).toBe("reflection.cron = 0 22 * * *  (LILO_REFLECTION_CRON, default)");
-    expect((await runCli(open, ["settings", "nope"])).err).toContain('unknown setting "nope"');
     expect((await runCli(open, ["settings", "ANTHROPIC_API_KEY", "sk-new"])).err).toContain("set ANTHROPIC_API_KEY in .env");
   });
 
-  it("sets, lists and unsets live settings with their source: default, env, set", async () => {
+  it("finds a setting by its .env name, refusing an unknown name", async () => {
+    setup({ ANTHROPIC_API_KEY: "sk-ant-x", DEEPSEEK_API_KEY: "sk-y" });
+    expect((await runCli(open, ["settings", "LILO_REFLECTION_CRON"])).out).toBe("reflection.cron = 0 22 * * *  (LILO_REFLECTION_CRON, default)");
+    expect((await runCli(open, ["settings", "nope"])).err).toContain('unknown setting "nope"');
+  });
+
+  it("tracks each live setting's source through set and unset: default, env, set", async () => {
     setup({ LILO_DIARY_TIME: "22:15" });
     const set = await runCli(open, ["settings", "set", "diary.time", "21:30"]);
     expect(set).toMatchObject({ code: 0, err: "" });
@@ -105,7 +112,7 @@ describe("lilo settings", () => {
     expect(t.lilo.config.reflection.cron).toBe("0 22 * * *"); // the shared configuration object is never changed
   });
 
-  it("refuses an invalid value with the .env rule's message and stores nothing", async () => {
+  it("refuses an invalid value with the .env rule's message, storing nothing", async () => {
     setup();
     const cases: [string, string, string][] = [
       ["diary.time", "25:00", 'error: "25:00" is not valid for LILO_DIARY_TIME: use HH:MM, e.g. 23:45'],
@@ -125,7 +132,7 @@ describe("lilo settings", () => {
     expect(db.prepare("SELECT COUNT(*) AS n FROM settings").get()).toEqual({ n: 0 });
   });
 
-  it("keeps a stored value that no longer passes its rule out of the configuration, logs it once, and lets unset remove it", async () => {
+  it("ignores a stored value that no longer passes its rule (logged once) until unset removes it", async () => {
     setup();
     new SettingsStore(db).set("diary.time", "24:99", "2025-01-01T00:00:00Z");
     const errors: string[] = [];

@@ -4,7 +4,7 @@ import { LOCAL_MODEL_CATALOGUE } from "../../admin-cli/commands/setup.ts";
 import { modelChoices, type ModelChoice } from "../../admin-cli/setup/model-choices.ts";
 
 describe("lilo setup offers Lilo's own model", () => {
-  it("lists the local provider's catalogue with each download size and writes local:<name>", async () => {
+  it("offers the local provider's catalogue with each download size, writing local:<name>", async () => {
     expect(LOCAL_MODEL_CATALOGUE.map((m) => m.name)).toEqual(LOCAL_MODELS.map((m) => m.name));
     expect(LOCAL_MODEL_CATALOGUE[0]!.size).toMatch(/^\d+\.\d GB$/);
     const own = modelChoices(LOCAL_MODEL_CATALOGUE).find((c: ModelChoice) => c.name === "local");

@@ -22,7 +22,7 @@ function startupInputs(meta: Metafile, outdir: string): string[] {
 
 describe("the compiled CLI's start-up", () => {
   // `lilo --help` must stay ≈ 0.1 s: the CLI imports values from core/index.ts, but only the files they come from load at start.
-  it("loads the few core files whose values the commands name, never createLilo and what is behind it", async () => {
+  it("loads at start only the few core files whose values the commands name, never createLilo or what is behind it", async () => {
     const outdir = mkdtempSync(join(tmpdir(), "lilo-cli-bundle-"));
     try {
       const { metafile } = await build({ ...cliBuildOptions(outdir), write: false });

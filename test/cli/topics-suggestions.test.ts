@@ -21,7 +21,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
     await t.cleanup();
   });
 
-  it("edits, finishes and deletes topics, and refuses unknown ids", async () => {
+  it("changes topics by hand (edit, done, delete), refusing an unknown id or a second done", async () => {
     const topics = t.lilo.topics;
     const [a, b] = atTime(clock, "2026-02-28T09:00:00Z", () => [
       topics.add("owner", "Wie war die Prüfung?", "followup", "2026-03-01T09:00:00Z"),
@@ -49,7 +49,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
     expect(list).toEqual([expect.objectContaining({ id: b, status: "done" })]);
   });
 
-  it("lists suggestions as text and JSON in local time, and deletes them", async () => {
+  it("lists suggestions in local time, as text or JSON, until they are deleted", async () => {
     const s = t.lilo.suggestions;
     const first = atTime(clock, "2026-07-01T22:30:00Z", () => s.add("owner", "Ich könnte mir Geburtstage besser merken"));
     atTime(clock, "2026-07-02T05:00:00Z", () => s.add("anna", "Kürzere Antworten am Morgen"));
@@ -67,7 +67,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
     expect((await runCli(open, ["suggestions", "delete", String(first)])).code).toBe(1);
   });
 
-  it("prints memory and rule times in the configured time zone", async () => {
+  it("prints every time in the configured time zone, memories' and rules' alike", async () => {
     await t.lilo.memory.add({ text: "Christian mag Tee", store: "notes", userId: "owner", createdAt: "2026-01-05T23:15:00Z" });
     expect((await runCli(open, ["memory", "list"])).out).toMatch(/#\d+ {2}2026-01-06 00:15 {2}Christian mag Tee/);
     atTime(clock, "2026-01-05T23:15:00Z", () => t.lilo.rules.add("owner", "Keine Emojis"));

@@ -4,7 +4,7 @@ import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startScenario, say, USER, type Scenario } from "../conversation/correction/scenario.ts";
 
-// Issue 19 for the operator: lilo why, lilo forget --text [--apply], lilo boundaries, lilo memory show with provenance.
+// Explaining and correcting memories for the operator: lilo why, lilo forget --text [--apply], lilo boundaries, lilo memory show with provenance.
 describe("lilo why / forget / boundaries / memory show", () => {
   let s: Scenario;
   let db: Db;
@@ -33,19 +33,22 @@ describe("lilo why / forget / boundaries / memory show", () => {
     await s.cleanup();
   });
 
-  it("lilo why <answer id> lists the answer's sheet with where each memory came from; an unknown id is an error", async () => {
+  it("lilo why <answer id> lists the answer's sheet with where each memory came from", async () => {
     const why = await cli("why", String(answerId));
     expect(why.code).toBe(0);
     expect(why.out).toContain(`answer ${answerId} (${USER},`);
     expect(why.out).toMatch(new RegExp(`N${note}\\s+notes\\s+\\[from: user 4; about: user\\] Christian segelt am Wannsee`));
     const json = JSON.parse((await cli("why", String(answerId), "--json")).out) as { items: { ref: string; provenance: unknown }[] };
     expect(json.items.find((i) => i.ref === `N${note}`)?.provenance).toEqual({ kind: "user", ref: "4" });
+  });
+
+  it("lilo why with an unknown answer id is an error", async () => {
     const missing = await cli("why", "999999");
     expect(missing.code).toBe(1);
     expect(missing.err).toContain("no receipt for answer 999999");
   });
 
-  it("lilo memory show prints the provenance and whom it is about", async () => {
+  it("lilo memory show prints a memory's provenance: where it came from, whom it is about", async () => {
     const shown = await cli("memory", "show", String(note));
     expect(shown.out).toContain("text:  Christian segelt am Wannsee");
     expect(shown.out).toContain("from:  user 4");
@@ -58,7 +61,7 @@ describe("lilo why / forget / boundaries / memory show", () => {
     expect(s.t.lilo.transfer.export("profile", USER).find((l) => l.text === "Segeln")).toMatchObject({ provenance: "operator" });
   });
 
-  it("lilo boundaries add, list and delete", async () => {
+  it("lilo boundaries keeps a user's boundaries: add, list, delete, never an empty one", async () => {
     expect((await cli("boundaries", "add", "meine Arbeit", "--user", USER)).out).toMatch(/^boundary #(\d+) added$/);
     const list = await cli("boundaries", "list", "--user", USER);
     expect(list.out).toMatch(/^#\d+ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2} {2}meine Arbeit$/);
@@ -68,7 +71,7 @@ describe("lilo why / forget / boundaries / memory show", () => {
     expect((await cli("boundaries", "add", " ", "--user", USER)).code).toBe(1);
   });
 
-  it("lilo forget --text is a dry run that changes nothing; --apply forgets the note and redacts the chat messages", async () => {
+  it("lilo forget --text is a dry run until --apply, which forgets the note and redacts the chat messages", async () => {
     const dry = await cli("forget", "--text", "Wannsee", "--user", USER);
     expect(dry.code).toBe(0);
     expect(dry.out).toMatch(new RegExp(`notes\\s+#${note}\\s+remove\\s+\\(words\\) Christian segelt am Wannsee`));

@@ -30,7 +30,7 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     await w?.close();
   });
 
-  it("kill -9 during a model call with messages queued behind it (Telegram and Matrix): all answered after restart, in order", async () => {
+  it("kill -9 during a model call loses none of the messages queued behind it on either platform: all answered after restart, in order", async () => {
     const first = tokens(10, 4);
     const second = tokens(20, 5);
     w.hold(first[0]!);
@@ -63,7 +63,7 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     expect(w.matrixTexts().filter((t) => t.startsWith("Antwort x02"))).toEqual(second.map((t) => `Antwort ${t}`));
   }, 60_000);
 
-  it("kill -9 during extraction: the job is resumed on start and the fact is kept", async () => {
+  it("kill -9 during extraction loses no fact: the job resumes on the next start", async () => {
     const [t] = tokens(30, 1);
     w.hold(`extract:${t}`);
     tgSend(t!, "Ich trinke gern Tee");
@@ -85,7 +85,7 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     expect(w.query(`SELECT 1 FROM jobs WHERE status = 'failed'`)).toEqual([]);
   }, 60_000);
 
-  it("50 messages while a 10,000-line import runs: 50 stored and answered", async () => {
+  it("a 10,000-line import holds up no chat: all 50 messages sent during it stored, each answered", async () => {
     const file = join(w.dir, "big.jsonl");
     const lines = Array.from({ length: 10_000 }, (_, i) =>
       JSON.stringify({
@@ -124,7 +124,7 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     expect(w.query<{ n: number }>(`SELECT count(*) AS n FROM diary`)[0]!.n).toBe(10_000);
   }, 90_000);
 
-  it("restore --apply is refused while the bot runs, idle and mid-burst; kills during reindex, import and dedupe leave nothing doctor cannot finish; a forgotten note stays forgotten", async () => {
+  it("maintenance beside a running bot leaves nothing doctor cannot repair: restore refused (idle or mid-burst), a killed reindex, import or dedupe finished, a forgotten note still forgotten", async () => {
     const backup = w.cli(["backup"]);
     expect(await backup.exited).toBe(0);
     const file = /backup: (.+\.db)/.exec(backup.output())![1]!;
@@ -196,7 +196,7 @@ describe("nothing lost: crashes, concurrent writers, restores", () => {
     expect(search.output()).not.toContain("x030");
   }, 90_000);
 
-  it("totals: every delivered message stored and answered exactly once", async () => {
+  it("totals: every delivered message handled exactly once, stored once, answered once", async () => {
     await w.stop(bot!);
     bot = undefined;
     const stored = w.storedTokens();

@@ -32,7 +32,7 @@ describe("locks by database, self-healing reindex", () => {
     for (const d of others) rmSync(d, { recursive: true, force: true });
   });
 
-  it("restore --apply through another data folder or a symlink to the live database is refused while the bot runs; a crashed bot's lock is stale", async () => {
+  it("the bot's lock guards the live database itself, only while the bot lives: restore refused through another data folder or a symlink, allowed after a crash", async () => {
     const backup = w.cli(["backup"]);
     expect(await backup.exited).toBe(0);
     const file = /backup: (.+\.db)/.exec(backup.output())![1]!;

@@ -10,7 +10,7 @@ const JPEG = "\xff\xd8\xffFAKE-JPEG";
  * delivered: they were stored on arrival (the voice note as its placeholder
  * with the file id, the photo as its caption), and after the restart the
  * voice note is fetched again, transcribed and answered, the photo's caption
- * answered — each once (backlog of issue 18).
+ * answered — each once.
  */
 describe("nothing lost: voice notes and Matrix media stored on arrival", () => {
   let w: CrashWorld;
@@ -37,7 +37,7 @@ describe("nothing lost: voice notes and Matrix media stored on arrival", () => {
     await stt?.close();
   });
 
-  it("kill -9 with a voice note (Telegram) and a photo (Matrix) queued behind a model call: stored before the platforms confirmed them, answered after restart", async () => {
+  it("a Telegram voice note or a Matrix photo queued behind a model call survives kill -9: stored before the platform confirmed it, answered after restart", async () => {
     w.hold("x300");
     w.hold("x310");
     w.tg.pushMessage({ fromId: TG_CHAT, chatId: TG_CHAT, text: "Nachricht x300" });

@@ -72,7 +72,7 @@ describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
     await fake.close();
   });
 
-  it("greets only opted-in users silent for LILO_GREETING_MIN_HOURS; stores the greeting as proactive and pushes it", async () => {
+  it("greets only an opted-in user silent for LILO_GREETING_MIN_HOURS, with one pushed proactive message built from the pause", async () => {
     const { lilo } = t;
     seedMonday("chris");
     seedMonday("anna"); // silent as long, but never opted in
@@ -121,7 +121,7 @@ describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
     expect(proactiveRows()).toHaveLength(2);
   });
 
-  it("lets the reply to a greeting see it in the history, with the short-term memory and without a second greeting context", async () => {
+  it("the reply to a greeting continues its conversation: the greeting in the history, no second greeting context", async () => {
     const { lilo } = t;
     seedMonday();
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
@@ -141,7 +141,7 @@ describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
     expect(convs).toHaveLength(1);
   });
 
-  it("stores nothing that was not delivered, and spends no model call in quiet hours", async () => {
+  it("spends no model call in quiet hours, not even when forced", async () => {
     await t.cleanup();
     t = make({ LILO_QUIET_HOURS: "08:00-10:00" });
     seedMonday();
@@ -152,15 +152,18 @@ describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
     expect(greetingCalls()).toHaveLength(0);
     expect(transport.sent).toEqual([]);
     expect(proactiveRows()).toEqual([]);
+  });
 
+  it("stores a greeting only once it is delivered", async () => {
+    seedMonday();
+    t.lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
     t.lilo.push.unregisterTransport("fake");
-    clock.advance(2 * HOUR);
     // Without the chat's connection the greeting waits in the outbox for the running bot; not stored before it is delivered.
     expect(await t.lilo.greeting.run("chris")).toMatchObject({ kind: "not-delivered", push: "queued" });
     expect(proactiveRows()).toEqual([]);
   });
 
-  it("weaves in a due 🧠 concern and marks it done when the greeting addresses it", async () => {
+  it("weaves in a due 🧠 concern, marked done once the greeting addresses it", async () => {
     const { lilo } = t;
     seedMonday();
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
@@ -184,23 +187,30 @@ describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
     expect(transport.sent).toEqual([]);
   });
 
-  it("sendNow ignores the time rules but not the opt-in; a failed call is reported, not thrown", async () => {
+  it("sendNow skips the time rules, never the opt-in", async () => {
     const { lilo } = t;
     seedExchange(lilo, "chris", "Hallo", "Hallo Christian", new Date(Date.parse(NOW) - HOUR));
     expect(await lilo.greeting.sendNow("chris")).toEqual({ kind: "skipped", reason: "not-opted-in" });
     lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
     expect(await lilo.greeting.run("chris")).toEqual({ kind: "skipped", reason: "recent-chat" });
     expect(sent(await lilo.greeting.sendNow("chris"))).toBe(true);
+  });
+
+  it("reports a failed greeting call instead of throwing it", async () => {
+    const { lilo } = t;
+    seedExchange(lilo, "chris", "Hallo", "Hallo Christian", new Date(Date.parse(NOW) - HOUR));
+    lilo.push.optIn("chris", { transport: "fake", chatId: "42" });
     fake.fail(500);
     expect(await lilo.greeting.sendNow("chris")).toMatchObject({ kind: "failed" });
     expect(await runGreetingJob(lilo, silentLogger)).toEqual({ users: 1, done: 0, skipped: 1, failed: 0 });
   });
 
-  it("is off by default; when on, scheduled daily at 09:00 Berlin time and wired to the run", async () => {
+  it("is off by default", () => {
     running = startJobs(t.lilo, silentLogger);
     expect(running.jobs.greeting).toBeUndefined();
-    await running.stop();
+  });
 
+  it("once switched on, runs daily at 09:00 Berlin time, wired to the greeting run", async () => {
     await t.cleanup();
     t = make({ LILO_GREETING_ENABLED: "true" });
     running = startJobs(t.lilo, silentLogger);
@@ -215,15 +225,15 @@ describe("the proactive greeting push (docs/spec.md §9, Beyond)", () => {
     expect(proactiveRows()).toHaveLength(1);
   });
 
-  it("follows LILO_GREETING_CRON and refuses an invalid pattern", async () => {
+  it("follows LILO_GREETING_CRON", async () => {
     await t.cleanup();
     t = make({ LILO_GREETING_ENABLED: "true", LILO_GREETING_CRON: "30 8 * * 1-5" });
     running = startJobs(t.lilo, silentLogger);
     // Saturday 5 December → Monday 7 December, 08:30 Berlin.
     expect(running.jobs.greeting!.nextRun(new Date("2026-12-05T12:00:00Z"))?.toISOString()).toBe("2026-12-07T07:30:00.000Z");
-    await running.stop();
-    running = undefined;
+  });
 
+  it("refuses an invalid LILO_GREETING_CRON with a ConfigError", async () => {
     await t.cleanup();
     t = make({ LILO_GREETING_ENABLED: "true", LILO_GREETING_CRON: "0 99 * * *" });
     expect(() => startJobs(t.lilo, silentLogger)).toThrow(ConfigError);

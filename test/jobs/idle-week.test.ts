@@ -11,7 +11,7 @@ import { runFeedsJob } from "../../jobs/feeds-job.ts";
 const HOUR = 3_600_000;
 
 /**
- * Nothing spent when idle (issue 20): every scheduled job decides without a
+ * Nothing spent when idle: every scheduled job decides without a
  * model call whether anything is new since its last run. After one
  * conversation and the work it brings (a diary entry, a reflection, one
  * greeting after the silence), a simulated week without a message — every

@@ -31,7 +31,7 @@ describe("settings changed with `lilo settings set` while the bot runs", () => {
     await t.cleanup();
   });
 
-  it("fires the diary at the new time, not the old one, without a restart; a switched-off diary stops", async () => {
+  it("the diary follows a live settings change without a restart: a new time, switched off, unset", async () => {
     running = startJobs(t.lilo, recordingLogger(lines));
     expect(running.jobs.diary?.nextRun()?.toISOString()).toBe("2026-12-02T22:45:00.000Z"); // 23:45 Berlin, the default
 

@@ -36,7 +36,7 @@ describe("the job scheduler", () => {
     expect(() => dailyPattern("23.45")).toThrow(RangeError);
   });
 
-  it("schedules the diary at 23:45 and the reflection at 22:00, Berlin time, summer and winter", () => {
+  it("schedules the default jobs in Berlin time, summer or winter: the diary at 23:45, the reflection at 22:00", () => {
     running = startJobs(t.lilo, silentLogger);
     const { diary, reflection } = running.jobs;
     expect(diary?.nextRun(new Date("2026-12-02T12:00:00Z"))?.toISOString()).toBe("2026-12-02T22:45:00.000Z");
@@ -66,7 +66,7 @@ describe("the job scheduler", () => {
     expect(() => startJobs(t.lilo, silentLogger)).toThrow(ConfigError);
   });
 
-  it("runs the diary for every user Lilo knows; one failure never stops the others", async () => {
+  it("runs the diary for every user Lilo knows, one failure never stopping the others", async () => {
     const { lilo } = t;
     seedExchange(lilo, "anna", "Hallo", "Hallo Anna", new Date(Date.parse(NIGHT) - HOUR));
     seedExchange(lilo, "chris", "Hallo", "Hallo Chris", new Date(Date.parse(NIGHT) - HOUR));

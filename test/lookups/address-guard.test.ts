@@ -38,16 +38,19 @@ describe("address guard", () => {
     for (const [a, why] of EMBEDDED) expect(forbiddenReason(a), a).toMatch(why);
   });
 
-  it("the loopback test switch lets plain 127.x, ::1 and the mapped form through, no other embedding", () => {
+  it("the loopback test switch lets through only the plain loopback spellings (127.x, ::1, ::ffff:127.0.0.1), never an embedded one", () => {
     for (const a of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) expect(forbiddenReason(a, true), a).toBeUndefined();
     for (const a of ["::7f00:1", "64:ff9b::7f00:1", "2002:7f00:1::", "2001:0:4136:e378:8000:63bf:80ff:fffe"])
       expect(forbiddenReason(a, true), a).toMatch(/loopback/);
   });
 
-  it("public IPv4 behind NAT64 and mapped passes; deprecated forms, reserved space and non-addresses are refused", () => {
+  it("passes a public IPv4 address behind NAT64 or in mapped form, like any public address", () => {
     for (const a of ["64:ff9b::808:808", "64:ff9b::8.8.8.8", "::ffff:8.8.8.8", "2606:4700::1111", "2a00:1450:4001::200e", "93.184.216.34"]) {
       expect(forbiddenReason(a), a).toBeUndefined();
     }
+  });
+
+  it("refuses deprecated IPv6 forms, reserved space or anything that is not an address", () => {
     expect(forbiddenReason("::8.8.8.8")).toMatch(/IPv4-compatible form/);
     expect(forbiddenReason("2002:808:808::1")).toMatch(/6to4 form/);
     expect(forbiddenReason("2001:0:4136:e378:8000:63bf:f7f7:f7f7")).toMatch(/Teredo form/);
@@ -84,7 +87,7 @@ describe("fetch_url with an embedded internal address", () => {
     await web.close();
   });
 
-  it("readPage refuses [::127.0.0.1], NAT64, 6to4 and Teredo hosts before connecting, even with the loopback switch", async () => {
+  it("readPage refuses a host that embeds loopback (IPv4-compatible, NAT64, 6to4, Teredo) before connecting, even with the loopback switch", async () => {
     const port = new URL(web.url).port;
     for (const host of ["[::127.0.0.1]", "[::7f00:1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[2001:0:4136:e378:8000:63bf:80ff:fffe]"]) {
       const err = await readPage(`http://${host}:${port}/geheim`, { maxBytes: 10_000, timeoutMs: 2_000, maxChars: 1_000, allowLoopback: true }).catch(
@@ -98,7 +101,7 @@ describe("fetch_url with an embedded internal address", () => {
     expect(web.requests).toEqual([]);
   });
 
-  it("a fetch_url tool call to http://[::a9fe:a9fe]/ is refused as the metadata address and the model is told why", async () => {
+  it("a fetch_url tool call to an embedded metadata address (http://[::a9fe:a9fe]/) comes back to the model as an error that says why", async () => {
     const f = (fake = await startFakeAnthropic());
     const url = "http://[::a9fe:a9fe]/latest/meta-data/";
     f.reply({ text: "", toolCalls: [{ id: "toolu_c", name: "fetch_url", input: { url } }] })

@@ -20,7 +20,7 @@ describe("fetch_url", () => {
   });
   afterEach(() => web.close());
 
-  it("refuses private, loopback, link-local, metadata and mapped addresses; public ones pass", () => {
+  it("lets only public addresses through: private, loopback, link-local, metadata, multicast or mapped ones are refused", () => {
     for (const a of [
       "10.0.0.1",
       "192.168.1.1",
@@ -43,7 +43,7 @@ describe("fetch_url", () => {
     expect(forbiddenReason("10.0.0.1", true)).toBeDefined();
   });
 
-  it("refuses 10.x, the metadata address, localhost by name and a redirect into a private range — without connecting", async () => {
+  it("refuses a private target (by address, by name, behind a redirect), a non-http scheme or a non-page type, each with the reason refused", async () => {
     web.redirect("/weiter", "http://10.1.2.3/admin");
     const loopbackOk = { ...caps, allowLoopback: true };
     const refused = async (url: string, o = { ...caps, allowLoopback: false }) => {
@@ -74,19 +74,27 @@ describe("fetch_url", () => {
     expect(ok).toMatchObject({ url: `${web.url}/r6`, text: "angekommen" });
   });
 
-  it("turns HTML into readable text without navigation and scripts, passes text and JSON, cuts at maxChars and maxBytes", async () => {
-    const o = { ...caps, allowLoopback: true };
-    const page = await readPage(`${web.url}/katzen`, o);
+  /** The fake web runs on loopback, which the test switch lets through. */
+  const local = { ...caps, allowLoopback: true };
+
+  it("turns HTML into its readable text, without navigation or scripts", async () => {
+    const page = await readPage(`${web.url}/katzen`, local);
     expect(page.title).toBe("Katzen im Winter");
     expect(page.text).toContain("Katzen mögen es warm");
     expect(page.text).toContain("Ein Platz am Fenster hilft.");
     expect(page.text).not.toMatch(/Impressum|track\(\)|Katzenblatt/);
-    expect((await readPage(`${web.url}/notes.txt`, o)).text).toBe("Nur Text.");
-    expect((await readPage(`${web.url}/data.json`, o)).text).toBe('{"a":1}');
-    const short = await readPage(`${web.url}/katzen`, { ...o, maxChars: 200 });
+  });
+
+  it("passes plain text or JSON through as it is", async () => {
+    expect((await readPage(`${web.url}/notes.txt`, local)).text).toBe("Nur Text.");
+    expect((await readPage(`${web.url}/data.json`, local)).text).toBe('{"a":1}');
+  });
+
+  it("marks a page cut at maxChars or at maxBytes", async () => {
+    const short = await readPage(`${web.url}/katzen`, { ...local, maxChars: 200 });
     expect(short.cut).toBe(true);
     expect(short.text.length).toBeLessThanOrEqual(202);
-    const capped = await readPage(`${web.url}/notes.txt`, { ...o, maxBytes: 4 });
+    const capped = await readPage(`${web.url}/notes.txt`, { ...local, maxBytes: 4 });
     expect(capped).toMatchObject({ text: "Nur", cut: true });
   });
 
@@ -123,7 +131,7 @@ describe("fetch_url", () => {
       expect(results).toContain("Katzen mögen es warm");
     });
 
-    it("a fetch_url tool call to the metadata address is refused and the model is told why", async () => {
+    it("a fetch_url tool call to the metadata address comes back to the model as an error that says why", async () => {
       fake = await startFakeAnthropic();
       fake
         .reply({ text: "", toolCalls: [{ id: "toolu_m", name: "fetch_url", input: { url: "http://169.254.169.254/latest/meta-data/" } }] })

@@ -51,7 +51,7 @@ describe("news feeds", () => {
     await web.close();
   });
 
-  it("fetches RSS and Atom, deduplicates by GUID and URL, drops items past retention, and a second fetch adds nothing", async () => {
+  it("stores each story of its RSS or Atom feeds once (by GUID or URL), none past retention, however often it fetches", async () => {
     const news = t.lilo.lookups.news;
     const first = await news.fetchAll();
     expect(first.feeds).toEqual([
@@ -100,7 +100,7 @@ describe("news feeds", () => {
     expect(results).not.toContain("Kopie");
   });
 
-  it("feeds added at run time are fetched too; removing one drops its items; env feeds are removed in LILO_FEEDS", async () => {
+  it("a feed added at run time is fetched until it is removed, its items going with it", async () => {
     web.page(
       "/extra.xml",
       "application/rss+xml",
@@ -112,6 +112,9 @@ describe("news feeds", () => {
     expect(news.search("Extra").map((i) => i.title)).toEqual(["Extra-Meldung"]);
     expect(news.remove(`${web.url}/extra.xml`)).toBe(true);
     expect(news.search("Extra")).toEqual([]);
-    expect(() => news.remove(`${web.url}/rss.xml`)).toThrow(/LILO_FEEDS/);
+  });
+
+  it("a feed from LILO_FEEDS cannot be removed at run time: the refusal names the setting", () => {
+    expect(() => t.lilo.lookups.news.remove(`${web.url}/rss.xml`)).toThrow(/LILO_FEEDS/);
   });
 });

@@ -52,7 +52,7 @@ describe("reflection with the newest news items", () => {
     expect(made[1]!.lilo.memory.list("chris", { store: "thoughts" })[0]!.extra).toMatchObject({ provenance: "inference" });
   });
 
-  it("a thought that draws on a feed item names its URL as its origin: /why, lilo why, lilo memory show and the export show it", async () => {
+  it("a thought that draws on a feed item names its URL as its origin wherever an origin is shown (/why, lilo why, lilo memory show, the export)", async () => {
     const STREIK = "https://bahn.example/streik";
     web.page(
       "/bahn.xml",

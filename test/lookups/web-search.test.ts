@@ -62,7 +62,7 @@ describe("web search", () => {
     }
   });
 
-  it("without a provider Lilo is not told about [SEARCH:] and a stray marker is reported unavailable, nothing logged", async () => {
+  it("without a provider there is no search: [SEARCH:] is not offered, a stray one is answered as unavailable, nothing is logged", async () => {
     const fake = await startFakeAnthropic();
     try {
       fake.replyAlways((b) => (isExtraction(b.system) ? NO_EXTRACTION : lastText(b).includes("Fundstücke") ? "Weiß ich nicht." : "[SEARCH: Wetter]"));
@@ -76,7 +76,7 @@ describe("web search", () => {
     }
   });
 
-  it("a failing search is logged without a count and the follow-up says the lookup did not work", async () => {
+  it("a failing search is recorded as failed: logged with no result count, reported as not working in the follow-up", async () => {
     const fake = await startFakeAnthropic();
     try {
       fake.replyAlways((b) =>

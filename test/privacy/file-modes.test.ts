@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ describe("Lilo's data is private to its owner", () => {
   let root: string;
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it("creates the data directory 0700, the database with its WAL files, backups and exports 0600", async () => {
+  it("writes everything owner-only: the data directory 0700, the database, its WAL files, backups, exports 0600", async () => {
     root = mkdtempSync(join(tmpdir(), "lilo-modes-"));
     const dataDir = join(root, "data");
     const open = (): Lilo => createLilo(loadConfig({ LILO_DATA_DIR: dataDir }), { embedder: new ControlledEmbedder(16) });
@@ -36,9 +36,8 @@ describe("Lilo's data is private to its owner", () => {
     expect(mode(out)).toBe(0o600);
   });
 
-  it("tightens a data directory and database an older Lilo left world-readable", async () => {
+  it("tightens the data directory or database an older Lilo left world-readable", async () => {
     root = mkdtempSync(join(tmpdir(), "lilo-modes-"));
-    const { chmodSync, mkdirSync, writeFileSync } = await import("node:fs");
     const dataDir = join(root, "data");
     mkdirSync(dataDir, { mode: 0o755 });
     chmodSync(dataDir, 0o755);
@@ -49,7 +48,10 @@ describe("Lilo's data is private to its owner", () => {
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(join(dataDir, "lilo.db"))).toBe(0o600);
     await again.close();
-    // What `npm start` warns about: an .env file others may read.
+  });
+
+  it("recognises an .env file others may read, which `npm start` warns about", () => {
+    root = mkdtempSync(join(tmpdir(), "lilo-modes-"));
     const env = join(root, ".env");
     writeFileSync(env, "ANTHROPIC_API_KEY=sk-ant-x\n", { mode: 0o644 });
     chmodSync(env, 0o644);

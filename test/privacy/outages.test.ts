@@ -31,7 +31,7 @@ describe("outages are visible: warned with their retry delay, last contact in `l
     t = tg = hs = model = undefined;
   });
 
-  it("warns on every failed attempt to reach Telegram with the wait before the next, and records the contact", async () => {
+  it("an unreachable Telegram shows: a warning per failed attempt with the wait before the next, the last contact in lilo status", async () => {
     tg = await startFakeTelegram();
     model = await startFakeAnthropic();
     model.fail(401, 1, {}, "invalid x-api-key");
@@ -81,13 +81,15 @@ describe("outages are visible: warned with their retry delay, last contact in `l
     expect(json.map((r) => r.name)).toEqual(["model anthropic:claude-test", "telegram"]);
   });
 
-  it("records the Matrix homeserver's last sync and warns when the SDK backs off", async () => {
+  it("records the Matrix homeserver's last sync as its last contact", async () => {
     hs = await startFakeMatrix({ accessToken: "mx" });
     t = makeTestLilo({ MATRIX_HOMESERVER_URL: hs.url, MATRIX_ACCESS_TOKEN: "mx", MATRIX_ALLOWED_USERS: "@chris:fake=chris" });
     const bot = await startMatrix(t.lilo, capturingLogger([]), { storage: new MemoryStorageProvider() });
     await hs.waitFor(() => t!.lilo.contacts.list().some((c) => c.name === "matrix" && !!c.lastOkAt));
     await bot.stop();
+  });
 
+  it("warns, with the wait, when the Matrix SDK backs off", () => {
     const lines: Line[] = [];
     sdkInfo(capturingLogger(lines), "MatrixClientLite", "Backing off for 7312.5ms");
     sdkInfo(capturingLogger(lines), "MatrixClientLite", "Client stop requested");

@@ -16,7 +16,7 @@ describe("secrets never reach a log line, a chat answer or the CLI", () => {
     t = undefined;
   });
 
-  it("keeps a base URL's credentials out of the log and the chat when the connection fails", async () => {
+  it("keeps a base URL's credentials out of everything a failed connection reports: log, chat, error", async () => {
     // A port that was just free: the connection is refused.
     const gone = await startFakeOpenAI();
     const port = new URL(gone.url).port;
@@ -41,7 +41,7 @@ describe("secrets never reach a log line, a chat answer or the CLI", () => {
     expect(everything).not.toContain("sk-test-0123456789abcdef");
   });
 
-  it("masks URL credentials, bearer tokens, API keys and the Telegram token in Bot API URLs", () => {
+  it("masks every secret shape it knows: URL credentials, bearer tokens, API keys, the Telegram token in Bot API URLs", () => {
     const cases: [string, string][] = [
       ["GET http://user:pw@host:8080/v1 failed", "GET http://***@host:8080/v1 failed"],
       ["POST https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage", "POST https://api.telegram.org/bot***/sendMessage"],

@@ -80,7 +80,7 @@ describe("splitText", () => {
 });
 
 describe("splitMarkdown / renderChunks", () => {
-  it("closes a code block cut by a split and reopens it in the next part", () => {
+  it("carries a code block cut by a split over into the next part: closed here, reopened there", () => {
     const md = "Code:\n\n```py\n" + "x = 1\n".repeat(300) + "```\nFertig.";
     const parts = splitMarkdown(md, 1000);
     expect(parts.length).toBeGreaterThan(1);
@@ -114,8 +114,11 @@ describe("splitMarkdown / renderChunks", () => {
     expect(parts.join("\n").match(/x = 1/g)).toHaveLength(20);
   });
 
-  it("keeps a short answer as one part and drops an empty one", () => {
+  it("keeps a short answer as one part", () => {
     expect(renderChunks("  **Hi**  ")).toEqual([{ html: "<b>Hi</b>", plain: "**Hi**" }]);
+  });
+
+  it("drops an empty answer", () => {
     expect(renderChunks("   ")).toEqual([]);
   });
 });

@@ -106,7 +106,7 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
   };
   const item = (text: string) => page.locator("li.item", { hasText: text });
 
-  it("logs in with a one-time link and lands on the memories", async () => {
+  it("logs in with a one-time link, landing on the memories", async () => {
     await page.goto(server.loginLink(USER));
     await shot("login");
     await page.getByRole("button", { name: "Lilos Seiten öffnen" }).click();
@@ -126,7 +126,7 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     await shot("search");
   });
 
-  it("edits a memory in place (htmx), and the change is Lilo's", async () => {
+  it("edits a memory in place (htmx), changing Lilo's own memory", async () => {
     await page.goto(`${server.url}/memories`);
     await item("Tee").getByRole("link", { name: "Bearbeiten" }).click();
     const editor = page.locator(`#m-notes-${ids.tee} textarea`);
@@ -141,7 +141,7 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     expect(await item("Angst vor Tauben").count()).toBe(1);
   });
 
-  it("forgets everywhere after the chat's confirmation: gone from search, the pages and every later model request", async () => {
+  it("forgets everywhere after the chat's confirmation: gone from search, the pages, every later model request", async () => {
     const sheetNotes = async () => (await s.t.lilo.preview({ userId: USER, text: "Wovor habe ich Angst?" })).notes.map((n) => n.id);
     expect(await sheetNotes()).toContain(ids.tauben);
     expect(JSON.stringify((await s.t.lilo.preview({ userId: USER, text: "Wovor habe ich Angst?" })).request)).toMatch(/Tauben/);
@@ -237,7 +237,7 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     await shot("usage");
   });
 
-  it("sets the diary's time and writes today's entry now", async () => {
+  it("the diary page changes the diary: its time set live, today's entry written now, once", async () => {
     await page.goto(`${server.url}/diary`);
     const time = page.locator("form.setting", { hasText: "diary.time" });
     await time.locator('input[name="value"]').fill("21:30");

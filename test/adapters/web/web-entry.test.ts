@@ -29,7 +29,7 @@ describe("Lilo's pages: lilo web and /web", () => {
     await t.cleanup();
   });
 
-  it("`lilo web` prints the operator's login link as its first line, and the link opens the pages", async () => {
+  it("`lilo web` prints as its first line the operator's login link, which opens the pages", async () => {
     const lines: string[] = [];
     let printed!: () => void;
     const twoLines = new Promise<void>((r) => (printed = r));
@@ -70,13 +70,16 @@ describe("Lilo's pages: lilo web and /web", () => {
     expect(refused.err).toContain("--host 0.0.0.0");
   });
 
-  it("`lilo web --link` prints a link for the pages the bot serves, and says when it serves none", async () => {
+  it("`lilo web --link` prints a link for the pages the bot serves", async () => {
     const on = await runCli(open({ LILO_WEB_PORT: "8799" }), ["web", "--link", "--user", "chris"]);
     expect(on.code).toBe(0);
     expect(on.out).toMatch(/^http:\/\/127\.0\.0\.1:8799\/login\/[\w-]{43}$/);
     const token = on.out.split("/login/")[1]!;
     const r = t.lilo.webAccess.redeem(token, 1);
     expect(r.ok && r.owner).toBe("chris");
+  });
+
+  it("`lilo web --link` says so when the bot serves no pages", async () => {
     const off = await runCli(open(), ["web", "--link"]);
     expect(off.code).toBe(1);
     expect(off.err).toContain("LILO_WEB_PORT is 0");

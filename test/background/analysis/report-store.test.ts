@@ -8,7 +8,7 @@ describe("analysis report store", () => {
   const dir = mkdtempSync(join(tmpdir(), "lilo-reports-"));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("lists the other analyses when one state file is damaged, and says which", () => {
+  it("one damaged state file spoils no other analysis: it is listed as failed, named as damaged", () => {
     const store = new ReportStore(dir);
     store.saveReport("20261201-090000", "=== Analyse ===\nfertig\n");
     writeFileSync(join(dir, "20261202-090000.json"), "{ kaputt");

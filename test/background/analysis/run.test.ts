@@ -59,7 +59,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     await fake.close();
   });
 
-  it("runs part by part with 'part i of n', merges only the partial reports, checks quotes and saves the report", async () => {
+  it("analyses a long transcript in parts: 'part i of n', a merge of the partial reports only, quotes checked, the report saved", async () => {
     seedLongConversation(t.lilo, "2026-11-15T10:00:00Z", 50, 3_990);
     fake.replyAlways((b) => {
       const c = lastContent(b);
@@ -111,7 +111,16 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     expect(api.list()).toEqual([{ id: "20261202-150000", status: "done", summary: expect.stringContaining("anthropic:claude-analyst | blind") }]);
   });
 
-  it("a single part skips the merge; blueprint mode sends Lilo's instruction and the explain-it task", async () => {
+  it("a single part needs no merge call", async () => {
+    fake.replyAlways("Bericht ohne Zitate.");
+    const r = await api.run({ keywords: ["Bewusstsein"] });
+    expect(fake.requests).toHaveLength(1);
+    expect(lastContent(fake.requests[0]!)).toContain("Du siehst das ganze Material (Teil 1 von 1)");
+    expect(r.analysis).toBe("Bericht ohne Zitate.");
+    expect(readFileSync(r.file, "utf8")).not.toContain("Anhang");
+  });
+
+  it("blueprint mode sends Lilo's own instruction with the explain-it task", async () => {
     fake.replyAlways("Bericht ohne Zitate.");
     const r = await api.run({ keywords: ["Bewusstsein"], blueprint: true });
     expect(fake.requests).toHaveLength(1);
@@ -146,7 +155,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     await expect(api.run({ sample: 1 })).rejects.toThrow(/empty even with 64000 output tokens/);
   });
 
-  it("waits and retries overload and a broken connection up to 4 times", async () => {
+  it("retries overload or a broken connection up to 4 times, waiting between, then gives up with a ProviderError", async () => {
     fake.fail(529, 3).drop(1).reply("Bericht nach Wartezeit.");
     const r = await api.run({ sample: 1 });
     expect(fake.requests).toHaveLength(5);
@@ -159,7 +168,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     expect(fake.requests.length - before).toBe(5);
   });
 
-  it("survives a crash: finished parts are kept and resume runs only the rest", async () => {
+  it("survives a crash: resume keeps the finished parts, runs only the rest", async () => {
     seedLongConversation(t.lilo, "2026-11-15T10:00:00Z", 50, 3_990);
     fake.reply("Teilbericht eins.").fail(400, 1);
     await expect(api.run({})).rejects.toBeInstanceOf(ProviderError);

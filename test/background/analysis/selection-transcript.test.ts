@@ -28,7 +28,7 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
 
   const select = (s: Parameters<typeof selectConversations>[1]) => selectConversations(sql, s, TZ).map((c) => c.id);
 
-  it("selects by local date range (inclusive days), user, keywords and an even sample", () => {
+  it("selects conversations by each filter: local date range (inclusive days), user, keywords, even sample", () => {
     expect(select({})).toEqual(ids);
     // 2026-11-30T23:30Z is 1 December in Berlin: outside a range ending on 30 November.
     expect(select({ from: "2026-11-10", to: "2026-11-30" })).toEqual([ids[1], ids[2], ids[3]]);
@@ -39,7 +39,7 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
     expect(select({ userId: "anna" })).toEqual([]);
   });
 
-  it("samples first, last and evenly spaced between (the seed's sample_even)", () => {
+  it("samples evenly, the first and the last included (the seed's sample_even)", () => {
     const items = Array.from({ length: 100 }, (_, i) => i);
     expect(sampleEven(items, 5)).toEqual([0, 25, 50, 74, 99]);
     expect(sampleEven(items, 1)).toEqual([50]);
@@ -47,7 +47,7 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
     expect(sampleEven([1, 2], 5)).toEqual([1, 2]);
   });
 
-  it("renders headers, local times and replaces a greeting's missing message", () => {
+  it("renders a conversation as the analyst reads it: headers, local times, a stand-in for a greeting's missing message", () => {
     const opts = { language: "de" as const, timeZone: TZ, liloName: "Lilo", userNames: { chris: "Christian" }, maxMessageChars: 4_000 };
     const text = transcriptText(selectConversations(sql, { to: "2026-11-20" }, TZ).map((c) => renderConversation(c, opts)));
     expect(text.split("\n\n")[0]).toBe(
@@ -74,15 +74,22 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
     expect(en.lines[0]).toBe("[09:00] (Lilo speaks up on her own, without a prior message)");
   });
 
-  it("cuts messages over 4,000 characters with a note and splits a long conversation at 150,000 characters", () => {
+  /** A 50-message conversation of about 200,000 characters, plus one 5,000-character message in another. */
+  const renderLong = () => {
     seedLongConversation(t.lilo, "2026-11-15T10:00:00Z", 50, 3_990);
     new ChatLog(sql).append({ userId: "chris", conversationId: ids[3]!, role: "user", text: "y".repeat(5_000), createdAt: "2026-11-25T19:02:00Z" });
     const opts = { language: "de" as const, timeZone: TZ, liloName: "Lilo", userNames: { chris: "Christian" }, maxMessageChars: 4_000 };
-    const rendered = selectConversations(sql, {}, TZ).map((c) => renderConversation(c, opts));
+    return selectConversations(sql, {}, TZ).map((c) => renderConversation(c, opts));
+  };
+
+  it("cuts a message over 4,000 characters, with a note saying how much", () => {
+    const rendered = renderLong();
     const cut = rendered.flatMap((r) => r.lines).find((l) => l.includes("yyyy"))!;
     expect(cut).toBe(`[20:02] Christian: ${"y".repeat(4_000)} [… gekürzt: 1000 von 5000 Zeichen weggelassen]`);
+  });
 
-    const chunks = chunkTranscript(rendered, 150_000);
+  it("splits a long conversation at 150,000 characters, every message in exactly one part", () => {
+    const chunks = chunkTranscript(renderLong(), 150_000);
     expect(chunks).toHaveLength(2);
     for (const c of chunks) expect(c.length).toBeLessThanOrEqual(150_000);
     expect(chunks[0]).toContain("=== Gespräch: Ich frage mich");
@@ -95,7 +102,7 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
     expect(all).toContain("Noch wach um Mitternacht");
   });
 
-  it("finds quotes of four words or more and checks them against the transcript", () => {
+  it("finds quotes of four words or more, each checked against the transcript", () => {
     const report =
       'Sie sagt „Ich versuche immer ehrlich zu sein“ (2.11.), aber auch "Ich habe das nie gesagt, ehrlich" und „zu kurz hier“. Gekürzt: “Ich glaube nicht, … ein Bewusstsein habe”.';
     expect(extractQuotes(report)).toEqual([

@@ -10,7 +10,7 @@ import { runReflectionJob } from "../../../jobs/reflection-job.ts";
 const USAGE = { input_tokens: 90, output_tokens: 10 };
 
 /**
- * Budgets with the fake clock (issue 20): a warning once at 80 %, another
+ * Budgets with the fake clock: a warning once at 80 %, another
  * once at 100 %; at 100 % the background jobs stop and the chat goes on —
  * with a notice, or with the fallback model; a new day or month starts over.
  */
@@ -45,7 +45,7 @@ describe("budgets", () => {
     return r;
   }
 
-  it("warns once at 80 %, once at 100 %, stops the jobs, keeps chatting with a notice once; the next day starts over", async () => {
+  it("a spent day budget stops the background jobs, never the chat: one warning at 80 %, one at 100 %, one notice, a new day starts over", async () => {
     const pushes = start({ LILO_BUDGET_DAY: "1000 tokens" });
     for (let i = 0; i < 3; i++) await turn();
     expect(t.lilo.usage.budget()).toMatchObject({ level: "ok", day: { spent: 600, share: 0.6 } });
@@ -88,7 +88,7 @@ describe("budgets", () => {
     expect((await turn()).text).toBe("Schön!");
   });
 
-  it("switches the chat to LILO_BUDGET_FALLBACK_MODEL (a live setting) while the month's budget is spent; a new month starts over", async () => {
+  it("while the month's budget is spent the chat runs on LILO_BUDGET_FALLBACK_MODEL (a live setting), until a new month starts", async () => {
     clock.set("2026-12-31T09:00:00Z");
     start({ LILO_BUDGET_MONTH: "400 tokens" });
     await t.lilo.settings.set("budget.fallback_model", "anthropic:claude-cheap");
@@ -106,7 +106,7 @@ describe("budgets", () => {
     expect((await turn()).model).toBe("anthropic:claude-main");
   });
 
-  it("sends no warning in quiet hours, and none that has gone stale by the next day", async () => {
+  it("sends no budget warning in quiet hours, nor a stale one once they end on a new day", async () => {
     clock.set("2026-12-03T22:00:00Z"); // 23:00 in Berlin
     const pushes = start({ LILO_BUDGET_DAY: "250 tokens", LILO_QUIET_HOURS: "22:30-07:00" });
     await turn(); // 200 tokens: 80 %

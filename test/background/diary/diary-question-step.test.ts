@@ -41,7 +41,7 @@ describe("the diary question step in a chat turn", () => {
 
   const chatSystem = () => fake.requests.filter((r) => !isExtraction(r.system)).at(-1)!.system!;
 
-  it("puts the count and the newest entries, straight from the database, on the cheat sheet", async () => {
+  it("a diary question puts the user's diary on the sheet, straight from the database: its count, its newest entries", async () => {
     const { lilo } = t;
     const long = "Heute hat Christian mir von seinem Umzug erzählt. ".repeat(20).trim();
     await lilo.memory.add({
@@ -72,12 +72,15 @@ describe("the diary question step in a chat turn", () => {
     expect(sys).not.toContain("Annas Eintrag");
   });
 
-  it("says there is no entry yet, and stays off the sheet for other messages", async () => {
+  it("says on the sheet that there is no entry yet", async () => {
     const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Hast du schon Einträge in deinem Tagebuch?" });
     await lilo.idle();
     expect(chatSystem()).toContain("Du hast noch keinen Eintrag geschrieben");
+  });
 
+  it("stays off the sheet for a message that is no diary question", async () => {
+    const { lilo } = t;
     await lilo.handleMessage({ userId: "chris", text: "Ich führe selbst ein Tagebuch." });
     await lilo.idle();
     expect(chatSystem()).not.toContain("Frage nach deinem Tagebuch");

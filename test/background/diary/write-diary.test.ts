@@ -49,7 +49,7 @@ describe("the diary (docs/spec.md §8)", () => {
     expect(lilo.diary.list("chris")).toEqual([]);
   });
 
-  it("hands the model the day (40 newest exchanges, cut 400/600, 'Ich'), 3 thoughts, 3 entries and the profile — no notes", async () => {
+  it("hands the model exactly the day's material: 40 newest exchanges cut 400/600 as 'Ich', 3 thoughts, 3 entries, the profile, no notes", async () => {
     const { lilo } = t;
     const start = Date.parse(NIGHT) - 23 * HOUR;
     seedExchange(lilo, "chris", "ALTE-NACHRICHT von vorgestern", "ALTE-ANTWORT", new Date(Date.parse(NIGHT) - 30 * HOUR));
@@ -117,7 +117,7 @@ describe("the diary (docs/spec.md §8)", () => {
     expect(`${call.system}${sheet}`).not.toContain("Kino");
   });
 
-  it("stores the entry twice (row with its day + vector), strips markers, and never deduplicates", async () => {
+  it("keeps every entry as written, row (with its day) and vector alike: markers stripped, never deduplicated, forgotten from both", async () => {
     const { lilo } = t;
     seedExchange(lilo, "chris", "Hallo Lilo", "Hallo Christian", new Date(Date.parse(NIGHT) - 2 * HOUR));
     const first = written(await lilo.diary.writeNow("chris")).entry;
@@ -152,7 +152,7 @@ describe("the diary (docs/spec.md §8)", () => {
     expect(lilo.diary.list("chris")).toEqual([]);
   });
 
-  it("pings the phone only when the user opted in, and logs every attempt", async () => {
+  it("pings the phone only when the user opted in, logging every attempt", async () => {
     const { lilo } = t;
     const transport = recordingTransport();
     lilo.push.registerTransport(transport);

@@ -36,7 +36,7 @@ describe("the greeting context on return (docs/spec.md §9)", () => {
     await fake.close();
   });
 
-  it("puts the computed pause, today's date and the last 6 messages on the first message after a 2-day pause", async () => {
+  it("the first message after a 2-day pause carries the return context: the computed pause, today's date, the last 6 messages", async () => {
     seedConversation(t.lilo, "chris", MONDAY);
     await t.lilo.handleMessage({ userId: "chris", text: "Hallo Lilo" });
     const sys = chatSystems().at(-1)!;
@@ -53,7 +53,7 @@ describe("the greeting context on return (docs/spec.md §9)", () => {
     expect(sys).not.toContain("Zweite alte Nachricht");
   });
 
-  it("is absent mid-conversation and on the very first message", async () => {
+  it("is left out unless a pause came before the message: not on the very first message, not mid-conversation", async () => {
     await t.lilo.handleMessage({ userId: "chris", text: "Hallo, ich bin neu hier" });
     expect(chatSystems().at(-1)).not.toContain(CONTEXT);
     seedConversation(

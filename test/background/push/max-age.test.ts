@@ -15,7 +15,7 @@ function recordingLogger(): Logger & { lines: { level: string; msg: string; data
 /**
  * A push the CLI queued while the bot was down waits in the outbox; once it
  * is older than LILO_PUSH_MAX_AGE_HOURS the bot drops it instead of sending
- * a stale diary ping (backlog of issue 18).
+ * a stale diary ping.
  */
 describe("a queued push has a maximum age", () => {
   let t: TestLilo;
@@ -39,7 +39,7 @@ describe("a queued push has a maximum age", () => {
     await t.cleanup();
   });
 
-  it("defaults to 24 hours: a push queued 23 h ago is sent, one queued 25 h ago is dropped, logged and marked expired", async () => {
+  it("drops a push older than the default 24 hours for good, logged as expired, while a younger one is sent", async () => {
     start();
     expect(t.lilo.config.push.maxAgeHours).toBe(24);
     expect(await cli!.push.send("chris", { kind: "diary", text: "📔 Tagebuch von letzter Woche" })).toBe("queued");

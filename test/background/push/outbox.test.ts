@@ -15,9 +15,9 @@ const CONCERN = "Wie lief eigentlich der Umzug nach Hamburg?";
 /**
  * Two Lilo instances on one SQLite file: "the bot" (a chat connection, the
  * outbox delivery running) and "the CLI" (no connection) — a push the CLI
- * creates is delivered by the bot (issue 12).
+ * creates is delivered by the bot, because only the bot holds a connection.
  */
-describe("one outbox for every push (issue 12)", () => {
+describe("one outbox for every push", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   let cli: Lilo | undefined;
@@ -46,7 +46,7 @@ describe("one outbox for every push (issue 12)", () => {
     await fake.close();
   });
 
-  it("a concern pushed by the CLI process is queued there, then delivered, logged and stored as proactive by the bot — once", async () => {
+  it("a concern pushed by the CLI process is delivered by the bot exactly once: queued, sent, logged, stored as proactive, answered in context", async () => {
     const bot = t.lilo;
     const transport = recordingTransport();
     bot.push.registerTransport(transport);
@@ -91,7 +91,7 @@ describe("one outbox for every push (issue 12)", () => {
     expect(t.lilo.push.history("chris").map((e) => e.outcome)).toEqual(["sent"]);
   });
 
-  it("opt-in and quiet hours are checked again at delivery: a queued push is dropped, not stored, not sent later", async () => {
+  it("a queued push is checked again at delivery: one that quiet hours or an opt-out now forbid is dropped for good, never stored", async () => {
     const transport = recordingTransport();
     cli = openCli();
     expect(await cli.push.send("chris", { kind: "diary", text: "Ich habe Tagebuch geschrieben." }, { after: { proactive: { model: null } } })).toBe("queued");

@@ -11,7 +11,7 @@ import { readDb } from "../../helpers/read-db.ts";
 const HOUR = 3_600_000;
 const CONCERN = "Wie lief eigentlich der Umzug nach Hamburg?";
 
-describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
+describe("a pushed 🧠 concern is part of the conversation", () => {
   let fake: FakeAnthropic;
   let t: TestLilo;
   const clock = fixedClock("2026-12-02T21:00:00Z");
@@ -30,7 +30,7 @@ describe("a pushed 🧠 concern is part of the conversation (issue 12)", () => {
     await fake.close();
   });
 
-  it("the user's answer reaches the model with the pushed concern in its history, and the sheet does not ask to raise it again", async () => {
+  it("the user's answer treats the pushed concern as said: in its history, not on the sheet to raise again", async () => {
     const { lilo } = t;
     const transport = recordingTransport();
     lilo.push.registerTransport(transport);

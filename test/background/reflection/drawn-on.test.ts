@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { drawnOn } from "../../../core/background/reflection/grounded-thought.ts";
 
-// Issue 19: which feed items a reflection thought drew on — they become its origin (a lookup with their URLs).
+// Which feed items a reflection thought drew on — they become its origin (a lookup with their URLs).
 describe("drawnOn: the feed items a thought shares a distinctive word with", () => {
   const fixed = { questions: ["Was beschäftigt Christian gerade?"], ignore: ["Christian", "Lilo"] };
   const items = [

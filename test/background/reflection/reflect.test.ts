@@ -40,7 +40,7 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     await fake.close();
   });
 
-  it("thinks only when there are chats newer than the last one it saw; 'think now' ignores that", async () => {
+  it("thinks only when there are chats newer than the last one it saw, unless told to think now", async () => {
     const { lilo } = t;
     expect(await lilo.reflection.run("chris")).toEqual({ kind: "skipped", reason: "no-conversation" });
     seedExchange(lilo, "chris", "Hallo Lilo", "Hallo Christian", ago(2));
@@ -84,7 +84,7 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     expect(thoughtOf(await lilo.reflection.run("chris"))?.text).toBe("Christian denkt in Systemen.");
   });
 
-  it("hands the model the profile, 12 exchanges cut 200/300, 4 notes found with the last 5 user messages, and earlier thoughts", async () => {
+  it("hands the model exactly its material: the profile, 12 exchanges cut 200/300, 4 notes found with the last 5 user messages, earlier thoughts", async () => {
     const { lilo, embedder } = t;
     const pad = (i: number) => String(i).padStart(2, "0");
     const userTexts: string[] = [];
@@ -130,7 +130,7 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     for (const [i, question] of QUESTIONS.entries()) expect(sheet).toContain(`${i + 1}. ${question}`);
   });
 
-  it("stores the questions in SQLite and only the answers in the vector; cuts the preamble and the marker out", async () => {
+  it("keeps a thought as its answers: the questions stored beside them in SQLite, only the answers embedded, no preamble, no marker", async () => {
     const { lilo, embedder } = t;
     seedExchange(lilo, "chris", "Hallo", "Hallo", ago(1));
     answer = [
@@ -172,7 +172,7 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     });
   });
 
-  it("teaches the English persona [RAISE:] (not the German [ANSPRECHEN:]) and reads its concern", async () => {
+  it("teaches the English persona [RAISE:] instead of the German [ANSPRECHEN:], reading its concern from it", async () => {
     const en = makeTestLilo(
       fakeAnthropicEnv(fake, { LILO_LANGUAGE: "en", LILO_CHAT_MODEL: "anthropic:claude-chat", LILO_REFLECTION_MODEL: "anthropic:claude-think" }),
       { clock },
@@ -191,7 +191,7 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     }
   });
 
-  it("throttles concerns to one per 20 hours, queues (not drops) a further one, and skips duplicates of open topics", async () => {
+  it("paces concerns: one opened per 20 hours, a further one queued (never dropped), a near-duplicate of an open topic never created", async () => {
     const { lilo } = t;
     const transport = recordingTransport();
     lilo.push.registerTransport(transport);
@@ -242,12 +242,20 @@ describe("reflection and concerns (docs/spec.md §9)", () => {
     ]);
   });
 
-  it("keeps only the last of several concerns and strips every marker from the thought", async () => {
-    const { lilo } = t;
-    seedExchange(lilo, "chris", "Hallo", "Hallo", ago(1));
-    answer = "1. Er lacht viel. [EMOTION: froh]\n[ANSPRECHEN: Erste Sorge um den Garten]\n[ANSPRECHEN: Zweite Sorge wegen der Arbeit]";
-    const r = await lilo.reflection.thinkNow("chris");
-    expect(thoughtOf(r)?.text).toBe("Er lacht viel.");
-    expect(lilo.topics.list("chris", "open").map((x) => x.text)).toEqual(["🧠 Zweite Sorge wegen der Arbeit"]);
+  describe("an answer with a mood marker and two concerns", () => {
+    const think = () => {
+      seedExchange(t.lilo, "chris", "Hallo", "Hallo", ago(1));
+      answer = "1. Er lacht viel. [EMOTION: froh]\n[ANSPRECHEN: Erste Sorge um den Garten]\n[ANSPRECHEN: Zweite Sorge wegen der Arbeit]";
+      return t.lilo.reflection.thinkNow("chris");
+    };
+
+    it("keeps only the last of several concerns", async () => {
+      await think();
+      expect(t.lilo.topics.list("chris", "open").map((x) => x.text)).toEqual(["🧠 Zweite Sorge wegen der Arbeit"]);
+    });
+
+    it("strips every marker from the thought", async () => {
+      expect(thoughtOf(await think())?.text).toBe("Er lacht viel.");
+    });
   });
 });
