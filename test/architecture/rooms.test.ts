@@ -57,9 +57,9 @@ describe("architecture: core is six rooms whose arrows run one way", () => {
     expect(runsUp("core/memory/recall/search.ts", "core/memory/memory.ts")).toBe(false);
   });
 
-  it("the README names every room", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const layout = readme.slice(readme.indexOf("## Layout"));
-    for (const room of ROOMS) expect(layout, `README "Layout" should give core/${room}/ its line`).toMatch(new RegExp(`^  ${room}/ +\\S`, "m"));
+  it("docs/architecture.md gives every room its row", () => {
+    const page = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
+    for (const room of ROOMS)
+      expect(page, `docs/architecture.md should give core/${room}/ its row`).toMatch(new RegExp(`^\\| \`core/${room}/\` \\| +\\S`, "m"));
   });
 });
