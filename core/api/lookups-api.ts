@@ -1,7 +1,7 @@
 import type { ChatModel } from "../foundation/ports/chat-model.ts";
 import type { SearchLogEntry } from "../foundation/store/search-log.ts";
 import type { FeedItem } from "../foundation/store/feeds.ts";
-import type { FeedFetchReport } from "../lookups/news.ts";
+import type { FeedFetchReport, News } from "../lookups/news.ts";
 
 /** One feed of `lilo feeds list`: from LILO_FEEDS ("env") or added at run time, with its fetch state. */
 export interface FeedEntry {
@@ -51,4 +51,18 @@ export interface LookupsApi {
   searchLog: SearchLogApi;
   news: NewsApi;
   tools: ToolsApi;
+}
+
+/** The news feeds as callers see them: the feed list, fetching, search, how many items are stored. */
+export function newsApi(news: News): NewsApi {
+  return {
+    available: () => news.available(),
+    list: () => news.list(),
+    add: (url) => news.add(url),
+    remove: (url) => news.remove(url),
+    fetchAll: () => news.fetchAll(),
+    search: (query, limit) => news.search(query, limit),
+    newest: (limit) => news.newest(limit),
+    itemCount: () => news.store.count(),
+  };
 }
