@@ -6,7 +6,7 @@ import { parseItemRef } from "../memory/receipts/item-ref.ts";
 import { FORGET_QUESTION, FORGET_TEXTS, forgetPayload, forgetQuestionText } from "../conversation/questions/forget-question.ts";
 import { itemName } from "../memory/receipts/item-names.ts";
 
-export type { ForgetItem, ForgetOutcome, ForgetPlan, ForgetAction } from "../memory/forgetting/forget-everywhere.ts";
+export type { ForgetItem, ForgetOutcome, ForgetPlan } from "../memory/forgetting/forget-everywhere.ts";
 
 /**
  * "Forget everywhere": find what holds some words (or one item),
