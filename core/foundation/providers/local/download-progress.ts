@@ -2,7 +2,7 @@ import type { Logger } from "../../ports/logger.ts";
 import type { DownloadProgress } from "./download.ts";
 
 /** A progress display for one download; `done` ends it. */
-interface ProgressDisplay {
+export interface ProgressDisplay {
   update: DownloadProgress;
   done(): void;
 }
@@ -39,7 +39,7 @@ export async function downloadProgress(label: string, logger: Logger, stream: No
 }
 
 /** One info line at the start and at every further tenth of the file. */
-function loggedProgress(label: string, logger: Logger): ProgressDisplay {
+export function loggedProgress(label: string, logger: Logger): ProgressDisplay {
   let lastTenth = -1;
   return {
     update: (done, total) => {
