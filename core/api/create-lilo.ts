@@ -5,15 +5,13 @@
  * loads on the first memory access), so creating Lilo is cheap.
  */
 import type { LiloConfig } from "../foundation/config/config.ts";
-import { describeError } from "../foundation/errors.ts";
-import { LiveSettings } from "../foundation/settings/live-settings.ts";
 import { createTranscriber } from "../foundation/providers/openai-transcriber.ts";
 import { DurableJobs } from "../foundation/util/durable-jobs.ts";
 import { createLookups } from "../lookups/create-lookups.ts";
 import type { Lilo } from "./lilo-api.ts";
 import type { LiloPorts } from "./lilo-ports.ts";
 import { createChatTurn } from "./pipeline.ts";
-import { openFoundation } from "./wiring/foundation.ts";
+import { liveSettings, openFoundation } from "./wiring/foundation.ts";
 import { openStores } from "./wiring/stores.ts";
 import { wireMemory } from "./wiring/memory.ts";
 import { wireModels } from "./wiring/models.ts";
@@ -34,12 +32,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const stores = openStores(foundation.db);
   const remembering = wireMemory(foundation, ports);
   const modelling = wireModels(foundation, stores.settings, ports);
-  const live = new LiveSettings(
-    config,
-    stores.settings,
-    () => clock.now().toISOString(),
-    (key, err) => logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
-  );
+  const live = liveSettings(foundation, stores.settings);
   const pushing = wirePush(foundation, stores, modelling.usage, background);
   const care = wireMemoryCare(foundation, stores, remembering);
   const questions = wireQuestions(foundation, stores.rules, care);

@@ -1,8 +1,8 @@
 /**
  * What every other part is built on: this Lilo's own copy of the
  * configuration, the clock, the log, the database (with its page cache and,
- * for the running bot, checkpoints on a worker thread) and the runner of
- * background tasks.
+ * for the running bot, checkpoints on a worker thread), the runner of
+ * background tasks, and the live settings that write into the configuration.
  */
 import type { LiloConfig } from "../../foundation/config/config.ts";
 import { configSecrets } from "../../foundation/config/secrets.ts";
@@ -10,7 +10,9 @@ import type { Clock } from "../../foundation/ports/clock.ts";
 import { systemClock } from "../../foundation/ports/clock.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
 import { silentLogger } from "../../foundation/ports/logger.ts";
-import { ownLiveSections } from "../../foundation/settings/live-settings.ts";
+import { LiveSettings, ownLiveSections } from "../../foundation/settings/live-settings.ts";
+import type { SettingsStore } from "../../foundation/store/settings.ts";
+import { describeError } from "../../foundation/errors.ts";
 import { BackgroundCheckpoints } from "../../foundation/store/background-checkpoints.ts";
 import { openDatabase, setPageCache, type Db } from "../../foundation/store/db.ts";
 import { BackgroundTasks } from "../../foundation/util/background.ts";
@@ -55,4 +57,15 @@ export function openFoundation(sharedConfig: LiloConfig, ports: Pick<LiloPorts, 
       if (!ports.db) db.close();
     },
   };
+}
+
+/** The settings changed at run time, written into the base's configuration now and on each refresh; a stored value that fails its rule is logged and left out. */
+export function liveSettings(base: Base, store: SettingsStore): LiveSettings {
+  const { config, clock, logger } = base;
+  return new LiveSettings(
+    config,
+    store,
+    () => clock.now().toISOString(),
+    (key, err) => logger.error("stored setting ignored: it does not pass its rule; `lilo settings unset` removes it", { key, error: describeError(err) }),
+  );
 }
