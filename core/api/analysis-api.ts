@@ -27,7 +27,6 @@ import { AnalysisError, ConfigError } from "../foundation/errors.ts";
 export { AnalysisError } from "../foundation/errors.ts";
 export type { AnalysisSelection } from "../background/analysis/selection.ts";
 export type { AnalysisResult } from "../background/analysis/run.ts";
-export type { AnalysisListEntry } from "../background/analysis/report-store.ts";
 export type { QuoteCheck } from "../background/analysis/quotes.ts";
 
 const QUESTIONS_SETTING = "analysis_questions";
@@ -41,7 +40,7 @@ export interface AnalysisOptions extends AnalysisSelection {
 }
 
 /** What a run would cost, before it runs. */
-export interface AnalysisPreview {
+interface AnalysisPreview {
   conversations: number;
   chars: number;
   approxTokens: number;
@@ -69,7 +68,7 @@ export interface AnalysisApi {
 }
 
 /** The collaborators of the analysis; wired once in createLilo. */
-export interface AnalysisDeps {
+interface AnalysisDeps {
   /** Read only: the chat log the transcripts come from. */
   db: Db;
   models: ModelRegistry;
@@ -84,7 +83,7 @@ export interface AnalysisDeps {
 }
 
 /** The analysis's configuration slice (`config.analysis`). */
-export type AnalysisConfig = LiloConfig["analysis"];
+type AnalysisConfig = LiloConfig["analysis"];
 
 /** The outside view from its collaborators, its configuration slice, the persona and the shared feature context. */
 export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona: Persona, ctx: FeatureContext): AnalysisApi {

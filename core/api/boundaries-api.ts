@@ -3,7 +3,7 @@ import type { Boundary, BoundariesStore } from "../foundation/store/boundaries.t
 
 export type { Boundary } from "../foundation/store/boundaries.ts";
 
-/** Boundaries (issue 19): topics Lilo never brings up on her own. The yes/no flow adds them in chat; the operator here. */
+/** Boundaries: topics Lilo never brings up on her own. The yes/no flow adds them in chat; the operator here. */
 export interface BoundariesApi {
   list(userId: string): Boundary[];
   get(id: number): Boundary | undefined;

@@ -6,10 +6,10 @@ import { parseItemRef } from "../memory/receipts/item-ref.ts";
 import { FORGET_QUESTION, FORGET_TEXTS, forgetPayload, forgetQuestionText } from "../conversation/questions/forget-question.ts";
 import { itemName } from "../memory/receipts/item-names.ts";
 
-export type { ForgetItem, ForgetOutcome, ForgetPlan, ForgetAction } from "../memory/forgetting/forget-everywhere.ts";
+export type { ForgetItem, ForgetOutcome, ForgetPlan } from "../memory/forgetting/forget-everywhere.ts";
 
 /**
- * "Forget everywhere" (issue 19): find what holds some words (or one item),
+ * "Forget everywhere": find what holds some words (or one item),
  * show it, and after a yes remove or redact every copy. `ask` puts the yes/no
  * to the user through the questions every adapter renders (buttons,
  * reactions, typed "ja"/"yes").

@@ -64,7 +64,7 @@ export interface InboxApi {
 }
 
 /** How a chat-log search is narrowed: whose messages, how many, around which time (the query's vector is added inside). */
-export type RecallOptions = Omit<ChatRecallOptions, "vector">;
+type RecallOptions = Omit<ChatRecallOptions, "vector">;
 
 /** The chat log as memory: importing old chats, and the search the cheat sheet and [RECALL:] use. */
 export interface RecallApi {

@@ -1,10 +1,10 @@
 import type { ChatModel } from "../foundation/ports/chat-model.ts";
 import type { SearchLogEntry } from "../foundation/store/search-log.ts";
 import type { FeedItem } from "../foundation/store/feeds.ts";
-import type { FeedFetchReport } from "../lookups/news.ts";
+import type { FeedFetchReport, News } from "../lookups/news.ts";
 
 /** One feed of `lilo feeds list`: from LILO_FEEDS ("env") or added at run time, with its fetch state. */
-export interface FeedEntry {
+interface FeedEntry {
   url: string;
   source: "env" | "added";
   title: string | null;
@@ -13,7 +13,7 @@ export interface FeedEntry {
 }
 
 /** The web searches Lilo ran, for `lilo searches` and tests. */
-export interface SearchLogApi {
+interface SearchLogApi {
   /** Logs one search; `resultCount` null when the provider failed. Returns the entry's id. */
   add(entry: { userId: string; query: string; provider: string; resultCount: number | null; at: string }): number;
   /** Newest first; one user's searches, or everyone's without `userId`. */
@@ -21,7 +21,7 @@ export interface SearchLogApi {
 }
 
 /** News feeds (`lilo feeds`, `[NEWS: …]`, reflection material). */
-export interface NewsApi {
+interface NewsApi {
   /** Is there anything to search (a feed configured or added)? */
   available(): boolean;
   /** Feeds from LILO_FEEDS and those added with `lilo feeds add`, with their state. */
@@ -41,7 +41,7 @@ export interface NewsApi {
 }
 
 /** Native tool calling (web search and the like as model tools instead of markers). */
-export interface ToolsApi {
+interface ToolsApi {
   /** Does this model get tools in its request now? */
   isNative(model: Pick<ChatModel, "provider" | "model">): boolean;
 }
@@ -51,4 +51,18 @@ export interface LookupsApi {
   searchLog: SearchLogApi;
   news: NewsApi;
   tools: ToolsApi;
+}
+
+/** The news feeds as callers see them: the feed list, fetching, search, how many items are stored. */
+export function newsApi(news: News): NewsApi {
+  return {
+    available: () => news.available(),
+    list: () => news.list(),
+    add: (url) => news.add(url),
+    remove: (url) => news.remove(url),
+    fetchAll: () => news.fetchAll(),
+    search: (query, limit) => news.search(query, limit),
+    newest: (limit) => news.newest(limit),
+    itemCount: () => news.store.count(),
+  };
 }

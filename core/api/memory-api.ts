@@ -21,10 +21,10 @@ export interface MemoryEntry {
 }
 
 /** Input of `memory.add`: the same as the memory's own add (core/memory/memory.ts). */
-export type AddMemoryInput = AddInput;
+type AddMemoryInput = AddInput;
 
 /** Options of `memory.search`. */
-export interface MemorySearchOptions {
+interface MemorySearchOptions {
   store?: VectorStore;
   k?: number;
   userId: string;

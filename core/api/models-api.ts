@@ -1,6 +1,8 @@
-import type { ModelRole } from "../foundation/config/config.ts";
+import type { LiloConfig, ModelRole } from "../foundation/config/config.ts";
 import type { ModelSpec } from "../foundation/config/model-spec.ts";
 import type { ChatModel } from "../foundation/ports/chat-model.ts";
+import { acceptsImages } from "../foundation/config/media.ts";
+import type { ModelRegistry } from "../foundation/models/registry.ts";
 
 /** The chat model in use and run-time switches (`lilo model`, `/model`). */
 export interface ModelsApi {
@@ -20,4 +22,16 @@ export interface ModelsApi {
   resetChat(): void;
   /** The model that plays `role` (chat, judge, summary, …), falling back to the chat model. */
   forRole(role: ModelRole): ChatModel;
+}
+
+/** The models API over the registry; which models see images is read from `config` when asked. */
+export function modelsApi(models: ModelRegistry, config: Pick<LiloConfig, "media">): ModelsApi {
+  return {
+    chatSpec: () => models.chatSpec(),
+    switchChat: (value, now) => models.switchChat(value, now),
+    checkChat: () => models.checkOffered(models.chatSpec()),
+    acceptsImages: () => acceptsImages(config.media, models.chatSpec()),
+    resetChat: () => models.resetChat(),
+    forRole: (role) => models.forRole(role),
+  };
 }

@@ -26,11 +26,11 @@ export interface ChatTurnParts {
     extraction: TurnMiddleware;
     /** The chat log's message vectors, filled after the reply. */
     messageVectors: TurnMiddleware;
-    /** The reply to "what is wrong?" after /why's "stimmt nicht", judged (issue 19). */
+    /** The reply to "what is wrong?" after /why's "stimmt nicht", judged. */
     markedWrong: TurnMiddleware;
     pendingAnswer: TurnMiddleware;
     correction: TurnMiddleware;
-    /** "Sprich X nicht mehr an" asked back as a yes/no (issue 19). */
+    /** "Sprich X nicht mehr an" asked back as a yes/no. */
     boundary: TurnMiddleware;
     diaryQuestion: TurnMiddleware;
     returnGreeting: TurnMiddleware;
@@ -67,9 +67,9 @@ export interface ChatTurn {
 }
 
 /**
- * Builds the turn: store message → extraction and message vectors after the reply →
- * the reply to "what is wrong?" → pending yes/no → correction → diary question → return greeting → due topic →
- * [extra] → answer with the model. The sheet shows the middleware's sections
+ * Builds the turn: store message → budget notice → extraction and message vectors after the reply →
+ * the reply to "what is wrong?" → pending yes/no → correction → boundary → diary question → return greeting →
+ * due topic → [extra] → answer with the model. The sheet shows the middleware's sections
  * in docs/spec.md §4 order whatever this order is.
  */
 export function createChatTurn(parts: ChatTurnParts): ChatTurn {

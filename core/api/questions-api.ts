@@ -1,5 +1,5 @@
 import type { Question } from "../conversation/turn/types.ts";
-import type { Answer, AnswerOutcome, PendingQuestion } from "../conversation/questions/questions.ts";
+import type { Answer, AnswerOutcome, PendingQuestion, Questions } from "../conversation/questions/questions.ts";
 
 /**
  * Open yes/no questions Lilo asked, and their answers. `ask` lets a turn step
@@ -15,4 +15,14 @@ export interface QuestionsApi {
   ask(userId: string, kind: string, payload: unknown, text: string, ttlMs: number): Question;
   /** Applies a yes/no answer (button, reaction); only the question's owner can answer. */
   answer(userId: string, questionId: number, answer: Answer): Promise<AnswerOutcome>;
+}
+
+/** The questions API over Lilo's questions. */
+export function questionsApi(questions: Questions): QuestionsApi {
+  return {
+    pending: (userId) => questions.pending(userId),
+    get: (id) => questions.get(id),
+    ask: (userId, kind, payload, text, ttlMs) => questions.ask(userId, kind, payload, text, ttlMs),
+    answer: (userId, questionId, answer) => questions.answer(userId, questionId, answer),
+  };
 }

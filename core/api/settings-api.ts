@@ -9,7 +9,7 @@ import { GLOBAL, type SettingsStore } from "../foundation/store/settings.ts";
 import type { LiveSettings, SettingSource } from "../foundation/settings/live-settings.ts";
 
 /** The run-time chat model switch (`lilo model`), listed first among the live settings. */
-export const CHAT_MODEL = "chat_model";
+const CHAT_MODEL = "chat_model";
 
 /** One row of `lilo settings`: a live setting, the chat model, configuration from `.env`, or a secret (only "set" / "not set"). */
 export interface SettingRow {
@@ -27,7 +27,7 @@ export interface SettingRow {
  * these, so values of secret-looking keys are hidden by the key's name, and every other value passes the
  * redaction (the configured secrets by value, and their shapes).
  */
-export interface StoredSetting {
+interface StoredSetting {
   key: string;
   /** undefined: for everyone. */
   userId: string | undefined;
@@ -35,7 +35,7 @@ export interface StoredSetting {
 }
 
 /** Everything `lilo settings` lists, in its sections. */
-export interface SettingsList {
+interface SettingsList {
   live: SettingRow[];
   state: StoredSetting[];
   config: SettingRow[];
@@ -43,7 +43,7 @@ export interface SettingsList {
 }
 
 /** What `set` / `unset` did; an invalid value throws ConfigError and stores nothing. */
-export type SettingChange =
+type SettingChange =
   | { kind: "changed"; row: SettingRow }
   /** Comes from the environment: set `env` in `.env` and restart. */
   | { kind: "env-only"; key: string; env: string }
@@ -61,10 +61,10 @@ export interface SettingsApi {
 }
 
 /** Setting keys that look like they could hold a secret are never shown, whatever they hold. */
-export const looksSecret = (key: string) => /key|token|secret|password/i.test(key);
+const looksSecret = (key: string) => /key|token|secret|password/i.test(key);
 
 /** What the settings use cases need. */
-export interface SettingsApiDeps {
+interface SettingsApiDeps {
   config: LiloConfig;
   live: LiveSettings;
   store: SettingsStore;

@@ -2,7 +2,7 @@ import type { Clock } from "../foundation/ports/clock.ts";
 import type { SuggestionsStore } from "../foundation/store/suggestions.ts";
 
 /** An idea Lilo had for improving herself (`[[VORSCHLAG:]]`). */
-export interface Suggestion {
+interface Suggestion {
   id: number;
   userId: string;
   text: string;

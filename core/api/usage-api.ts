@@ -4,7 +4,7 @@ import type { Budget, BudgetStatus } from "../foundation/usage/budget.ts";
 import { LiloError } from "../foundation/errors.ts";
 import { localDay } from "../foundation/util/time.ts";
 
-export type { UsageGrouping, UsageRow, UsageTotals, UsageEntry } from "../foundation/store/usage-ledger.ts";
+export type { UsageGrouping, UsageRow, UsageTotals } from "../foundation/store/usage-ledger.ts";
 export type { BudgetStatus, PeriodBudget } from "../foundation/usage/budget.ts";
 
 /** A report of the ledger: the range, the sums and the grouped rows. */

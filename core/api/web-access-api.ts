@@ -4,7 +4,7 @@ import type { WebTokenRow, WebTokensStore } from "../foundation/store/web-tokens
 import { ANY_USER, type MemoryOwner } from "./names.ts";
 
 /** A fresh token (shown once: in a link or a cookie) and until when it is valid. */
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   expiresAt: string;
 }

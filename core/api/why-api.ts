@@ -9,7 +9,7 @@ export type { WhyItem, WhyView, WhyAction } from "../memory/receipts/receipts.ts
 export type { Verdict, VerdictOutcome } from "../conversation/correction/feedback.ts";
 
 /**
- * Receipts and /why (issue 19): what an answer's sheet held, with where each
+ * Receipts and /why: what an answer's sheet held, with where each
  * memory came from, and the user's verdict on one of them. The same use
  * cases for every adapter, the CLI and (later) the web pages.
  */

@@ -2,7 +2,7 @@
  * Codes of errors raised as a plain `LiloError` (no class of their own):
  * callers tell them apart by code only.
  */
-export type GeneralErrorCode =
+type GeneralErrorCode =
   /** A caller passed something unusable (empty text, a bad date, an undo that cannot be done). */
   | "invalid-input"
   /** A rule of the program was broken (a missing handler, a row that should have been written). */
@@ -36,7 +36,7 @@ export type GeneralErrorCode =
  * Codes owned by an error class (errors.ts): `ConfigError` is always
  * "config", `ProviderError` "provider", and so on.
  */
-export type ClassErrorCode = "config" | "provider" | "embedder" | "vector-index" | "not-found" | "lookup" | "analysis";
+type ClassErrorCode = "config" | "provider" | "embedder" | "vector-index" | "not-found" | "lookup" | "analysis";
 
 /**
  * Every code a Lilo error can carry. Kept apart from the classes so the

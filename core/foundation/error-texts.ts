@@ -10,7 +10,7 @@ export type ErrorLanguage = "de" | "en";
  * `describeError(err, language)` says it in the persona's language.
  * Arguments are names, variables, numbers: nothing that needs translating.
  */
-export interface ErrorSentences {
+interface ErrorSentences {
   /** A model provider was chosen whose API key is not set. */
   missingApiKey(provider: string, keyVar: string, urlVar?: string): string;
   /** A model name names a provider Lilo does not know. */
@@ -54,7 +54,7 @@ export type SystemErrorCode =
   "ENOENT" | "EACCES" | "EPERM" | "EISDIR" | "ENOTDIR" | "EEXIST" | "ENOSPC" | "EROFS" | "EMFILE" | "ECONNREFUSED" | "ENOTFOUND" | "ETIMEDOUT";
 
 /** Everything Lilo can say about an error, in one language. */
-export interface ErrorTexts {
+interface ErrorTexts {
   /** Sentences by key (ErrorSentences). */
   says: ErrorSentences;
   /** What an error with no sentence of its own means, by its code. */
@@ -209,7 +209,7 @@ const en: ErrorTexts = {
 export const ERROR_TEXTS: Readonly<Record<ErrorLanguage, ErrorTexts>> = { de, en };
 
 /** A key of ErrorSentences. */
-export type SaidKey = keyof ErrorSentences;
+type SaidKey = keyof ErrorSentences;
 
 /** What an error says to a user: a sentence's key and its arguments. */
 export interface Said<K extends SaidKey = SaidKey> {

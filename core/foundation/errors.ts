@@ -3,10 +3,10 @@ import { sentence, systemSentence } from "./util/errno.ts";
 import type { ErrorCode } from "./error-codes.ts";
 import { causeFollows, ERROR_TEXTS, sayIn, type ErrorLanguage, type Said } from "./error-texts.ts";
 
-export type { ErrorCode, GeneralErrorCode } from "./error-codes.ts";
+export type { ErrorCode } from "./error-codes.ts";
 
 /** Options of every Lilo error. */
-export interface LiloErrorOptions {
+interface LiloErrorOptions {
   /** The error this one wraps. */
   cause?: unknown;
   /** What to tell a user, when the message (for logs) is not that sentence itself. */
@@ -48,7 +48,7 @@ export class ConfigError extends LiloError<"config"> {
 }
 
 /** Why a run-time model switch was refused; adapters say it in the persona's language. */
-export type ModelSwitchReason = "no-model-named" | "unknown-provider" | "unknown-model" | "provider-unusable";
+type ModelSwitchReason = "no-model-named" | "unknown-provider" | "unknown-model" | "provider-unusable";
 
 /**
  * A run-time model switch (`/model`, `lilo model`) was refused; nothing

@@ -12,7 +12,7 @@ import { Lookups } from "./lookups.ts";
 import { SearchLog } from "../foundation/store/search-log.ts";
 
 /** The configured web search provider, if any. */
-export function createWebSearch(config: LiloConfig["lookup"]["search"]): WebSearch | undefined {
+function createWebSearch(config: LiloConfig["lookup"]["search"]): WebSearch | undefined {
   if (config.provider === "searxng" && config.searxngUrl) return new SearxngSearch({ baseUrl: config.searxngUrl, timeoutMs: config.timeoutMs });
   if (config.provider === "brave" && config.braveApiKey)
     return new BraveSearch({ baseUrl: config.braveUrl, apiKey: config.braveApiKey, timeoutMs: config.timeoutMs });

@@ -6,7 +6,7 @@
  */
 
 /** One ranked list: ids best first, and its weight in the fusion. */
-export interface RankedList {
+interface RankedList {
   ids: number[];
   weight: number;
 }

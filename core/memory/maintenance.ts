@@ -85,10 +85,10 @@ const reindexProgress = z.object({
 export type ReindexProgress = z.infer<typeof reindexProgress>;
 
 /** The job kind of a reindex (a maintenance run: DurableJobs leaves it to this code). */
-export const REINDEX_JOB = `${MAINTENANCE_KIND_PREFIX}reindex`;
+const REINDEX_JOB = `${MAINTENANCE_KIND_PREFIX}reindex`;
 
 /** Another live process is running the reindex. */
-export class ReindexBusyError extends LiloError<"locked"> {
+class ReindexBusyError extends LiloError<"locked"> {
   constructor(readonly pid: number) {
     super("locked", `A reindex is already running (pid ${pid}); it continues there, and the bot finishes it on its next start if that process dies.`);
   }

@@ -42,7 +42,7 @@ export interface HybridTuning {
   depth: number;
 }
 
-export const DEFAULT_HYBRID_TUNING: HybridTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, depth: 50 };
+const DEFAULT_HYBRID_TUNING: HybridTuning = { rrfK: 20, keywordWeight: 3, denseWeight: 1, depth: 50 };
 
 export interface AddInput {
   text: string;
@@ -59,7 +59,7 @@ export interface AddInput {
 export type AddResult =
   { added: true; id: number; vector: Float32Array } | { added: false; reason: "exact-duplicate" | "similar"; duplicateOf: number; score: number };
 
-export interface SearchOptions {
+interface SearchOptions {
   userId: string;
   store?: VectorStore;
   k?: number;

@@ -15,13 +15,13 @@ export interface EmbedderThresholds {
 }
 
 /** Known embedders by `Embedder.id`. The multilingual model scores paraphrases higher, hence its higher floors. */
-export const EMBEDDER_THRESHOLDS: Readonly<Record<string, EmbedderThresholds>> = {
+const EMBEDDER_THRESHOLDS: Readonly<Record<string, EmbedderThresholds>> = {
   "Xenova/all-MiniLM-L6-v2": { notesMinScore: 0.3, dedupMinScore: 0.82 },
   "Xenova/paraphrase-multilingual-MiniLM-L12-v2": { notesMinScore: 0.4, dedupMinScore: 0.88 },
 };
 
 /** For an embedder nobody measured: keep every note that is not the exact same text. */
-export const UNKNOWN_EMBEDDER_THRESHOLDS: EmbedderThresholds = { notesMinScore: 0.3, dedupMinScore: undefined };
+const UNKNOWN_EMBEDDER_THRESHOLDS: EmbedderThresholds = { notesMinScore: 0.3, dedupMinScore: undefined };
 
 /** The thresholds for this embedder, explicit settings (LILO_NOTES_MIN_SCORE, LILO_DEDUP_MIN_SCORE) winning. */
 export function thresholdsFor(

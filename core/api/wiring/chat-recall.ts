@@ -22,7 +22,7 @@ import { wireConcepts, type ConceptWiring } from "./concepts.ts";
 import { chatKeywordIndex } from "./keyword-indexes.ts";
 
 /** What the chat-log search is built from besides the configuration. */
-export interface ChatRecallParts {
+interface ChatRecallParts {
   db: Db;
   clock: Clock;
   logger: Logger;

@@ -1,7 +1,7 @@
 /**
  * The background features' wiring: the diary, the reflection (with its
  * concerns), the pushed greeting, the analysis, and the bookkeeping of a
- * delivered push, each built from the services with exactly the
+ * delivered push, each built from the groups of services with exactly the
  * dependencies it declares, around one shared feature context.
  */
 import { diaryApi, type DiaryApi } from "../diary-api.ts";
@@ -11,8 +11,28 @@ import { analysisApi, type AnalysisApi } from "../analysis-api.ts";
 import { concerns } from "../../background/reflection/concerns.ts";
 import { featureContext } from "../../background/feature-context.ts";
 import { deliveredBookkeeping } from "../../background/push/delivered.ts";
-import type { DeliveredHandler } from "../../background/push/push.ts";
-import type { Services } from "./services.ts";
+import type { DeliveredHandler, Push } from "../../background/push/push.ts";
+import type { ModelRegistry } from "../../foundation/models/registry.ts";
+import type { Memory } from "../../memory/memory.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
+import type { News } from "../../lookups/news.ts";
+import type { Base } from "./foundation.ts";
+import type { Stores } from "./stores.ts";
+import type { Voice } from "./voice.ts";
+
+/** The groups of services the background features are built from. */
+interface FeatureServices {
+  base: Base;
+  stores: Stores;
+  memory: Memory;
+  models: ModelRegistry;
+  voice: Voice;
+  push: Push;
+  /** The news feeds, reflection's material when configured. */
+  news: News;
+  /** The topics never brought up, which every speaking feature checks. */
+  boundaries: BoundaryGuard;
+}
 
 /** The background features of one Lilo. */
 export interface BackgroundFeatures {
@@ -25,66 +45,35 @@ export interface BackgroundFeatures {
 }
 
 /** The background features from the services. */
-export function backgroundFeatures(s: Services): BackgroundFeatures {
-  const { config, persona } = s;
-  const feature = featureContext(config, { clock: s.clock, logger: s.logger, profile: s.profile });
-  const concernsOf = concerns({ topics: s.topics, settings: s.settings, push: s.push, models: s.models }, config.reflection, feature);
-  const news = config.lookup.reflectionNews.enabled ? { feed: s.news, items: config.lookup.reflectionNews.items } : undefined;
+export function backgroundFeatures(f: FeatureServices): BackgroundFeatures {
+  const { config, clock, logger, db } = f.base;
+  const { chatLog, history, profile, shortTerm, topics, settings } = f.stores;
+  const { memory, models, push, boundaries } = f;
+  const { persona, markers } = f.voice;
+  const feature = featureContext(config, { clock, logger, profile });
+  const concernsOf = concerns({ topics, settings, push, models }, config.reflection, feature);
+  const news = config.lookup.reflectionNews.enabled ? { feed: f.news, items: config.lookup.reflectionNews.items } : undefined;
   return {
-    diary: diaryApi(
-      { memory: s.memory, history: s.history, models: s.models, push: s.push, markers: s.markers, boundaries: s.boundaryGuard },
-      config.diary,
-      persona,
-      feature,
-    ),
+    diary: diaryApi({ memory, history, models, push, markers, boundaries }, config.diary, persona, feature),
     reflection: reflectionApi(
-      {
-        memory: s.memory,
-        history: s.history,
-        models: s.models,
-        settings: s.settings,
-        concerns: concernsOf,
-        news,
-        thoughtsMinScore: config.memory.thoughtsMinScore,
-        markers: s.markers,
-        boundaries: s.boundaryGuard,
-      },
+      { memory, history, models, settings, concerns: concernsOf, news, thoughtsMinScore: config.memory.thoughtsMinScore, markers, boundaries },
       config.reflection,
       persona,
       feature,
     ),
-    greeting: greetingApi(
-      {
-        chatLog: s.chatLog,
-        history: s.history,
-        models: s.models,
-        push: s.push,
-        topics: s.topics,
-        topicsConfig: config.topics,
-        markers: s.markers,
-        boundaries: s.boundaryGuard,
-      },
-      config.greeting,
-      persona,
-      feature,
-    ),
-    analysis: analysisApi(
-      { db: s.db, models: s.models, settings: s.settings, userNames: config.persona.userNames, markers: s.markers },
-      config.analysis,
-      persona,
-      feature,
-    ),
+    greeting: greetingApi({ chatLog, history, models, push, topics, topicsConfig: config.topics, markers, boundaries }, config.greeting, persona, feature),
+    analysis: analysisApi({ db, models, settings, userNames: config.persona.userNames, markers }, config.analysis, persona, feature),
     delivered: deliveredBookkeeping({
       persona,
       conversationPauseMinutes: config.memory.conversationPauseMinutes,
-      clock: s.clock,
-      logger: s.logger,
-      db: s.db,
-      models: s.models,
-      chatLog: s.chatLog,
-      shortTerm: s.shortTerm,
-      topics: s.topics,
-      markers: s.markers,
+      clock,
+      logger,
+      db,
+      models,
+      chatLog,
+      shortTerm,
+      topics,
+      markers,
     }),
   };
 }

@@ -1,11 +1,17 @@
 /**
  * The chat turn's wiring: each middleware, and the services inside the turn
- * (sheet, answering, corrections, replies), built from the services with
- * exactly the dependencies it declares. core/api/pipeline.ts orders them.
+ * (sheet, answering, corrections, replies), built from the groups of
+ * services with exactly the dependencies it declares. core/api/pipeline.ts
+ * orders them.
  */
 import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
+import type { Budget } from "../../foundation/usage/budget.ts";
+import type { DurableJobs } from "../../foundation/util/durable-jobs.ts";
 import type { TurnMiddleware } from "../../conversation/turn/types.ts";
+import type { Questions } from "../../conversation/questions/questions.ts";
+import type { Lookups } from "../../lookups/lookups.ts";
+import type { ToolCalling } from "../../lookups/tool-calling.ts";
 import { describeError } from "../../foundation/errors.ts";
 import { receiveMessage, storeMessage } from "../../conversation/turn/receive.ts";
 import { registerAfterReplyTasks } from "../../conversation/turn/after-reply.ts";
@@ -26,56 +32,64 @@ import { dueTopic } from "../../conversation/topics/due-topic-step.ts";
 import { budgetNotice } from "../../conversation/turn/budget-notice.ts";
 import { chatMarkerNames } from "../../conversation/tools/chat-markers.ts";
 import type { FetchDeps } from "../../conversation/markers/fetch.ts";
-import type { ChatTurnParts } from "../pipeline.ts";
-import type { Services } from "./services.ts";
 import { boundaryStep } from "../../conversation/boundaries/boundary-step.ts";
 import { receiptItems } from "../../conversation/turn/receipt.ts";
+import type { ChatTurnParts } from "../pipeline.ts";
+import type { Base } from "./foundation.ts";
+import type { Stores } from "./stores.ts";
+import type { Remembering } from "./memory.ts";
+import type { Voice } from "./voice.ts";
+import type { MemoryCare } from "./memory-care.ts";
+
+/** The groups of services the chat turn is built from. */
+interface TurnServices {
+  base: Base;
+  stores: Stores;
+  remembering: Pick<Remembering, "memory" | "chatSearch" | "messageVectors" | "chatRecall">;
+  models: ModelRegistry;
+  /** The day and month budgets against the usage ledger. */
+  budget: Budget;
+  voice: Voice;
+  care: Pick<MemoryCare, "correctionLog" | "receipts" | "boundaryGuard">;
+  questions: Questions;
+  /** Web search, fetch_url and news for the lookup markers, and which chat models get native tool calls. */
+  lookups: { lookups: Lookups; tools: ToolCalling };
+  /** Runs the after-reply jobs recorded with each answer. */
+  durable: DurableJobs;
+}
 
 /** The turn's parts from the services; `extra` is `LiloPorts.steps`. */
-export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []): ChatTurnParts {
-  const { config } = s;
-  const language = s.persona.language;
-  const sheet = turnSheet(s);
+export function chatTurnParts(t: TurnServices, extra: readonly TurnMiddleware[] = []): ChatTurnParts {
+  const { config, clock, logger, db } = t.base;
+  const { chatLog, inbox } = t.stores;
+  const { persona } = t.voice;
+  const language = persona.language;
+  const sheet = turnSheet(t);
   return {
     steps: {
-      storeMessage: storeMessageStep(s),
-      budgetNotice: budgetNotice({ budget: s.budget, settings: s.settings, clock: s.clock }, { costs: config.costs, language }),
-      extraction: extractionStep(s),
-      messageVectors: messageVectorsAfterReply(messageVectorsTask(s.messageVectors)),
-      markedWrong: markedWrong({
-        questions: s.questions,
-        corrections: corrections(s),
-        memory: s.memory,
-        chatLog: s.chatLog,
-        persona: s.persona,
-        clock: s.clock,
-        logger: s.logger,
-      }),
-      pendingAnswer: pendingAnswer(
-        { questions: s.questions, chatLog: s.chatLog, clock: s.clock, logger: s.logger },
-        { answerWords: config.questions.answerWords, language },
-      ),
-      correction: correctionStep(s),
-      boundary: boundaryStep({ questions: s.questions, clock: s.clock }, { language, questionTtlMinutes: config.questions.ttlMinutes }),
-      diaryQuestion: diaryQuestion(s.memory.rows.diary, { diary: config.diary, timezone: config.timezone, language }),
-      returnGreeting: returnGreeting({ persona: s.persona, chatLog: s.chatLog, history: s.history }, { greeting: config.greeting, timezone: config.timezone }),
-      dueTopic: dueTopic({ topics: s.topics, persona: s.persona, clock: s.clock, logger: s.logger, boundaries: s.boundaryGuard }, { topics: config.topics }),
-      answer: answerStep(s, sheet),
+      storeMessage: storeMessageStep(t),
+      budgetNotice: budgetNotice({ budget: t.budget, settings: t.stores.settings, clock }, { costs: config.costs, language }),
+      extraction: extractionStep(t),
+      messageVectors: messageVectorsAfterReply(messageVectorsTask(t.remembering.messageVectors)),
+      markedWrong: markedWrong({ questions: t.questions, corrections: corrections(t), memory: t.remembering.memory, chatLog, persona, clock, logger }),
+      pendingAnswer: pendingAnswer({ questions: t.questions, chatLog, clock, logger }, { answerWords: config.questions.answerWords, language }),
+      correction: correctionStep(t),
+      boundary: boundaryStep({ questions: t.questions, clock }, { language, questionTtlMinutes: config.questions.ttlMinutes }),
+      diaryQuestion: diaryQuestion(t.remembering.memory.rows.diary, { diary: config.diary, timezone: config.timezone, language }),
+      returnGreeting: returnGreeting({ persona, chatLog, history: t.stores.history }, { greeting: config.greeting, timezone: config.timezone }),
+      dueTopic: dueTopic({ topics: t.stores.topics, persona, clock, logger, boundaries: t.care.boundaryGuard }, { topics: config.topics }),
+      answer: answerStep(t, sheet),
     },
     extra,
-    registerTasks: (tasks) => registerAfterReplyTasks({ durable: s.durable, chatLog: s.chatLog }, tasks),
-    receive: (msg) => receiveMessage({ config: { memory: config.memory }, clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox }, msg, chatLabel(s)),
+    registerTasks: (tasks) => registerAfterReplyTasks({ durable: t.durable, chatLog }, tasks),
+    receive: (msg) => receiveMessage({ config: { memory: config.memory }, clock, db, chatLog, inbox }, msg, chatLabel(t.models, logger)),
     finish: (messageId, answerStored) =>
-      finishStored(
-        { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, persona: s.persona, answerStored },
-        { inbox: config.inbox, timezone: config.timezone },
-        messageId,
-      ),
-    retryable: (userId) => s.inbox.retryable(userId),
+      finishStored({ clock, db, chatLog, inbox, persona, answerStored }, { inbox: config.inbox, timezone: config.timezone }, messageId),
+    retryable: (userId) => inbox.retryable(userId),
     preview: {
       sheet,
-      chatLog: s.chatLog,
-      clock: s.clock,
+      chatLog,
+      clock,
       language,
       config: { conversationPauseMinutes: config.memory.conversationPauseMinutes, budget: config.budget },
     },
@@ -83,111 +97,127 @@ export function chatTurnParts(s: Services, extra: readonly TurnMiddleware[] = []
 }
 
 /** The first middleware: stores the message and summarises the conversation a new one ends. */
-function storeMessageStep(s: Services): TurnMiddleware {
-  const summary = { persona: s.persona, clock: s.clock, logger: s.logger, chatLog: s.chatLog, models: s.models, shortTerm: s.shortTerm, markers: s.markers };
+function storeMessageStep(t: Pick<TurnServices, "base" | "stores" | "models" | "voice">): TurnMiddleware {
+  const { config, clock, logger, db } = t.base;
+  const { chatLog, shortTerm, inbox } = t.stores;
+  const { persona, markers } = t.voice;
+  const summary = { persona, clock, logger, chatLog, models: t.models, shortTerm, markers };
   return storeMessage(
     {
-      db: s.db,
-      chatLog: s.chatLog,
-      inbox: s.inbox,
-      clock: s.clock,
-      chatModel: () => chatLabel(s),
+      db,
+      chatLog,
+      inbox,
+      clock,
+      chatModel: () => chatLabel(t.models, logger),
       summarizePrevious: (userId, id) => summarizePrevious(summary, userId, id),
     },
-    { memory: s.config.memory, budget: s.config.budget, language: s.persona.language },
+    { memory: config.memory, budget: config.budget, language: persona.language },
   );
 }
 
 /** Facts extracted from the exchange after the reply (a durable job). */
-function extractionStep(s: Services): TurnMiddleware {
-  const { config } = s;
+function extractionStep(t: Pick<TurnServices, "base" | "stores" | "remembering" | "models" | "voice">): TurnMiddleware {
+  const { config, clock, logger } = t.base;
   return extractAfterReply(
     extractionTask(
-      { models: s.models, memory: s.memory, profile: s.profile, problems: s.problems, persona: s.persona, clock: s.clock, logger: s.logger },
+      { models: t.models, memory: t.remembering.memory, profile: t.stores.profile, problems: t.stores.problems, persona: t.voice.persona, clock, logger },
       { timezone: config.timezone, maxInputChars: config.budget.maxInputChars, maxTokens: config.modelCall.maxTokens },
     ),
   );
 }
 
 /** The correction service: candidates, the judge, verdicts and the logs. */
-function corrections(s: Services): Corrections {
+function corrections(t: Pick<TurnServices, "base" | "stores" | "remembering" | "models" | "care">): Corrections {
+  const { config, logger } = t.base;
+  const { profile, rules, problems } = t.stores;
   return new Corrections(
-    { memory: s.memory, profile: s.profile, rules: s.rules, models: s.models, problems: s.problems, log: s.correctionLog, logger: s.logger },
-    { corrections: s.config.corrections, maxTokens: s.config.modelCall.maxTokens },
+    { memory: t.remembering.memory, profile, rules, models: t.models, problems, log: t.care.correctionLog, logger },
+    { corrections: config.corrections, maxTokens: config.modelCall.maxTokens },
   );
 }
 
 /** Corrections of what Lilo remembers, asked back as a yes/no where needed. */
-function correctionStep(s: Services): TurnMiddleware {
-  const { config } = s;
+function correctionStep(t: TurnServices): TurnMiddleware {
+  const { config, clock, logger } = t.base;
   return correction(
-    { corrections: corrections(s), questions: s.questions, persona: s.persona, clock: s.clock, logger: s.logger },
+    { corrections: corrections(t), questions: t.questions, persona: t.voice.persona, clock, logger },
     { questionTtlMinutes: config.questions.ttlMinutes, terminalUserId: config.terminal.userId },
   );
 }
 
 /** The cheat sheet, teaching the markers this setup answers (without the fetch markers when the model has native tools). */
-function turnSheet(s: Services): TurnSheet {
-  const teach = { models: s.models, logger: s.logger, lookups: s.lookups, tools: s.tools, markers: s.markers };
+function turnSheet(t: Pick<TurnServices, "base" | "stores" | "remembering" | "models" | "voice" | "care" | "lookups">): TurnSheet {
+  const { config, logger } = t.base;
+  const { persona, markers } = t.voice;
+  const teach = { models: t.models, logger, lookups: t.lookups.lookups, tools: t.lookups.tools, markers };
   return createTurnSheet(
     {
-      persona: s.persona,
-      memory: s.memory,
-      profile: s.profile,
-      chatRecall: s.chatRecall,
-      shortTerm: s.shortTerm,
-      rules: s.rules,
-      chatLog: s.chatLog,
-      markers: s.markers,
+      persona,
+      memory: t.remembering.memory,
+      profile: t.stores.profile,
+      chatRecall: t.remembering.chatRecall,
+      shortTerm: t.stores.shortTerm,
+      rules: t.stores.rules,
+      chatLog: t.stores.chatLog,
+      markers,
       markerNames: () => chatMarkerNames(teach),
-      boundaries: s.boundaryGuard,
+      boundaries: t.care.boundaryGuard,
     },
-    { memory: s.config.memory, timezone: s.config.timezone },
+    { memory: config.memory, timezone: config.timezone },
   );
 }
 
 /** The last middleware: the model's answer with its markers and tools, stored with its after-reply jobs. */
-function answerStep(s: Services, sheet: TurnSheet): TurnMiddleware {
-  const replies = { clock: s.clock, db: s.db, chatLog: s.chatLog, inbox: s.inbox, jobs: s.jobs, durable: s.durable };
+function answerStep(t: TurnServices, sheet: TurnSheet): TurnMiddleware {
+  const { config, clock, logger, db } = t.base;
+  const { chatLog, inbox, jobs, rules } = t.stores;
+  const replies = { clock, db, chatLog, inbox, jobs, durable: t.durable };
   const receipts = {
     record: (userId: string, answerId: number, blocks: Parameters<typeof receiptItems>[0]) =>
-      s.receipts.record(
+      t.care.receipts.record(
         userId,
         answerId,
         receiptItems(
           blocks,
-          s.rules.list(userId, true).map((r) => r.id),
+          rules.list(userId, true).map((r) => r.id),
         ),
-        s.clock.now().toISOString(),
+        clock.now().toISOString(),
       ),
   };
   return answerWithModel(
-    { sheet, answering: answering(s), replies, persona: s.persona, logger: s.logger, receipts },
-    { budget: s.config.budget, media: s.config.media, maxTokens: s.config.modelCall.maxTokens },
+    { sheet, answering: answering(t), replies, persona: t.voice.persona, logger, receipts },
+    { budget: config.budget, media: config.media, maxTokens: config.modelCall.maxTokens },
   );
 }
 
 /** The chat model with what its markers and tools look things up with and save into. */
-function answering(s: Services): Answering {
-  const { config } = s;
+function answering(t: Pick<TurnServices, "base" | "stores" | "remembering" | "models" | "voice" | "care" | "lookups">): Answering {
+  const { config, clock, logger } = t.base;
+  const { memory } = t.remembering;
   const fetching: FetchDeps = {
     limits: { maxPassages: config.recall.maxPassages, diaryTopK: config.recall.diaryTopK, notesTopK: config.memory.notesTopK },
     timeZone: config.timezone,
-    clock: s.clock,
-    logger: s.logger,
-    memory: s.memory,
-    recall: s.chatSearch,
-    chatRecall: s.chatRecall,
-    lookups: s.lookups,
-    markers: s.markers,
+    clock,
+    logger,
+    memory,
+    recall: t.remembering.chatSearch,
+    chatRecall: t.remembering.chatRecall,
+    lookups: t.lookups.lookups,
+    markers: t.voice.markers,
   };
   return createAnswering({
-    models: s.models,
+    models: t.models,
     fetching,
-    tools: s.tools,
-    storing: { memory: s.memory, topics: s.topics, suggestions: s.suggestions, followupDueDays: config.topics.followupDueDays, boundaries: s.boundaryGuard },
-    persona: s.persona,
-    logger: s.logger,
+    tools: t.lookups.tools,
+    storing: {
+      memory,
+      topics: t.stores.topics,
+      suggestions: t.stores.suggestions,
+      followupDueDays: config.topics.followupDueDays,
+      boundaries: t.care.boundaryGuard,
+    },
+    persona: t.voice.persona,
+    logger,
   });
 }
 
@@ -195,12 +225,12 @@ function answering(s: Services): Answering {
  * The chat model a conversation starts with, or null when none is usable: the
  * message is stored anyway, and the turn reports the missing model as its error.
  */
-function chatLabel(s: { models: ModelRegistry; logger: Logger }): string | null {
+function chatLabel(models: ModelRegistry, logger: Logger): string | null {
   try {
-    const spec = s.models.chatSpec();
+    const spec = models.chatSpec();
     return `${spec.provider}:${spec.model}`;
   } catch (err) {
-    s.logger.debug("no chat model to record for the conversation", { error: describeError(err) });
+    logger.debug("no chat model to record for the conversation", { error: describeError(err) });
     return null;
   }
 }

@@ -26,7 +26,7 @@ export function sizeLabel(conversations: number, chars: number, parts: number): 
 }
 
 /** What goes into the header. */
-export interface ReportHeader {
+interface ReportHeader {
   date: string;
   analyst: string;
   mode: "blind" | "blueprint";

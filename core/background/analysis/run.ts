@@ -31,7 +31,7 @@ export interface AnalysisResult {
 }
 
 /** What a run needs. */
-export interface RunDeps {
+interface RunDeps {
   config: LiloConfig["analysis"];
   persona: Pick<Persona, "name" | "language">;
   store: ReportStore;

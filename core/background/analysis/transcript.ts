@@ -9,7 +9,7 @@ import { formatLocalShort } from "../../foundation/util/time.ts";
 import type { SelectedConversation } from "./selection.ts";
 
 /** How to render: names, language, time zone, the cut. */
-export interface TranscriptOptions {
+interface TranscriptOptions {
   language: "de" | "en";
   timeZone: string;
   liloName: string;
@@ -56,7 +56,7 @@ function conversationTitle(c: SelectedConversation, untitled: string): string {
 }
 
 /** A message over `max` characters is cut, and the cut says how much is missing. */
-export function cutMessage(text: string, max: number, language: "de" | "en"): string {
+function cutMessage(text: string, max: number, language: "de" | "en"): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)} ${ANALYSIS_TEXTS[language].cut(text.length - max, text.length)}`;
 }

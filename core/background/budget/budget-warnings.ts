@@ -7,7 +7,7 @@ import type { Push } from "../push/push.ts";
 import { budgetWarning, spendOfLimit } from "../../foundation/usage/spend.ts";
 
 /** What the warning needs. */
-export interface BudgetWarningDeps {
+interface BudgetWarningDeps {
   budget: Budget;
   push: Push;
   settings: SettingsStore;
@@ -18,7 +18,7 @@ export interface BudgetWarningDeps {
 }
 
 /** The slice it reads live: currency, recipients, fallback model, language. */
-export interface BudgetWarningConfig {
+interface BudgetWarningConfig {
   costs: { currency: string; notify: string; fallbackModel: string };
   language: "de" | "en";
 }

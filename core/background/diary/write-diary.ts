@@ -33,7 +33,7 @@ export interface DiaryDeps {
 export type DiaryConfig = LiloConfig["diary"];
 
 /** Everything writing the diary uses: collaborators, slice, persona, shared context. */
-export interface Diary {
+interface Diary {
   deps: DiaryDeps;
   config: DiaryConfig;
   persona: Persona;

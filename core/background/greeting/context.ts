@@ -23,7 +23,7 @@ export interface ReturnContext {
 }
 
 /** How to label the earlier messages. */
-export interface ReturnContextOptions {
+interface ReturnContextOptions {
   timeZone: string;
   language: "de" | "en";
   userName: string;

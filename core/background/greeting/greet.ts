@@ -35,7 +35,7 @@ export interface GreetingDeps {
 export type GreetingConfig = LiloConfig["greeting"];
 
 /** Everything a greeting uses: collaborators, slice, persona, shared context. */
-export interface Greeting {
+interface Greeting {
   deps: GreetingDeps;
   config: GreetingConfig;
   persona: Persona;
@@ -92,7 +92,7 @@ export function greetingBlocker({ deps, config }: Greeting, userId: string, now:
 }
 
 /** A greeting written by the chat model, not yet sent or stored. */
-export interface GreetingDraft {
+interface GreetingDraft {
   text: string;
   model: ChatModel;
   context: ReturnContext;

@@ -40,7 +40,7 @@ export function dayDiff(from: string, to: string): number {
 }
 
 /** A local day as weekday and short date: "Sonntag, 29.11." / "Sunday, 29 Nov"; `year` adds the year. */
-export function dayName(day: string, language: Lang, year = false): string {
+function dayName(day: string, language: Lang, year = false): string {
   const noon = new Date(`${day}T12:00:00Z`);
   return dateFormat(language === "de" ? "de-DE" : "en-GB", {
     timeZone: "UTC",

@@ -5,14 +5,14 @@
 import { boundariesBlock } from "../../conversation/prompts/boundaries.ts";
 
 /** A thought on the diary sheet, labelled with where it came from. */
-export interface DiaryThought {
+interface DiaryThought {
   origin: "reflection" | "chat" | string;
   time: string;
   text: string;
 }
 
 /** Everything the diary prompt shows, already selected and cut. */
-export interface DiaryPromptInput {
+interface DiaryPromptInput {
   language: "de" | "en";
   name: string;
   userName: string;

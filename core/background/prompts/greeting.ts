@@ -11,7 +11,7 @@ type Lang = "de" | "en";
 export const GREETING_SELF_LABEL = { de: "Du", en: "You" } as const;
 
 /** The computed facts and the earlier messages, shared by both greetings. */
-export function returnContextBlock(language: Lang, c: ReturnContext): string {
+function returnContextBlock(language: Lang, c: ReturnContext): string {
   if (language === "en") {
     return [
       "Return after a pause – computed by the program, reliable; do not reckon it yourself:",
@@ -42,7 +42,7 @@ export function returnExtra(language: Lang, c: ReturnContext, userName: string):
 }
 
 /** What the pushed greeting is written from. */
-export interface GreetingPromptInput {
+interface GreetingPromptInput {
   language: Lang;
   /** The persona prompt (the same Lilo as in chat). */
   persona: string;

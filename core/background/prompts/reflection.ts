@@ -29,7 +29,7 @@ export function reflectionQuestions(language: "de" | "en", userName: string): st
 }
 
 /** Everything the reflection prompt shows, already selected and cut. */
-export interface ReflectionPromptInput {
+interface ReflectionPromptInput {
   language: "de" | "en";
   name: string;
   userName: string;

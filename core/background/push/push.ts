@@ -15,7 +15,7 @@ import type { PushOutcome } from "../../foundation/store/push-log.ts";
 export type { PushOutcome } from "../../foundation/store/push-log.ts";
 
 /** The outcome of a push and, when delivered with `after.proactive`, the stored chat-log message. */
-export type PushResult = { outcome: "sent"; messageId?: number } | { outcome: Exclude<PushOutcome, "sent"> };
+type PushResult = { outcome: "sent"; messageId?: number } | { outcome: Exclude<PushOutcome, "sent"> };
 
 /** Runs the bookkeeping of a delivered push; returns the stored proactive message id, if any. */
 export type DeliveredHandler = (userId: string, text: string, after: AfterDelivery) => Promise<number | undefined>;

@@ -9,7 +9,7 @@ import { sharedWordShare } from "../../foundation/util/meaningful-words.ts";
 import { modelLabel } from "../../foundation/ports/chat-model.ts";
 
 /** The collaborators of concern handling. */
-export interface ConcernDeps {
+interface ConcernDeps {
   topics: TopicsStore;
   settings: SettingsStore;
   push: Push;
@@ -38,10 +38,10 @@ export interface Concerns {
 }
 
 /** Per-user setting: when the last concern became open (the throttle's clock). */
-export const LAST_CONCERN_KEY = "reflection.last_concern_at";
+const LAST_CONCERN_KEY = "reflection.last_concern_at";
 
 /** The 🧠 prefix tells a concern from a normal follow-up topic. */
-export const CONCERN_PREFIX = "🧠";
+const CONCERN_PREFIX = "🧠";
 
 /**
  * Concern handling from its collaborators and the reflection slice. A concern

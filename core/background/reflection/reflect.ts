@@ -37,7 +37,7 @@ export interface ReflectionDeps {
 }
 
 /** Everything a reflection uses: collaborators, slice, persona, shared context. */
-export interface Reflection {
+interface Reflection {
   deps: ReflectionDeps;
   config: ReflectionConfig;
   persona: Persona;
@@ -59,7 +59,7 @@ export type ReflectionReason =
   | "duplicate";
 
 /** Concerns a reflection moved: the one it set, and a queued one it released. */
-export interface ReflectionConcerns {
+interface ReflectionConcerns {
   /** The [ANSPRECHEN:] concern of this thought, if it set one. */
   concern?: ConcernOutcome;
   /** A queued concern that became open at the start of this run. */
@@ -67,7 +67,7 @@ export interface ReflectionConcerns {
 }
 
 /** A stored thought: its answers, and the question of each. */
-export interface NewThought {
+interface NewThought {
   id: number;
   text: string;
   questions: string[];

@@ -10,10 +10,10 @@ import type { TurnMiddleware } from "../turn/types.ts";
 import { BOUNDARY_TEXTS } from "../prompts/boundaries.ts";
 import { boundaryRequest } from "./detect.ts";
 
-export const BOUNDARY_QUESTION = "boundary";
+const BOUNDARY_QUESTION = "boundary";
 
 /** Payload of a boundary question. */
-export interface BoundaryQuestionPayload {
+interface BoundaryQuestionPayload {
   topic: string;
   sourceMessageId?: number;
 }

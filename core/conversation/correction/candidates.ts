@@ -24,7 +24,7 @@ export interface Candidate {
 }
 
 /** The two texts to search near, for one user. */
-export interface CandidateQuery {
+interface CandidateQuery {
   userId: string;
   message: string;
   previousAnswer: string | undefined;

@@ -5,7 +5,7 @@ import type { Clock } from "../../foundation/ports/clock.ts";
 import type { Memory } from "../../memory/memory.ts";
 import { LiloError, NotFoundError } from "../../foundation/errors.ts";
 
-export type { CorrectionAction, CorrectedStore, CorrectionEntry, NewCorrection } from "../../foundation/store/corrections.ts";
+export type { CorrectionEntry, NewCorrection } from "../../foundation/store/corrections.ts";
 
 /** An undone correction, with the id the restored entry has now (a profile entry whose old id was taken since gets a new one). */
 export type UndoneCorrection = CorrectionEntry & { restoredRowId: number };

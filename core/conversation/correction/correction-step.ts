@@ -11,7 +11,7 @@ import { correctionTrigger } from "./prefilter.ts";
 import type { Corrections } from "./corrections.ts";
 
 /** The collaborators of the correction check. */
-export interface CorrectionServices {
+interface CorrectionServices {
   /** Candidates, judge, verdicts, rules and the logs. */
   corrections: Corrections;
   /** The rule question waits here for the user's yes. */
@@ -22,7 +22,7 @@ export interface CorrectionServices {
 }
 
 /** Its configuration slice (the judge's lives with the Corrections service). */
-export interface CorrectionConfig {
+interface CorrectionConfig {
   /** How long the rule question stays open. */
   questionTtlMinutes: number;
   /** The terminal's user needs no `--user` in the profile command Lilo mentions. */

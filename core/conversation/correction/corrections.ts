@@ -20,7 +20,7 @@ import { deriveRule, type RuleOutcome } from "./rule-derivation.ts";
 import type { CorrectionEntry, CorrectionLog } from "./correction-log.ts";
 
 /** Where corrections read and write. */
-export interface CorrectionSources {
+interface CorrectionSources {
   memory: Memory;
   profile: ProfileStore;
   rules: RulesStore;
@@ -33,7 +33,7 @@ export interface CorrectionSources {
 }
 
 /** Its configuration slice. */
-export interface CorrectionsConfig {
+interface CorrectionsConfig {
   corrections: LiloConfig["corrections"];
   /** Output budget of the judge and rule calls. */
   maxTokens: number;

@@ -14,7 +14,7 @@ import { answerTurnWith } from "./pending-answer-step.ts";
 import { words } from "./yes-no.ts";
 
 /** The collaborators of the "what is wrong?" reply. */
-export interface MarkedWrongServices {
+interface MarkedWrongServices {
   questions: Questions;
   corrections: Corrections;
   memory: Memory;

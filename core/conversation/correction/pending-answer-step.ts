@@ -7,7 +7,7 @@ import { questionAnsweredHint, questionDiscardedHint } from "../prompts/correcti
 import { readYesNo, words } from "./yes-no.ts";
 
 /** The collaborators of the pending-answer check. */
-export interface PendingAnswerServices {
+interface PendingAnswerServices {
   questions: Questions;
   chatLog: ChatLog;
   clock: Clock;
@@ -15,7 +15,7 @@ export interface PendingAnswerServices {
 }
 
 /** Its configuration. */
-export interface PendingAnswerConfig {
+interface PendingAnswerConfig {
   /** How many first words a typed answer is read from (docs/spec.md §7: four). */
   answerWords: number;
   language: "de" | "en";

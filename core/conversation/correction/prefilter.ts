@@ -77,8 +77,3 @@ export function correctionTrigger(text: string): string | undefined {
   const t = normalize(text);
   return COMPILED.find((p) => p.re.test(t))?.name;
 }
-
-/** Does the message sound like a correction? */
-export function looksLikeCorrection(text: string): boolean {
-  return correctionTrigger(text) !== undefined;
-}

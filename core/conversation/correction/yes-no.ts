@@ -26,7 +26,7 @@ import type { Answer } from "../questions/questions.ts";
  */
 
 /** Strong yes words: any one of them is a yes. The seed's list plus a few English ones, inflections and 👍. */
-export const YES_WORDS: ReadonlySet<string> = new Set([
+const YES_WORDS: ReadonlySet<string> = new Set([
   "👍",
   "ja",
   "jo",
@@ -67,19 +67,19 @@ export const YES_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Weak yes words: yes only when the rest of what was read is yes words too. */
-export const WEAK_YES_WORDS: ReadonlySet<string> = new Set(["bitte", "please"]);
+const WEAK_YES_WORDS: ReadonlySet<string> = new Set(["bitte", "please"]);
 
 /** No words: the seed's list plus "nah", "forget" and 👎. "nicht" is deliberately absent (in every second sentence). */
-export const NO_WORDS: ReadonlySet<string> = new Set(["👎", "nein", "nee", "nö", "noe", "no", "nope", "nah", "vergiss", "lass", "forget"]);
+const NO_WORDS: ReadonlySet<string> = new Set(["👎", "nein", "nee", "nö", "noe", "no", "nope", "nah", "vergiss", "lass", "forget"]);
 
 /** Negations: they turn a yes word of the same clause into a no. Alone they answer nothing. */
-export const NEGATIONS: ReadonlySet<string> = new Set(["nicht", "kein", "keine", "nie", "niemals", "not", "never", "don", "dont"]);
+const NEGATIONS: ReadonlySet<string> = new Set(["nicht", "kein", "keine", "nie", "niemals", "not", "never", "don", "dont"]);
 
 /**
  * Common phrases that confirm without a yes word. Their words are read as
  * one yes, so the "nicht" of "warum nicht" negates nothing.
  */
-export const YES_PHRASES: readonly string[] = [
+const YES_PHRASES: readonly string[] = [
   "auf jeden fall",
   "mach das",
   "mach ruhig",
@@ -100,7 +100,7 @@ export const YES_PHRASES: readonly string[] = [
 ];
 
 /** Phrases that decline without a no word ("Lieber nicht", "Auf keinen Fall"). */
-export const NO_PHRASES: readonly string[] = [
+const NO_PHRASES: readonly string[] = [
   "auf keinen fall",
   "lieber nicht",
   "besser nicht",

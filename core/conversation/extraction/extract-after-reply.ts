@@ -13,7 +13,7 @@ import { extractMemories } from "./extract.ts";
 import { rememberExtraction } from "./remember.ts";
 
 /** What the extraction after a reply uses. */
-export interface ExtractionServices {
+interface ExtractionServices {
   models: ModelRegistry;
   memory: Memory;
   profile: ProfileStore;
@@ -25,7 +25,7 @@ export interface ExtractionServices {
 }
 
 /** The configuration the extraction reads. */
-export interface ExtractionConfig {
+interface ExtractionConfig {
   timezone: string;
   /** Texts are read shortened to this, as in the turn. */
   maxInputChars: number;
@@ -77,7 +77,7 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
 }
 
 /** The extraction job's state: the outside text the answer was written with. */
-export interface ExtractionState {
+interface ExtractionState {
   outside?: string[];
 }
 

@@ -17,7 +17,7 @@ const factItem = z.union([z.string(), z.object({ text: z.string(), about: z.unkn
  * item against the stores' own rules (values.ts), so one bad item is dropped
  * and the good ones are kept.
  */
-export const extractionSchema = z.object({
+const extractionSchema = z.object({
   facts: z.array(factItem).default([]),
   content: z.array(z.string()).default([]),
   profile: z.array(z.object({ category: z.unknown(), text: z.unknown() })).default([]),
@@ -46,7 +46,7 @@ export interface Extraction {
   important: (StoreValues<"important"> & { weight: number; about: Subject })[];
 }
 
-export interface ExtractionInput {
+interface ExtractionInput {
   userName: string;
   /** False while Lilo does not know the user's name: facts are then written without one, never "User …". */
   named?: boolean;
@@ -61,7 +61,7 @@ export interface ExtractionInput {
   outside?: string[];
 }
 
-export type ExtractionOutcome =
+type ExtractionOutcome =
   | {
       ok: true;
       extraction: Extraction;

@@ -4,7 +4,7 @@ import type { Extraction } from "./extract.ts";
 import { provenanceColumns } from "../../foundation/store/provenance.ts";
 
 /** What one extraction changed, for logs and tests. */
-export interface RememberReport {
+interface RememberReport {
   notesAdded: number[];
   notesSkipped: { text: string; reason: string; duplicateOf: number }[];
   profileAdded: number[];

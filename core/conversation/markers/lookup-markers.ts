@@ -17,7 +17,7 @@ function viaLookups(run: (lookups: Lookups, userId: string, marker: Marker) => P
 }
 
 /** [SEARCH:] — a web search (logged). */
-export const SEARCH_MARKER = fetchMarker({
+const SEARCH_MARKER = fetchMarker({
   name: "SEARCH",
   aliases: ["WEBSEARCH", "WEBSUCHE"],
   kind: "fetch",
@@ -40,7 +40,7 @@ export const SEARCH_MARKER = fetchMarker({
 });
 
 /** [FETCH:] — reads one web page. */
-export const FETCH_MARKER = fetchMarker({
+const FETCH_MARKER = fetchMarker({
   name: "FETCH",
   aliases: ["FETCHURL", "READURL"],
   kind: "fetch",
@@ -60,7 +60,7 @@ export const FETCH_MARKER = fetchMarker({
 });
 
 /** [NEWS:] (the seed's KINEWS is read as it) — the news feeds Lilo follows; its follow-up is labelled as taught. */
-export const NEWS_MARKER = fetchMarker({
+const NEWS_MARKER = fetchMarker({
   name: "NEWS",
   aliases: ["KINEWS", "NACHRICHTEN"],
   kind: "fetch",

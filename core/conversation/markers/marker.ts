@@ -24,13 +24,13 @@ import type { Mood } from "./emotion.ts";
 import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 
 /** "fetch" markers need a follow-up model call with results; "store" ones only save. */
-export type MarkerKind = "fetch" | "store";
+type MarkerKind = "fetch" | "store";
 
 /**
  * Where the model is told about a marker: in every chat, in chat only when
  * this setup's lookups answer it, or never in chat (the reflection's concern).
  */
-export type MarkerOffer = "chat" | "lookup" | "elsewhere";
+type MarkerOffer = "chat" | "lookup" | "elsewhere";
 
 /** One marker found in an answer; payload is trimmed and never empty. `N` is the registry's name type. */
 export interface Marker<N extends string = string> {
@@ -59,7 +59,7 @@ export interface StoreMarkerServices {
 }
 
 /** What a store marker did: a mood for the answer, or the id of what it stored. */
-export type StoreEffect = { mood: Mood } | { storedId: number } | undefined;
+type StoreEffect = { mood: Mood } | { storedId: number } | undefined;
 
 /** What one fetch marker brought back. */
 export type FetchOutcome =

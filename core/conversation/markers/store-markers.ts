@@ -6,7 +6,7 @@
 import { storeMarker } from "./marker.ts";
 
 /** [IMPORTANT:] — an important memory (store 4), on every sheet while it fits. */
-export const IMPORTANT_MARKER = storeMarker({
+const IMPORTANT_MARKER = storeMarker({
   name: "IMPORTANT",
   aliases: ["WICHTIG"],
   kind: "store",
@@ -28,7 +28,7 @@ export const IMPORTANT_MARKER = storeMarker({
 });
 
 /** [THOUGHT:] — a thought of Lilo's own; several per answer are all saved. */
-export const THOUGHT_MARKER = storeMarker({
+const THOUGHT_MARKER = storeMarker({
   name: "THOUGHT",
   aliases: ["GEDANKE", "GEDANKEN"],
   kind: "store",
@@ -50,7 +50,7 @@ export const THOUGHT_MARKER = storeMarker({
 });
 
 /** [[VORSCHLAG:]] — an idea to improve Lilo, the one double-bracket marker. */
-export const SUGGESTION_MARKER = storeMarker({
+const SUGGESTION_MARKER = storeMarker({
   name: "VORSCHLAG",
   aliases: ["SUGGESTION"],
   kind: "store",
@@ -65,7 +65,7 @@ export const SUGGESTION_MARKER = storeMarker({
 });
 
 /** [ANSPRECHEN:] ([RAISE:] in English) — a concern for the next conversation, written only by the reflection. */
-export const CONCERN_MARKER = storeMarker({
+const CONCERN_MARKER = storeMarker({
   name: "ANSPRECHEN",
   aliases: ["RAISE"],
   kind: "store",

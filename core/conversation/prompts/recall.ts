@@ -10,7 +10,7 @@ import { localDay } from "../../foundation/util/time.ts";
 import { lookupBody } from "./lookups.ts";
 
 /** Everything the follow-up message shows. */
-export interface FetchResultsInput {
+interface FetchResultsInput {
   language: "de" | "en";
   userName: string;
   assistantName: string;

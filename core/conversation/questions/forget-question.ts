@@ -15,7 +15,7 @@ const LISTED = 12;
 const CLIP = 120;
 
 /** The payload of a forget question. */
-export interface ForgetQuestionPayload {
+interface ForgetQuestionPayload {
   words: string[];
   items: { kind: ForgetPlan["items"][number]["kind"]; id: number; match: "words" | "meaning" }[];
 }

@@ -18,7 +18,7 @@ import { toolPayload, toolSpecs } from "./tool-specs.ts";
 import { memorySearch } from "./memory-tool.ts";
 
 /** What the loop needs: fetching (the marker path) and the tool settings. */
-export interface ToolLoopDeps extends FetchDeps {
+interface ToolLoopDeps extends FetchDeps {
   tools?: ToolCalling | undefined;
   userName: string;
   persona: Persona;
@@ -92,7 +92,7 @@ async function toolLoop(
 }
 
 /** The fetch markers this setup answers: those of every chat (RECALL, DIARY) always, the lookups when configured. */
-export function fetchMarkers(deps: Pick<FetchDeps, "lookups" | "markers">): string[] {
+function fetchMarkers(deps: Pick<FetchDeps, "lookups" | "markers">): string[] {
   return answeredFetchMarkers(deps.markers, deps.lookups?.offered() ?? []).map((d) => d.name);
 }
 

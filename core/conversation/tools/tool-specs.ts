@@ -30,7 +30,7 @@ export function toolSpecs(registry: MarkerRegistry, offered: readonly LookupName
 }
 
 /** What a tool call stands for: the memory tool or a fetch marker, with its payload. */
-export type ToolCallPayload = { ok: true; marker: FetchMarkerDefinition | undefined; payload: string } | { ok: false; error: string };
+type ToolCallPayload = { ok: true; marker: FetchMarkerDefinition | undefined; payload: string } | { ok: false; error: string };
 
 /**
  * The payload a tool call stands for, or why its name or arguments are

@@ -2,13 +2,13 @@ import type { Topic } from "../../foundation/store/topics.ts";
 import { meaningfulWords } from "../../foundation/util/meaningful-words.ts";
 
 /** How many meaningful words of a topic must recur in Lilo's answer, per kind. */
-export interface AddressedWords {
+interface AddressedWords {
   followup: number;
   concern: number;
 }
 
 /** What the addressed-check found. */
-export interface AddressedCheck {
+interface AddressedCheck {
   addressed: boolean;
   /** The topic's meaningful words that occur in the answer. */
   found: string[];

@@ -9,7 +9,7 @@ import { markIfAddressed } from "./mark-addressed.ts";
 import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 
 /** The collaborators of the due-topic middleware. */
-export interface DueTopicServices {
+interface DueTopicServices {
   topics: TopicsStore;
   persona: Persona;
   clock: Clock;
@@ -23,7 +23,7 @@ export interface DueTopicServices {
  * that was on the sheet is marked done when the answer took it up, or stays
  * open for the next message. Its state is the topic id (null: none was due).
  */
-export function addressedCheckTask(deps: DueTopicServices, config: { topics: Pick<LiloConfig["topics"], "addressedWords"> }): AfterReplyTask<number | null> {
+function addressedCheckTask(deps: DueTopicServices, config: { topics: Pick<LiloConfig["topics"], "addressedWords"> }): AfterReplyTask<number | null> {
   return {
     // The name stored with the jobs since turn steps had an `after`: jobs left by a crash still find it.
     kind: "after:due-topic",

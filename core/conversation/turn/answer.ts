@@ -17,7 +17,7 @@ import { LiloError, ProviderError, describeError } from "../../foundation/errors
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
 
 /** The collaborators of the model's answer. */
-export interface AnswerServices {
+interface AnswerServices {
   /** The cheat sheet with the earlier middleware's sections. */
   sheet: TurnSheet;
   /** The chat model with its tools and markers. */
@@ -31,7 +31,7 @@ export interface AnswerServices {
 }
 
 /** Its configuration slice. */
-export interface AnswerConfig {
+interface AnswerConfig {
   budget: LiloConfig["budget"];
   media: LiloConfig["media"];
   maxTokens: number;

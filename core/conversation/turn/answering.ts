@@ -17,7 +17,7 @@ import { completeWithTools } from "../tools/tool-loop.ts";
 import { resolveFetchMarkers, type ResolvedAnswer } from "./follow-up.ts";
 
 /** Where an answer's model, lookups and markers come from. */
-export interface AnsweringSources {
+interface AnsweringSources {
   models: ModelRegistry;
   /** What fetch markers and native tools look things up with (and the markers understood). */
   fetching: FetchDeps;

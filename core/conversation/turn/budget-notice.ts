@@ -8,7 +8,7 @@ import { budgetSpentNotice, spendOfLimit } from "../../foundation/usage/spend.ts
 const NOTICE_KEY = "budget.notice_seen";
 
 /** What the notice reads. */
-export interface BudgetNoticeDeps {
+interface BudgetNoticeDeps {
   budget: Budget;
   settings: SettingsStore;
   clock: Clock;

@@ -6,7 +6,7 @@ import type { SheetSlots } from "./types.ts";
 import { fitProfile, renderProfileLines } from "./profile-fit.ts";
 
 /** Everything that goes on the cheat sheet of one turn, already selected. */
-export interface CheatSheetInput {
+interface CheatSheetInput {
   language: "de" | "en";
   userName: string;
   /** The persona's name (LILO_NAME): the speaker of her own turns in recalled passages. */
@@ -44,7 +44,7 @@ export interface CheatSheetInput {
  * (Anthropic's cache_control, OpenAI-compatible servers' automatic prefix
  * caching); nothing that changes per turn (the time, memories) may go in.
  */
-export function stableBlocks(input: Pick<CheatSheetInput, "language" | "persona" | "rules" | "boundaries" | "markerInstructions">): string[] {
+function stableBlocks(input: Pick<CheatSheetInput, "language" | "persona" | "rules" | "boundaries" | "markerInstructions">): string[] {
   const L = CHEAT_SHEET_LABELS[input.language];
   const rules = input.rules.length ? `${L.rules}\n${bullets(input.rules)}` : "";
   return [input.persona, rules, input.boundaries ?? "", input.markerInstructions].map((b) => b.trim()).filter(Boolean);
@@ -121,7 +121,7 @@ function renderPassage(p: SheetPassage, userName: string, assistantName: string)
  * user. Consecutive turns of one role (a retried message, a greeting Lilo
  * sent on her own) are joined instead of dropped.
  */
-export function alternate(messages: ChatMessage[]): ChatMessage[] {
+function alternate(messages: ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const m of messages) {
     const last = out[out.length - 1];

@@ -28,7 +28,7 @@ export interface ResolvedAnswer {
 }
 
 /** What the follow-up needs besides fetching. */
-export interface FollowUpDeps extends FetchDeps {
+interface FollowUpDeps extends FetchDeps {
   userName: string;
   persona: Persona;
 }

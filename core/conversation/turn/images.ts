@@ -5,7 +5,7 @@ import { MEDIA_TEXTS } from "../prompts/media-texts.ts";
 import type { TurnContext, TurnResult } from "./types.ts";
 
 /** How one turn treats the pictures of its message. */
-export interface ImagePlan {
+interface ImagePlan {
   /** Puts the pictures on the request's last (the new) user message, when the model sees images. */
   attach(request: ChatRequest): ChatRequest;
   /** Tells the user the model could not see the pictures, when it could not. */

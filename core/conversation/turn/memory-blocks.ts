@@ -22,7 +22,7 @@ export type { SheetPassage } from "../../memory/recall/passage-packing.ts";
 export { sheetMessageIds } from "../../memory/recall/passage-packing.ts";
 
 /** One block: what is on the sheet, with scores, and what the budget left out. */
-export interface Block<T> {
+interface Block<T> {
   kept: T[];
   left: T[];
 }
@@ -39,7 +39,7 @@ export interface MemoryBlocks {
   budgetTokens: number;
 }
 
-export interface MemoryBlockDeps {
+interface MemoryBlockDeps {
   config: { memory: LiloConfig["memory"] };
   memory: Memory;
   profile: ProfileStore;

@@ -1,7 +1,7 @@
 import type { AfterReplyTask, TurnMiddleware } from "./types.ts";
 
 /** The chat-log vectors the catch-up fills (core/memory/recall/message-vectors.ts). */
-export interface MessageVectorCatchUp {
+interface MessageVectorCatchUp {
   /** Embeds a batch of the user's newest messages that have no vector yet; returns how many. */
   catchUp(userId: string): Promise<number>;
 }

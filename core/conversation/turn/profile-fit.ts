@@ -12,7 +12,7 @@ import { searchWords } from "../../memory/recall/keyword-query.ts";
 const ENTRY_OVERHEAD = 4;
 
 /** What fitted and what was left out for the budget. */
-export interface ProfileFit {
+interface ProfileFit {
   kept: ProfileEntry[];
   left: ProfileEntry[];
   /** Characters the kept entries cost, as counted against the budget. */

@@ -12,7 +12,7 @@ import type { IncomingMessage, TurnMiddleware } from "./types.ts";
 import { budgetInput } from "./request-budget.ts";
 
 /** What storing an incoming message needs. */
-export interface ReceiveDeps {
+interface ReceiveDeps {
   config: { memory: Pick<LiloConfig["memory"], "conversationPauseMinutes"> };
   clock: Clock;
   db: Db;
@@ -60,7 +60,7 @@ export function receiveMessage(deps: ReceiveDeps, msg: IncomingMessage, chatMode
 }
 
 /** The collaborators of the store-message middleware. */
-export interface StoreMessageServices extends Omit<ReceiveDeps, "config"> {
+interface StoreMessageServices extends Omit<ReceiveDeps, "config"> {
   /** "provider:model" a new conversation starts with, or null when no chat model is usable. */
   chatModel(): string | null;
   /** Writes the short-term memory of the conversation that just ended. */

@@ -23,7 +23,7 @@ type Language = keyof typeof BUDGET_TEXTS;
  * about four per token for English prose and fewer for German, code and
  * emoji; erring high keeps the request under the model's limit.
  */
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
@@ -54,7 +54,7 @@ export function budgetInput(text: string, budget: RequestBudget, language: Langu
 }
 
 /** Earlier turns, each shortened to the per-message cap. */
-export function capHistory(turns: ChatMessage[], budget: RequestBudget, language: Language): ChatMessage[] {
+function capHistory(turns: ChatMessage[], budget: RequestBudget, language: Language): ChatMessage[] {
   return turns.map((t) => ({ ...t, content: shortenText(t.content, budget.historyMessageChars, language) }));
 }
 

@@ -10,7 +10,7 @@ import { TURN_TEXTS } from "../prompts/turn-texts.ts";
 import type { TurnResult } from "./types.ts";
 
 /** What finishing a stored message uses. */
-export interface ResumeServices {
+interface ResumeServices {
   clock: Clock;
   db: Db;
   chatLog: ChatLog;

@@ -19,7 +19,7 @@ import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 import { boundariesBlock } from "../prompts/boundaries.ts";
 
 /** Where the sheet's memories and turns come from. */
-export interface SheetSources {
+interface SheetSources {
   persona: Persona;
   memory: Memory;
   profile: ProfileStore;

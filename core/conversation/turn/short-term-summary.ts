@@ -13,7 +13,7 @@ const MAX_MESSAGES = 40;
 const MAX_CHARS_PER_MESSAGE = 600;
 
 /** Summarises a finished conversation for the short-term memory; "" when there is nothing to say. */
-export async function summarizeConversation(
+async function summarizeConversation(
   deps: { chatLog: ChatLog; models: ModelRegistry; persona: Persona; markers: MarkerRegistry },
   userId: string,
   conversationId: number,

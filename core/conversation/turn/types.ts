@@ -147,7 +147,7 @@ export interface TurnContext extends Readonly<StoredTurn> {
 }
 
 /** `next` of a middleware: runs the rest of the turn. */
-export type Next = () => Promise<void>;
+type Next = () => Promise<void>;
 
 /**
  * A part of the chat turn, grammY/Hono style: `(ctx, next)`; what runs after

@@ -11,7 +11,7 @@ import { mediaConfig } from "./media.ts";
 
 export type { LookupConfig, ToolMode } from "./lookups.ts";
 export type { ModelSpec } from "./model-spec.ts";
-export { OPENAI_COMPATIBLE_VENDORS, type OpenAICompatibleVendor, type ProviderSettings } from "./providers.ts";
+export { OPENAI_COMPATIBLE_VENDORS, type ProviderSettings } from "./providers.ts";
 
 /**
  * Lilo's whole configuration, parsed once from environment-style variables.
@@ -24,7 +24,7 @@ export { OPENAI_COMPATIBLE_VENDORS, type OpenAICompatibleVendor, type ProviderSe
 export type Env = Record<string, string | undefined>;
 
 export type ModelRole = "chat" | "extraction" | "judge" | "reflection" | "diary" | "analysis";
-export const MODEL_ROLES: readonly ModelRole[] = ["chat", "extraction", "judge", "reflection", "diary", "analysis"];
+const MODEL_ROLES: readonly ModelRole[] = ["chat", "extraction", "judge", "reflection", "diary", "analysis"];
 
 /**
  * The default embedding model per persona language: German needs a model

@@ -26,7 +26,7 @@ export interface LookupConfig {
 }
 
 /** The hosted Brave Search API; BRAVE_SEARCH_URL only changes it for tests or a proxy. */
-export const BRAVE_DEFAULT_URL = "https://api.search.brave.com";
+const BRAVE_DEFAULT_URL = "https://api.search.brave.com";
 
 /** Completes the table's `lookup` section: the search provider in force, feed URLs, tool modes. */
 export function lookupConfig(raw: RawConfig["lookup"]): LookupConfig {

@@ -11,7 +11,7 @@ export const OPENAI_COMPATIBLE_VENDORS = {
   openrouter: { keyVar: "OPENROUTER_API_KEY", urlVar: "OPENROUTER_BASE_URL", defaultUrl: "https://openrouter.ai/api/v1", defaultModel: undefined },
   ollama: { keyVar: "OLLAMA_API_KEY", urlVar: "OLLAMA_BASE_URL", defaultUrl: undefined, defaultModel: undefined },
 } as const;
-export type OpenAICompatibleVendor = keyof typeof OPENAI_COMPATIBLE_VENDORS;
+type OpenAICompatibleVendor = keyof typeof OPENAI_COMPATIBLE_VENDORS;
 
 /** How to reach one provider. Keys live only in this object in memory, never in storage or logs. */
 export interface ProviderSettings {
@@ -48,7 +48,7 @@ export function defaultChatModel(providers: Record<string, ProviderSettings>): M
  * The provider a bare model name belongs to when nothing else says: the
  * first with a key, or with a server of its own (a local OpenAI-compatible one).
  */
-export function fallbackProvider(providers: Record<string, ProviderSettings>): string | undefined {
+function fallbackProvider(providers: Record<string, ProviderSettings>): string | undefined {
   const own = (name: string) => name === "openai" || name === "ollama";
   return ["anthropic", "deepseek", "openai", "openrouter", "ollama"].find((n) => providers[n]?.apiKey || (own(n) && providers[n]?.baseUrl));
 }

@@ -81,7 +81,7 @@ export function setAt(obj: Record<string, unknown>, path: readonly string[], val
 }
 
 /** A configuration value as `lilo settings` and `.env.example` show it. */
-export function formatValue(v: unknown): string {
+function formatValue(v: unknown): string {
   if (v === undefined) return "none";
   if (Array.isArray(v)) return v.join(",");
   return String(v);

@@ -13,7 +13,7 @@ const PROVIDER = "transcribe";
  * (LILO_TRANSCRIBE_MAX_RETRIES): a transcription that still fails gets a
  * short reply, the user can speak again.
  */
-export class OpenAITranscriber implements Transcriber {
+class OpenAITranscriber implements Transcriber {
   readonly label: string;
   private readonly client: OpenAI;
 

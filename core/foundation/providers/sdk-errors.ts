@@ -15,7 +15,7 @@ export const RETRY_AFTER_TOO_LONG = "x-lilo-retry-after-too-long";
 export type ProviderFailure = ProviderError & { retryAfterMs?: number };
 
 /** What went wrong, as the provider models see it after unpacking their SDK's error. */
-export interface FailureInput {
+interface FailureInput {
   provider: string;
   kind: "http" | "timeout" | "connection" | "aborted" | "other";
   /** HTTP status (kind "http"). */
@@ -35,7 +35,7 @@ export interface FailureInput {
 type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
 
 /** The error classes both vendor SDKs (same generator, same hierarchy) export. */
-export interface SdkErrorClasses {
+interface SdkErrorClasses {
   abort: ErrorClass;
   timeout: ErrorClass;
   connection: ErrorClass;
@@ -66,7 +66,7 @@ export function sdkFailure(
 }
 
 /** HTTP statuses worth retrying (the SDKs' rule too): timeouts, conflicts, rate limits, server errors. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
@@ -147,7 +147,7 @@ function failureSaid(provider: string, kind: FailureInput["kind"], status: numbe
 }
 
 /** Replaces every occurrence of each non-empty secret, and every secret-shaped string, with "***". */
-export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
+function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
   return redactSecrets(text, secrets);
 }
 

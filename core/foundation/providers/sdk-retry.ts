@@ -9,10 +9,10 @@
 import { parseRetryAfter, RETRY_AFTER_TOO_LONG } from "./sdk-errors.ts";
 
 /** A Retry-After longer than this is not waited for: the call fails (retryable) at once. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The retry part of both SDKs' client options. */
-export interface SdkRetryOptions {
+interface SdkRetryOptions {
   maxRetries: number;
   fetch: typeof fetch;
 }
@@ -27,7 +27,7 @@ export function sdkRetryOptions(maxRetries: number, maxRetryAfterMs: number = MA
  * `x-should-retry: false` (which both SDKs obey) and RETRY_AFTER_TOO_LONG
  * (so the ProviderError still says the call may be retried later).
  */
-export function cappedRetryAfter(maxMs: number, inner: typeof fetch = globalThis.fetch): typeof fetch {
+function cappedRetryAfter(maxMs: number, inner: typeof fetch = globalThis.fetch): typeof fetch {
   return async (input, init) => {
     const res = await inner(input, init);
     const wait = res.ok ? undefined : parseRetryAfter(res.headers);

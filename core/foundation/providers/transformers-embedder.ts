@@ -11,9 +11,9 @@ export const DEFAULT_EMBEDDING_MODEL = "Xenova/all-MiniLM-L6-v2";
 const ONNX_SUFFIX = { fp32: "", fp16: "_fp16", q8: "_quantized", int8: "_int8", uint8: "_uint8", q4: "_q4", q4f16: "_q4f16", bnb4: "_bnb4" } as const;
 
 /** Which ONNX weights to load: `q8` is `onnx/model_quantized.onnx`, `fp32` is `onnx/model.onnx`. */
-export type EmbeddingDtype = keyof typeof ONNX_SUFFIX;
+type EmbeddingDtype = keyof typeof ONNX_SUFFIX;
 
-export interface TransformersEmbedderOptions {
+interface TransformersEmbedderOptions {
   /** Hugging Face model id; defaults to {@link DEFAULT_EMBEDDING_MODEL}. */
   model?: string;
   /** Where the model lives as `<localDir>/<model>/…`, and where a first download is stored. */

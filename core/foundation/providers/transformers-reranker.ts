@@ -15,7 +15,7 @@ import { loadInTurn } from "./transformers-env.ts";
 /** Pairs per model call: bounds the padded batch tensor. */
 const BATCH_SIZE = 16;
 
-export interface TransformersRerankerOptions {
+interface TransformersRerankerOptions {
   model: string;
   /** Where the model lives as `<localDir>/<model>/…` (config.json, tokenizer files, onnx/model_quantized.onnx). */
   localDir: string;

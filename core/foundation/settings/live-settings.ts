@@ -51,7 +51,7 @@ export function ownLiveSections(config: LiloConfig): LiloConfig {
 const LIVE_SECTIONS = [...new Set(LEAVES.filter((l) => l.live !== undefined).map((l) => l.path[0] as keyof LiloConfig))];
 
 /** One row of `lilo settings`. */
-export interface LiveSettingView {
+interface LiveSettingView {
   key: string;
   env: string;
   value: string;

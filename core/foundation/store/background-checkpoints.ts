@@ -20,7 +20,7 @@ const AUTO_CHECKPOINT_PAGES = 1000;
 const EVERY_MS = 1000;
 
 /** What a checkpoint reports: WAL frames in the log and frames copied back into the database. */
-export interface CheckpointResult {
+interface CheckpointResult {
   busy: number;
   log: number;
   checkpointed: number;

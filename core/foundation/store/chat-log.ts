@@ -9,7 +9,7 @@ export type ReplyState = "pending" | "answered" | "failed" | "acknowledged";
 export type Delivery = "pending" | "delivered" | "failed";
 
 /** The platform a message arrived on and its id there. */
-export interface MessageOrigin {
+interface MessageOrigin {
   transport?: string | undefined;
   chatId?: string | undefined;
   externalId?: string | undefined;
@@ -29,7 +29,7 @@ export interface ChatLogMessage {
   createdAt: string;
 }
 
-export interface Conversation {
+interface Conversation {
   id: number;
   userId: string;
   startedAt: string;

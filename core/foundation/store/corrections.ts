@@ -4,10 +4,10 @@ import { prepared } from "./prepared.ts";
 import { readProvenance, type Provenance } from "./provenance.ts";
 
 /** What a correction did to a note. */
-export type CorrectionAction = "delete" | "rewrite";
+type CorrectionAction = "delete" | "rewrite";
 
 /** The stores a correction can touch: the memories with a vector, and profile entries (a /why verdict). */
-export type CorrectedStore = VectorStore | "profile";
+type CorrectedStore = VectorStore | "profile";
 
 /** One automatic correction: nothing is erased, so each entry can be undone. */
 export interface CorrectionEntry {

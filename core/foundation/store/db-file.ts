@@ -6,7 +6,7 @@ import { MIGRATIONS } from "./schema.ts";
 import type { Db } from "./db.ts";
 
 /** Tables counted per store when a backup file is inspected (store name → table). */
-export const STORE_TABLES: Readonly<Record<string, string>> = {
+const STORE_TABLES: Readonly<Record<string, string>> = {
   "chat messages": "messages",
   profile: "profile",
   "short-term": "short_term",
@@ -68,7 +68,7 @@ export function inspectBackup(file: string, livePath: string): DbSummary {
  * ("table profile", "index messages_external"). Version 0 (no Lilo
  * migrations at all) lacks everything of the current schema.
  */
-export function missingSchema(db: Db, version: number): string[] {
+function missingSchema(db: Db, version: number): string[] {
   const expected = new Database(":memory:");
   try {
     for (const m of MIGRATIONS.slice(0, version || MIGRATIONS.length)) expected.exec(m);

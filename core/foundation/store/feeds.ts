@@ -1,7 +1,7 @@
 import type { Db } from "./db.ts";
 
 /** A feed Lilo reads. */
-export interface Feed {
+interface Feed {
   id: number;
   url: string;
   title: string | null;

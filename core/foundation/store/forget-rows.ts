@@ -8,8 +8,7 @@ import type { Db } from "./db.ts";
 import { readProvenance, type Provenance } from "./provenance.ts";
 
 /** The tables whose rows a forget can find. */
-export const FORGET_TABLES = ["notes", "important", "thoughts", "diary", "profile", "topics", "short_term", "suggestions", "messages"] as const;
-export type ForgetTable = (typeof FORGET_TABLES)[number];
+export type ForgetTable = "notes" | "important" | "thoughts" | "diary" | "profile" | "topics" | "short_term" | "suggestions" | "messages";
 
 /** A row holding the words. */
 export interface FoundRow {

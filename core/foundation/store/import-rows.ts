@@ -7,7 +7,7 @@ import type { Db } from "./db.ts";
 import { checkStoreValues } from "./values.ts";
 
 /** The stores without vectors that an import writes. */
-export type PlainImportStore = "profile" | "rules" | "topics";
+type PlainImportStore = "profile" | "rules" | "topics";
 
 /** Is this text already stored for the user (profile: in this category)? */
 export function hasImportedText(db: Db, store: PlainImportStore, userId: string, text: string, category?: string): boolean {

@@ -27,7 +27,7 @@ export interface KeywordRow {
 }
 
 /** One logged change: row `id` of partition `key` was written or deleted. */
-export interface KeywordChange {
+interface KeywordChange {
   seq: number;
   key: string;
   id: number;

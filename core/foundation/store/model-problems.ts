@@ -1,6 +1,6 @@
 import type { Db } from "./db.ts";
 
-export type ProblemOutcome = "repaired" | "retried" | "dropped";
+type ProblemOutcome = "repaired" | "retried" | "dropped";
 
 /** Counts model answers that were malformed: repaired, retried, or dropped. */
 export class ModelProblems {

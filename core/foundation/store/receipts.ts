@@ -11,7 +11,7 @@ export interface ReceiptItem {
 }
 
 /** What one answer's sheet held: derived data, dropped with the answer (trigger `receipts_prune`). */
-export interface Receipt {
+interface Receipt {
   id: number;
   userId: string;
   answerId: number;

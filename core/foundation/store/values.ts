@@ -13,33 +13,33 @@ import { LiloError } from "../errors.ts";
 /** The profile's categories (store 2): what extraction, the admin and an import may use. */
 export const PROFILE_CATEGORIES = ["person", "work", "projects", "preferences", "relationships", "health", "other"] as const;
 /** A note is a fact about the user or what was said (schema.ts: CHECK on notes.kind). */
-export const NOTE_KINDS = ["fact", "content"] as const;
+const NOTE_KINDS = ["fact", "content"] as const;
 /** Where a thought came from: noted during a chat, or the quiet reflection. */
-export const THOUGHT_ORIGINS = ["chat", "reflection"] as const;
+const THOUGHT_ORIGINS = ["chat", "reflection"] as const;
 /** A topic is a follow-up question or a 🧠 concern (schema.ts: CHECK on topics.kind). */
-export const TOPIC_KINDS = ["followup", "concern"] as const;
+const TOPIC_KINDS = ["followup", "concern"] as const;
 /** A topic's state (schema.ts: CHECK on topics.status). */
-export const TOPIC_STATUSES = ["open", "done", "dropped", "queued"] as const;
+const TOPIC_STATUSES = ["open", "done", "dropped", "queued"] as const;
 /** An important memory's weight: 1 (default) to 3 (very important), as the extraction prompt asks. */
 export const IMPORTANT_WEIGHT = { min: 1, max: 3 } as const;
 
 const oneOf = (what: string, values: readonly string[]) => `${what} must be one of ${values.join(", ")}`;
 
 /** The text every store row has: not empty. */
-export const storeText = z.string().trim().min(1, "text must not be empty");
+const storeText = z.string().trim().min(1, "text must not be empty");
 
 /** A time as the stores keep it: an ISO time with offset (or Z), or a bare ISO date. */
 export const storeTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be an ISO time (2026-12-02T18:00:00Z) or date" });
 
 /** A profile category: one of `PROFILE_CATEGORIES`, any case (stored lower case). */
-export const profileCategory = z
+const profileCategory = z
   .string({ error: oneOf("profile category", PROFILE_CATEGORIES) })
   .trim()
   .toLowerCase()
   .pipe(z.enum(PROFILE_CATEGORIES, { error: oneOf("profile category", PROFILE_CATEGORIES) }));
 
 /** An important memory's weight: a whole number from 1 to 3. */
-export const importantWeight = z
+const importantWeight = z
   .number({ error: `important weight must be a whole number from ${IMPORTANT_WEIGHT.min} to ${IMPORTANT_WEIGHT.max}` })
   .int(`important weight must be a whole number from ${IMPORTANT_WEIGHT.min} to ${IMPORTANT_WEIGHT.max}`)
   .min(IMPORTANT_WEIGHT.min, `important weight must be a whole number from ${IMPORTANT_WEIGHT.min} to ${IMPORTANT_WEIGHT.max}`)
@@ -53,7 +53,7 @@ function isCalendarDay(day: string): boolean {
 }
 
 /** A diary entry's local day: `YYYY-MM-DD`, a real date. */
-export const diaryDay = z
+const diaryDay = z
   .string({ error: "diary day must be a date YYYY-MM-DD" })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "diary day must be a date YYYY-MM-DD", abort: true })
   .refine(isCalendarDay, "diary day must be a real date YYYY-MM-DD");
@@ -80,7 +80,7 @@ export const STORE_VALUES = {
 } as const;
 
 /** A store with value rules. */
-export type ValueStore = keyof typeof STORE_VALUES;
+type ValueStore = keyof typeof STORE_VALUES;
 /** The value fields of one store, after its rules (a profile category in lower case). */
 export type StoreValues<S extends ValueStore> = z.infer<(typeof STORE_VALUES)[S]>;
 

@@ -1,7 +1,7 @@
 import type { Db } from "./db.ts";
 
 /** What a web token is: a one-time login link, or the browser session it opened. */
-export type WebTokenKind = "link" | "session";
+type WebTokenKind = "link" | "session";
 
 /** A stored token (its hash only): whose it is (null = the operator), until when, and when a link was used. */
 export interface WebTokenRow {

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { LiloError } from "../errors.ts";
 
 /** What the lock file says about its holder. */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   /** When the holder started (ISO), for the message. */
   since: string;
@@ -17,7 +17,7 @@ export interface LockHolder {
  * beside the file itself, so every process that opens this database finds
  * the same lock whatever its data folder, relative path or symlink to it.
  */
-export function lockPath(dbPath: string): string {
+function lockPath(dbPath: string): string {
   return `${realDbPath(dbPath)}.lock`;
 }
 
@@ -68,7 +68,7 @@ export class WriterLock {
 }
 
 /** A live process holds the writer lock. */
-export class LockHeldError extends LiloError {
+class LockHeldError extends LiloError {
   constructor(readonly holder: LockHolder) {
     super("locked", `Lilo is running (${holder.role}, pid ${holder.pid}, since ${holder.since}). Stop it first, then try again.`);
   }

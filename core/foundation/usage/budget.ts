@@ -5,10 +5,10 @@ import { localDay } from "../util/time.ts";
 import { parseBudget, type BudgetLimit } from "./budget-value.ts";
 
 /** The purposes that stop once a budget is spent: what Lilo does on her own. The chat and its memory go on. */
-export const BACKGROUND_PURPOSES: ReadonlySet<CallPurpose> = new Set(["diary", "reflection", "greeting", "concern"]);
+const BACKGROUND_PURPOSES: ReadonlySet<CallPurpose> = new Set(["diary", "reflection", "greeting", "concern"]);
 
 /** The budget settings as configured now (`config.costs`, live). */
-export interface BudgetSettings {
+interface BudgetSettings {
   budgetDay: string;
   budgetMonth: string;
   fallbackModel: string;

@@ -5,7 +5,7 @@
  */
 
 /** One model's price per million tokens. */
-export interface ModelPrice {
+interface ModelPrice {
   input: number;
   /** Prompt tokens read from a prompt cache. */
   cachedInput: number;
@@ -18,7 +18,7 @@ export interface ModelPrice {
 export type PriceTable = Record<string, ModelPrice>;
 
 /** List prices of the models the README names, per million tokens, in US dollars. */
-export const DEFAULT_PRICES: PriceTable = {
+const DEFAULT_PRICES: PriceTable = {
   "claude-opus-4-1": { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
   "claude-sonnet-4-5": { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
   "claude-haiku-4-5": { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
@@ -82,7 +82,7 @@ export function priceOf(table: PriceTable, provider: string, model: string): Mod
 }
 
 /** Token counts of one call; the cached and cache-write parts are inside `inputTokens`. */
-export interface TokenCounts {
+interface TokenCounts {
   inputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;

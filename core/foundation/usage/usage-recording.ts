@@ -10,7 +10,7 @@ import { costOf, priceOf, type PriceTable } from "./prices.ts";
 import { estimateUsage } from "./estimate.ts";
 
 /** What the ledger decorator records with and asks before a call. */
-export interface UsageRecording {
+interface UsageRecording {
   ledger: UsageLedger;
   clock: Clock;
   timeZone: string;

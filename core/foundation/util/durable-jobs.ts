@@ -5,7 +5,7 @@ import type { BackgroundTasks } from "./background.ts";
 import { describeError } from "../errors.ts";
 
 /** Runs one kind of stored job; throws to have it tried again. */
-export type JobHandler = (job: Job) => Promise<void>;
+type JobHandler = (job: Job) => Promise<void>;
 
 /**
  * Executes the after-reply jobs recorded in SQLite: each in the background,

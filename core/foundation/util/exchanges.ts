@@ -2,14 +2,14 @@ import type { ChatLogMessage } from "../store/chat-log.ts";
 import { dateFormat } from "./date-format.ts";
 
 /** One exchange: the user's message(s) and Lilo's answer(s) to them. */
-export type Exchange = ChatLogMessage[];
+type Exchange = ChatLogMessage[];
 
 /**
  * Groups messages (oldest first) into exchanges. An exchange starts with a
  * user message after an answer; a greeting Lilo sent on her own, with no
  * message before it, is an exchange of its own.
  */
-export function groupExchanges(messages: ChatLogMessage[]): Exchange[] {
+function groupExchanges(messages: ChatLogMessage[]): Exchange[] {
   const out: Exchange[] = [];
   for (const m of messages) {
     const last = out[out.length - 1];
@@ -32,7 +32,7 @@ export function cut(text: string, max: number): string {
 }
 
 /** How to render exchanges for a job's cheat sheet. */
-export interface TranscriptOptions {
+interface TranscriptOptions {
   userName: string;
   /** Lilo's own label: "Ich"/"I", so the day reads as her own memory, not a stranger's log. */
   selfLabel: string;

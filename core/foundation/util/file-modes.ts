@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
  * files, backups, exports, analysis reports) 0600. Modes are set explicitly
  * rather than through the umask, which a library must not change.
  */
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates `dir` (and parents) if missing and makes it 0700. */

@@ -5,7 +5,7 @@
  */
 
 /** Words shorter than this carry little meaning ("und", "ich", "the"). */
-export const MIN_WORD_LENGTH = 4;
+const MIN_WORD_LENGTH = 4;
 
 /** German and English filler words of MIN_WORD_LENGTH letters or more (shorter ones drop anyway). */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([

@@ -12,7 +12,7 @@ import { ProviderError } from "../errors.ts";
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** Exponential backoff: base · 2^attempt, capped, with jitter. */
-export interface Backoff {
+interface Backoff {
   /** First step (before jitter). Default 500 ms. */
   baseDelayMs?: number;
   /** Cap of one step. Default 8000 ms. */
@@ -32,7 +32,7 @@ export interface RetryInfo {
 }
 
 /** How withRetry retries. */
-export interface RetryOptions extends Backoff {
+interface RetryOptions extends Backoff {
   /** Retries after the first attempt; 0 = try once; Infinity only for a loop that must outlast an outage. */
   maxRetries: number;
   /** Which failures are worth another attempt. Default: a ProviderError with `retryable: true`. */

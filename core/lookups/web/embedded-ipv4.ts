@@ -8,7 +8,7 @@
 import ipaddr from "ipaddr.js";
 
 /** One IPv6 form that embeds IPv4 addresses, with the addresses it embeds. */
-export interface EmbeddedIPv4 {
+interface EmbeddedIPv4 {
   /** The form, for the refusal message ("6to4", "NAT64, 64:ff9b::/96"). */
   form: string;
   /** The embedded IPv4 addresses (Teredo has two: its server and its client). */

@@ -22,7 +22,7 @@ export interface SafeFetchOptions {
 }
 
 /** What a fetch brought back (the body possibly cut at `maxBytes`). */
-export interface FetchedBody {
+interface FetchedBody {
   /** The final URL after redirects. */
   url: string;
   status: number;

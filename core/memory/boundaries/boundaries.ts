@@ -49,7 +49,7 @@ const FILLER = new Set([
 ]);
 
 /** The words that identify a boundary's topic. */
-export function boundaryWords(text: string): string[] {
+function boundaryWords(text: string): string[] {
   return [
     ...new Set(
       text
@@ -62,7 +62,7 @@ export function boundaryWords(text: string): string[] {
 }
 
 /** Does `text` touch the topic of a boundary with these words? */
-export function touches(text: string, words: string[]): boolean {
+function touches(text: string, words: string[]): boolean {
   if (!words.length) return false;
   const tokens = text
     .toLowerCase()
@@ -73,7 +73,7 @@ export function touches(text: string, words: string[]): boolean {
 }
 
 /** A user's boundaries as one check. */
-export interface BoundaryCheck {
+interface BoundaryCheck {
   /** The boundaries in force. */
   readonly list: readonly Boundary[];
   /** The boundary `text` is about, if any. */

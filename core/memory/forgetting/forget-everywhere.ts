@@ -19,7 +19,7 @@ import type { MessageVectors } from "../recall/message-vectors.ts";
 import { forgetWords, holdsAll, withoutSentences } from "./forget-words.ts";
 
 /** What a found row becomes after the yes. */
-export type ForgetAction = "remove" | "rewrite" | "redact";
+type ForgetAction = "remove" | "rewrite" | "redact";
 
 /** One place that holds what is to be forgotten. */
 export interface ForgetItem {
@@ -60,7 +60,7 @@ const DERIVED = new Set<ForgetTable>(["diary", "thoughts", "short_term"]);
 export const REDACTED_TEXT = { de: "⟦…⟧", en: "⟦…⟧" } as const;
 
 /** What forgetting needs. */
-export interface ForgettingDeps {
+interface ForgettingDeps {
   memory: Memory;
   rows: ForgetRows;
   receipts: ReceiptsStore;

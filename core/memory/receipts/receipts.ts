@@ -39,7 +39,7 @@ export interface WhyView {
 }
 
 /** What reading receipts needs. */
-export interface ReceiptsDeps {
+interface ReceiptsDeps {
   store: ReceiptsStore;
   memory: Memory;
   rows: ForgetRows;

@@ -23,7 +23,7 @@ import { asIndexError } from "../index-errors.ts";
 import { rescore } from "./rescoring.ts";
 import { fillResiduals, residualsFit } from "./residual-budget.ts";
 
-export { DEFAULT_GRAPH_MIN_SIZE, DEFAULT_MESSAGE_GRAPH_MIN_SIZE, type EmbeddedIndexOptions } from "./options.ts";
+export type { EmbeddedIndexOptions } from "./options.ts";
 
 /**
  * The default vector index: float vectors in a plain SQLite table (the

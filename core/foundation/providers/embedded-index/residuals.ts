@@ -11,7 +11,7 @@
  * vector saying whether it is known (a snapshot holds only the codes: rows
  * loaded from it are filled from SQLite in the background).
  */
-export const RESIDUAL_SCALE = 254;
+const RESIDUAL_SCALE = 254;
 /** The int8 code's scale (partition.ts quantizes a unit vector times this). */
 const CODE_SCALE = 127;
 

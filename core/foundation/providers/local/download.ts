@@ -9,7 +9,7 @@ import { ProviderError, describeError } from "../../errors.ts";
 /** Progress of one download: bytes on disk (resumed bytes included) of `total` (undefined while unknown). */
 export type DownloadProgress = (done: number, total: number | undefined) => void;
 
-export interface DownloadRequest {
+interface DownloadRequest {
   url: string;
   /** The finished file; it only ever appears complete and verified (written as `<dest>.part`, then renamed). */
   dest: string;

@@ -7,7 +7,7 @@ import { toGrammarSchema, zodToGrammarSchema } from "./json-grammar-schema.ts";
 import { boundedSchema } from "./json-budget.ts";
 import type { Lane, LoadedModel, LocalEngine } from "./local-engine.ts";
 
-export interface LocalModelOptions {
+interface LocalModelOptions {
   /** The name after `local:` as configured. */
   model: string;
   /** The model's file on disk, fetched first if need be (shared by every ChatModel of the same file). */

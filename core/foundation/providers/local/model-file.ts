@@ -17,7 +17,7 @@ export interface ModelFolder {
 }
 
 /** What `local:<name>` names: a catalogue model, or a GGUF file of the user's own. */
-export type LocalModelRef = { kind: "catalogue"; entry: LocalModelEntry } | { kind: "file"; path: string };
+type LocalModelRef = { kind: "catalogue"; entry: LocalModelEntry } | { kind: "file"; path: string };
 
 /**
  * Reads the part after `local:`: a catalogue name ("qwen2.5-1.5b") or a
@@ -72,6 +72,6 @@ export async function ensureModelFile(ref: LocalModelRef, folder: ModelFolder, l
 }
 
 /** The catalogue URL, on the mirror when one is set (same path, another host). */
-export function downloadUrl(entry: LocalModelEntry, mirror: string | undefined): string {
+function downloadUrl(entry: LocalModelEntry, mirror: string | undefined): string {
   return mirror ? entry.url.replace(/^https:\/\/huggingface\.co/, mirror.replace(/\/+$/, "")) : entry.url;
 }

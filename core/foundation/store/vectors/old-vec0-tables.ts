@@ -13,21 +13,21 @@ import { VectorIndexError } from "../../errors.ts";
 import type { Db } from "../db.ts";
 
 /** The vec0 table of the sqlite-vec backend. */
-export const VEC_TABLE = "vec_memory";
+const VEC_TABLE = "vec_memory";
 /** Its one-row model record (dimension, embedder id). */
-export const VEC_META = "vec_memory_meta";
+const VEC_META = "vec_memory_meta";
 const CHUNKS = `${VEC_TABLE}_chunks`;
 const VECTOR_CHUNKS = `${VEC_TABLE}_vector_chunks00`;
 const ROWIDS = `${VEC_TABLE}_rowids`;
 
 /** The model record of the vec0 table. */
-export interface VecMeta {
+interface VecMeta {
   dimension: number;
   embedderId: string;
 }
 
 /** One live vector of the vec0 table: its encoded rowid, user and floats. */
-export interface VecRow {
+interface VecRow {
   rowid: bigint;
   userId: string;
   vector: Float32Array;

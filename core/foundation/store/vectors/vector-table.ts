@@ -15,9 +15,9 @@ import type { Db } from "../db.ts";
  * created by it, not by a schema migration: they are derived data that
  * `lilo reindex` drops and refills.
  */
-export const VECTORS = "memory_vectors";
-export const CHANGES = "memory_vector_changes";
-export const META = "memory_vector_meta";
+const VECTORS = "memory_vectors";
+const CHANGES = "memory_vector_changes";
+const META = "memory_vector_meta";
 
 export interface TableMeta {
   dimension: number;
@@ -28,7 +28,7 @@ export interface TableMeta {
   prunedThrough: number;
 }
 
-export interface StoredVector {
+interface StoredVector {
   store: IndexStore;
   rowId: number;
   userId: string;

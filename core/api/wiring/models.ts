@@ -1,0 +1,54 @@
+/**
+ * The models of one Lilo: every model — configured, switched to at run time,
+ * or passed in — goes through the usage ledger, and every built one records
+ * its contacts. `local:` models share one engine, so one model is in memory.
+ */
+import type { ModelRole } from "../../foundation/config/config.ts";
+import type { ChatModel } from "../../foundation/ports/chat-model.ts";
+import type { SettingsStore } from "../../foundation/store/settings.ts";
+import { Contacts } from "../../foundation/health/contacts.ts";
+import { recordingContact } from "../../foundation/health/contact-model.ts";
+import { ModelRegistry, type ModelLister } from "../../foundation/models/registry.ts";
+import { listModels } from "../../foundation/providers/model-list.ts";
+import { createChatModel } from "../../foundation/providers/model-factory.ts";
+import { LocalModels } from "../../foundation/providers/local/local-models.ts";
+import type { LiloPorts } from "../lilo-ports.ts";
+import type { Base } from "./foundation.ts";
+import { usageLedger, budgetFallbackModel, type UsageParts } from "./usage.ts";
+
+/** The model registry, the contacts it records, and the usage ledger every call goes through. */
+export interface Modelling {
+  models: ModelRegistry;
+  contacts: Contacts;
+  usage: UsageParts;
+  /** Closes the engine of `local:` models. */
+  close(): Promise<void>;
+}
+
+/** Builds the models from the configuration, the stored chat model switch and the ports. */
+export function wireModels(
+  base: Base,
+  settings: SettingsStore,
+  ports: Pick<LiloPorts, "models" | "chatModel" | "modelFactory" | "modelLister" | "localModels">,
+): Modelling {
+  const { config, db, clock, logger } = base;
+  const usage = usageLedger(config, db, clock, logger);
+  const overrides: Partial<Record<ModelRole, ChatModel>> = {};
+  for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
+    overrides[role as ModelRole] = usage.wrap(model);
+  const contacts = new Contacts(settings, clock);
+  // One engine for every role that uses Lilo's own model: one model in memory.
+  const localModels = ports.localModels ?? new LocalModels(config.local, config.modelCall.maxTokens, logger);
+  const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config, localModels));
+  const lister: ModelLister | undefined =
+    ports.modelLister ?? (ports.modelFactory ? undefined : (provider) => listModels(provider, config.providers[provider]!, config.modelCall.timeoutMs));
+  const models: ModelRegistry = new ModelRegistry(
+    config,
+    (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)),
+    settings,
+    overrides,
+    () => budgetFallbackModel(usage.budget, models, logger),
+    lister,
+  );
+  return { models, contacts, usage, close: () => localModels.close() };
+}
