@@ -3,25 +3,24 @@ import {
   consoleLogger,
   createLilo,
   loadConfigFromEnv,
-  openToOthers,
-  requireModel,
   describeError,
   LiloError,
-  NO_MODEL_HELP,
   type Lilo,
   type LiloConfig,
   type LiloPorts,
   type Logger,
 } from "./core/index.ts";
-import { WriterLock, installDir } from "./core/index.ts";
+import { openToOthers, requireModel, NO_MODEL_HELP, WriterLock, installDir } from "./core/internal.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile } from "./adapters/terminal/log-file.ts";
-import { startConfiguredAdapters, type RunningAdapter } from "./adapters/index.ts";
+import { startConfiguredAdapters } from "./adapters/index.ts";
+import type { RunningAdapter } from "./adapters/adapter.ts";
 import { ADAPTER_SECTIONS } from "./adapters/config.ts";
 import { startJobs, type RunningJobs } from "./jobs/scheduler.ts";
 import { startBotPages } from "./adapters/web/with-bot.ts";
 import type { SetupStreams } from "./admin-cli/setup/ask.ts";
 import { LOCAL_MODEL_CATALOGUE, SCRIPTED_EXAMPLE } from "./admin-cli/commands/setup.ts";
+import { localModelsWithBar } from "./admin-cli/download-bar.ts";
 
 /**
  * `npm start`: one process for every configured adapter and the scheduled
@@ -57,7 +56,7 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
   try {
     requireModel(config, "chat");
     // A running bot commits all day: SQLite's checkpoints go to a worker, off the event loop.
-    lilo = createLilo(config, { logger, backgroundCheckpoints: true, ...ports });
+    lilo = createLilo(config, { logger, backgroundCheckpoints: true, ...localModelsWithBar(config, logger), ...ports });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -1,4 +1,5 @@
-import type { LiloConfig, SectionValues } from "../core/index.ts";
+import type { LiloConfig } from "../core/index.ts";
+import type { SectionValues } from "../core/internal.ts";
 import { MATRIX_SECTION, matrixConfig } from "./matrix/config.ts";
 import { TELEGRAM_SECTION, telegramConfig } from "./telegram/config.ts";
 import { WEB_SECTION } from "./web/config.ts";

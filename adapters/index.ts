@@ -1,15 +1,7 @@
 import type { Lilo, Logger } from "../core/index.ts";
+import type { AdapterStarter, RunningAdapter } from "./adapter.ts";
 import { matrixStarter } from "./matrix/starter.ts";
 import { startTelegram } from "./telegram/bot.ts";
-
-/** A running adapter; `stop` ends polling / syncing and unregisters its push transport. */
-export interface RunningAdapter {
-  name: string;
-  stop(): Promise<void>;
-}
-
-/** Starts one platform adapter when its configuration is present; undefined when it is not configured. */
-export type AdapterStarter = (lilo: Lilo, logger: Logger) => Promise<RunningAdapter | undefined>;
 
 /** Every platform adapter Lilo knows, in start order. */
 export const ADAPTERS: AdapterStarter[] = [startTelegram, matrixStarter];

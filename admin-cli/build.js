@@ -51,41 +51,46 @@ export async function buildCli({ clean = false } = {}) {
   }
 }
 
-const CORE_INDEX = join(root, "core", "index.ts");
+/** The core's two entries: core/index.ts (the library's) and core/internal.ts (what only Lilo's outer layers use). */
+const CORE_DOORS = [join(root, "core", "index.ts"), join(root, "core", "internal.ts")];
 
 /**
- * The CLI imports the core only through core/index.ts, but a static import of
- * it would make esbuild's code splitting load every file behind the door at
+ * The CLI imports the core only through its two entries, but a static import
+ * of one would make esbuild's code splitting load every file behind it at
  * start-up (chunks follow the import graph, not what is used): `lilo --help`
- * would pay for createLilo. So each static import of core/index.ts gets a
- * module of its own that re-exports just the names that file imports, from
- * the files index.ts takes them from; the same files, so a value (ANY_USER,
- * an error class) is one and the same for the CLI and the core it opens with
- * a dynamic `import("../core/index.ts")`, which stays the whole door.
+ * would pay for createLilo. So each static import of core/index.ts or
+ * core/internal.ts gets a module of its own that re-exports just the names
+ * that file imports, from the files the entry takes them from; the same
+ * files, so a value (ANY_USER, an error class) is one and the same for the
+ * CLI and the core it opens with a dynamic `import("../core/index.ts")`,
+ * which stays the whole entry.
  */
 const coreDoorNamesOnly = {
   name: "core-door-names-only",
   setup(b) {
-    b.onResolve({ filter: /core\/index\.ts$/ }, (args) => {
-      if (args.kind !== "import-statement" || resolve(args.resolveDir, args.path) !== CORE_INDEX) return undefined;
-      return { path: args.importer, namespace: "core-door" };
+    b.onResolve({ filter: /core\/(index|internal)\.ts$/ }, (args) => {
+      const door = resolve(args.resolveDir, args.path);
+      if (args.kind !== "import-statement" || !CORE_DOORS.includes(door)) return undefined;
+      // One module per importer and entry: a file may import from both.
+      return { path: `${args.importer}|${door}`, namespace: "core-door" };
     });
     b.onLoad({ filter: /.*/, namespace: "core-door" }, (args) => {
-      const sources = doorSources();
-      const lines = valueImports(readFileSync(args.path, "utf8")).map((name) => {
+      const [importer, door] = args.path.split("|");
+      const sources = doorSources(door);
+      const lines = valueImports(readFileSync(importer, "utf8"), door).map((name) => {
         const from = sources.get(name);
-        if (!from) throw new Error(`${relative(root, args.path)} imports "${name}", which core/index.ts does not export`);
+        if (!from) throw new Error(`${relative(root, importer)} imports "${name}", which ${relative(root, door)} does not export`);
         return `export { ${from.local === name ? name : `${from.local} as ${name}`} } from ${JSON.stringify(from.file)};`;
       });
-      return { contents: lines.join("\n"), loader: "ts", resolveDir: dirname(CORE_INDEX) };
+      return { contents: lines.join("\n"), loader: "ts", resolveDir: dirname(door) };
     });
   },
 };
 
-/** Each name core/index.ts exports, with the file (relative to core/) it comes from and its name there. */
-function doorSources() {
+/** Each name an entry of the core exports, with the file (relative to core/) it comes from and its name there. */
+function doorSources(door) {
   const sources = new Map();
-  for (const m of readFileSync(CORE_INDEX, "utf8").matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/gm)) {
+  for (const m of readFileSync(door, "utf8").matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/gm)) {
     for (const spec of m[1].split(",")) {
       const [local, exported = local] = spec
         .trim()
@@ -97,10 +102,11 @@ function doorSources() {
   return sources;
 }
 
-/** The value names a file imports from core/index.ts (type-only imports vanish in the bundle anyway). */
-function valueImports(source) {
+/** The value names a file imports from one entry of the core (type-only imports vanish in the bundle anyway). */
+function valueImports(source, door) {
+  const entry = door.endsWith("internal.ts") ? "internal" : "index";
   const names = [];
-  for (const m of source.matchAll(/^import\s+(type\s+)?\{([^}]*)\}\s+from\s+"[./]*core\/index\.ts"/gm)) {
+  for (const m of source.matchAll(new RegExp(`^import\\s+(type\\s+)?\\{([^}]*)\\}\\s+from\\s+"[./]*core/${entry}\\.ts"`, "gm"))) {
     if (m[1]) continue;
     for (const spec of m[2].split(",")) {
       const name = spec.trim().split(/\s+as\s+/)[0];

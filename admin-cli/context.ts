@@ -36,9 +36,11 @@ export const openFromEnv =
   (ports: LiloPorts = {}): LiloOpener =>
   async (opts = {}) => {
     // Loaded here, not at the top: `lilo --help` and argument errors must not pay for the whole core.
-    const [{ consoleLogger, createLilo, loadConfigFromEnv, installDir, ConfigError }, { ADAPTER_SECTIONS }] = await Promise.all([
+    const [{ consoleLogger, createLilo, loadConfigFromEnv, ConfigError }, { installDir }, { ADAPTER_SECTIONS }, { localModelsWithBar }] = await Promise.all([
       import("../core/index.ts"),
+      import("../core/internal.ts"),
       import("../adapters/config.ts"),
+      import("./download-bar.ts"),
     ]);
     // With the adapters' sections, so `lilo settings` lists their variables and their secrets stay masked.
     const config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, installDir(import.meta.url));
@@ -53,5 +55,6 @@ export const openFromEnv =
           `${next}, or set LILO_HOME to the folder that holds her .env and data/.`,
       );
     }
-    return createLilo(config, { logger: consoleLogger("warn"), ...ports });
+    const logger = consoleLogger("warn");
+    return createLilo(config, { logger, ...localModelsWithBar(config, logger), ...ports });
   };

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { redactSecrets } from "../core/index.ts";
+import { redactSecrets } from "../core/internal.ts";
 import type { CliIO, LiloOpener } from "./context.ts";
 import { registerMemory } from "./commands/memory.ts";
 import { registerMaintenance } from "./commands/maintenance.ts";

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { renderEnvExample } from "../core/index.ts";
+import { renderEnvExample } from "../core/internal.ts";
 import { ADAPTER_SECTIONS } from "../adapters/config.ts";
 
 /** `npm run config:example`: writes `.env.example` from the configuration table (core/foundation/config/schema.ts) and the adapters' sections. */

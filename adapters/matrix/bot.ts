@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider, type IStorageProvider } from "matrix-bot-sdk";
 import { DurableSyncClient, resumeMatrix, storeSync } from "./inbox.ts";
-import { ConfigError, describeError, ensurePrivateDir, type Lilo, type Logger } from "../../core/index.ts";
-import type { RunningAdapter } from "../index.ts";
+import { ConfigError, describeError, type Lilo, type Logger } from "../../core/index.ts";
+import { ensurePrivateDir } from "../../core/internal.ts";
+import type { RunningAdapter } from "../adapter.ts";
 import type { MatrixContext } from "./context.ts";
 import { onEvent, onInvite, type Gate, type RawEvent } from "./events.ts";
 import { sdkInfo } from "./client.ts";

@@ -1,4 +1,5 @@
-import { describeError, noDiaryText, noThoughtText } from "../../core/index.ts";
+import { describeError } from "../../core/index.ts";
+import { noDiaryText, noThoughtText } from "../../core/internal.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";

@@ -1,4 +1,5 @@
-import { optionalText as opt, configLeaf as s, optionalUrl as url, configFlag as flag, configSection, sectionOf, type LiloConfig } from "../../core/index.ts";
+import { optionalText as opt, configLeaf as s, optionalUrl as url, configFlag as flag, configSection, sectionOf } from "../../core/internal.ts";
+import { type LiloConfig } from "../../core/index.ts";
 import { z } from "zod";
 import { parseAllowList } from "../shared/allow-list.ts";
 

@@ -1,4 +1,5 @@
-import { describeError, type Answer, type Question } from "../../core/index.ts";
+import { describeError, type Question } from "../../core/index.ts";
+import { type Answer } from "../../core/internal.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { sendMarkdown, sendReaction } from "./send.ts";
 

@@ -1,4 +1,4 @@
-import type { Mood } from "../../core/index.ts";
+import type { Mood } from "../../core/internal.ts";
 import { MOOD_EMOJI } from "../shared/mood-emoji.ts";
 
 /** One Matrix reaction (an `m.annotation` key) per mood; Matrix takes any text as a key. */

@@ -1,5 +1,6 @@
 import type { MatrixClient } from "matrix-bot-sdk";
-import { describeError, type Logger, normalizeText } from "../../core/index.ts";
+import { describeError, type Logger } from "../../core/index.ts";
+import { normalizeText } from "../../core/internal.ts";
 import { renderMatrix } from "./format.ts";
 
 /** Typing notifications last this long on the server; refreshed before they run out. */

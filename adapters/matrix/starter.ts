@@ -1,4 +1,4 @@
-import type { AdapterStarter } from "../index.ts";
+import type { AdapterStarter } from "../adapter.ts";
 import { matrixConfig } from "./config.ts";
 
 /**

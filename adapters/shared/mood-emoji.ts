@@ -1,4 +1,4 @@
-import type { Mood } from "../../core/index.ts";
+import type { Mood } from "../../core/internal.ts";
 
 /**
  * One emoji per mood, shown as a reaction on the user's message. Both chats

@@ -1,4 +1,4 @@
-import type { PushOutcome } from "../../core/index.ts";
+import type { PushOutcome } from "../../core/internal.ts";
 
 /**
  * Why a test push did not arrive, in the persona's language: the push log's

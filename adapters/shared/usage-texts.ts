@@ -1,4 +1,4 @@
-import { formatMoney, formatTokens, spendOfLimit, type UsageOverview, type UsageRow, type UsageTotals } from "../../core/index.ts";
+import { formatMoney, formatTokens, spendOfLimit, type UsageOverview, type UsageRow, type UsageTotals } from "../../core/internal.ts";
 
 type Lang = "de" | "en";
 

@@ -4,7 +4,7 @@
  * came from, whom it is about and its reference ("N12") for the three
  * actions; and the outcomes of those actions.
  */
-import { itemName, type Provenance, type VerdictOutcome, type WhyItem, type WhyView } from "../../core/index.ts";
+import { itemName, type Provenance, type VerdictOutcome, type WhyItem, type WhyView } from "../../core/internal.ts";
 
 /** The adapters' words for receipts and forgetting. */
 export const WHY_TEXTS = {

@@ -1,8 +1,9 @@
 import { Bot, type Middleware } from "grammy";
 import { run, sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { autoRetry } from "@grammyjs/auto-retry";
-import { describeError, LiloError, type Lilo, type Logger, type MemoryHit, type Sleep } from "../../core/index.ts";
-import type { RunningAdapter } from "../index.ts";
+import { describeError, LiloError, type Lilo, type Logger, type MemoryHit } from "../../core/index.ts";
+import { type Sleep } from "../../core/internal.ts";
+import type { RunningAdapter } from "../adapter.ts";
 import { InFlight } from "../shared/inflight.ts";
 import { accessControl } from "./access.ts";
 import { outageRetry } from "./outage.ts";

@@ -1,4 +1,5 @@
-import { wholeNumber as int, optionalText as opt, configLeaf as s, optionalUrl as url, configSection, sectionOf, type LiloConfig } from "../../core/index.ts";
+import { wholeNumber as int, optionalText as opt, configLeaf as s, optionalUrl as url, configSection, sectionOf } from "../../core/internal.ts";
+import { type LiloConfig } from "../../core/index.ts";
 import { isIP } from "node:net";
 import { z } from "zod";
 import { parseAllowList } from "../shared/allow-list.ts";

@@ -1,4 +1,4 @@
-import { noDiaryText, noThoughtText, type DiaryResult, type ReflectionResult } from "../../core/index.ts";
+import { noDiaryText, noThoughtText, type DiaryResult, type ReflectionResult } from "../../core/internal.ts";
 import type { TelegramTexts } from "./texts.ts";
 
 /**

@@ -1,5 +1,6 @@
 import { HttpError, type Transformer } from "grammy";
-import { describeError, withRetry, type Logger, type Sleep } from "../../core/index.ts";
+import { describeError, type Logger } from "../../core/index.ts";
+import { withRetry, type Sleep } from "../../core/internal.ts";
 
 /** First wait after a network failure; doubled per failure up to MAX_DELAY_MS, each wait jittered. */
 const FIRST_DELAY_MS = 1_000;

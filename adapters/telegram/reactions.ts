@@ -1,5 +1,5 @@
 import type { ReactionTypeEmoji } from "grammy/types";
-import type { Mood } from "../../core/index.ts";
+import type { Mood } from "../../core/internal.ts";
 import { MOOD_EMOJI } from "../shared/mood-emoji.ts";
 
 /**

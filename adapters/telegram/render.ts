@@ -1,6 +1,7 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
 import type { InlineKeyboardButton, InlineKeyboardMarkup, Message, ReactionTypeEmoji } from "grammy/types";
-import { describeError, type Logger, type Mood, type Question, normalizeText } from "../../core/index.ts";
+import { describeError, type Logger, type Question } from "../../core/index.ts";
+import { type Mood, normalizeText } from "../../core/internal.ts";
 import { MOOD_REACTIONS } from "./reactions.ts";
 import { renderChunks, type Chunk } from "../shared/format.ts";
 

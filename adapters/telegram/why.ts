@@ -1,5 +1,5 @@
 import { InlineKeyboard, type Composer } from "grammy";
-import type { Verdict, VerdictOutcome, WhyView } from "../../core/index.ts";
+import type { Verdict, VerdictOutcome, WhyView } from "../../core/internal.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { WHY_TEXTS, verdictText, whyText } from "../shared/why-texts.ts";
 import { forgetCommand } from "../shared/forget-command.ts";

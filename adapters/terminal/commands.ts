@@ -3,7 +3,8 @@
  * Telegram offers. A `/word` not in the table is refused here and never
  * reaches the model or the chat log.
  */
-import { noDiaryText, noThoughtText, type Lilo, type MemoryHit, type TurnResult } from "../../core/index.ts";
+import { noDiaryText, noThoughtText } from "../../core/internal.ts";
+import { type Lilo, type MemoryHit, type TurnResult } from "../../core/index.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import { terminalWhyCommand } from "./why-commands.ts";

@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { makePrivate } from "../../core/index.ts";
+import { makePrivate } from "../../core/internal.ts";
 
 /** The terminal chat's log: appended to `<dataDir>/lilo.log`, readable by the owner only. */
 export interface LogFile {

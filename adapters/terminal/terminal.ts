@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
-import { describeError, MOOD_NAMES, type Lilo, type TurnResult } from "../../core/index.ts";
+import { describeError, type Lilo, type TurnResult } from "../../core/index.ts";
+import { MOOD_NAMES } from "../../core/internal.ts";
 import { terminalTexts } from "./texts.ts";
 import { helpText, parseCommand, TERMINAL_CHAT, TERMINAL_TRANSPORT, type TerminalSession } from "./commands.ts";
 

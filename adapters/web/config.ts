@@ -1,4 +1,5 @@
-import { wholeNumber as int, configLeaf as s, optionalUrl as url, configSection, sectionOf, type LiloConfig } from "../../core/index.ts";
+import { wholeNumber as int, configLeaf as s, optionalUrl as url, configSection, sectionOf } from "../../core/internal.ts";
+import { type LiloConfig } from "../../core/index.ts";
 import { z } from "zod";
 
 /**

@@ -1,4 +1,5 @@
-import type { Lilo, MemoryOwner } from "../../core/index.ts";
+import type { Lilo } from "../../core/index.ts";
+import type { MemoryOwner } from "../../core/internal.ts";
 import { webConfig } from "./config.ts";
 
 /** A one-time login link to the pages at `base`, valid LILO_WEB_LINK_MINUTES: for one user, or for the operator (`ANY_USER`). */

@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { Child } from "hono/jsx";
-import { LiloError, VECTOR_STORES, describeError, type VectorStore } from "../../core/index.ts";
+import { LiloError, describeError } from "../../core/index.ts";
+import { VECTOR_STORES, type VectorStore } from "../../core/internal.ts";
 import { Shell, Notice, type PageName } from "./layout.tsx";
 import { href, mayChange, type Viewer, type WebContext, type WebEnv } from "./viewer.ts";
 

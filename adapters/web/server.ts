@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import ipaddr from "ipaddr.js";
-import { ANY_USER, ConfigError, type Lilo, type Logger, type MemoryOwner } from "../../core/index.ts";
+import { ANY_USER, ConfigError, type Lilo, type Logger } from "../../core/index.ts";
+import { type MemoryOwner } from "../../core/internal.ts";
 import { createWebApp } from "./app.tsx";
 import type { WebSources } from "./sources.ts";
 import { webConfig } from "./config.ts";

@@ -1,4 +1,5 @@
-import { itemRef, type Lilo } from "../../core/index.ts";
+import { itemRef } from "../../core/internal.ts";
+import { type Lilo } from "../../core/index.ts";
 
 /**
  * What the pages show that other parts of Lilo own, each behind a small interface so the real use case

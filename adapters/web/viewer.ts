@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import type { Lilo, MemoryOwner } from "../../core/index.ts";
+import type { Lilo } from "../../core/index.ts";
+import type { MemoryOwner } from "../../core/internal.ts";
 import type { Texts } from "./texts.ts";
 import type { WebSources } from "./sources.ts";
 

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { PRIVATE_FILE_MODE, makePrivate, type AnalysisOptions, type AnalysisResult } from "../../core/index.ts";
+import { PRIVATE_FILE_MODE, makePrivate, type AnalysisOptions, type AnalysisResult } from "../../core/internal.ts";
 import { InvalidArgumentError, type Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId } from "./shared.ts";

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import type { CorrectionEntry, Lilo } from "../../core/index.ts";
+import type { CorrectionEntry } from "../../core/internal.ts";
+import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { ANY_USER, DEDUPE_STORES, type DedupeStore } from "../../core/index.ts";
+import { ANY_USER } from "../../core/index.ts";
+import { DEDUPE_STORES, type DedupeStore } from "../../core/internal.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { ANY_USER, type DiaryReason } from "../../core/index.ts";
+import { ANY_USER } from "../../core/index.ts";
+import { type DiaryReason } from "../../core/internal.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { writeFileSync } from "node:fs";
-import { PRIVATE_FILE_MODE, makePrivate, EXPORT_STORES, type ExportStore } from "../../core/index.ts";
+import { PRIVATE_FILE_MODE, makePrivate, EXPORT_STORES, type ExportStore } from "../../core/internal.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, userOption } from "./shared.ts";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { GreetingPreview, GreetingReason } from "../../core/index.ts";
+import type { GreetingPreview, GreetingReason } from "../../core/internal.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, userOption } from "./shared.ts";
 

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { readFileSync } from "node:fs";
-import { IMPORT_STORES, type ImportStore, type Lilo } from "../../core/index.ts";
+import { IMPORT_STORES, type ImportStore } from "../../core/internal.ts";
+import { type Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, userOption } from "./shared.ts";
 

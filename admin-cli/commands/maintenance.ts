@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
-import { EmbedderError, VectorIndexError, type Lilo, type VectorIndexState } from "../../core/index.ts";
+import { EmbedderError, VectorIndexError, type Lilo } from "../../core/index.ts";
+import { type VectorIndexState } from "../../core/internal.ts";
 
 /** One line on the embedded index's derived copy. */
 function indexLine(s: VectorIndexState): string {

@@ -3,7 +3,8 @@
  * went on the sheet and what the budget left out, so a user can see why a
  * memory did or did not reach Lilo.
  */
-import type { MemoryBlocks, MemoryHit, SheetPassage } from "../../core/index.ts";
+import type { MemoryBlocks, SheetPassage } from "../../core/internal.ts";
+import type { MemoryHit } from "../../core/index.ts";
 
 const short = (text: string, max = 90) => {
   const t = text.replace(/\s+/g, " ").trim();

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { liveHolder, type Lilo, type SettingRow } from "../../core/index.ts";
+import { liveHolder, type SettingRow } from "../../core/internal.ts";
+import { type Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { CliIO } from "../context.ts";
 import type { LocalModelOffer } from "../setup/model-choices.ts";
-import { LOCAL_MODELS } from "../../core/index.ts";
+import { LOCAL_MODELS } from "../../core/internal.ts";
 
 /** Lilo's own downloadable models (the local provider's catalogue), offered by the setup with their download size. */
 export const LOCAL_MODEL_CATALOGUE: readonly LocalModelOffer[] = LOCAL_MODELS.map((m) => ({
@@ -49,7 +49,11 @@ export function registerSetup(program: Command, io: CliIO): void {
 }
 
 async function runSetupCommand(o: SetupFlags, io: CliIO): Promise<number> {
-  const [{ installDir, liloPlace, describeError }, setup] = await Promise.all([import("../../core/index.ts"), import("../setup/run-setup.ts")]);
+  const [{ describeError }, { installDir, liloPlace }, setup] = await Promise.all([
+    import("../../core/index.ts"),
+    import("../../core/internal.ts"),
+    import("../setup/run-setup.ts"),
+  ]);
   const place = { envFile: liloPlace(process.env, installDir(import.meta.url)).envFile, env: process.env, catalogue: LOCAL_MODEL_CATALOGUE };
   try {
     if (o.yes) {

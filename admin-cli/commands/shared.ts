@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "commander";
-import { LiloError, describeError, VECTOR_STORES, type VectorStore, type Lilo } from "../../core/index.ts";
+import { LiloError, describeError, type Lilo } from "../../core/index.ts";
+import { VECTOR_STORES, type VectorStore } from "../../core/internal.ts";
 import type { CliIO, LiloOpener, OpenOptions } from "../context.ts";
 
 /** The `--user` option every per-user command has. */

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import type { ContactStatus, Lilo } from "../../core/index.ts";
+import type { ContactStatus } from "../../core/internal.ts";
+import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 import { todaysSpend } from "./usage.ts";

@@ -1,14 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
-import {
-  formatMoney,
-  formatTokens,
-  spendOfLimit,
-  type Lilo,
-  type UsageGrouping,
-  type UsageRow,
-  type UsageSummary,
-  type UsageTotals,
-} from "../../core/index.ts";
+import { formatMoney, formatTokens, spendOfLimit, type UsageGrouping, type UsageRow, type UsageSummary, type UsageTotals } from "../../core/internal.ts";
+import { type Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
 

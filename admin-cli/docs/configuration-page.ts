@@ -1,4 +1,4 @@
-import { configGroups, type ConfigSection } from "../../core/index.ts";
+import { configGroups, type ConfigSection } from "../../core/internal.ts";
 import { anchor, code, prose, table } from "./markdown.ts";
 
 /**

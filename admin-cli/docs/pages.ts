@@ -1,4 +1,4 @@
-import { renderEnvExample } from "../../core/index.ts";
+import { renderEnvExample } from "../../core/internal.ts";
 import { ADAPTER_SECTIONS } from "../../adapters/config.ts";
 import { buildProgram } from "../program.ts";
 import { renderCliPage } from "./cli-page.ts";

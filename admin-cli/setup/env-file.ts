@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { makePrivate } from "../../core/index.ts";
+import { makePrivate } from "../../core/internal.ts";
 import type { EnvLines } from "./model-choices.ts";
 
 /** The order the setup writes its variables in, so both ways of running it write the same file. */

@@ -3,7 +3,8 @@
  * with a key, a local OpenAI-compatible server, and — when a catalogue of
  * downloadable models exists — Lilo's own local model.
  */
-import { describeError, listModels, OPENAI_COMPATIBLE_VENDORS, ProviderError, type ProviderSettings } from "../../core/index.ts";
+import { describeError, ProviderError } from "../../core/index.ts";
+import { listModels, OPENAI_COMPATIBLE_VENDORS, type ProviderSettings } from "../../core/internal.ts";
 import type { Asker } from "./ask.ts";
 import type { SetupTexts } from "./texts.ts";
 

@@ -5,7 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
-import { checkValue, configTable, describeError, listModels, loadConfig, OPENAI_COMPATIBLE_VENDORS } from "../../core/index.ts";
+import { checkValue, configTable, listModels, OPENAI_COMPATIBLE_VENDORS } from "../../core/internal.ts";
+import { describeError, loadConfig } from "../../core/index.ts";
 import { ADAPTER_SECTIONS } from "../../adapters/config.ts";
 import { Asker, type SetupStreams } from "./ask.ts";
 import { matrixWhoami, SetupCheckError, telegramBotName, telegramFirstSender } from "./checks.ts";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStorageProvider } from "matrix-bot-sdk";
-import { EXPORT_STORES, silentLogger } from "../../core/index.ts";
+import { EXPORT_STORES } from "../../core/internal.ts";
+import { silentLogger } from "../../core/index.ts";
 import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReactionTypeEmoji } from "grammy/types";
-import { MOODS, type Mood } from "../../core/index.ts";
+import { MOODS } from "../../core/conversation/markers/emotion.ts";
+import { type Mood } from "../../core/internal.ts";
 import { MOOD_REACTIONS } from "../../adapters/telegram/reactions.ts";
 import { MATRIX_MOOD_REACTIONS } from "../../adapters/matrix/reactions.ts";
 

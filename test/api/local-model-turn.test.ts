@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTinyGguf } from "../fixtures/tiny-gguf.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { LocalModels, fixedClock, loadConfig, type Logger } from "../../core/index.ts";
+import { LocalModels } from "../../core/internal.ts";
+import { fixedClock, loadConfig, type Logger } from "../../core/index.ts";
 
 const USERS = ["anna", "ben", "chris", "dora", "emil"];
 

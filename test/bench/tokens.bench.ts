@@ -11,7 +11,8 @@
  * list price. Every call of a turn counts (chat, follow-up, extraction, judge).
  */
 import { cpus, loadavg, totalmem } from "node:os";
-import { fixedClock, type Lilo, type UsageTotals } from "../../core/index.ts";
+import { fixedClock, type Lilo } from "../../core/index.ts";
+import { type UsageTotals } from "../../core/internal.ts";
 import { startFakeAnthropic, type AnthropicRequestBody } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { recordingTransport } from "../helpers/seed-chat.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOCAL_MODELS } from "../../core/index.ts";
+import { LOCAL_MODELS } from "../../core/internal.ts";
 import { LOCAL_MODEL_CATALOGUE } from "../../admin-cli/commands/setup.ts";
 import { modelChoices, type ModelChoice } from "../../admin-cli/setup/model-choices.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { configSection, configTable } from "../../core/index.ts";
+import { configSection, configTable } from "../../core/internal.ts";
 import { opt, setting as s } from "../../core/foundation/config/rules.ts";
 import { ADAPTER_SECTIONS } from "../../adapters/config.ts";
 import { renderConfigurationPage } from "../../admin-cli/docs/configuration-page.ts";

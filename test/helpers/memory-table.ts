@@ -1,5 +1,5 @@
 import type { Db } from "../../core/foundation/store/db.ts";
-import type { VectorStore } from "../../core/index.ts";
+import type { VectorStore } from "../../core/internal.ts";
 
 /** One memory row as SQLite holds it (the columns tests look at; `SELECT *` brings the rest). */
 export interface MemoryRow {

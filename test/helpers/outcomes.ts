@@ -1,4 +1,5 @@
-import type { ConcernOutcome, DiaryResult, GreetingResult, ReflectionResult } from "../../core/index.ts";
+import type { ConcernOutcome, DiaryResult, ReflectionResult } from "../../core/internal.ts";
+import type { GreetingResult } from "../../core/background/greeting/greet.ts";
 
 /** The written entry of a diary result; throws (failing the test) for any other outcome. */
 export function written(r: DiaryResult): Extract<DiaryResult, { kind: "written" }> {

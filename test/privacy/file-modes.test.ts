@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLilo, loadConfig, openToOthers, type Lilo } from "../../core/index.ts";
+import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
+import { openToOthers } from "../../core/internal.ts";
 import { ControlledEmbedder } from "../fakes/controlled-embedder.ts";
 import { runCli } from "../helpers/cli.ts";
 

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
-import { PRIVATE_FILE_MODE } from "../../../core/index.ts";
+import { PRIVATE_FILE_MODE } from "../../../core/internal.ts";
 import { MatrixCryptoError } from "./crypto-error.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, readdirSync } from "node:fs";
 import { join, parse } from "node:path";
-import { ensurePrivateDir, makePrivate } from "../../../core/index.ts";
+import { ensurePrivateDir, makePrivate } from "../../../core/internal.ts";
 import { cryptoDir } from "./crypto-dir.ts";
 
 /** Where the key stores of a database backup go: next to it, `<backup>.matrix-crypto/`. */

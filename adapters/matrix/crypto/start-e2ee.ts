@@ -1,7 +1,8 @@
 import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { IStorageProvider, MatrixClient } from "matrix-bot-sdk";
-import { describeError, ensurePrivateDir, type Logger } from "../../../core/index.ts";
+import { describeError, type Logger } from "../../../core/index.ts";
+import { ensurePrivateDir } from "../../../core/internal.ts";
 import { cryptoDir } from "./crypto-dir.ts";
 import { MatrixCrypto } from "./crypto-machine.ts";
 import { MatrixE2ee, type E2eeParts } from "./e2ee.ts";

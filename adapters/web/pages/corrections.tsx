@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import type { CorrectionEntry } from "../../../core/index.ts";
+import type { CorrectionEntry } from "../../../core/internal.ts";
 import { Items, PostForm } from "../layout.tsx";
 import { attempt, changed, idParam, notFound, page } from "../respond.tsx";
 import { href, localTime, mayChange, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";

@@ -7,7 +7,8 @@
  * shown and still holds it, "no" goes back and changes nothing.
  */
 import type { Hono } from "hono";
-import { itemRef, type ForgetItem, type ForgetOutcome, type ForgetPlan, type Lilo } from "../../../core/index.ts";
+import { itemRef, type ForgetItem, type ForgetOutcome, type ForgetPlan } from "../../../core/internal.ts";
+import { type Lilo } from "../../../core/index.ts";
 import { Csrf, Notice } from "../layout.tsx";
 import { attempt, notFound, page } from "../respond.tsx";
 import { href, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";

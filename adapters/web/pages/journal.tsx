@@ -4,7 +4,8 @@ import { Csrf, Items, Notice } from "../layout.tsx";
 import { LiveSetting } from "./settings.tsx";
 import { page } from "../respond.tsx";
 import { href, localTime, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
-import { itemRef, type Lilo } from "../../../core/index.ts";
+import { itemRef } from "../../../core/internal.ts";
+import { type Lilo } from "../../../core/index.ts";
 import { ForgottenNotice } from "./forget.tsx";
 
 /** The live settings whose keys start with `prefix` (diary., reflection.), as forms. */

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import { itemRef, type VectorStore } from "../../../core/index.ts";
+import { itemRef, type VectorStore } from "../../../core/internal.ts";
 import { Items, PostForm } from "../layout.tsx";
 import { ForgetWordsForm, ForgottenNotice } from "./forget.tsx";
 import { attempt, changed, field, idParam, notFound, page, storeParam } from "../respond.tsx";

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import { itemRef, type ProfileEntry } from "../../../core/index.ts";
+import { itemRef, type ProfileEntry } from "../../../core/internal.ts";
 import { ForgottenNotice } from "./forget.tsx";
 import { InlineEdit, PostForm } from "../layout.tsx";
 import { attempt, changed, field, idParam, notFound, page } from "../respond.tsx";

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import type { Rule } from "../../../core/index.ts";
+import type { Rule } from "../../../core/internal.ts";
 import { Items, PostForm } from "../layout.tsx";
 import { field, idParam, notFound, page, rowActions } from "../respond.tsx";
 import { href, localTime, mayChange, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";

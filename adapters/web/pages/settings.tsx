@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import type { SettingRow } from "../../../core/index.ts";
+import type { SettingRow } from "../../../core/internal.ts";
 import { PostForm } from "../layout.tsx";
 import { attempt, changed, field, notFound, page, refused } from "../respond.tsx";
 import { href, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";

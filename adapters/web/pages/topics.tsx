@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
-import type { Topic } from "../../../core/index.ts";
+import type { Topic } from "../../../core/internal.ts";
 import { InlineEdit, Items, PostForm } from "../layout.tsx";
 import { field, page, rowActions } from "../respond.tsx";
 import { href, localTime, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";

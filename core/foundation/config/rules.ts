@@ -1,4 +1,3 @@
-import { Cron } from "croner";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
 import { parseQuietHours } from "../util/quiet-hours.ts";
@@ -82,8 +81,9 @@ export const optionalScore = () => z.coerce.number().min(-1).max(1).optional();
 const cronRules = new WeakSet<z.ZodType>();
 
 /**
- * A croner pattern in the local time zone: 5 or 6 fields here; fully checked
- * when the job is scheduled, and by `checkCron` before a live setting is stored.
+ * A cron pattern in the local time zone: 5 or 6 fields here; fully checked by
+ * `cronProblem` (cron-pattern.ts) before a live setting is stored, and by the
+ * scheduler when the job is scheduled.
  */
 export const cronPattern = (def: string, fieldsMessage = "a cron pattern of 5 or 6 fields, e.g. 0 9 * * * (daily 09:00)") => {
   const rule = z
@@ -97,17 +97,6 @@ export const cronPattern = (def: string, fieldsMessage = "a cron pattern of 5 or
 
 /** Is this leaf's rule a cron pattern? */
 export const isCronRule = (schema: z.ZodType) => cronRules.has(schema);
-
-/** The message croner gives for `pattern`, or undefined when croner takes it. */
-export function cronProblem(pattern: string): string | undefined {
-  try {
-    new Cron(pattern, { paused: true }).stop();
-    return undefined;
-  } catch (err) {
-    // croner's refusal is the answer here, not a failure.
-    return `not a cron pattern (${err instanceof Error ? err.message : String(err)})`;
-  }
-}
 
 /** "HH:MM-HH:MM" (or empty / "none": no quiet hours) → the window, with parseQuietHours's message. */
 export const quietHours = (variable: string) =>

@@ -1,6 +1,7 @@
 import { loadConfig, type LiloConfig } from "../config/config.ts";
 import { LEAVES, setAt, showLeaf, type Leaf } from "../config/table.ts";
-import { cronProblem, isCronRule } from "../config/rules.ts";
+import { isCronRule } from "../config/rules.ts";
+import { cronProblem } from "../config/cron-pattern.ts";
 import { ConfigError } from "../errors.ts";
 import type { SettingsStore } from "../store/settings.ts";
 
@@ -21,7 +22,7 @@ interface LiveKey {
 function parseAs(leaf: Leaf, raw: string): unknown {
   const r = leaf.schema.safeParse(raw);
   if (!r.success) throw new ConfigError(`"${raw}" is not valid for ${leaf.env}: ${r.error.issues.map((i) => i.message).join("; ")}`, { cause: r.error });
-  // A cron pattern is checked by croner itself, so the scheduler never meets one it refuses.
+  // A cron pattern is checked field by field, so the scheduler does not meet one it refuses.
   const problem = isCronRule(leaf.schema) ? cronProblem(String(r.data)) : undefined;
   if (problem) throw new ConfigError(`"${raw}" is not valid for ${leaf.env}: ${problem}`);
   return r.data;

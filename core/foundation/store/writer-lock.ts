@@ -95,12 +95,6 @@ export function isRunning(p: { pid: number; startTicks: string | null }): boolea
   return !(p.startTicks && ticks && ticks !== p.startTicks);
 }
 
-/** Throws when a live process holds the writer lock of the database at `dbPath`. */
-export function assertNotLocked(dbPath: string): void {
-  const h = liveHolder(dbPath);
-  if (h) throw new LockHeldError(h);
-}
-
 function readHolder(path: string): LockHolder | undefined {
   let raw: string;
   try {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANY_USER, fixedClock, itemRef, silentLogger } from "../../../core/index.ts";
+import { ANY_USER, fixedClock, silentLogger } from "../../../core/index.ts";
+import { itemRef } from "../../../core/internal.ts";
 import { createWebApp } from "../../../adapters/web/app.tsx";
 import { ControlledEmbedder } from "../../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import type { Lilo, MemoryOwner } from "../../../core/index.ts";
+import type { Lilo } from "../../../core/index.ts";
+import type { MemoryOwner } from "../../../core/internal.ts";
 import { csrfToken } from "../../../adapters/web/auth.tsx";
 import type { createWebApp } from "../../../adapters/web/app.tsx";
 

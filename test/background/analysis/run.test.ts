@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fixedClock, ProviderError, silentLogger, type AnalysisApi } from "../../../core/index.ts";
+import { fixedClock, ProviderError, silentLogger } from "../../../core/index.ts";
+import { type AnalysisApi } from "../../../core/api/analysis-api.ts";
 import { MARKERS } from "../../../core/conversation/markers/registry.ts";
 import { analysisApi } from "../../../core/api/analysis-api.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";

@@ -14,17 +14,9 @@ import { cpus, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
-import {
-  createLilo,
-  fixedClock,
-  loadConfig,
-  type Embedder,
-  type Lilo,
-  type LiloPorts,
-  type MemoryBlocks,
-  type Reranker,
-  sheetMessageIds,
-} from "../../../core/index.ts";
+import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts, type Reranker } from "../../../core/index.ts";
+import { type MemoryBlocks } from "../../../core/internal.ts";
+import { sheetMessageIds } from "../../../core/conversation/turn/memory-blocks.ts";
 import { HashEmbedder } from "../../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../../core/foundation/providers/transformers-embedder.ts";
 import { TransformersReranker } from "../../../core/foundation/providers/transformers-reranker.ts";

@@ -6,7 +6,8 @@
  * the cosine such a model gives it, unrelated texts orthogonal).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock, sheetMessageIds } from "../../../core/index.ts";
+import { fixedClock } from "../../../core/index.ts";
+import { sheetMessageIds } from "../../../core/conversation/turn/memory-blocks.ts";
 import { ControlledEmbedder, basisVector, vectorWithCosine } from "../../fakes/controlled-embedder.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, requireModel } from "../../../core/index.ts";
+import { ConfigError, loadConfig } from "../../../core/index.ts";
+import { requireModel } from "../../../core/internal.ts";
 import { thresholdsFor } from "../../../core/memory/thresholds.ts";
 import { ADAPTER_SECTIONS } from "../../../adapters/config.ts";
 import { TELEGRAM_SECTION, telegramConfig } from "../../../adapters/telegram/config.ts";

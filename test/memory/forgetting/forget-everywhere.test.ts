@@ -3,7 +3,8 @@ import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } fro
 import { ControlledEmbedder } from "../../fakes/controlled-embedder.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestLilo } from "../../helpers/test-lilo.ts";
 import { readDb } from "../../helpers/read-db.ts";
-import { EXPORT_STORES, fixedClock } from "../../../core/index.ts";
+import { EXPORT_STORES } from "../../../core/internal.ts";
+import { fixedClock } from "../../../core/index.ts";
 
 // The "forget" suite: a fact told once reaches every store; after the forget its words appear in no
 // later model request (asserted on the request bodies), no output, no export and no row.

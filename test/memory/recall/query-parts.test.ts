@@ -4,7 +4,8 @@
  * sheet even when the other part's messages match more of the question.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { fixedClock, sheetMessageIds } from "../../../core/index.ts";
+import { fixedClock } from "../../../core/index.ts";
+import { sheetMessageIds } from "../../../core/conversation/turn/memory-blocks.ts";
 import { questionParts } from "../../../core/memory/recall/query-parts.ts";
 import { withPartQuota } from "../../../core/memory/recall/part-quota.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";

@@ -1,53 +1,35 @@
 import type { Logger } from "../../ports/logger.ts";
-import type { DownloadProgress } from "./download.ts";
 
-/** A progress display for one download; `done` ends it. */
-export interface ProgressDisplay {
-  update: DownloadProgress;
-  done(): void;
+/**
+ * How far one model download has got: `received` bytes of `total` (undefined
+ * when the server does not say). The last step of a download has `finished`
+ * set, whether the download worked or not, so a bar drawn from the steps can
+ * be taken down.
+ */
+export interface DownloadStep {
+  file: string;
+  received: number;
+  total: number | undefined;
+  finished: boolean;
 }
+
+/** Told each step of a model download; the outer layers draw a progress bar with it. */
+export type DownloadListener = (step: DownloadStep) => void;
 
 const MB = 1_000_000;
 
 /**
- * The bar a first start shows while a model downloads: cli-progress on
- * stderr when it is a terminal (stdout stays free for the terminal chat and
- * --json output); otherwise — a service, a log file — one log line per tenth.
+ * What the core does without a listener (a service, a log file, a program
+ * that embeds Lilo): one info line at the start and at every further tenth
+ * of the file.
  */
-export async function downloadProgress(label: string, logger: Logger, stream: NodeJS.WriteStream = process.stderr): Promise<ProgressDisplay> {
-  if (stream.isTTY) {
-    const { SingleBar, Presets } = await import("cli-progress");
-    const bar = new SingleBar(
-      { stream, format: `${label} [{bar}] {percentage}% {value}/{total} MB, eta {eta_formatted}`, hideCursor: true },
-      Presets.shades_classic,
-    );
-    let started = false;
-    return {
-      update: (done, total) => {
-        const mb = Math.floor(done / MB);
-        if (!started) {
-          bar.start(total ? Math.ceil(total / MB) : 0, mb);
-          started = true;
-        } else bar.update(mb);
-      },
-      done: () => {
-        if (started) bar.stop();
-      },
-    };
-  }
-  return loggedProgress(label, logger);
-}
-
-/** One info line at the start and at every further tenth of the file. */
-export function loggedProgress(label: string, logger: Logger): ProgressDisplay {
+export function loggedProgress(logger: Logger): DownloadListener {
   let lastTenth = -1;
-  return {
-    update: (done, total) => {
-      const tenth = total ? Math.floor((done / total) * 10) : 0;
-      if (tenth === lastTenth) return;
-      lastTenth = tenth;
-      logger.info(`${label}: ${Math.floor(done / MB)} of ${total ? Math.ceil(total / MB) : "?"} MB`, { percent: tenth * 10 });
-    },
-    done: () => {},
+  return ({ file, received, total, finished }) => {
+    if (finished) return;
+    const tenth = total ? Math.floor((received / total) * 10) : 0;
+    if (tenth === lastTenth) return;
+    lastTenth = tenth;
+    logger.info(`${file}: ${Math.floor(received / MB)} of ${total ? Math.ceil(total / MB) : "?"} MB`, { percent: tenth * 10 });
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from "../../ports/logger.ts";
 import { LocalEngine, type LocalEngineOptions } from "./local-engine.ts";
 import { LocalChatModel } from "./local-model.ts";
 import { ensureModelFile, parseLocalModel, type ModelFolder } from "./model-file.ts";
+import type { DownloadListener } from "./download-progress.ts";
 
 /** The `local` part of the configuration (LILO_LOCAL_*). */
 export interface LocalConfig extends ModelFolder {
@@ -11,6 +12,14 @@ export interface LocalConfig extends ModelFolder {
   threads: number;
   contextTokens: number;
   idleMinutes: number;
+}
+
+/** What a LocalModels may be given besides its configuration. */
+export interface LocalModelsOptions {
+  /** When the engine unloads an idle model (tests pass their own timer). */
+  schedule?: LocalEngineOptions["schedule"];
+  /** Told each step of a model download (the CLI and `npm start` draw a bar); without it the steps are logged. */
+  onDownload?: DownloadListener;
 }
 
 /**
@@ -28,7 +37,7 @@ export class LocalModels {
     private readonly config: LocalConfig,
     private readonly maxTokens: number,
     private readonly logger: Logger,
-    private readonly schedule?: LocalEngineOptions["schedule"],
+    private readonly options: LocalModelsOptions = {},
   ) {}
 
   /** The ChatModel for `local:<name>`; a ConfigError right away for a name that is neither a catalogue model nor a .gguf path. */
@@ -38,7 +47,7 @@ export class LocalModels {
     const file = () => {
       let f = this.files.get(key);
       if (!f) {
-        f = ensureModelFile(ref, this.config, this.logger).catch((err: unknown) => {
+        f = ensureModelFile(ref, this.config, this.logger, this.options.onDownload).catch((err: unknown) => {
           this.files.delete(key);
           throw err;
         });
@@ -57,7 +66,7 @@ export class LocalModels {
       contextTokens: this.config.contextTokens,
       idleMs: this.config.idleMinutes * 60_000,
       logger: this.logger,
-      ...(this.schedule ? { schedule: this.schedule } : {}),
+      ...(this.options.schedule ? { schedule: this.options.schedule } : {}),
     });
     return this.engine;
   }

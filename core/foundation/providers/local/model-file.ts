@@ -4,7 +4,7 @@ import { ConfigError, ProviderError } from "../../errors.ts";
 import type { Logger } from "../../ports/logger.ts";
 import { catalogueEntry, localModelProblem, type LocalModelEntry } from "./catalogue.ts";
 import { downloadVerified } from "./download.ts";
-import { downloadProgress } from "./download-progress.ts";
+import { loggedProgress, type DownloadListener } from "./download-progress.ts";
 
 /** Where local models live and whether Lilo may fetch them. */
 export interface ModelFolder {
@@ -36,8 +36,9 @@ export function parseLocalModel(name: string, folder: ModelFolder): LocalModelRe
  * The file to load: an own .gguf as given (it must exist), a catalogue model
  * from the folder — downloaded there first (progress shown, resumable,
  * sha256-verified) unless offline, which names the file and URL to copy in.
+ * Each step of a download goes to `onProgress`, or to the log without one.
  */
-export async function ensureModelFile(ref: LocalModelRef, folder: ModelFolder, logger: Logger): Promise<string> {
+export async function ensureModelFile(ref: LocalModelRef, folder: ModelFolder, logger: Logger, onProgress?: DownloadListener): Promise<string> {
   if (ref.kind === "file") {
     if (!existsSync(ref.path)) {
       throw new ProviderError(`The local model file ${ref.path} does not exist (LILO_CHAT_MODEL=local:<file.gguf> needs a GGUF file there).`, {
@@ -61,11 +62,21 @@ export async function ensureModelFile(ref: LocalModelRef, folder: ModelFolder, l
   logger.info(`downloading Lilo's local model ${entry.title} (${size}) into ${resolve(folder.dir)}; only this once`, {
     url: downloadUrl(entry, folder.mirror),
   });
-  const progress = await downloadProgress(basename(entry.file), logger);
+  const tell = onProgress ?? loggedProgress(logger);
+  const file = basename(entry.file);
+  let last: { received: number; total: number | undefined } = { received: 0, total: undefined };
   try {
-    await downloadVerified({ url: downloadUrl(entry, folder.mirror), dest, sha256: entry.sha256, onProgress: progress.update });
+    await downloadVerified({
+      url: downloadUrl(entry, folder.mirror),
+      dest,
+      sha256: entry.sha256,
+      onProgress: (received, total) => {
+        last = { received, total };
+        tell({ file, received, total, finished: false });
+      },
+    });
   } finally {
-    progress.done();
+    tell({ file, ...last, finished: true });
   }
   logger.info("local model downloaded and verified", { file: dest });
   return dest;

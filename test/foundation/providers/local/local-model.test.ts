@@ -38,10 +38,12 @@ const hello: ChatRequest = {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "lilo-local-"));
   file = (await createTinyGguf(join(dir, "tiny.gguf"))).path;
-  local = new LocalModels(config(dir), 768, silentLogger, (ms, fn) => {
-    const timer = { ms, fn, cancelled: false };
-    idle = timer;
-    return { cancel: () => void (timer.cancelled = true) };
+  local = new LocalModels(config(dir), 768, silentLogger, {
+    schedule: (ms, fn) => {
+      const timer = { ms, fn, cancelled: false };
+      idle = timer;
+      return { cancel: () => void (timer.cancelled = true) };
+    },
   });
   model = local.chatModel(file);
 });

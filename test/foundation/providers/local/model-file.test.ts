@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeServer, type FakeServer } from "../../../fakes/http-server.ts";
 import { ensureModelFile, parseLocalModel } from "../../../../core/foundation/providers/local/model-file.ts";
-import { LOCAL_MODELS, DEFAULT_LOCAL_MODEL, loadConfig, ConfigError, ProviderError, type Logger } from "../../../../core/index.ts";
+import { LOCAL_MODELS, type DownloadStep } from "../../../../core/internal.ts";
+import { DEFAULT_LOCAL_MODEL } from "../../../../core/foundation/providers/local/catalogue.ts";
+import { loadConfig, ConfigError, ProviderError, type Logger } from "../../../../core/index.ts";
 import { toChatHistory } from "../../../../core/foundation/providers/local/chat-history.ts";
 
 let dir: string | undefined;
@@ -33,9 +35,27 @@ describe("which file local:<name> runs", () => {
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as Error).message).toMatch(/does not match its checksum/);
     expect(existsSync(join(dir, entry.file))).toBe(false);
-    // Not a terminal here: progress goes to the log, with the size.
+    // No listener: progress goes to the log, with the size.
     expect(lines[0]).toMatch(/downloading Lilo.s local model Qwen2.5 1.5B .* \(1\.0 GB\)/);
     expect(lines.some((l) => /of 1 MB|of 0 MB|: 0 of/.test(l))).toBe(true);
+  });
+
+  it("hands each step of a download to the listener, the last one finished even when the download fails", async () => {
+    dir = mkdtempSync(join(tmpdir(), "lilo-model-file-"));
+    const body = Buffer.alloc(4096, 7);
+    server = await startFakeServer((_req, res) => {
+      res.writeHead(200, { "content-length": String(body.length) });
+      res.end(body);
+    });
+    const lines: string[] = [];
+    const logger: Logger = { debug() {}, info: (m) => void lines.push(m), warn() {}, error() {} };
+    const steps: DownloadStep[] = [];
+    const entry = LOCAL_MODELS[0]!;
+    const ref = parseLocalModel(entry.name, { dir, offline: false });
+    await expect(ensureModelFile(ref, { dir, offline: false, mirror: server.url }, logger, (s) => void steps.push(s))).rejects.toThrow(/checksum/);
+    expect(steps.at(-1)).toEqual({ file: entry.file, received: body.length, total: body.length, finished: true });
+    expect(steps.slice(0, -1).every((s) => !s.finished && s.file === entry.file)).toBe(true);
+    expect(lines.filter((l) => / of .* MB/.test(l))).toEqual([]);
   });
 
   it("a catalogue file already in the folder is used as it is, offline too", async () => {

@@ -1,0 +1,15 @@
+/**
+ * What every platform adapter is, apart from adapters/index.ts: that file
+ * imports each adapter to list them, so an adapter that named its own shape
+ * there would import it back.
+ */
+import type { Lilo, Logger } from "../core/index.ts";
+
+/** A running adapter; `stop` ends polling / syncing and unregisters its push transport. */
+export interface RunningAdapter {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** Starts one platform adapter when its configuration is present; undefined when it is not configured. */
+export type AdapterStarter = (lilo: Lilo, logger: Logger) => Promise<RunningAdapter | undefined>;
