@@ -83,7 +83,7 @@ export interface ConfigVariable {
 }
 
 /** One group: its heading and notes, and its variables in table order. */
-export interface ConfigGroup extends GroupText {
+interface ConfigGroup extends GroupText {
   /** The group's key in the table, e.g. "diary" or "telegram". */
   key: string;
   variables: ConfigVariable[];

@@ -7,7 +7,7 @@ import { ConfigError } from "../errors.ts";
 import { sentence } from "../util/errno.ts";
 
 /** Where `npm start` and `lilo` look for Lilo: its home, and the `.env` file read. */
-export interface LiloPlace {
+interface LiloPlace {
   /** LILO_HOME, else the install folder the caller named (absolute). */
   home: string;
   /** LILO_ENV_FILE, else `<home>/.env`. */
@@ -34,7 +34,7 @@ export function liloPlace(env: Env, installDir?: string): LiloPlace {
  * there would otherwise start Lilo without its keys).
  * Callers pass `process.env`, so libraries reading it see the file's values too.
  */
-export function readEnvFile(env: Env, installDir?: string): string {
+function readEnvFile(env: Env, installDir?: string): string {
   const { envFile: path, envFileNamed } = liloPlace(env, installDir);
   if (!existsSync(path)) {
     if (envFileNamed) throw new ConfigError(`LILO_ENV_FILE names ${path}, which does not exist`);

@@ -7,7 +7,7 @@
 export const PROVENANCE_KINDS = ["user", "inference", "lookup", "import", "operator"] as const;
 
 /** One of the five origins. */
-export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
+type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
 
 /** A memory's origin: its kind and, where there is one, the message id or URL. */
 export interface Provenance {

@@ -32,9 +32,6 @@ export const ITEM_NAMES = {
   },
 } as const;
 
-/** The kinds of item that have a name. */
-export type ItemKind = keyof (typeof ITEM_NAMES)["en"];
-
 /** An item kind's name in the persona's language (an unknown kind is shown as it is). */
 export function itemName(language: "de" | "en", kind: string): string {
   return (ITEM_NAMES[language] as Record<string, string>)[kind] ?? kind;
