@@ -44,7 +44,7 @@ describe("a question asking when", () => {
   });
 
   it("leaves the word order alone when the step is off (the premise of the test above)", async () => {
-    t = makeTestLilo({}, { clock, tuning: { chatFusion: { answerCueShare: 1 } } });
+    t = makeTestLilo({}, { clock, tuning: { chatFusion: { answerCues: 0 } } });
     const [more, dated] = seed(t.lilo, english);
     expect(await topTwo(t.lilo, "When did I start the pottery class?")).toEqual([more, dated]);
   });
@@ -54,7 +54,7 @@ describe("a question asking when", () => {
     const [more, dated] = seed(t.lilo, german);
     expect(await topTwo(t.lilo, "Wann war das mit dem Töpferkurs?")).toEqual([dated, more]);
     await t.cleanup();
-    t = makeTestLilo({ LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { answerCueShare: 1 } } });
+    t = makeTestLilo({ LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { answerCues: 0 } } });
     const [more2, dated2] = seed(t.lilo, german);
     expect(await topTwo(t.lilo, "Wann war das mit dem Töpferkurs?")).toEqual([more2, dated2]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../../core/index.ts";
 import { parseExplicitDates } from "../../../core/memory/recall/explicit-dates.ts";
-import { parseRecall } from "../../../core/memory/recall/sheet-recall.ts";
+import { parseRecall } from "../../../core/memory/recall/parse-recall.ts";
 import { lightStem, ftsQuery } from "../../../core/memory/recall/keyword-query.ts";
 
 const clock = fixedClock("2026-12-02T18:00:00Z");

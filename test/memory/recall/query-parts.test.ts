@@ -140,7 +140,7 @@ describe("a question about two things on the sheet", () => {
   });
 
   it("leaves Lisa off the sheet with the step off (the premise of the test above)", async () => {
-    t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" }, { clock, tuning: { chatFusion: { partQuota: 0 } } });
+    t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" }, { clock, tuning: { chatFusion: { parts: 0 } } });
     const ids = seed(t.lilo, english);
     expect(await sheet(t.lilo, "What did Tom and Lisa paint on the weekend?")).not.toContain(ids.at(-1)!);
   });
@@ -151,10 +151,7 @@ describe("a question about two things on the sheet", () => {
     const lisaMalt = seed(t.lilo, german).at(-1)!;
     expect(await sheet(t.lilo, question)).toContain(lisaMalt);
     await t.cleanup();
-    t = makeTestLilo(
-      { LILO_LANGUAGE: "de", LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" },
-      { clock, tuning: { chatFusion: { partQuota: 0 } } },
-    );
+    t = makeTestLilo({ LILO_LANGUAGE: "de", LILO_USER_NAMES: "chris=Christian", LILO_PASSAGES_TOP_K: "3" }, { clock, tuning: { chatFusion: { parts: 0 } } });
     const lisaMalt2 = seed(t.lilo, german).at(-1)!;
     expect(await sheet(t.lilo, question)).not.toContain(lisaMalt2);
   });

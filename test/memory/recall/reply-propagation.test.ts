@@ -58,7 +58,7 @@ describe("the reply to a ranked question", () => {
   });
 
   it("stays where its words put it when the step is off (the premise of the test above)", async () => {
-    t = makeTestLilo({}, { clock, embedder: embedder(), tuning: { chatFusion: { replyShare: 0 } } });
+    t = makeTestLilo({}, { clock, embedder: embedder(), tuning: { chatFusion: { replies: 0 } } });
     const ids = seed(t.lilo, ART);
     const ranked = (await t.lilo.recall.rank(SEARCH, { userId: "chris", limit: 4 })).map((m) => m.id);
     expect(ranked[0]).toBe(ids[1]);

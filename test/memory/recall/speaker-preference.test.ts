@@ -51,7 +51,7 @@ describe("a question naming one speaker", () => {
   });
 
   it("leaves the word order alone when the step is off (the premise of the test above)", async () => {
-    t = makeTestLilo(names, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    t = makeTestLilo(names, { clock, tuning: { chatFusion: { speaker: 0 } } });
     const [addressing, own] = seed(t.lilo, english);
     const ranked = (await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id);
     expect(ranked.slice(0, 2)).toEqual([addressing, own]);
@@ -69,7 +69,7 @@ describe("a question naming one speaker", () => {
   });
 
   it("leaves the German word order alone when the step is off", async () => {
-    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { speaker: 0 } } });
     const [addressing, own] = seed(t.lilo, german);
     const ranked = (await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id);
     expect(ranked.slice(0, 2)).toEqual([addressing, own]);
@@ -91,7 +91,7 @@ describe("a question asking in the first or second person", () => {
     const [other, own] = seed(t.lilo, lines);
     expect((await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([own, other]);
     await t.cleanup();
-    t = makeTestLilo(names, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    t = makeTestLilo(names, { clock, tuning: { chatFusion: { speaker: 0 } } });
     const [other2, own2] = seed(t.lilo, lines);
     expect((await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([other2, own2]);
   });
@@ -103,7 +103,7 @@ describe("a question asking in the first or second person", () => {
     const [addressing, own] = seed(t.lilo, german);
     expect((await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([own, addressing]);
     await t.cleanup();
-    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { speaker: 0 } } });
     const [addressing2, own2] = seed(t.lilo, german);
     expect((await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([addressing2, own2]);
   });

@@ -174,7 +174,7 @@ describe("the statement form on the meaning side", () => {
     });
 
     it(`leaves it out with the step off (the premise: neither the words nor the question's vector find it: "${c.question}")`, async () => {
-      t = makeTestLilo(env, { clock, embedder: embedder(), tuning: { chatFusion: { statementWeight: 0 } } });
+      t = makeTestLilo(env, { clock, embedder: embedder(), tuning: { chatFusion: { statementForm: 0 } } });
       const evidence = seed(t.lilo, c);
       await t.lilo.recall.indexMessages("chris");
       const ranked = (await t.lilo.recall.rank(c.question, { userId: "chris", limit: 10 })).map((m) => m.id);
