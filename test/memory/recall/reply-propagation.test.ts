@@ -1,5 +1,5 @@
 /**
- * A question's answer is in the reply (issue 23): when the search's words
+ * A question's answer is in the reply: when the search's words
  * match a question ("What inspired it?"), the other side's next message —
  * which shares none of them — ranks right after it. Real SQLite, the
  * public `recall.rank`; the test embedder makes the question the closest in
