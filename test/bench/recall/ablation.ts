@@ -22,9 +22,9 @@ export function ablationRuns(): (SignalName | undefined)[] {
 const f = (x: number) => x.toFixed(3).replace(/^(-?)0/, "$1");
 const delta = (x: number) => (Math.abs(x) < 0.0005 ? "0" : `${x > 0 ? "+" : "−"}${f(Math.abs(x))}`);
 
-/** Share of a question's evidence on the sheet, averaged. */
-function sheetShare(outcomes: Outcome[]): number {
-  return outcomes.length ? outcomes.reduce((s, o) => s + sheetReach(o), 0) / outcomes.length : 0;
+/** Share of a question's evidence on the sheet, averaged; undefined when the sheet was not measured (`--no-sheet`). */
+function sheetShare(outcomes: Outcome[]): number | undefined {
+  return outcomes.length ? outcomes.reduce((s, o) => s + sheetReach(o), 0) / outcomes.length : undefined;
 }
 
 /** The table: each signal's kind and weight, the figures with it off, and the change against all on. */
@@ -36,14 +36,15 @@ export function ablationTable(runs: AblationRun[]): string[] {
   const lines = [
     "| signal off | kind | weight | R@10 | Δ R@10 | MRR | Δ MRR | on the sheet | Δ on the sheet |",
     "|---|---|---|---|---|---|---|---|---|",
-    `| none (all on) | | | ${f(base.r10)} | | ${f(base.mrr)} | | ${f(base.sheet)} | |`,
+    `| none (all on) | | | ${f(base.r10)} | | ${f(base.mrr)} | | ${base.sheet === undefined ? "—" : f(base.sheet)} | |`,
   ];
   for (const r of runs) {
     const signal = SIGNALS.find((s) => s.name === r.off);
     if (!signal) continue;
     const x = figures(r);
+    const sheet = x.sheet === undefined || base.sheet === undefined ? "— | —" : `${f(x.sheet)} | ${delta(x.sheet - base.sheet)}`;
     lines.push(
-      `| ${signal.name} | ${signal.kind} | ${signal.weight} | ${f(x.r10)} | ${delta(x.r10 - base.r10)} | ${f(x.mrr)} | ${delta(x.mrr - base.mrr)} | ${f(x.sheet)} | ${delta(x.sheet - base.sheet)} |`,
+      `| ${signal.name} | ${signal.kind} | ${signal.weight} | ${f(x.r10)} | ${delta(x.r10 - base.r10)} | ${f(x.mrr)} | ${delta(x.mrr - base.mrr)} | ${sheet} |`,
     );
   }
   return lines;

@@ -50,7 +50,7 @@ interface Args {
   dump: string | undefined;
   /** A cross-encoder's model folder (`<dir>/<owner>/<name>` with config.json, tokenizer files, onnx/): reranks the sheet's candidates. */
   reranker: string | undefined;
-  /** Run the chat-log search once with every signal on and once with each signal off; print the ablation table only. */
+  /** Run the chat-log search once with every signal on and once with each signal off; print the ablation table only (with `--no-sheet`: ranking only, no sheet column). */
   ablate: boolean;
 }
 
@@ -268,6 +268,7 @@ async function ablate(args: Args, samples: Map<string, Turn[]>, questions: Quest
           const base = { category: q.category, evidence: q.evidence, ms: 0 };
           const ranked = await chat.recall.rank(q.question, { userId: sample, limit: 10 });
           run.ranked.push({ ...base, ranked: ranked.map((m) => messages.get(m.id) ?? "?") });
+          if (!args.sheet) continue;
           const p = await chat.preview({ userId: sample, text: q.question });
           run.onSheet.push({ ...base, ranked: [], sheet: sheetTurns(p.blocks, messages, byText) });
         }

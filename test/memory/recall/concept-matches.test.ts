@@ -50,6 +50,12 @@ describe("the concept step", () => {
     expect(await ranked(t.lilo, "What European countries has John been to?")).not.toContain(spain);
   });
 
+  it("is gone with the concepts signal's weight 0", async () => {
+    t = makeTestLilo({}, { clock, tuning: { chatFusion: { concepts: 0 } } });
+    const [taekwondo] = seed(t.lilo, ENGLISH);
+    expect(await ranked(t.lilo, "What martial arts has John done?")).not.toContain(taekwondo);
+  });
+
   it("leaves a German question's ranking as it was", async () => {
     const german = [
       "Heute Abend gehe ich zum Taekwondo!",
