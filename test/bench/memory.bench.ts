@@ -1,8 +1,7 @@
 /**
  * `npm run bench` (add `-- --1m` for a million notes): for each size, the
  * embedded index (int8 RAM copy + float rescoring from SQLite; exact scan and
- * the HNSW graph path) beside a brute-force float scan in JS in the same run
- * (the removed sqlite-vec backend's figures stay in the README as history) —
+ * the HNSW graph path) beside a brute-force float scan in JS in the same run —
  * bare search p50/p95 and recall@10 against exact, the memory work of one turn (everything but the model call; embedding reported on its
  * own), index build / load time and resident memory. Ratios are the figures
  * that count: absolute times on a shared machine are noisy.

@@ -1,5 +1,5 @@
 /**
- * The rows of `npm run bench` about growth (issue 25): what a turn costs
+ * The rows of `npm run bench` about growth: what a turn costs
  * when the chat log, the number of users or the index grows, each beside a
  * reference measured in the same run, so the ratio is the figure that counts:
  *

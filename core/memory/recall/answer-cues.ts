@@ -8,7 +8,7 @@
  */
 import { foldWord } from "./time-words.ts";
 
-/** The kinds of answer a question word asks for (only time so far: the one cue that told evidence apart on the dev split). */
+/** The kinds of answer a question word asks for: only time, the one kind a few words can tell in any turn. */
 export type AnswerKind = "time";
 
 /** Phrases that ask when, folded; matched as whole words at any place of the question. */

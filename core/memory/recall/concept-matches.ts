@@ -20,8 +20,6 @@ import { FILLER_WORDS } from "../../foundation/util/meaningful-words.ts";
 /** The concept step's settings: the lexicon and how far and wide a category reaches. */
 export interface ConceptStep {
   lexicon: Lexicon;
-  /** Weight of the concept list in the fusion (the meaning side has 1). */
-  weight: number;
   /** Levels below the category (WordNet hangs instances 1–3 below a category: Rome → national capital → capital → city). */
   depth: number;
   /** At most this many narrower words per question (nearer levels first): bounds the keyword query. */
@@ -29,15 +27,12 @@ export interface ConceptStep {
 }
 
 /**
- * Set once from reasoning, checked on the held-out halves (README): a
- * message naming an instance of the category is a word match made by the
- * lexicon — less sure than the question's own words (weight 3), surer than
- * nearness in meaning (1): a third of the fusion's weight, 2 of 6 when it was
- * set; beside the statement form's list (2) the same third is 3 of 9. Three levels reach a city from "city"
- * (Rome → national capital → capital) and a violin from "instrument";
- * 2,000 words hold every city and country WordNet names.
+ * Three levels reach a city from "city" (Rome → national capital → capital)
+ * and a violin from "instrument"; 2,000 words hold every city and country
+ * WordNet names. The list's weight in the fusion is the `concepts` signal's
+ * (signals.ts).
  */
-export const DEFAULT_CONCEPT_STEP: Omit<ConceptStep, "lexicon"> = { weight: 3, depth: 3, maxWords: 2_000 };
+export const DEFAULT_CONCEPT_STEP: Omit<ConceptStep, "lexicon"> = { depth: 3, maxWords: 2_000 };
 
 /** Verbs that end a "what/which …" category phrase. */
 const AUXILIARIES = "has|have|had|does|do|did|is|are|was|were|can|could|would|will|might|should";
@@ -118,19 +113,12 @@ export type ConceptRanker = (match: string) => RankedMessage[];
 
 /**
  * The concept list for the fusion: messages holding narrower words of the
- * question's category, best bm25 first, with the step's weight; undefined
- * when the step is off, the question names no category, or the lexicon is
- * still loading (the search never waits for it).
+ * question's category, best bm25 first; [] when the step is off, the
+ * question names no category, or the lexicon is still loading (the search
+ * never waits for it).
  */
-export function conceptList(
-  step: ConceptStep | undefined,
-  question: string,
-  terms: string[],
-  rank: ConceptRanker,
-): { ids: number[]; weight: number; hits: RankedMessage[] } | undefined {
-  if (!step || !(step.weight > 0)) return undefined;
+export function conceptHits(step: ConceptStep | undefined, question: string, terms: string[], rank: ConceptRanker): RankedMessage[] {
+  if (!step) return [];
   const match = conceptMatch(step, question, terms);
-  if (!match) return undefined;
-  const hits = rank(match);
-  return hits.length ? { ids: hits.map((h) => h.id), weight: step.weight, hits } : undefined;
+  return match ? rank(match) : [];
 }

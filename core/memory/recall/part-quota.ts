@@ -1,13 +1,12 @@
 /**
  * A question about several things ("What have Caroline and Melanie both
  * painted?") should bring each thing's evidence to the top — but the whole
- * question's ranking usually does that already: on the LoCoMo dev split
- * weaving each part's own hits into the head of the ranking (three rounds of
- * whole question, then every part) pushed out the whole question's own good
- * hits (R@10 .788 without the weaving, .782 with it). So a part gets a place
- * only where it is missing: when its own best hits are not among the first
- * `window` of the whole ranking, they join the head right after the whole
- * question's best hit, and the head's last hits move down.
+ * question's ranking usually does that already, and weaving every part's
+ * own hits into its head would push out the whole question's own good hits.
+ * So a part gets a place only where it is missing: when its own best hits
+ * are not among the first `window` of the whole ranking, they join the head
+ * right after the whole question's best hit, and the head's last hits move
+ * down.
  */
 
 /** How parts are placed: how many of each part's best hits the head must hold, and how long the head is. */

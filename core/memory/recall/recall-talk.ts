@@ -1,6 +1,6 @@
 /**
  * Recognises messages that are themselves about remembering ("weißt du noch
- * …?", "do you remember …?"). The seed's feedback loop (episode 8): a later
+ * …?", "do you remember …?"). The seed's feedback loop: a later
  * conversation *about* remembering uses the search words more densely than
  * the original and wins the search. Such hits rank below originals.
  */

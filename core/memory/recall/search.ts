@@ -59,11 +59,9 @@ export { ftsQuery } from "./keyword-query.ts";
 export interface ChatSearchTuning {
   /** bm25 weight of the neighbouring turns' column against the message's own text (1). */
   contextWeight: number;
-  /** Factor on the score of hits inside an explicitly named date range. */
-  dateBoost: number;
 }
 
-export const DEFAULT_CHAT_TUNING: ChatSearchTuning = { contextWeight: 0.5, dateBoost: 3 };
+export const DEFAULT_CHAT_TUNING: ChatSearchTuning = { contextWeight: 0.5 };
 
 /** One ranked message: its row and its keyword score (higher is better). */
 export interface RankedMessage {
@@ -161,11 +159,7 @@ export class ChatSearch {
       const inRange = match ? this.candidates(q, match, range) : [];
       for (const h of inRange.length ? inRange : this.candidates(q, undefined, range)) byId.set(h.id, h);
     }
-    const boost = (h: RankedMessage) => (h.inDateRange ? { ...h, score: h.score * this.tuning.dateBoost } : h);
-    return [...byId.values()]
-      .map(boost)
-      .sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score || b.id - a.id)
-      .slice(0, q.limit);
+    return [...byId.values()].sort((a, b) => Number(b.inDateRange) - Number(a.inDateRange) || b.score - a.score || b.id - a.id).slice(0, q.limit);
   }
 
   /** Matching rows in rank order (or newest first without words), the day part applied on the local hour. */
@@ -193,11 +187,6 @@ export class ChatSearch {
       if (out.length >= q.limit) break; // leaving the loop early closes the statement
     }
     return out;
-  }
-
-  /** Message texts by id (pseudo-relevance feedback reads the top hits). */
-  texts(ids: number[]): Map<number, string> {
-    return new Map(this.table.byIds(ids).map((r) => [r.id, r.text]));
   }
 
   /** Who wrote each message (user or assistant) and its text, by id (forgotten ones left out). */

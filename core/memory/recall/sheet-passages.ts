@@ -6,7 +6,8 @@
  */
 import type { RecallPassage } from "./search.ts";
 import { describeError } from "../../foundation/errors.ts";
-import { rankMessages, parseRecall, type ChatRecallDeps, type ChatRecallOptions } from "./sheet-recall.ts";
+import { rankMessages, type ChatRecallDeps, type ChatRecallOptions } from "./sheet-recall.ts";
+import { parseRecall } from "./parse-recall.ts";
 import { ftsQuery, searchWords } from "./keyword-query.ts";
 import { packPassages, type SheetPassage } from "./passage-packing.ts";
 

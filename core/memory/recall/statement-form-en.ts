@@ -151,7 +151,8 @@ export function opensEnglishQuestion(word: string): boolean {
 /**
  * How the verb after the subject is said: plain after do/does/did and a
  * guess, or with the question's own auxiliary. ("did" keeps the plain
- * form: the simple past was measured and dropped, README "Recall benchmark".)
+ * form: a stored turn tells the event in any tense, and the plain verb is
+ * the one form every tense of it shares in meaning.)
  */
 type Tense = "plain" | "aux";
 

@@ -79,7 +79,7 @@ export function table(name: string, outcomes: Outcome[]): string[] {
 export const TABLE_HEAD = ["| path | category | n | R@5 | R@10 | all@10 | MRR | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|---|---|"];
 
 /** Share of the evidence among the turns on the sheet. */
-function sheetReach(o: Outcome): number {
+export function sheetReach(o: Outcome): number {
   const on = new Set(o.sheet ?? []);
   const ev = [...new Set(o.evidence)];
   return ev.filter((e) => on.has(e)).length / ev.length;

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:recall -- --data DIR [--embedder NAME]`: recall quality on
- * LoCoMo (see README "Recall benchmark"). Every turn goes in through the
+ * `npm run bench:recall -- --data DIR [--embedder NAME] [--ablate]`: recall
+ * quality on LoCoMo (docs/recall.md). Every turn goes in through the
  * public API (one user per conversation, `createdAt` from the data): into the
  * chat log (`recall.importChat`) for the cheat sheet's chat-log search, and through
  * `memory.add` into the notes of a second data directory for
@@ -25,6 +25,8 @@ import { CachedEmbedder } from "./cached-embedder.ts";
 import { UseLiteEmbedder } from "./use-embedder.ts";
 import { loadLocomo, turnText, type Question, type Turn } from "./locomo.ts";
 import { SHEET_HEAD, TABLE_HEAD, sheetTable, table, type Outcome } from "./metrics.ts";
+import { ablationRuns, ablationTable, type AblationRun } from "./ablation.ts";
+import type { SignalName } from "../../../core/memory/recall/signals.ts";
 
 interface Args {
   data: string;
@@ -40,6 +42,8 @@ interface Args {
   dump: string | undefined;
   /** A cross-encoder's model folder (`<dir>/<owner>/<name>` with config.json, tokenizer files, onnx/): reranks the sheet's candidates. */
   reranker: string | undefined;
+  /** Run the chat-log search once with every signal on and once with each signal off; print the ablation table only (with `--no-sheet`: ranking only, no sheet column). */
+  ablate: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -50,7 +54,7 @@ function parseArgs(argv: string[]): Args {
   const data = get("data");
   if (!data)
     throw new Error(
-      "usage: npm run bench:recall -- --data DIR [--embedder use-lite|hash|<transformers.js model id>] [--limit N] [--no-notes] [--no-sheet] [--dump FILE] [--samples ID,ID] [--reranker MODEL_DIR]",
+      "usage: npm run bench:recall -- --data DIR [--embedder use-lite|hash|<transformers.js model id>] [--limit N] [--no-notes] [--no-sheet] [--dump FILE] [--samples ID,ID] [--reranker MODEL_DIR] [--ablate]",
     );
   return {
     data,
@@ -61,6 +65,7 @@ function parseArgs(argv: string[]): Args {
     dump: get("dump"),
     reranker: get("reranker"),
     samples: get("samples")?.split(","),
+    ablate: argv.includes("--ablate"),
   };
 }
 
@@ -87,6 +92,7 @@ function openLilo(
   lastTurn: string,
   speakers: { user: string; userName: string; assistantName: string },
   reranker?: Reranker,
+  off?: SignalName,
 ): Lilo {
   // The first speaker is the user, the second speaks as the persona (named like the data's speaker), as in `fill`.
   const config = loadConfig({
@@ -97,9 +103,15 @@ function openLilo(
     LILO_USER_NAMES: `${speakers.user}=${speakers.userName}`,
   });
   const now = new Date(Date.parse(lastTurn) + 86_400_000).toISOString();
-  // BENCH_TUNING='{"hybrid":{"keywordWeight":2},"chat":{"contextWeight":0.5}}' tries other knobs without editing code.
-  const tuning = process.env.BENCH_TUNING ? (JSON.parse(process.env.BENCH_TUNING) as LiloPorts["tuning"]) : undefined;
+  // BENCH_TUNING='{"hybrid":{"keywordWeight":2},"chatFusion":{"meaning":2}}' tries other knobs and signal weights without editing code.
+  const given = process.env.BENCH_TUNING ? (JSON.parse(process.env.BENCH_TUNING) as NonNullable<LiloPorts["tuning"]>) : undefined;
+  const tuning = off ? { ...given, chatFusion: { ...given?.chatFusion, [off]: 0 } } : given;
   return createLilo(config, { embedder, clock: fixedClock(now), ...(tuning ? { tuning } : {}), ...(reranker ? { reranker } : {}) });
+}
+
+/** The first speaker is the user (named like the data's speaker), the second speaks as the persona. */
+function speakerNames(sample: string, turns: Turn[]): { user: string; userName: string; assistantName: string } {
+  return { user: sample, userName: turns[0]!.speaker, assistantName: turns.find((t) => t.speaker !== turns[0]!.speaker)?.speaker ?? "Lilo" };
 }
 
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
@@ -160,6 +172,7 @@ async function main(): Promise<void> {
   const questions = all.questions.filter((q) => samples.has(q.sample_id));
   const reranker = pickReranker(args.reranker);
   const embedder = pickEmbedder(args.embedder);
+  if (args.ablate) return ablate(args, samples, questions, embedder, reranker);
   const tmp = mkdtempSync(join(tmpdir(), "lilo-recall-bench-"));
   const out = { sheet: [] as Outcome[], memory: [] as Outcome[], bm25: [] as Outcome[], onSheet: [] as Outcome[] };
   let dropped = 0;
@@ -169,7 +182,7 @@ async function main(): Promise<void> {
     for (const [sample, turns] of samples) {
       turnsTotal += turns.length;
       const last = turns[turns.length - 1]!.iso_time;
-      const names = { user: sample, userName: turns[0]!.speaker, assistantName: turns.find((t) => t.speaker !== turns[0]!.speaker)?.speaker ?? "Lilo" };
+      const names = speakerNames(sample, turns);
       const chat = openLilo(join(tmp, sample, "chat"), embedder, last, names, reranker);
       const notes = args.notes ? openLilo(join(tmp, sample, "notes"), embedder, last, names) : undefined;
       const f = await fill(chat, notes, sample, turns);
@@ -222,6 +235,51 @@ async function main(): Promise<void> {
   console.log("");
   if (args.sheet) for (const l of [...SHEET_HEAD, ...sheetTable(out.onSheet)]) console.log(l);
   if (args.dump) writeFileSync(args.dump, out.sheet.map((o, i) => JSON.stringify({ ...o, sheet: out.onSheet[i]?.sheet })).join("\n") + "\n");
+}
+
+/**
+ * The ablation: each conversation's chat log filled once, then reopened for
+ * every run (all signals on, then each one off) and asked every question:
+ * the ranking's first ten and the turns on the preview's sheet.
+ */
+async function ablate(args: Args, samples: Map<string, Turn[]>, questions: Question[], embedder: Embedder, reranker: Reranker | undefined): Promise<void> {
+  const started = performance.now();
+  const tmp = mkdtempSync(join(tmpdir(), "lilo-recall-ablate-"));
+  const runs: AblationRun[] = ablationRuns().map((off) => ({ off, ranked: [], onSheet: [] }));
+  try {
+    for (const [sample, turns] of samples) {
+      const [dir, last, names] = [join(tmp, sample), turns[turns.length - 1]!.iso_time, speakerNames(sample, turns)];
+      const filled = openLilo(dir, embedder, last, names, reranker);
+      const { messages } = await fill(filled, undefined, sample, turns);
+      await filled.close();
+      const byText = new Map(turns.map((t) => [turnText(t), t.dia_id]));
+      const qs = questions.filter((q) => q.sample_id === sample).slice(0, args.limit);
+      for (const run of runs) {
+        const chat = openLilo(dir, embedder, last, names, reranker, run.off);
+        for (const q of qs) {
+          const base = { category: q.category, evidence: q.evidence, ms: 0 };
+          const ranked = await chat.recall.rank(q.question, { userId: sample, limit: 10 });
+          run.ranked.push({ ...base, ranked: ranked.map((m) => messages.get(m.id) ?? "?") });
+          if (!args.sheet) continue;
+          const p = await chat.preview({ userId: sample, text: q.question });
+          run.onSheet.push({ ...base, ranked: [], sheet: sheetTurns(p.blocks, messages, byText) });
+        }
+        await chat.close();
+      }
+    }
+  } finally {
+    if (embedder instanceof CachedEmbedder) embedder.save();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const cpu = cpus();
+  console.log(`LoCoMo recall ablation: ${args.data}`);
+  console.log(
+    `${samples.size} conversations, ${runs[0]!.ranked.length} questions (categories 1–4); embedder ${embedder.id}; sheet reranker ${reranker ? reranker.id : "off"}`,
+  );
+  console.log(`machine: ${cpu[0]?.model ?? "?"}, ${cpu.length} cores, node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
+  console.log(`${runs.length} runs (every signal on, then each one off) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log("");
+  for (const l of ablationTable(runs)) console.log(l);
 }
 
 await main();

@@ -1,6 +1,6 @@
 /**
- * A question about a category finds the messages naming its instances
- * (issue 23): "What martial arts has John done?" — "I'm off to do some
+ * A question about a category finds the messages naming its instances:
+ * "What martial arts has John done?" — "I'm off to do some
  * taekwondo!", no word shared. Real SQLite and the bundled WordNet through
  * the public `recall.rank`; the test embedder keeps every text apart in
  * meaning, so only the concept step can bring the answer up.
@@ -50,6 +50,12 @@ describe("the concept step", () => {
     expect(await ranked(t.lilo, "What European countries has John been to?")).not.toContain(spain);
   });
 
+  it("is gone with the concepts signal's weight 0", async () => {
+    t = makeTestLilo({}, { clock, tuning: { chatFusion: { concepts: 0 } } });
+    const [taekwondo] = seed(t.lilo, ENGLISH);
+    expect(await ranked(t.lilo, "What martial arts has John done?")).not.toContain(taekwondo);
+  });
+
   it("leaves a German question's ranking as it was", async () => {
     const german = [
       "Heute Abend gehe ich zum Taekwondo!",
@@ -68,12 +74,19 @@ describe("the concept step", () => {
     expect(on.length).toBeGreaterThan(0);
   });
 
-  it("searches without the step while a lexicon cannot be loaded, and logs why", async () => {
+  it("searches without the step while a lexicon cannot be loaded", async () => {
+    t = makeTestLilo({ LILO_CONCEPT_LEXICON: "/nonexistent/wordnet" }, { clock });
+    const [, arts] = seed(t.lilo, ENGLISH);
+    expect(await ranked(t.lilo, "What martial arts has John done?")).toContain(arts);
+  });
+
+  it("logs once why a lexicon cannot be loaded", async () => {
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
     t = makeTestLilo({ LILO_CONCEPT_LEXICON: "/nonexistent/wordnet" }, { clock, logger });
-    const [, arts] = seed(t.lilo, ENGLISH);
-    expect(await ranked(t.lilo, "What martial arts has John done?")).toContain(arts);
+    seed(t.lilo, ENGLISH);
+    await ranked(t.lilo, "What martial arts has John done?");
+    await ranked(t.lilo, "What European countries has John been to?");
     expect(warnings.filter((w) => w.includes("concept lexicon not loaded"))).toHaveLength(1);
   });
 });
@@ -95,13 +108,17 @@ describe("category phrases", () => {
       expect(categoryPhrases(q), q).toEqual([]);
   });
 
-  it("matches whole words and their plurals, not the question's own words, and waits for the lexicon", () => {
-    const words = new Map([["instruments", ["violin", "guitar", "instrument"]]]);
-    const lexicon: Lexicon = { id: "test", load: () => Promise.resolve(), narrower: (p) => words.get(p) ?? [] };
-    const step = { ...DEFAULT_CONCEPT_STEP, lexicon };
+  const words = new Map([["instruments", ["violin", "guitar", "instrument"]]]);
+  const lexicon: Lexicon = { id: "test", load: () => Promise.resolve(), narrower: (p) => words.get(p) ?? [] };
+  const step = { ...DEFAULT_CONCEPT_STEP, lexicon };
+
+  it("matches the narrower words as whole words with their plurals, leaving out the question's own", () => {
     expect(conceptMatch(step, "What instruments does Melanie play?", ["instruments", "Melanie", "play"])).toBe(
       '"violin" OR "violins" OR "guitar" OR "guitars"',
     );
+  });
+
+  it("matches nothing while the lexicon is loading", () => {
     const loading: Lexicon = { ...lexicon, narrower: () => undefined };
     expect(conceptMatch({ ...step, lexicon: loading }, "What instruments does Melanie play?", ["instruments"])).toBeUndefined();
   });

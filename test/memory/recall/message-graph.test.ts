@@ -47,7 +47,7 @@ describe("a long chat log's meaning side through the message graph (LILO_MESSAGE
   }
   const q = async (s: string) => (await embedder.embed([s]))[0]!;
 
-  it("gives the exact scan's hits below the threshold and answers through the graph from it on (searches counted)", async () => {
+  it("switches a partition from the exact scan to the graph when it reaches the threshold (searches counted)", async () => {
     const { db, ids } = log(300);
     const graph = vectors(db, { messageGraphMinSize: 301 });
     const exact = vectors(db, { messageGraphMinSize: Number.POSITIVE_INFINITY });

@@ -52,15 +52,30 @@ describe("message vectors (the meaning side of the chat-log search, in the vecto
     return [...groups].map(([s, ids]) => `${s}:${ids.sort((a, b) => a - b).join(",")}`);
   };
 
-  it("fills a batch per call, catches up on new messages, and one user's vectors never answer another", async () => {
-    const { log } = setup(100);
-    const e = new ControlledEmbedder(128);
-    const v = vectors(e);
+  it("embeds one batch of the newest messages per catch-up call", async () => {
+    setup(100);
+    const v = vectors(new ControlledEmbedder(128));
     expect(await v.catchUp("chris")).toBe(64); // newest first, one batch a turn
     expect(await v.catchUpAll("chris")).toBe(36);
     expect(marks()).toBe(100);
     expect(await inIndex()).toBe(100);
-    const conv = log.latestConversation("chris")!.id;
+  });
+
+  it("catches up on a message added after the log was embedded", async () => {
+    const { log } = setup(100);
+    const e = new ControlledEmbedder(128);
+    const v = vectors(e);
+    await v.catchUpAll("chris");
+    log.append({ userId: "chris", conversationId: log.latestConversation("chris")!.id, role: "user", text: "Neu", createdAt: "2026-01-01T02:00:00Z" });
+    expect(await v.catchUp("chris")).toBe(1);
+    expect((await v.search("chris", (await e.embed(["Neu"]))[0]!, 1, all))[0]).toMatchObject({ score: expect.closeTo(1, 5) });
+  });
+
+  it("never answers one user's search with another user's vectors", async () => {
+    const { log } = setup(100);
+    const e = new ControlledEmbedder(128);
+    const v = vectors(e);
+    await v.catchUpAll("chris");
     log.append({
       userId: "anna",
       conversationId: log.conversationAt("anna", new Date("2026-02-01T00:00:00Z"), 60, null).id,
@@ -68,16 +83,13 @@ describe("message vectors (the meaning side of the chat-log search, in the vecto
       text: "Annas Geheimnis",
       createdAt: "2026-02-01T00:00:00Z",
     });
-    log.append({ userId: "chris", conversationId: conv, role: "user", text: "Neu", createdAt: "2026-01-01T02:00:00Z" });
-    expect(await v.catchUp("chris")).toBe(1);
     expect(await v.catchUp("anna")).toBe(1);
     const hits = await v.search("chris", (await e.embed(["Annas Geheimnis"]))[0]!, 200, all);
-    expect(hits).toHaveLength(101);
+    expect(hits).toHaveLength(100);
     expect(hits.every((h) => h.score < 0.5)).toBe(true);
-    expect((await v.search("chris", (await e.embed(["Neu"]))[0]!, 1, all))[0]).toMatchObject({ score: expect.closeTo(1, 5) });
   });
 
-  it("drops the vectors of another embedder and of an edited message, and rebuilds them", async () => {
+  it("replaces the vectors of another embedder after a reindex", async () => {
     const { ids } = setup(3);
     const first = vectors(new ControlledEmbedder(16));
     await first.catchUpAll("chris");
@@ -89,12 +101,18 @@ describe("message vectors (the meaning side of the chat-log search, in the vecto
     const v = vectors(other);
     expect(await v.catchUpAll("chris")).toBe(3);
     expect(marks("controlled-16")).toBe(0);
-    db.prepare(`UPDATE messages SET text = 'geändert' WHERE id = ?`).run(ids[1]);
-    expect(marks()).toBe(2);
     expect((await v.search("chris", Float32Array.from(basisVector(16, 3)), 1, all))[0]?.id).toBe(ids[0]);
   });
 
-  it("ranks like an exact scan, honours the filters and the running conversation, and removes one message's vector", async () => {
+  it("drops the vector of an edited message", async () => {
+    const { ids } = setup(3);
+    await vectors(new ControlledEmbedder(16)).catchUpAll("chris");
+    db.prepare(`UPDATE messages SET text = 'geändert' WHERE id = ?`).run(ids[1]);
+    expect(marks()).toBe(2);
+  });
+
+  /** 600 messages embedded by the hash embedder, a query vector and the exact ranking to compare with. */
+  async function scanned() {
     const { log, ids } = setup(600, (i) => `Eintrag ${i}: ${["Kino", "Garten", "Oma", "Pizza", "Urlaub", "Hund"][i % 6]} ${i % 11} ${i % 13}`);
     const e = new HashEmbedder(64);
     const v = vectors(e);
@@ -118,23 +136,39 @@ describe("message vectors (the meaning side of the chat-log search, in the vecto
           .sort((a, b) => b.score - a.score)
           .slice(0, k),
       );
+    return { log, v, texts, q, exact };
+  }
+
+  it("ranks like an exact scan", async () => {
+    const { v, q, exact } = await scanned();
     expect(ranked(await v.search("chris", q, 20, all))).toEqual(exact(() => true, 20));
-    // The running conversation (given to the index and to keep) never answers.
+  });
+
+  it("never answers from the running conversation", async () => {
+    const { log, v, q, exact } = await scanned();
+    // Given to the index and to keep.
     const running = log.latestConversation("chris")!.id;
     const notRunning = (p: { conversationId: number }) => p.conversationId !== running;
     expect(ranked(await v.search("chris", q, 20, notRunning, { excludeConversationId: running }))).toEqual(exact((t) => t.conv !== running, 20));
-    // A narrow time window, with and without telling the index; and a filter only `keep` knows (odd ids).
+  });
+
+  it("honours a narrow time window, whether the index is told or only the filter knows it", async () => {
+    const { v, texts, q, exact } = await scanned();
     const from = texts[100]!.at;
     const to = texts[130]!.at;
     const inWindow = (p: { createdAt: string }) => p.createdAt >= from && p.createdAt < to;
     expect(ranked(await v.search("chris", q, 10, inWindow, { from, to }))).toEqual(exact((t) => t.at >= from && t.at < to, 10));
     expect(ranked(await v.search("chris", q, 10, inWindow))).toEqual(exact((t) => t.at >= from && t.at < to, 10));
-    // Removing one message's vector (a deleted or redacted message).
+  });
+
+  it("removes one message's vector for good: no catch-up embeds it again", async () => {
+    const { v, q, exact } = await scanned();
+    // A deleted or redacted message.
     const best = (await v.search("chris", q, 1, all))[0]!.id;
     await v.remove("chris", best);
     expect(ranked(await v.search("chris", q, 20, all))).toEqual(exact((t) => t.id !== best, 20));
     expect(await inIndex()).toBe(599);
-    expect(await v.catchUp("chris")).toBe(0); // not embedded again: its mark stays until its text changes
+    expect(await v.catchUp("chris")).toBe(0); // its mark stays until its text changes
   });
 
   it("moves the vectors an older Lilo kept in SQLite into the index without embedding again", async () => {

@@ -41,9 +41,10 @@ function rng(seed: number): () => number {
 const WORDS = ["kino", "paint", "lake", "coffee", "berlin", "sister", "concert", "garden", "yes", "really", "the", "and", "we", "went"];
 
 describe("packing chat-log passages onto the sheet", () => {
-  it("never exceeds its budget and never shows a turn twice, whatever the candidates (randomized)", () => {
+  /** Sixty packings of random candidates from random logs, with the budget each had. */
+  function randomPackings(): { packed: ReturnType<typeof packPassages>; maxChars: number }[] {
     const rand = rng(7);
-    for (let round = 0; round < 60; round++) {
+    return Array.from({ length: 60 }, () => {
       const msgs = log(
         Array.from({ length: 40 }, () =>
           Array.from({ length: 1 + Math.floor(rand() * (rand() < 0.2 ? 250 : 25)) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" "),
@@ -55,18 +56,32 @@ describe("packing chat-log passages onto the sheet", () => {
         ids.map((id, i) => candidate(msgs, id, 1 / (i + 1))),
         { maxChars, maxPassages: 1 + Math.floor(rand() * 12), stems: ["kino", "paint", "lake"] },
       );
+      return { packed, maxChars };
+    });
+  }
+
+  it("never exceeds its budget, whatever the candidates (randomized)", () => {
+    for (const { packed, maxChars } of randomPackings()) expect(packed.kept.reduce((n, p) => n + passageCost(p), 0)).toBeLessThanOrEqual(maxChars);
+  });
+
+  it("never shows a turn twice, whatever the candidates (randomized)", () => {
+    for (const { packed } of randomPackings()) {
       const shown = sheetMessageIds(packed.kept);
       expect(new Set(shown).size).toBe(shown.length);
-      expect(packed.kept.reduce((n, p) => n + passageCost(p), 0)).toBeLessThanOrEqual(maxChars);
+    }
+  });
+
+  it("makes each passage one unbroken run of turns, oldest first, holding a hit (randomized)", () => {
+    for (const { packed } of randomPackings()) {
       for (const p of packed.kept) {
-        // Each passage is one unbroken run of turns, oldest first.
         p.messages.forEach((m, i) => i && expect(m.id).toBe(p.messages[i - 1]!.id + 1));
         expect(p.messages.some((m) => m.hit)).toBe(true);
       }
     }
   });
 
-  it("fits more passages into the same budget than hit ± one turn, and more when the budget grows", () => {
+  /** Twenty hits on the lake, each a long turn between two turns of other talk. */
+  function lakeHits() {
     const msgs = log(
       Array.from({ length: 60 }, (_, i) =>
         i % 3 === 0
@@ -74,17 +89,26 @@ describe("packing chat-log passages onto the sheet", () => {
           : `other talk ${i} about the weather and the week`,
       ),
     );
-    const hits = msgs.filter((m) => m.text.includes("lake")).map((m, i) => candidate(msgs, m.id, 1 / (i + 1)));
+    return msgs.filter((m) => m.text.includes("lake")).map((m, i) => candidate(msgs, m.id, 1 / (i + 1)));
+  }
+
+  it("fits more passages into the same budget than hit ± one turn", () => {
+    const hits = lakeHits();
     const small = packPassages(hits, { maxChars: 800, maxPassages: 50, stems: ["lake"] });
-    const large = packPassages(hits, { maxChars: 2400, maxPassages: 50, stems: ["lake"] });
     const hitAndNeighbours = hits
       .slice(0, small.kept.length)
       .reduce((n, c) => n + [c.before, c.hit, c.after].reduce((k, m) => k + (m ? m.text.length + 32 : 0), 2), 0);
     // The neighbours add no search word and the hits are not short answers: they stay off.
     expect(small.kept.every((p) => p.messages.every((m) => m.hit))).toBe(true);
     expect(hitAndNeighbours).toBeGreaterThan(800);
-    expect(large.kept.length).toBeGreaterThan(small.kept.length);
     expect(small.left.length).toBe(hits.length - small.kept.length);
+  });
+
+  it("fits more passages when the budget grows", () => {
+    const hits = lakeHits();
+    const small = packPassages(hits, { maxChars: 800, maxPassages: 50, stems: ["lake"] });
+    const large = packPassages(hits, { maxChars: 2400, maxPassages: 50, stems: ["lake"] });
+    expect(large.kept.length).toBeGreaterThan(small.kept.length);
   });
 
   it("keeps a neighbour only where it adds something: the question a short answer replies to, a turn with the missing word", () => {
@@ -105,7 +129,7 @@ describe("packing chat-log passages onto the sheet", () => {
     ]);
   });
 
-  it("merges passages that touch into one run and turns shown context into a hit at no cost", () => {
+  it("merges passages that touch into one run, where shown context becomes a hit at no cost", () => {
     const msgs = log(["we talked about the lake", "the lake was cold", "and the lake was deep", "then lunch"]);
     const packed = packPassages([candidate(msgs, 2, 3), candidate(msgs, 3, 2), candidate(msgs, 1, 1)], { maxChars: 5000, maxPassages: 1, stems: ["lake"] });
     expect(packed.kept).toHaveLength(1);

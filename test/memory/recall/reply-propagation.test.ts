@@ -1,5 +1,5 @@
 /**
- * A question's answer is in the reply (issue 23): when the search's words
+ * A question's answer is in the reply: when the search's words
  * match a question ("What inspired it?"), the other side's next message —
  * which shares none of them — ranks right after it. Real SQLite, the
  * public `recall.rank`; the test embedder makes the question the closest in
@@ -58,7 +58,7 @@ describe("the reply to a ranked question", () => {
   });
 
   it("stays where its words put it when the step is off (the premise of the test above)", async () => {
-    t = makeTestLilo({}, { clock, embedder: embedder(), tuning: { chatFusion: { replyShare: 0 } } });
+    t = makeTestLilo({}, { clock, embedder: embedder(), tuning: { chatFusion: { replies: 0 } } });
     const ids = seed(t.lilo, ART);
     const ranked = (await t.lilo.recall.rank(SEARCH, { userId: "chris", limit: 4 })).map((m) => m.id);
     expect(ranked[0]).toBe(ids[1]);

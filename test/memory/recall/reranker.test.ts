@@ -1,5 +1,5 @@
 /**
- * The reranker port (issue 23): a cross-encoder through transformers.js,
+ * The reranker port: a cross-encoder through transformers.js,
  * tested on a generated tiny sequence-classification model. Off by default;
  * when set, it reorders the sheet's chat-log candidates before the cut to
  * the budget, so its choice is what reaches the sheet; a broken model is
@@ -82,13 +82,19 @@ describe("the reranker port", () => {
     expect(p.request.system).toContain("i drink coffee in the morning");
   });
 
-  it("keeps the fused order and logs when the model cannot be loaded", async () => {
-    const warnings: string[] = [];
-    const logger: Logger = { debug() {}, info() {}, error() {}, warn: (msg) => void warnings.push(msg) };
-    t = makeTestLilo(env({ LILO_RERANKER_MODEL: "test/absent" }), { clock, logger });
+  it("keeps the fused order when the model cannot be loaded", async () => {
+    t = makeTestLilo(env({ LILO_RERANKER_MODEL: "test/absent" }), { clock });
     const [tea] = fill(t.lilo);
     const p = await t.lilo.preview({ userId: "chris", text: "What do I drink?" });
     expect(sheetMessageIds(p.blocks.passages.kept)).toEqual([tea]);
+  });
+
+  it("logs a warning when the model cannot be loaded", async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { debug() {}, info() {}, error() {}, warn: (msg) => void warnings.push(msg) };
+    t = makeTestLilo(env({ LILO_RERANKER_MODEL: "test/absent" }), { clock, logger });
+    fill(t.lilo);
+    await t.lilo.preview({ userId: "chris", text: "What do I drink?" });
     expect(warnings.some((w) => w.includes("reranker failed"))).toBe(true);
   });
 });

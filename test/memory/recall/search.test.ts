@@ -28,16 +28,27 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
     await t.cleanup();
   });
 
-  it("finds words by prefix ('Kino' → 'Kinoabend'), folds case and diacritics, and not by meaning", () => {
+  const cinema = () =>
     seedConversation(t.lilo, "chris", [
       ["user", "Der Kinoabend mit Anna war toll.", "2026-11-20T19:00:00Z"],
       ["assistant", "Das freut mich!", "2026-11-20T19:01:00Z"],
       ["user", "Danach waren wir im Café am Markt.", "2026-11-20T19:05:00Z"],
     ]);
+
+  it("finds words by prefix ('Kino' → 'Kinoabend')", () => {
+    cinema();
     expect(hits(["Kino"])).toEqual(["Der Kinoabend mit Anna war toll."]);
+  });
+
+  it("ignores case and diacritics", () => {
+    cinema();
     expect(hits(["KINO"])).toEqual(["Der Kinoabend mit Anna war toll."]);
     expect(hits(["cafe"])).toEqual(["Danach waren wir im Café am Markt."]);
-    expect(hits(["Streifen"])).toEqual([]); // literal: "Streifen" never finds "Film"
+  });
+
+  it("finds words literally, not by meaning", () => {
+    cinema();
+    expect(hits(["Streifen"])).toEqual([]); // "Streifen" never finds "Film"
   });
 
   it("ranks messages with more of the words first (bm25, words joined with OR)", () => {
@@ -115,7 +126,7 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
     expect(q("gestern abends")).toEqual(["Kino gestern abends", "Kino gestern kurz vor Mitternacht"]);
   });
 
-  it("returns the message before and after with local times, dedupes overlapping passages, and honours the limit", () => {
+  it("returns the message before and after the hit, with local times", () => {
     seedConversation(t.lilo, "chris", [
       ["user", "Was machen wir heute?", "2026-11-20T17:58:00Z"],
       ["assistant", "Wie wäre es mit Kino?", "2026-11-20T17:59:00Z"],
@@ -129,8 +140,19 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
       hit: { role: "user", text: "Kino klingt gut, der neue Film.", localTime: "2026-11-20 19:00" },
       after: { role: "assistant", text: "Dann los!" },
     });
+  });
+
+  it("shows no passage that overlaps another", () => {
+    seedConversation(t.lilo, "chris", [
+      ["user", "Was machen wir heute?", "2026-11-20T17:58:00Z"],
+      ["assistant", "Wie wäre es mit Kino?", "2026-11-20T17:59:00Z"],
+      ["user", "Kino klingt gut, der neue Film.", "2026-11-20T18:00:00Z"],
+    ]);
     // "Kino" hits two neighbours: the second is already on the sheet as context of the first.
     expect(find(["Kino"])).toHaveLength(1);
+  });
+
+  it("returns at most the passages asked for", () => {
     for (let i = 0; i < 5; i++) seedConversation(t.lilo, "chris", [["user", `Pizza Nummer ${i}`, `2026-11-2${i}T10:00:00Z`]]);
     expect(find(["Pizza"], { limit: 2 })).toHaveLength(2);
   });

@@ -1,5 +1,5 @@
 /**
- * A question naming one speaker asks what that speaker said (issue 23): the
+ * A question naming one speaker asks what that speaker said: the
  * other side's turns that only address them ("Anna, the garden …") rank
  * below the named speaker's own. Real SQLite through the public
  * `recall.rank`; the names come from LILO_USER_NAMES and LILO_NAME. The
@@ -51,7 +51,7 @@ describe("a question naming one speaker", () => {
   });
 
   it("leaves the word order alone when the step is off (the premise of the test above)", async () => {
-    t = makeTestLilo(names, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    t = makeTestLilo(names, { clock, tuning: { chatFusion: { speaker: 0 } } });
     const [addressing, own] = seed(t.lilo, english);
     const ranked = (await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id);
     expect(ranked.slice(0, 2)).toEqual([addressing, own]);
@@ -69,7 +69,7 @@ describe("a question naming one speaker", () => {
   });
 
   it("leaves the German word order alone when the step is off", async () => {
-    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
+    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { speaker: 0 } } });
     const [addressing, own] = seed(t.lilo, german);
     const ranked = (await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id);
     expect(ranked.slice(0, 2)).toEqual([addressing, own]);
@@ -84,33 +84,40 @@ describe("a question naming one speaker", () => {
 });
 
 describe("a question asking in the first or second person", () => {
-  it("'What did I tell you' ranks the user's own turn first, without a name; with the step off the words decide", async () => {
-    const lines: Line[] = [["assistant", "Those garden plants look great"], ["user", "I planted tulips in the garden"], ...FILLER];
-    const question = "What did I tell you about the garden plants?";
+  const lines: Line[] = [["assistant", "Those garden plants look great"], ["user", "I planted tulips in the garden"], ...FILLER];
+  const question = "What did I tell you about the garden plants?";
+  const top = async (lilo: TestLilo["lilo"], q: string) => (await lilo.recall.rank(q, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2);
+
+  it("'What did I tell you' ranks the user's own turn first, without a name", async () => {
     t = makeTestLilo(names, { clock });
     const [other, own] = seed(t.lilo, lines);
-    expect((await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([own, other]);
-    await t.cleanup();
-    t = makeTestLilo(names, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
-    const [other2, own2] = seed(t.lilo, lines);
-    expect((await t.lilo.recall.rank(question, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([other2, own2]);
+    expect(await top(t.lilo, question)).toEqual([own, other]);
   });
 
-  it("'Was hast du mir empfohlen' ranks Lilo's turn first; with the step off the words decide", async () => {
-    const german: Line[] = [["user", "Der Garten braucht neue Pflanzen"], ["assistant", "Im Garten würde ich Lavendel pflanzen"], ...FILLER];
-    const frage = "Was hast du mir für den Garten an neuen Pflanzen empfohlen?";
+  it("'What did I tell you' leaves the word order alone when the step is off (the premise of the test above)", async () => {
+    t = makeTestLilo(names, { clock, tuning: { chatFusion: { speaker: 0 } } });
+    const [other, own] = seed(t.lilo, lines);
+    expect(await top(t.lilo, question)).toEqual([other, own]);
+  });
+
+  const german: Line[] = [["user", "Der Garten braucht neue Pflanzen"], ["assistant", "Im Garten würde ich Lavendel pflanzen"], ...FILLER];
+  const frage = "Was hast du mir für den Garten an neuen Pflanzen empfohlen?";
+
+  it("'Was hast du mir empfohlen' ranks Lilo's turn first", async () => {
     t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock });
     const [addressing, own] = seed(t.lilo, german);
-    expect((await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([own, addressing]);
-    await t.cleanup();
-    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { otherSideShare: 1 } } });
-    const [addressing2, own2] = seed(t.lilo, german);
-    expect((await t.lilo.recall.rank(frage, { userId: "chris", limit: 3 })).map((m) => m.id).slice(0, 2)).toEqual([addressing2, own2]);
+    expect(await top(t.lilo, frage)).toEqual([own, addressing]);
+  });
+
+  it("'Was hast du mir empfohlen' leaves the word order alone when the step is off (the premise of the test above)", async () => {
+    t = makeTestLilo({ ...names, LILO_LANGUAGE: "de" }, { clock, tuning: { chatFusion: { speaker: 0 } } });
+    const [addressing, own] = seed(t.lilo, german);
+    expect(await top(t.lilo, frage)).toEqual([addressing, own]);
   });
 });
 
 describe("personSide", () => {
-  it("reads 'I' as the user and 'you' as Lilo when the question is about who said what", () => {
+  it("reads the side a question about who said what means by 'I' (the user) or 'you' (Lilo)", () => {
     expect(personSide("What did I tell you about Rome?")).toBe("user");
     expect(personSide("Have I ever mentioned my sister?")).toBe("user");
     expect(personSide("Wann habe ich dir von Rom erzählt?")).toBe("user");

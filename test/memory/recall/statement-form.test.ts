@@ -1,5 +1,5 @@
 /**
- * The question as the statement that answers it (issue 23): the meaning
+ * The question as the statement that answers it: the meaning
  * side also searches with "I partake in activities" for "What activities
  * does Anna partake in?", since stored turns are first-person statements.
  * The rules in German and English alike, and end to end through the public
@@ -15,7 +15,7 @@ import { basisVector, ControlledEmbedder } from "../../fakes/controlled-embedder
 const speakers = { user: "Anna", assistant: "Lilo" };
 
 describe("the statement form of a question", () => {
-  it("undoes the inversion and turns the named speaker into I (English)", () => {
+  it("turns an English question into the named speaker's own statement", () => {
     expect(statementForm("What activities does Anna partake in?", speakers)).toBe("I partake in activities");
     expect(statementForm("Where did Anna travel with her husband?", speakers)).toBe("I travel with my husband");
     expect(statementForm("Which countries has Anna visited?", speakers)).toBe("I have visited countries");
@@ -31,9 +31,12 @@ describe("the statement form of a question", () => {
     expect(statementForm("Hat Anna einen Hund?", speakers)).toBe("Ich habe einen Hund");
   });
 
-  it("speaks as the persona when asked with you, and keeps the user's own I", () => {
+  it("speaks as the persona when asked with you", () => {
     expect(statementForm("What did you recommend to me?", speakers)).toBe("I recommend to you");
     expect(statementForm("Was hast du mir empfohlen?", speakers)).toBe("Ich habe dir empfohlen");
+  });
+
+  it("keeps the user's own I", () => {
     expect(statementForm("What did I tell you about my sister?", speakers)).toBe("I tell you about my sister");
   });
 
@@ -44,7 +47,7 @@ describe("the statement form of a question", () => {
     expect(statementForm("Was hat Annas Bruder gemalt?", speakers)).toBe("mein Bruder hat gemalt");
   });
 
-  it("leaves a statement and a lone word alone", () => {
+  it("leaves text alone that is no question with a verb (a statement, a lone word)", () => {
     expect(statementForm("Konzert in Rom", speakers)).toBeUndefined();
     expect(statementForm("I went to Rome", speakers)).toBeUndefined();
     expect(statementForm("Why?", speakers)).toBeUndefined();
@@ -80,11 +83,14 @@ describe("the statement form of a question", () => {
     expect(statementForm("Was würde Annas Meinung wohl sein?", speakers)).toBe("mein Meinung ist");
   });
 
-  it("says two speakers as we, a speaker and theirs as mine and I", () => {
+  it("says two speakers as we", () => {
     expect(statementForm("What did Anna and Lilo both paint?", speakers)).toBe("we both paint");
     expect(statementForm("Do Anna and Lilo start businesses out of what they love?", speakers)).toBe("we start businesses out of what we love");
-    expect(statementForm("What have Anna and her kids made?", speakers)).toBe("my kids and I have made");
     expect(statementForm("Was haben Anna und Lilo gemeinsam gemalt?", speakers)).toBe("wir haben gemeinsam gemalt");
+  });
+
+  it("says a speaker with their own people as those people and I", () => {
+    expect(statementForm("What have Anna and her kids made?", speakers)).toBe("my kids and I have made");
     expect(statementForm("Was haben Anna und ihre Kinder gebastelt?", speakers)).toBe("meine Kinder und ich haben gebastelt");
   });
 
@@ -174,7 +180,7 @@ describe("the statement form on the meaning side", () => {
     });
 
     it(`leaves it out with the step off (the premise: neither the words nor the question's vector find it: "${c.question}")`, async () => {
-      t = makeTestLilo(env, { clock, embedder: embedder(), tuning: { chatFusion: { statementWeight: 0 } } });
+      t = makeTestLilo(env, { clock, embedder: embedder(), tuning: { chatFusion: { statementForm: 0 } } });
       const evidence = seed(t.lilo, c);
       await t.lilo.recall.indexMessages("chris");
       const ranked = (await t.lilo.recall.rank(c.question, { userId: "chris", limit: 10 })).map((m) => m.id);

@@ -68,8 +68,11 @@ describe("parseTimeWords", () => {
     expect(parse("this morning train").filter).toEqual({ ...TODAY, dayPart: MORNING });
   });
 
-  it("widens the range for several day words and the hours for several day parts", () => {
+  it("widens the range for several day words", () => {
     expect(parse("gestern heute").filter).toEqual({ from: YESTERDAY.from, to: TODAY.to });
+  });
+
+  it("widens the hours for several day parts", () => {
     expect(parse("mittags nachmittags").filter).toEqual({ dayPart: { fromHour: 11, toHour: 18 } });
   });
 
@@ -82,7 +85,7 @@ describe("parseTimeWords", () => {
     }
   });
 
-  it("keeps the other words as written and drops punctuation", () => {
+  it("keeps the other words as written, without punctuation", () => {
     expect(parse("Disclosure Day, gestern!").terms).toEqual(["Disclosure", "Day"]);
     expect(parse('"Kino" AND NEAR(').terms).toEqual(["Kino", "AND", "NEAR"]);
     expect(parse("").terms).toEqual([]);

@@ -98,7 +98,7 @@ export class UserKeywordIndex {
   /** Approximate bytes this index holds (typed arrays, the id map, the vocabulary). */
   get bytes(): number {
     let arrays = 0;
-    // Per term: its array's header and backing store, the map entry and the string (measured: 42 MB for 100k bench messages).
+    // Per term: its array's header and backing store, the map entry and the string (V8's per-object overheads, estimated).
     for (const p of this.posts) arrays += p.byteLength + 80;
     let vocab = 0;
     for (const term of this.termIds.keys()) vocab += term.length + 60;

@@ -10,7 +10,7 @@ import { VECTOR_STORES, type VectorStore } from "../../../../core/foundation/por
 import { MemoryKeywordIndex, type MemoryKeywordRanker } from "../../../../core/memory/recall/keyword-index/memory-keyword-index.ts";
 import { ftsQuery } from "../../../../core/memory/recall/keyword-query.ts";
 import { QUERIES, pick, sentence } from "./keyword-texts.ts";
-import { makeTestLilo } from "../../../helpers/test-lilo.ts";
+import { makeTestLilo, type TestLilo } from "../../../helpers/test-lilo.ts";
 import { ControlledEmbedder } from "../../../fakes/controlled-embedder.ts";
 
 /**
@@ -107,11 +107,11 @@ describe("memory stores' keyword index in memory = FTS5's bm25", () => {
   it("ranks as FTS5 after the build", () => compareAll("built"));
 
   it("stays equal through inserts, edits, superseding, forgetting and deletes (the change log)", () => {
-    for (let round = 0; round < 2; round++) {
+    for (let pass = 0; pass < 2; pass++) {
       for (const store of VECTOR_STORES) {
         addRows(db, store, "anna", 15);
         const rows = new TextRows(db, store);
-        // Live rows only: a row superseded or forgotten in round 0 is in no ranking, so handing it to "ben" below would find nothing.
+        // Live rows only: a row superseded or forgotten in the first pass is in no ranking, so handing it to "ben" below would find nothing.
         const ids = db.prepare(`SELECT id FROM ${store} WHERE user_id = 'anna' AND superseded_at IS NULL ORDER BY random() LIMIT 14`).pluck().all() as number[];
         for (const id of ids.slice(0, 4)) rows.updateText(id, sentence(), "2026-02-01T00:00:00Z");
         for (const id of ids.slice(4, 6)) rows.setSuperseded(id, "2026-02-01T00:00:00Z", "2026-02-01T00:00:00Z");
@@ -126,7 +126,7 @@ describe("memory stores' keyword index in memory = FTS5's bm25", () => {
         db.prepare(`UPDATE ${store} SET user_id = 'anna' WHERE id = ?`).run(ids[12]);
         expect(index.ranked(store, "ben", '"kino"', ALL)).toEqual([]);
       }
-      compareAll(`round ${round}`);
+      compareAll(`pass ${pass}`);
     }
   });
 
@@ -153,7 +153,7 @@ describe("memory stores' keyword index in memory = FTS5's bm25", () => {
     compareAll("after a rebuild");
   });
 
-  it("after a restart (a new process on the same file) builds again and ranks the same", async () => {
+  it("ranks the same after a restart (a new process on the same file)", async () => {
     db.close();
     db = openDatabase(join(dir, "lilo.db"));
     index.close();
@@ -165,38 +165,59 @@ describe("memory stores' keyword index in memory = FTS5's bm25", () => {
 });
 
 describe("memory stores' keyword index: users apart, memory bound, wired into memory search", () => {
-  it("never shows a user another user's rows, counts statistics per user and store, and drops the least recently searched beyond the bound", async () => {
+  /** Three users' notes in one database and an index bounded to 1 byte, each user's partition built in turn before `check` runs. */
+  async function threeUsers(check: (db: Db, index: MemoryKeywordIndex, user: string) => void): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), "lilo-memkwusers-"));
     const db = openDatabase(join(dir, "lilo.db"));
     try {
       for (const u of ["anna", "ben", "cleo"]) addRows(db, "notes", u, 300);
       const index = new MemoryKeywordIndex(new MemoryKeywordRows(db), { maxBytes: 1 });
       for (const u of ["anna", "ben", "cleo"]) {
-        const own = new Set(db.prepare(`SELECT id FROM notes WHERE user_id = ?`).pluck().all(u) as number[]);
         await index.whenStoreReady("notes", u);
-        let found = 0;
-        for (const match of QUERIES) {
-          const got = index.ranked("notes", u, match, ALL)!.map((h) => h.rowId);
-          found += got.length;
-          expect(got.every((id) => own.has(id))).toBe(true);
-          // The same rows as FTS5 finds for the user (scores differ: N, n and lengths are the user's own).
-          expect(new Set(got)).toEqual(new Set(keywordRows(db, "notes", u, match, ALL).map((h) => h.rowId)));
-        }
-        expect(found).toBeGreaterThan(100);
-        expect(index.stats().parts).toBe(1); // a bound of 1 byte keeps only the partition searched now
+        check(db, index, u);
       }
       index.close();
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }
 
-  it("memory.search ranks its keyword side by the index as FTS5 does (LILO_MEMORY_KEYWORD_INDEX_MB=0), and sees another Lilo's writes", async () => {
+  it("ranks only the searching user's rows, those FTS5 finds for the user", () =>
+    threeUsers((db, index, u) => {
+      const own = new Set(db.prepare(`SELECT id FROM notes WHERE user_id = ?`).pluck().all(u) as number[]);
+      let found = 0;
+      for (const match of QUERIES) {
+        const got = index.ranked("notes", u, match, ALL)!.map((h) => h.rowId);
+        found += got.length;
+        expect(got.every((id) => own.has(id))).toBe(true);
+        // Scores differ: N, n and lengths are the user's own.
+        expect(new Set(got)).toEqual(new Set(keywordRows(db, "notes", u, match, ALL).map((h) => h.rowId)));
+      }
+      expect(found).toBeGreaterThan(100);
+    }));
+
+  it("keeps only the partition searched now within a bound of one byte", () =>
+    threeUsers((_db, index, u) => {
+      index.ranked("notes", u, QUERIES[0]!, ALL);
+      expect(index.stats().parts).toBe(1);
+    }));
+
+  /** Anna's 120 notes in one Lilo, and a second Lilo on the same data directory ranking by FTS5 (LILO_MEMORY_KEYWORD_INDEX_MB=0). */
+  async function twoLilos(run: (t: TestLilo, fts: TestLilo) => Promise<void>): Promise<void> {
     const t = makeTestLilo({}, { embedder: new ControlledEmbedder(512) });
     for (let i = 0; i < 120; i++) await t.lilo.memory.add({ userId: "anna", text: `${sentence()} ${i}`, allowDuplicate: true });
     const fts = makeTestLilo({ LILO_DATA_DIR: t.dir, LILO_MEMORY_KEYWORD_INDEX_MB: "0" }, { embedder: t.embedder }); // the same vectors for the same texts
     try {
+      await run(t, fts);
+    } finally {
+      await fts.cleanup(); // its own (unused) temp dir; the data dir is t's
+      await t.cleanup();
+    }
+  }
+
+  it("memory.search ranks its keyword side by the index as FTS5 does", () =>
+    twoLilos(async (t, fts) => {
       const search = async (lilo: typeof t.lilo, q: string) =>
         (await lilo.memory.search(q, { userId: "anna", k: 20 })).map((h) => [h.id, h.keyword, h.fused] as const);
       for (const q of ["Kino", "Straße und Café", "Garten, Hund, Urlaub", pick(["Oma", "Öl"])]) {
@@ -205,16 +226,20 @@ describe("memory stores' keyword index: users apart, memory bound, wired into me
         expect(mine.some(([, kw]) => kw !== undefined)).toBe(true);
         expect(mine, q).toEqual(await search(fts.lilo, q));
       }
-      // Another Lilo (process) adds a note: the next search of the first finds it by its word.
+    }));
+
+  it("memory.search finds a note another Lilo (process) added by its word", () =>
+    twoLilos(async (t, fts) => {
+      // The first search starts the build of anna's index, the second ranks by it.
+      for (let i = 0; i < 2; i++) await t.lilo.memory.search("Kino", { userId: "anna", k: 20 });
       const { id } = (await fts.lilo.memory.add({ userId: "anna", text: "Zauberwürfel gelöst", allowDuplicate: true })) as { id: number };
       expect((await t.lilo.memory.search("Zauberwürfel", { userId: "anna", k: 5 })).find((h) => h.id === id)?.keyword).toBeGreaterThan(0);
-      // Another user's note with the word many times: never in anna's hits, alone in ben's.
+    }));
+
+  it("memory.search never ranks another user's note, whatever its words", () =>
+    twoLilos(async (t) => {
       const ben = (await t.lilo.memory.add({ userId: "ben", text: "Kino Kino Kino mit Ben", allowDuplicate: true })) as { id: number };
       expect((await t.lilo.memory.search("Kino", { userId: "anna", k: 50 })).map((h) => h.id)).not.toContain(ben.id);
       expect((await t.lilo.memory.search("Kino", { userId: "ben", k: 50 })).map((h) => h.id)).toEqual([ben.id]);
-    } finally {
-      await fts.cleanup(); // its own (unused) temp dir; the data dir is t's
-      await t.cleanup();
-    }
-  });
+    }));
 });
