@@ -17,6 +17,7 @@ import { registerAnalysis } from "./commands/analysis.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerImport } from "./commands/import.ts";
+import { registerImportHistory } from "./commands/import-history.ts";
 import { registerDedupe } from "./commands/dedupe.ts";
 import { registerSettings } from "./commands/settings.ts";
 import { registerStatus } from "./commands/status.ts";
@@ -61,6 +62,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerBackup(program, open, io);
   registerExport(program, open, io);
   registerImport(program, open, io);
+  registerImportHistory(program, open, io);
   registerDedupe(program, open, io);
   registerSettings(program, open, io);
   registerStatus(program, open, io);

@@ -23,6 +23,7 @@ import type { TopicsApi } from "./topics-api.ts";
 import type { SuggestionsApi } from "./suggestions-api.ts";
 import type { BackupApi } from "./backup-api.ts";
 import type { TransferApi } from "./transfer-api.ts";
+import type { HistoryApi } from "./history-api.ts";
 import type { MaintenanceApi } from "./maintenance-api.ts";
 import type { ModelsApi } from "./models-api.ts";
 import type { PushApi } from "./push-api.ts";
@@ -128,6 +129,8 @@ export interface Lilo {
   readonly settings: SettingsApi;
   /** `lilo export` / `lilo import` (JSON Lines). */
   transfer: TransferApi;
+  /** `lilo import-history`: chat histories a person brings along (WhatsApp, Telegram, ChatGPT, Claude). */
+  history: HistoryApi;
   /** Copies of the whole database, and restoring one. */
   backup: BackupApi;
   /** The chat log as memory: imports, and the search the cheat sheet and [RECALL:] use. */

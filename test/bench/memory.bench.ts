@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { PrecomputedEmbedder, mb, ms, pct, sentence, time, word } from "./bench-kit.ts";
 import { runScaleBench } from "./scale.bench.ts";
+import { runHistoryBench } from "./history.bench.ts";
 import { createLilo, loadConfig, type Embedder, type ChatModel } from "../../core/index.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../core/foundation/providers/transformers-embedder.ts";
@@ -189,5 +190,6 @@ console.log(
   `machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
 );
 console.log(`embedder: ${note}; ${QUERIES} queries, k = ${K}; search = index.search (top 10); shared machine: absolute numbers are noisy, compare ratios`);
-if (process.env.BENCH_ONLY !== "scale") for (const n of SIZES) await benchSize(n, embedder);
-await runScaleBench(embedder, { quick: QUICK, million: MILLION });
+if (!process.env.BENCH_ONLY) for (const n of SIZES) await benchSize(n, embedder);
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "scale") await runScaleBench(embedder, { quick: QUICK, million: MILLION });
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "history") await runHistoryBench(embedder);

@@ -24,6 +24,7 @@ import { topicsApi } from "../topics-api.ts";
 import { suggestionsApi } from "../suggestions-api.ts";
 import { backupApi } from "../backup-api.ts";
 import { transferApi } from "../transfer-api.ts";
+import { historyApi } from "../history-api.ts";
 import { maintenanceApi } from "../maintenance-api.ts";
 import { usageApi } from "../usage-api.ts";
 import { webAccessApi } from "../web-access-api.ts";
@@ -86,6 +87,14 @@ export function assembleLilo(p: LiloParts): Lilo {
     topics: topicsApi(stores.topics, clock),
     suggestions: suggestionsApi(stores.suggestions, clock),
     transfer: transferApi(db, { db, memory, embedder: remembering.embedder, index: remembering.index }, clock),
+    history: historyApi({
+      imports: stores.historyImports,
+      forgetting: care.forgetting,
+      clock,
+      timeZone: config.timezone,
+      pauseMinutes: config.memory.conversationPauseMinutes,
+      userNames: config.persona.userNames,
+    }),
     backup: backupApi(db, config, clock),
     settings: createSettingsApi({ config, live: p.live, store: stores.settings, models, now: () => clock.now().toISOString() }),
     recall: recallApi(p),

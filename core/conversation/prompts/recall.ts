@@ -96,7 +96,7 @@ function body(p: Omit<FetchResultsInput, "outcomes">, o: FetchOutcome): string {
 
 function passage(p: Omit<FetchResultsInput, "outcomes">, x: RecallPassage, n: number): string {
   const line = (m: PassageMessage, isHit: boolean) =>
-    `${isHit ? "→ " : "  "}[${m.localTime}] ${m.role === "user" ? p.userName : p.assistantName}: ${m.text.replace(/\s*\n\s*/g, " ")}`;
+    `${isHit ? "→ " : "  "}[${m.localTime}] ${m.speaker ?? (m.role === "user" ? p.userName : p.assistantName)}: ${m.text.replace(/\s*\n\s*/g, " ")}`;
   const lines = [x.before && line(x.before, false), line(x.hit, true), x.after && line(x.after, false)].filter(Boolean);
   return [RECALL_PROMPT[p.language].passage(n, x.aboutRemembering), ...lines].join("\n");
 }

@@ -112,8 +112,8 @@ export function renderProfile(entries: ProfileEntry[], maxChars: number, message
 
 /** One passage: its run of turns, each with its local time and speaker; the hits marked with ». */
 function renderPassage(p: SheetPassage, userName: string, assistantName: string): string {
-  const who = (role: string) => (role === "user" ? userName : assistantName);
-  return p.messages.map((m) => `${m.hit ? "»" : " "} [${m.localTime}] ${who(m.role)}: ${m.text.replace(/\s+/g, " ").trim()}`).join("\n");
+  const who = (m: SheetPassage["messages"][number]) => m.speaker ?? (m.role === "user" ? userName : assistantName);
+  return p.messages.map((m) => `${m.hit ? "»" : " "} [${m.localTime}] ${who(m)}: ${m.text.replace(/\s+/g, " ").trim()}`).join("\n");
 }
 
 /**

@@ -36,7 +36,7 @@ export class ChatHistory {
    */
   beforeConversation(userId: string, conversationId: number, limit: number): ChatLogMessage[] {
     const rows = this.db
-      .prepare(`SELECT * FROM messages WHERE user_id = ? AND conversation_id < ? ORDER BY id DESC LIMIT ?`)
+      .prepare(`SELECT * FROM messages WHERE user_id = ? AND conversation_id < ? AND history_import IS NULL ORDER BY id DESC LIMIT ?`)
       .all(userId, conversationId, limit) as RawMessage[];
     return rows.reverse().map(toMessage);
   }
@@ -49,7 +49,9 @@ export class ChatHistory {
 
   /** The newest `limit` texts the user wrote, oldest first. */
   latestUserTexts(userId: string, limit: number): string[] {
-    const rows = this.db.prepare(`SELECT text FROM messages WHERE user_id = ? AND role = 'user' ORDER BY id DESC LIMIT ?`).all(userId, limit) as {
+    const rows = this.db
+      .prepare(`SELECT text FROM messages WHERE user_id = ? AND role = 'user' AND history_import IS NULL ORDER BY id DESC LIMIT ?`)
+      .all(userId, limit) as {
       text: string;
     }[];
     return rows.reverse().map((r) => r.text);
@@ -58,10 +60,12 @@ export class ChatHistory {
   /**
    * Id of the user's newest exchanged message (ids only grow), or undefined
    * before the first one. Lilo's own pushes (greetings, concerns, diary pings)
-   * do not count: nothing new was said to reflect on.
+   * do not count: nothing new was said to reflect on; nor does an imported chat history.
    */
   latestId(userId: string): number | undefined {
-    const r = this.db.prepare(`SELECT max(id) AS id FROM messages WHERE user_id = ? AND proactive = 0`).get(userId) as { id: number | null };
+    const r = this.db.prepare(`SELECT max(id) AS id FROM messages WHERE user_id = ? AND proactive = 0 AND history_import IS NULL`).get(userId) as {
+      id: number | null;
+    };
     return r.id ?? undefined;
   }
 }

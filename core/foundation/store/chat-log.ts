@@ -70,10 +70,11 @@ const BEFORE = `(id < ? OR (role = 'assistant' AND reply_to IS NOT NULL AND repl
 export class ChatLog {
   constructor(private readonly db: Db) {}
 
-  /** The newest conversation of a user, if any. */
+  /** The newest conversation of a user with Lilo, if any (an imported chat history is none). */
   latestConversation(userId: string): Conversation | undefined {
-    const r = prepared(this.db, `SELECT * FROM conversations WHERE user_id = ? ORDER BY last_message_at DESC, id DESC LIMIT 1`).get(userId) as
-      { id: number; user_id: string; started_at: string; last_message_at: string; start_model: string | null } | undefined;
+    const r = prepared(this.db, `SELECT * FROM conversations WHERE user_id = ? AND history_import IS NULL ORDER BY last_message_at DESC, id DESC LIMIT 1`).get(
+      userId,
+    ) as { id: number; user_id: string; started_at: string; last_message_at: string; start_model: string | null } | undefined;
     return r && { id: r.id, userId: r.user_id, startedAt: r.started_at, lastMessageAt: r.last_message_at, startModel: r.start_model };
   }
 

@@ -9,7 +9,7 @@ import { prepared } from "./prepared.ts";
 import { inUserRange, userBase } from "./user-fts.ts";
 
 /** The columns of a PassageRow. */
-const PASSAGE_COLUMNS = "id, conversation_id, role, text, created_at, recall_answer";
+const PASSAGE_COLUMNS = "id, conversation_id, role, text, created_at, recall_answer, speaker";
 
 /** A chat message as a passage needs it. */
 export interface PassageRow {
@@ -19,6 +19,8 @@ export interface PassageRow {
   text: string;
   created_at: string;
   recall_answer: number;
+  /** Another party of an imported chat history; null for the person and Lilo. */
+  speaker: string | null;
 }
 
 /** A candidate hit: the message, its conversation, time and keyword score. */

@@ -100,8 +100,9 @@ export class InboxStore {
 
   /** The conversation before `conversationId` of the same user, for its short-term summary. */
   previousConversation(userId: string, conversationId: number): number | undefined {
-    const r = this.db.prepare(`SELECT id FROM conversations WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT 1`).get(userId, conversationId) as
-      { id: number } | undefined;
+    const r = this.db
+      .prepare(`SELECT id FROM conversations WHERE user_id = ? AND id < ? AND history_import IS NULL ORDER BY id DESC LIMIT 1`)
+      .get(userId, conversationId) as { id: number } | undefined;
     return r?.id;
   }
 

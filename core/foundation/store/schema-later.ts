@@ -228,4 +228,25 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   );
 ${["notes", "important", "thoughts", "diary"].map(memoryKeywordChanges).join("")}
   `,
+  /* Chat histories a person brought along (lilo import-history): one row per import, and on each message it
+     brought the import, the other party's name (null: the person or Lilo) and a key of speaker, time and text
+     that makes importing the same or an overlapping export again add only what is new. An imported
+     conversation is marked too: it is never the one a live message continues, nor "the last talk" a return greeting recalls. */ `
+  CREATE TABLE history_imports (
+    id INTEGER PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    format TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    file_hash TEXT NOT NULL,
+    me TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    messages INTEGER NOT NULL DEFAULT 0,
+    undone_at TEXT
+  );
+  ALTER TABLE messages ADD COLUMN speaker TEXT;
+  ALTER TABLE messages ADD COLUMN history_import INTEGER REFERENCES history_imports(id);
+  ALTER TABLE messages ADD COLUMN import_key TEXT;
+  ALTER TABLE conversations ADD COLUMN history_import INTEGER REFERENCES history_imports(id);
+  CREATE UNIQUE INDEX messages_import_key ON messages(user_id, import_key) WHERE import_key IS NOT NULL;
+  `,
 ];

@@ -59,7 +59,16 @@ export function addDays(day: string, days: number): string {
  */
 export function localMidnight(day: string, timeZone: string): Date {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const wall = Date.UTC(y, m - 1, d);
+  return wallTimeIn(Date.UTC(y, m - 1, d), timeZone);
+}
+
+/**
+ * The instant a wall-clock time shows in a time zone. `wall` is that time
+ * written as if it were UTC (`Date.UTC(year, month - 1, day, hour, …)`); the
+ * zone's offset is read at the result itself, so a time next to a DST change
+ * lands on the right side of it (a time the change skips moves past it).
+ */
+export function wallTimeIn(wall: number, timeZone: string): Date {
   let t = wall;
   for (let i = 0; i < 3; i++) {
     const p = localParts(new Date(t), timeZone);

@@ -20,6 +20,8 @@ export interface PassageMessage {
   text: string;
   createdAt: string;
   localTime: string;
+  /** Who wrote it when neither the person nor Lilo did (another party of an imported chat history). */
+  speaker?: string | undefined;
 }
 
 /** A hit with the message before and after it in the same conversation. */
@@ -230,6 +232,7 @@ export class ChatSearch {
 
   private message(r: PassageRow, max: number): PassageMessage {
     const text = r.text.length > max ? `${r.text.slice(0, max).trimEnd()} …` : r.text;
-    return { id: r.id, role: r.role, text, createdAt: r.created_at, localTime: formatLocalShort(new Date(r.created_at), this.timeZone) };
+    const m: PassageMessage = { id: r.id, role: r.role, text, createdAt: r.created_at, localTime: formatLocalShort(new Date(r.created_at), this.timeZone) };
+    return r.speaker ? { ...m, speaker: r.speaker } : m;
   }
 }
