@@ -3,6 +3,7 @@ import { fixedClock, silentLogger } from "../../../core/index.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, fakeAnthropicEnv, type TestLilo } from "../../helpers/test-lilo.ts";
 import { recordingTransport } from "../../helpers/seed-chat.ts";
+import { readDb } from "../../helpers/read-db.ts";
 import { runDiaryJob } from "../../../jobs/diary-job.ts";
 import { runReflectionJob } from "../../../jobs/reflection-job.ts";
 
@@ -114,6 +115,30 @@ describe("budgets", () => {
     clock.set("2027-01-01T09:00:00Z");
     expect(t.lilo.usage.budget().level).toBe("ok");
     expect((await turn()).model).toBe("anthropic:claude-main");
+  });
+
+  it("at the cap every role moves to the fallback model, also one with a model of its own", async () => {
+    start({ LILO_BUDGET_DAY: "200 tokens", LILO_EXTRACTION_MODEL: "anthropic:claude-extract", LILO_BUDGET_FALLBACK_MODEL: "anthropic:claude-cheap" });
+    await turn();
+    expect(fake.requests.map((r) => r.model)).toEqual(["claude-main", "claude-extract"]);
+    expect((await turn()).model).toBe("anthropic:claude-cheap");
+    expect(fake.requests.slice(2).map((r) => r.model)).toEqual(["claude-cheap", "claude-cheap"]);
+  });
+
+  it("an extraction the cap refused waits without counting as a failure, and runs once the cap is lifted", async () => {
+    start({ LILO_BUDGET_DAY: "300 tokens" });
+    await turn();
+    await turn(); // its answer reaches 300 tokens: the extraction after it is refused before it is sent
+    expect(fake.requests).toHaveLength(3);
+    const jobs = () => readDb(t.lilo).all("SELECT status, attempts FROM jobs WHERE kind = 'extraction' ORDER BY id");
+    expect(jobs()).toEqual([
+      { status: "done", attempts: 1 },
+      { status: "pending", attempts: 0 },
+    ]);
+    expect(t.lilo.usage.liftBudget()).toBe("lifted");
+    await turn();
+    expect(jobs().map((j) => (j as { status: string }).status)).toEqual(["done", "done", "done"]);
+    expect(fake.requests).toHaveLength(6);
   });
 
   it("sends no budget warning in quiet hours, nor a stale one once they end on a new day", async () => {
