@@ -17,7 +17,7 @@ export type { AnalysisOptions, AnalysisResult } from "./api/analysis-api.ts";
 export type { SettingRow } from "./api/settings-api.ts";
 export type { ThoughtEntry } from "./api/reflection-api.ts";
 export type { GreetingPreview } from "./api/greeting-api.ts";
-export type { UsageSummary, UsageOverview, UsageGrouping, UsageRow, UsageTotals } from "./api/usage-api.ts";
+export type { UsageSummary, UsageOverview, UsageGrouping, UsageRow, UsageTotals, BudgetLift, BudgetStatus } from "./api/usage-api.ts";
 export type { WhyItem, WhyView, Verdict, VerdictOutcome } from "./api/why-api.ts";
 export type { ForgetItem, ForgetOutcome, ForgetPlan } from "./api/forget-api.ts";
 export type { MemoryOwner } from "./api/memory-api.ts";

@@ -12,7 +12,8 @@ export interface JobSummary {
 /**
  * Runs one job for every user Lilo knows and counts the outcomes. One user's
  * failure never stops the others, and nothing escapes to crash the process.
- * Nothing runs while a budget is spent (LILO_BUDGET_DAY / LILO_BUDGET_MONTH).
+ * Nothing runs while a spent budget's cap holds (LILO_BUDGET_DAY /
+ * LILO_BUDGET_MONTH), and that is logged once a day per job.
  */
 export async function forEachUser(
   lilo: Lilo,
@@ -21,9 +22,9 @@ export async function forEachUser(
   run: (userId: string) => Promise<"done" | "skipped" | "failed">,
 ): Promise<JobSummary> {
   const summary: JobSummary = { users: 0, done: 0, skipped: 0, failed: 0 };
-  // A spent day or month budget stops what Lilo does on her own; the chat goes on.
-  if (lilo.usage.budget().level === "spent") {
-    logger.info(`${job} job skipped: a budget is spent (lilo usage)`);
+  // A spent day or month budget stops what Lilo does on her own, until it renews or is lifted for today.
+  if (lilo.usage.budget().capped) {
+    logSkipOnce(lilo, logger, job);
     return summary;
   }
   for (const userId of lilo.knownUsers()) {
@@ -37,4 +38,16 @@ export async function forEachUser(
   }
   logger.info(`${job} job finished`, { ...summary });
   return summary;
+}
+
+/** Per Lilo and job, the local day a skip was last logged: a job polled every few minutes logs it once a day. */
+const skipLogged = new WeakMap<Lilo, Map<string, string>>();
+
+function logSkipOnce(lilo: Lilo, logger: Logger, job: string): void {
+  const day = lilo.clock.now().toLocaleDateString("sv-SE", { timeZone: lilo.config.timezone });
+  const logged = skipLogged.get(lilo) ?? new Map<string, string>();
+  skipLogged.set(lilo, logged);
+  if (logged.get(job) === day) return;
+  logged.set(job, day);
+  logger.info(`${job} job skipped: the budget is spent (lilo usage); it runs again when the budget renews or /budget lifts it for today`);
 }

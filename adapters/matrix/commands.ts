@@ -2,6 +2,7 @@ import { describeError } from "../../core/index.ts";
 import { noDiaryText, noThoughtText } from "../../core/internal.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
+import { budgetCommandText } from "../shared/budget-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
 import { sendMarkdown, withTyping } from "./send.ts";
@@ -25,6 +26,7 @@ const FOUND_NOTES = 5;
 const COMMANDS: Record<string, Command> = {
   help: async (ctx) => ctx.texts.help.join("\n"),
   usage: async (ctx) => usageText(ctx.lilo.usage.overview(), ctx.lilo.config.persona.language),
+  budget: async (ctx) => budgetCommandText(ctx.lilo.usage.liftBudget(), ctx.lilo.config.persona.language),
   model: async (ctx, _s, arg) => {
     const { models, clock } = ctx.lilo;
     const label = () => `${models.chatSpec().provider}:${models.chatSpec().model}`;

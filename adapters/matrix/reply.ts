@@ -3,10 +3,18 @@ import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { sendMarkdown, sendReaction } from "./send.ts";
 import { sendQuestion } from "./questions.ts";
 import { MATRIX_MOOD_REACTIONS } from "./reactions.ts";
+import { PAUSED_EMOJI } from "../shared/mood-emoji.ts";
 
 /** Renders a core answer: the text, the mood as a reaction on the user's message, a yes/no question. */
 export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource, result: TurnResult): Promise<void> {
   if (result.duplicate) return;
+  // Held back by the budget's cap, the person told already today: a reaction says it arrived, no words.
+  if (result.paused && !result.text) {
+    await sendReaction(ctx.client, source.roomId, source.eventId, PAUSED_EMOJI).catch((err: unknown) =>
+      ctx.logger.debug("matrix reaction failed", { roomId: source.roomId, error: describeError(err) }),
+    );
+    return;
+  }
   try {
     await sendMarkdown(ctx.client, source.roomId, result.text, ctx.maxMessageChars);
   } catch (err) {

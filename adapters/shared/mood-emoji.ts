@@ -16,3 +16,9 @@ export const MOOD_EMOJI = {
   verspielt: "🤪",
   liebevoll: "🥰",
 } as const satisfies Record<Mood, string>;
+
+/**
+ * The reaction on a message the spent budget's cap held back once the person
+ * was told today: stored and seen, answered after `/budget` and `/retry`.
+ */
+export const PAUSED_EMOJI = "😴";

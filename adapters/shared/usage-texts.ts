@@ -60,7 +60,8 @@ export function usageText(o: UsageOverview, language: Lang): string {
     const b = o.budget[p];
     if (!b) continue;
     const name = de ? (p === "day" ? "Tagesbudget" : "Monatsbudget") : p === "day" ? "Daily budget" : "Monthly budget";
-    const spent = b.share >= 1 ? (de ? " – aufgebraucht" : " – spent") : "";
+    const lifted = o.budget.lifted ? (de ? ", für heute aufgehoben (/budget)" : ", lifted for today (/budget)") : "";
+    const spent = b.share >= 1 ? (de ? ` – aufgebraucht${lifted}` : ` – spent${lifted}`) : "";
     lines.push(`${name}: ${spendOfLimit(b.spent, b.limit, o.currency, language)} (${Math.floor(b.share * 100)} %)${spent}`);
   }
   const estimated = o.month.total.estimatedCalls;

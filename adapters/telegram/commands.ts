@@ -5,6 +5,7 @@ import { memoryOverview } from "./memory-view.ts";
 import { diaryReply, thinkReply } from "./on-demand.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
+import { budgetCommandText } from "../shared/budget-texts.ts";
 import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
 import { runTurn } from "./turn.ts";
@@ -19,7 +20,7 @@ export interface BotCommand {
 
 /** The commands this Lilo offers, in /help order. */
 export function availableCommands(texts: TelegramTexts): BotCommand[] {
-  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "why", "forget", "retry", "diary", "think", "push", "usage", "web"];
+  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "why", "forget", "retry", "diary", "think", "push", "usage", "budget", "web"];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
 
@@ -27,7 +28,7 @@ function helpText(texts: TelegramTexts): string {
   return [texts.helpTitle, ...availableCommands(texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
 }
 
-/** Registers /start, /help, /model, /memory, /retry, /diary, /think, /push, /usage and /web (/why and /forget: why.ts). */
+/** Registers /start, /help, /model, /memory, /retry, /diary, /think, /push, /usage, /budget and /web (/why and /forget: why.ts). */
 export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps): void {
   const { lilo, logger, texts } = deps;
   const say = (ctx: LiloContext, text: string) => sendText(ctx.api, ctx.chat!.id, text, logger);
@@ -48,6 +49,7 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
   });
 
   bot.command("usage", (ctx) => say(ctx, usageText(lilo.usage.overview(), lilo.config.persona.language)));
+  bot.command("budget", (ctx) => say(ctx, budgetCommandText(lilo.usage.liftBudget(), lilo.config.persona.language)));
 
   bot.command("memory", async (ctx) => {
     const view = memoryOverview(deps, ctx.liloUserId, String(ctx.chat.id));

@@ -13,6 +13,8 @@ const FALLBACK_PART_CHARS = 2_000;
  */
 export async function deliverAnswer(lilo: Lilo, api: Api, chatId: ChatId, result: TurnResult, logger: Logger): Promise<number[]> {
   const ids: number[] = [];
+  // A message the budget's cap held back, the person told already today: nothing to say (runTurn reacts with 😴).
+  if (result.paused && !result.text) return ids;
   try {
     ids.push(...(await sendText(api, chatId, result.text, logger)).map((m) => m.message_id));
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { ReactionTypeEmoji } from "grammy/types";
 import type { Mood } from "../../core/internal.ts";
-import { MOOD_EMOJI } from "../shared/mood-emoji.ts";
+import { MOOD_EMOJI, PAUSED_EMOJI } from "../shared/mood-emoji.ts";
 
 /**
  * One Telegram reaction per mood. Telegram accepts only its own reaction set,
@@ -8,3 +8,6 @@ import { MOOD_EMOJI } from "../shared/mood-emoji.ts";
  * compile time.
  */
 export const MOOD_REACTIONS = MOOD_EMOJI satisfies Record<Mood, ReactionTypeEmoji["emoji"]>;
+
+/** The reaction on a message held back by the budget's cap, checked the same way. */
+export const PAUSED_REACTION = PAUSED_EMOJI satisfies ReactionTypeEmoji["emoji"];

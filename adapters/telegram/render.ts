@@ -114,11 +114,15 @@ export function moodReaction(mood: Mood | undefined): ReactionTypeEmoji["emoji"]
  */
 export async function react(api: Api, chatId: ChatId, messageId: number, mood: Mood | undefined, logger: Logger): Promise<void> {
   const emoji = moodReaction(mood);
-  if (!emoji) return;
+  if (emoji) await reactWith(api, chatId, messageId, emoji, logger);
+}
+
+/** Puts one emoji as a reaction on a message; a refusal is logged, not thrown. */
+export async function reactWith(api: Api, chatId: ChatId, messageId: number, emoji: ReactionTypeEmoji["emoji"], logger: Logger): Promise<void> {
   try {
     await api.setMessageReaction(chatId, messageId, [{ type: "emoji", emoji }]);
   } catch (err) {
-    logger.warn("telegram reaction failed", { mood, error: describeError(err) });
+    logger.warn("telegram reaction failed", { emoji, error: describeError(err) });
   }
 }
 

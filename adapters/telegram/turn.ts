@@ -1,6 +1,7 @@
 import type { TurnResult } from "../../core/index.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
-import { react, sendQuestion, setKeyboard, withTyping } from "./render.ts";
+import { react, reactWith, sendQuestion, setKeyboard, withTyping } from "./render.ts";
+import { PAUSED_REACTION } from "./reactions.ts";
 import { deliverAnswer } from "./deliver.ts";
 
 /**
@@ -21,6 +22,11 @@ export async function runTurn(ctx: LiloContext, deps: TelegramDeps, produce: () 
     await setKeyboard(ctx.api, chatId, stale, [], deps.logger);
   }
   if (!result || result.duplicate) return undefined;
+  // Held back by the budget's cap, the person told already today: a reaction says it arrived, no words.
+  if (result.paused && !result.text) {
+    if (ctx.msg) await reactWith(ctx.api, chatId, ctx.msg.message_id, PAUSED_REACTION, deps.logger);
+    return result;
+  }
   deps.lastNotes.set(String(chatId), result.notesUsed);
   const sent = await deliverAnswer(deps.lilo, ctx.api, chatId, result, deps.logger);
   // A reply with /why to one of these messages explains this answer.

@@ -7,6 +7,7 @@ import { noDiaryText, noThoughtText } from "../../core/internal.ts";
 import { type Lilo, type MemoryHit, type TurnResult } from "../../core/index.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
+import { budgetCommandText } from "../shared/budget-texts.ts";
 import { terminalWhyCommand } from "./why-commands.ts";
 import type { TerminalTexts } from "./texts.ts";
 
@@ -100,6 +101,7 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
   },
   { name: "push", run: push },
   { name: "usage", run: (s) => s.say(usageText(s.lilo.usage.overview(), s.lilo.config.persona.language)) },
+  { name: "budget", run: (s) => s.say(budgetCommandText(s.lilo.usage.liftBudget(), s.lilo.config.persona.language)) },
   { name: "quit", run: () => undefined },
 ];
 

@@ -3,6 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { describeError, type Lilo, type TurnResult } from "../../core/index.ts";
 import { MOOD_NAMES } from "../../core/internal.ts";
 import { terminalTexts } from "./texts.ts";
+import { PAUSED_EMOJI } from "../shared/mood-emoji.ts";
 import { helpText, parseCommand, TERMINAL_CHAT, TERMINAL_TRANSPORT, type TerminalSession } from "./commands.ts";
 
 export interface TerminalOptions {
@@ -77,6 +78,8 @@ function show(lilo: Lilo, say: (t: string) => void, name: string, r: TurnResult)
 
 /** Text, mood (named in the persona's language) and a yes/no question as typed choices. */
 export function render(name: string, r: TurnResult, language: "de" | "en" = "de"): string {
+  // Held back by the budget's cap, the person told already today: the sign a chat shows as a reaction.
+  if (r.paused && !r.text) return `${name}: ${PAUSED_EMOJI}`;
   const mood = r.mood ? ` (${MOOD_NAMES[language][r.mood]})` : "";
   let out = `${name}${mood}: ${r.text}`;
   if (r.question) out += `\n${r.question.text}\n  → ${r.question.choices.map((c) => c.label).join(" / ")}`;

@@ -42,7 +42,19 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const models = modelling.models;
   const turn = createChatTurn(
     chatTurnParts(
-      { base: foundation, stores, remembering, models, budget: modelling.usage.budget, voice, care, questions, lookups: looks, durable },
+      {
+        base: foundation,
+        stores,
+        remembering,
+        models,
+        budget: modelling.usage.budget,
+        told: modelling.usage.told,
+        voice,
+        care,
+        questions,
+        lookups: looks,
+        durable,
+      },
       ports.steps,
     ),
   );

@@ -21,7 +21,7 @@ export interface ChatTurnParts {
   /** The built-in middleware by name; the order is this file's. */
   steps: {
     storeMessage: TurnMiddleware;
-    /** Tells each user once per period that a budget is spent, under the answer. */
+    /** While a spent budget's cap holds without a fallback model, ends the turn before any model call; else says once a day, under the answer, that the budget is spent. */
     budgetNotice: TurnMiddleware;
     extraction: TurnMiddleware;
     /** The chat log's message vectors, filled after the reply. */

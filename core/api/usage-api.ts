@@ -39,11 +39,21 @@ export interface UsageApi {
   overview(): UsageOverview;
   /** Where spending stands against LILO_BUDGET_DAY / LILO_BUDGET_MONTH now. */
   budget(): BudgetStatus;
+  /**
+   * Lifts a spent budget's cap for the rest of today (`/budget` in a chat):
+   * every model call runs as usual until midnight, then the budgets apply
+   * again. Says what happened: "lifted", "already-lifted", "not-spent" (no
+   * cap holds, nothing changed) or "no-budget" (none is set).
+   */
+  liftBudget(): BudgetLift;
   /** Sends a due budget warning (80 % or spent), once per period, outside quiet hours. */
   checkBudget(): Promise<void>;
   /** Every recorded call in the range, oldest first (`lilo export --usage`). */
   entries(opts?: { from?: string | undefined; to?: string | undefined }): (UsageEntry & { id: number })[];
 }
+
+/** What `liftBudget` did. */
+export type BudgetLift = "lifted" | "already-lifted" | "not-spent" | "no-budget";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -83,6 +93,12 @@ export function usageApi(deps: {
       };
     },
     budget: () => deps.budget.status(),
+    liftBudget() {
+      const status = deps.budget.status();
+      if (!status.day && !status.month) return "no-budget";
+      if (status.lifted) return "already-lifted";
+      return deps.budget.lift() ? "lifted" : "not-spent";
+    },
     checkBudget: () => deps.checkBudget(),
     entries: (opts = {}) => deps.ledger.entries(range(opts)),
   };

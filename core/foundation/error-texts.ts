@@ -45,7 +45,7 @@ interface ErrorSentences {
   noModel(): string;
   /** A message with no text reached the turn. */
   emptyMessage(): string;
-  /** A spent day or month budget stopped a background call. */
+  /** A spent day or month budget refused a model call before it was made. */
   budgetSpent(): string;
 }
 
@@ -93,7 +93,8 @@ const de: ErrorTexts = {
     noModel: () =>
       "Es ist kein Sprachmodell eingerichtet: trage in .env einen Schlüssel ein (ANTHROPIC_API_KEY, DEEPSEEK_API_KEY) oder OPENAI_BASE_URL mit LILO_CHAT_MODEL=openai:<Modellname>, oder führe lilo setup aus.",
     emptyMessage: () => "Eine leere Nachricht lässt sich nicht beantworten.",
-    budgetSpent: () => "Das Budget für Modellaufrufe ist aufgebraucht: keine Aufrufe im Hintergrund, bis es sich erneuert (lilo usage zeigt die Ausgaben).",
+    budgetSpent: () =>
+      "Das Budget für Modellaufrufe ist aufgebraucht: keine Aufrufe, bis es sich erneuert oder jemand es mit /budget für heute aufhebt (lilo usage zeigt die Ausgaben).",
   },
   codes: {
     "invalid-input": "Diese Eingabe lässt sich so nicht verwenden.",
@@ -162,7 +163,7 @@ const en: ErrorTexts = {
     noModel: () =>
       "No language model is set up: put a key in .env (ANTHROPIC_API_KEY, DEEPSEEK_API_KEY) or OPENAI_BASE_URL with LILO_CHAT_MODEL=openai:<model name>, or run lilo setup.",
     emptyMessage: () => "An empty message cannot be answered.",
-    budgetSpent: () => "The budget for model calls is spent: no background calls until it renews (lilo usage shows the spend).",
+    budgetSpent: () => "The budget for model calls is spent: no calls until it renews or someone lifts it for today with /budget (lilo usage shows the spend).",
   },
   codes: {
     "invalid-input": "That input cannot be used like this.",

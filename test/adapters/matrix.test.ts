@@ -308,6 +308,21 @@ describe("Matrix adapter against a fake homeserver", () => {
     expect(chats(model)).toHaveLength(0); // commands never reach the model
   });
 
+  it("at a spent day budget holds messages back (once a sentence, then 😴) until !budget lifts it and !retry answers", async () => {
+    await join();
+    await say("Hallo");
+    await t.lilo.idle();
+    await t.lilo.settings.set("budget.day", "1 tokens");
+    const calls = model.requests.length;
+    expect((await say("Noch da?")).content.body).toContain("Das Tagesbudget ist aufgebraucht");
+    const from = hs.sent.length;
+    hs.sendText(ROOM, CHRIS, "Hallo?");
+    expect((await hs.waitForSent((e) => e.type === "m.reaction", 5_000, from)).content["m.relates_to"]).toMatchObject({ key: "😴" });
+    expect(model.requests).toHaveLength(calls);
+    expect((await say("!budget")).content.body).toContain("Die Grenze des Budgets ist für heute aufgehoben");
+    expect((await say("!retry")).content.body).toBe("Antwort auf: Noch da?\n\nHallo?");
+  });
+
   it("refuses to forget a superseded (corrected) note, like Telegram: the ownership rule is the core's", async () => {
     await join();
     const old = await t.lilo.memory.add({ text: "Chris mag Tee", userId: "chris" });

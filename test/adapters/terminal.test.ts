@@ -91,6 +91,46 @@ describe("terminal chat", () => {
     expect(t.lilo.memory.list("owner", { store: "notes" })).toEqual([]);
   });
 
+  it("at a spent day budget holds messages back without a model call, says so once, then /budget and /retry answer", async () => {
+    fake.replyAlways((b) => ({ text: isExtraction(b.system) ? '{"facts":[]}' : "Hallo zurück!", usage: { input_tokens: 90, output_tokens: 10 } }));
+    const capped = makeTestLilo({
+      ANTHROPIC_API_KEY: "k",
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      LILO_CHAT_MODEL: "anthropic:claude-test",
+      LILO_BUDGET_DAY: "200 tokens",
+    });
+    try {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let printed = "";
+      output.on("data", (c) => (printed += String(c)));
+      const done = runTerminal(capped.lilo, { input, output, userId: "owner" });
+      const printedSoFar = async (text: string) => {
+        for (let waited = 0; !printed.includes(text); waited += 20) {
+          if (waited > 5_000) throw new Error(`never printed "${text}":\n${printed}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      input.write("Hallo\n");
+      await printedSoFar("Lilo: Hallo zurück!");
+      await capped.lilo.idle(); // the extraction after the answer spends the 200 tokens
+      const calls = fake.requests.length;
+      for (const line of ["Bist du da?", "Und jetzt?"]) input.write(`${line}\n`);
+      await printedSoFar("Lilo: 😴");
+      expect(fake.requests.length).toBe(calls);
+      input.write("/budget\n");
+      input.end("/retry\n");
+      await done;
+      expect(printed.match(/Das Tagesbudget ist aufgebraucht/g)).toHaveLength(1);
+      expect(printed).toContain("Lilo: 😴");
+      expect(printed).toContain("Die Grenze des Budgets ist für heute aufgehoben");
+      expect(printed.trimEnd().endsWith("Lilo: Hallo zurück!")).toBe(true);
+      expect(fake.requests.length).toBeGreaterThan(calls);
+    } finally {
+      await capped.cleanup();
+    }
+  });
+
   it("speaks English under an English persona", async () => {
     const en = makeTestLilo({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_LANGUAGE: "en" });
     try {

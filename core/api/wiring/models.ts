@@ -32,7 +32,7 @@ export function wireModels(
   ports: Pick<LiloPorts, "models" | "chatModel" | "modelFactory" | "modelLister" | "localModels">,
 ): Modelling {
   const { config, db, clock, logger } = base;
-  const usage = usageLedger(config, db, clock, logger);
+  const usage = usageLedger(config, db, clock, logger, settings);
   const overrides: Partial<Record<ModelRole, ChatModel>> = {};
   for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
     overrides[role as ModelRole] = usage.wrap(model);

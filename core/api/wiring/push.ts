@@ -28,7 +28,7 @@ export function wirePush(base: Base, stores: Pick<Stores, "settings" | "history"
     maxAgeHours: () => config.push.maxAgeHours,
   });
   const warnings = budgetWarnings(
-    { budget: usage.budget, push, settings: stores.settings, clock, logger, users: () => stores.history.users() },
+    { budget: usage.budget, told: usage.told, push, settings: stores.settings, clock, logger, users: () => stores.history.users() },
     { costs: config.costs, language: config.persona.language },
   );
   usage.afterCall(() => background.run("budget warning", () => warnings.check()));

@@ -7,6 +7,7 @@
 import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Budget } from "../../foundation/usage/budget.ts";
+import type { BudgetTold } from "../../foundation/usage/budget-told.ts";
 import type { DurableJobs } from "../../foundation/util/durable-jobs.ts";
 import type { TurnMiddleware } from "../../conversation/turn/types.ts";
 import type { Questions } from "../../conversation/questions/questions.ts";
@@ -49,6 +50,8 @@ interface TurnServices {
   models: ModelRegistry;
   /** The day and month budgets against the usage ledger. */
   budget: Budget;
+  /** Who was told today that the budget is spent. */
+  told: BudgetTold;
   voice: Voice;
   care: Pick<MemoryCare, "correctionLog" | "receipts" | "boundaryGuard">;
   questions: Questions;
@@ -68,7 +71,7 @@ export function chatTurnParts(t: TurnServices, extra: readonly TurnMiddleware[] 
   return {
     steps: {
       storeMessage: storeMessageStep(t),
-      budgetNotice: budgetNotice({ budget: t.budget, settings: t.stores.settings, clock }, { costs: config.costs, language }),
+      budgetNotice: budgetNotice({ budget: t.budget, told: t.told }, { costs: config.costs, language }),
       extraction: extractionStep(t),
       messageVectors: messageVectorsAfterReply(messageVectorsTask(t.remembering.messageVectors)),
       markedWrong: markedWrong({ questions: t.questions, corrections: corrections(t), memory: t.remembering.memory, chatLog, persona, clock, logger }),

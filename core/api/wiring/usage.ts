@@ -9,8 +9,10 @@ import type { Clock } from "../../foundation/ports/clock.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
 import type { Db } from "../../foundation/store/db.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
+import type { SettingsStore } from "../../foundation/store/settings.ts";
 import { UsageLedger } from "../../foundation/store/usage-ledger.ts";
 import { Budget } from "../../foundation/usage/budget.ts";
+import { BudgetTold } from "../../foundation/usage/budget-told.ts";
 import { priceTable, type PriceTable } from "../../foundation/usage/prices.ts";
 import { recordingUsage } from "../../foundation/usage/usage-recording.ts";
 import { describeError } from "../../foundation/errors.ts";
@@ -20,17 +22,19 @@ import { localDay } from "../../foundation/util/time.ts";
 export interface UsageParts {
   ledger: UsageLedger;
   budget: Budget;
+  /** Who was told today that the budget is spent (the push and the chat share it). */
+  told: BudgetTold;
   prices: PriceTable;
-  /** The model with every answered call recorded (and background calls refused while a budget is spent). */
+  /** The model with every answered call recorded, and every call refused while the budget's cap holds (but the fallback model's). */
   wrap(model: ChatModel): ChatModel;
   /** Runs `listener` after each recorded call (the budget warning). */
   afterCall(listener: () => void): void;
 }
 
 /** Builds the usage parts from the configuration (`costs` is live: budgets apply as soon as they change). */
-export function usageLedger(config: LiloConfig, db: Db, clock: Clock, logger: Logger): UsageParts {
+export function usageLedger(config: LiloConfig, db: Db, clock: Clock, logger: Logger, settings: SettingsStore): UsageParts {
   const ledger = new UsageLedger(db);
-  const budget = new Budget(ledger, clock, config.timezone, () => config.costs);
+  const budget = new Budget(ledger, clock, config.timezone, () => config.costs, settings);
   const prices = priceTable(config.costs.prices);
   const listeners: (() => void)[] = [];
   let prunedOn = "";
@@ -48,6 +52,7 @@ export function usageLedger(config: LiloConfig, db: Db, clock: Clock, logger: Lo
   return {
     ledger,
     budget,
+    told: new BudgetTold(settings, clock, config.timezone),
     prices,
     wrap: (model) => recordingUsage(model, recording),
     afterCall: (listener) => void listeners.push(listener),

@@ -43,6 +43,13 @@ export interface TurnResult {
   error?: { code: ErrorCode; message: string; retryable: boolean };
   /** The message had been handled before (a redelivered update): nothing to send. */
   duplicate?: boolean;
+  /**
+   * The spent budget's cap held the message back: no model was asked, the
+   * message is stored and `/retry` answers it once the cap is lifted. An
+   * empty `text` means the person was told today already: adapters show a
+   * 😴 reaction instead of a message.
+   */
+  paused?: boolean;
 }
 
 /**

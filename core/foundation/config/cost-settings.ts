@@ -26,14 +26,14 @@ export const costSettings = z.object({
   keepDays: s(positiveInt(400), { env: "LILO_USAGE_KEEP_DAYS", doc: "the usage ledger forgets calls older than this", group: "costs" }),
   budgetDay: s(budget(), {
     env: "LILO_BUDGET_DAY",
-    doc: "per local day: an amount (2.50) or tokens (300k tokens); 80 % warns once, 100 % stops the background jobs",
+    doc: "per local day: an amount (2.50) or tokens (300k tokens); 80 % warns once, 100 % stops every model call until /budget lifts it for today",
     group: "costs",
     live: "budget.day",
   }),
   budgetMonth: s(budget(), { env: "LILO_BUDGET_MONTH", doc: "per calendar month, the same way", group: "costs", live: "budget.month" }),
   fallbackModel: s(z.string().trim().default(""), {
     env: "LILO_BUDGET_FALLBACK_MODEL",
-    doc: "provider:model the chat switches to once a budget is spent; empty = the chat keeps its model and says the budget is spent",
+    doc: "provider:model every role switches to once a budget is spent; empty = Lilo pauses, and says how to go on",
     group: "costs",
     live: "budget.fallback_model",
     example: "deepseek:deepseek-chat",

@@ -28,7 +28,7 @@ export class ModelRegistry {
     private readonly factory: ModelFactory,
     private readonly settings: SettingsStore,
     private readonly overrides: Partial<Record<ModelRole, ChatModel>> = {},
-    /** The cheaper model the chat switches to while a budget is spent (LILO_BUDGET_FALLBACK_MODEL), else undefined. */
+    /** The cheaper model every role switches to while a spent budget's cap holds (LILO_BUDGET_FALLBACK_MODEL), else undefined. */
     private readonly budgetFallback: () => ChatModel | undefined = () => undefined,
     /** The models a provider offers (`GET /models`), undefined when it lists none; without it nothing is checked. */
     private readonly lister?: ModelLister,
@@ -41,11 +41,11 @@ export class ModelRegistry {
    * The model for a role. A role without its own setting (LILO_DIARY_MODEL, …)
    * follows the chat model in force, so a run-time switch moves extraction,
    * judge, summary, diary and reflection too, never leaving memory writing on
-   * a dead provider. While a budget is spent and a fallback model is
-   * configured, the chat and the roles following it use that model.
+   * a dead provider. While a spent budget's cap holds and a fallback model
+   * is configured, every role uses that model: the cap refuses any other.
    */
   forRole(role: ModelRole): ChatModel {
-    const fallback = role === "chat" || !this.config.models[role] ? this.budgetFallback() : undefined;
+    const fallback = this.budgetFallback();
     if (fallback) return fallback;
     const override = this.overrides[role] ?? (role !== "chat" && !this.config.models[role] ? this.overrides.chat : undefined);
     if (override) return override;

@@ -81,6 +81,11 @@ export class JobsStore {
     prepared(this.db, `UPDATE jobs SET status = ?, error = ?, updated_at = ? WHERE id = ?`).run(final ? "failed" : "pending", error, now, id);
   }
 
+  /** Leaves the job pending without counting this start: it could not run yet (the budget's cap), which is no failure of its own. */
+  postponed(id: number, reason: string, now: string): void {
+    prepared(this.db, `UPDATE jobs SET status = 'pending', attempts = max(attempts - 1, 0), error = ?, updated_at = ? WHERE id = ?`).run(reason, now, id);
+  }
+
   /** Jobs by status, for `lilo status`/tests. */
   counts(): Record<string, number> {
     const rows = prepared(this.db, `SELECT status, count(*) AS n FROM jobs GROUP BY status`).all() as { status: string; n: number }[];

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
+import { modelLabel, type ChatModel, type ChatRequest, type ChatResponse } from "../ports/chat-model.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { UsageLedger } from "../store/usage-ledger.ts";
@@ -17,8 +17,8 @@ interface UsageRecording {
   logger: Logger;
   /** The price table now (defaults and LILO_MODEL_PRICES). */
   prices: () => PriceTable;
-  /** May a call for this purpose run now (budgets)? */
-  allows: (purpose: ChatRequest["purpose"]) => boolean;
+  /** May a call for this purpose on this model ("provider:model") run now (the budget's cap)? */
+  allows: (purpose: ChatRequest["purpose"], model: string) => boolean;
   /** Told after each recorded call (the budget warning looks then). */
   recorded?: () => void;
 }
@@ -28,19 +28,24 @@ interface UsageRecording {
  * ledger: provider, model, purpose, user, the provider's token counts (or an
  * estimate, marked, when the server sent none), latency and cost from the
  * price table (null for a model without a price). The one place usage is
- * recorded: the composition root wraps every model with it. A background
- * call refused by a spent budget throws a LiloError "budget-spent" and costs
- * nothing.
+ * recorded and capped: the composition root wraps every model with it, so
+ * a call the spent budget refuses (every role's, unless it goes to the
+ * fallback model) throws a LiloError "budget-spent" before anything is sent,
+ * and costs nothing.
  */
 export function recordingUsage(model: ChatModel, r: UsageRecording): ChatModel {
   return {
     provider: model.provider,
     model: model.model,
     async complete(request: ChatRequest): Promise<ChatResponse> {
-      if (!r.allows(request.purpose)) {
-        throw new LiloError("budget-spent", `The budget is spent: no ${request.purpose ?? "background"} call until it renews (lilo usage shows the spend)`, {
-          said: said("budgetSpent"),
-        });
+      if (!r.allows(request.purpose, modelLabel(model))) {
+        throw new LiloError(
+          "budget-spent",
+          `The budget is spent: no ${request.purpose ?? "other"} call until it renews or is lifted (lilo usage shows the spend)`,
+          {
+            said: said("budgetSpent"),
+          },
+        );
       }
       const started = performance.now();
       const response = await model.complete(request);

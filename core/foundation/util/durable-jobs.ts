@@ -2,7 +2,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { Job, JobsStore } from "../store/jobs.ts";
 import type { BackgroundTasks } from "./background.ts";
-import { describeError } from "../errors.ts";
+import { LiloError, describeError } from "../errors.ts";
 
 /** Runs one kind of stored job; throws to have it tried again. */
 type JobHandler = (job: Job) => Promise<void>;
@@ -25,6 +25,9 @@ export class DurableJobs {
     private readonly logger: Logger,
     private readonly maxAttempts: number,
   ) {}
+
+  /** The budget's cap held a job back and that was logged; reset once a job runs again. */
+  private waitLogged = false;
 
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
@@ -60,7 +63,9 @@ export class DurableJobs {
       try {
         await handler(job);
         this.store.done(job.id, now());
+        this.waitLogged = false;
       } catch (err) {
+        if (err instanceof LiloError && err.code === "budget-spent") return this.postpone(job, err);
         const final = job.attempts + 1 >= this.maxAttempts;
         this.store.failed(job.id, describeError(err), now(), final);
         this.logger.error(`job ${job.kind} failed${final ? "; giving up" : "; it runs again on the next start"}`, { jobId: job.id, error: describeError(err) });
@@ -68,5 +73,13 @@ export class DurableJobs {
     } finally {
       this.running.delete(job.id);
     }
+  }
+
+  /** A job the budget's cap refused stays pending, its attempt not counted: it runs once the cap is lifted or the budget renews (logged once). */
+  private postpone(job: Job, err: LiloError): void {
+    this.store.postponed(job.id, describeError(err), this.clock.now().toISOString());
+    if (this.waitLogged) return;
+    this.waitLogged = true;
+    this.logger.info("after-reply jobs wait: the budget is spent; they run once it renews or /budget lifts it for today", { jobId: job.id, kind: job.kind });
   }
 }
