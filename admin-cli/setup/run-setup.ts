@@ -46,7 +46,7 @@ export async function interactiveSetup(streams: SetupStreams, place: SetupPlace)
       notice.forEach((line) => asker.say(line));
       offline =
         (await asker.choose(t.howToGetThem, [
-          { name: "download", label: t.downloadThem },
+          { name: "download", label: t.downloadThem(missing.own !== undefined) },
           { name: "copy", label: t.copyThem },
         ])) === 1;
       if (offline) {

@@ -40,7 +40,8 @@ export interface SetupTexts {
   embeddingFile: (model: string, size: string, path: string) => string;
   ownModelFile: (name: string, size: string, path: string) => string;
   howToGetThem: string;
-  downloadThem: string;
+  /** `own`: Lilo's own model is among them (the setup fetches it now, the embedding model comes with the first start). */
+  downloadThem: (own: boolean) => string;
   copyThem: string;
   /** What to copy where for each file, and the switch that keeps Lilo from trying to download it. */
   copyEmbedding: (model: string, path: string) => string;
@@ -97,7 +98,10 @@ const de: SetupTexts = {
   embeddingFile: (m, size, path) => `  • das Embedding-Modell ${m} (${size}) im Ordner ${path}`,
   ownModelFile: (name, size, path) => `  • Lilos eigenes Modell ${name} (${size}) als ${path}`,
   howToGetThem: "Wie kommen sie dorthin?",
-  downloadThem: "herunterladen (braucht Internet; Lilos eigenes Modell jetzt gleich, das Embedding-Modell beim ersten Start)",
+  downloadThem: (own) =>
+    own
+      ? "herunterladen (braucht Internet; Lilos eigenes Modell jetzt gleich, das Embedding-Modell beim ersten Start)"
+      : "herunterladen (braucht Internet; beim ersten Start)",
   copyThem: "ich kopiere sie selbst dorthin (ohne Internet)",
   copyEmbedding: (m, path) =>
     `Kopiere den Ordner des Embedding-Modells (von https://huggingface.co/${m}: config.json, tokenizer.json, tokenizer_config.json, onnx/model_quantized.onnx) nach ${path}.`,
@@ -155,7 +159,10 @@ const en: SetupTexts = {
   embeddingFile: (m, size, path) => `  • the embedding model ${m} (${size}) in the folder ${path}`,
   ownModelFile: (name, size, path) => `  • Lilo's own model ${name} (${size}) as ${path}`,
   howToGetThem: "How do they get there?",
-  downloadThem: "download them (needs internet; Lilo's own model right now, the embedding model on the first start)",
+  downloadThem: (own) =>
+    own
+      ? "download them (needs internet; Lilo's own model right now, the embedding model on the first start)"
+      : "download them (needs internet; on the first start)",
   copyThem: "I copy them there myself (no internet)",
   copyEmbedding: (m, path) =>
     `Copy the embedding model's folder (from https://huggingface.co/${m}: config.json, tokenizer.json, tokenizer_config.json, onnx/model_quantized.onnx) to ${path}.`,
