@@ -102,15 +102,20 @@ async function firstRunSetup(config: LiloConfig, terminal: SetupStreams | undefi
     return false;
   }
   const { interactiveSetup } = await import("./admin-cli/setup/run-setup.ts");
-  const written = await interactiveSetup(terminal, { envFile: config.run.envFile, env: process.env, catalogue: LOCAL_MODEL_CATALOGUE });
+  const written = await interactiveSetup(terminal, {
+    envFile: config.run.envFile,
+    env: process.env,
+    catalogue: LOCAL_MODEL_CATALOGUE,
+    folders: { embedding: config.embedding.localDir, local: config.local.dir },
+  });
   return written !== undefined;
 }
 
 /** What to do when Lilo is not set up and no terminal can answer questions. */
 function setupSteps(envFile: string): string {
   return [
-    "Lilo is not set up yet. Run `npm start` (or `lilo setup`) in a terminal: it asks for your language, your name,",
-    "the model (an Anthropic/OpenAI/DeepSeek key or a local server), Telegram/Matrix and the time zone, and writes",
+    "Lilo is not set up yet. Run `npm start` (or `npx lilo setup`) in a terminal: it asks for your language, your name,",
+    "the model (an Anthropic/OpenAI/DeepSeek key, a server of your own or Lilo's own model), Telegram/Matrix and the time zone, and writes",
     `${envFile}. Without a terminal: ${SCRIPTED_EXAMPLE}`,
     "",
     NO_MODEL_HELP,

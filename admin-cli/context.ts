@@ -49,7 +49,7 @@ export const openFromEnv =
       const next =
         config.run.envFile && existsSync(config.run.envFile)
           ? "Start Lilo once (`npm start` in her folder)"
-          : "Run `lilo setup` and `npm start` in Lilo's folder first";
+          : "Run `npx lilo setup` and `npm start` in Lilo's folder first";
       throw new ConfigError(
         `Lilo has no data in ${config.dataDir} (looked for ${config.dbPath}; home ${config.home ?? process.cwd()}). ` +
           `${next}, or set LILO_HOME to the folder that holds her .env and data/.`,

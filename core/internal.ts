@@ -60,9 +60,12 @@ export { configSection, sectionOf, type ConfigSection, type SectionValues } from
 export { setting as configLeaf, opt as optionalText, url as optionalUrl, int as wholeNumber, bool as configFlag } from "./foundation/config/rules.ts";
 
 // Lilo's own model (LILO_CHAT_MODEL=local:<name>): the catalogue the setup offers, and the engine with its download progress.
-export { LOCAL_MODELS } from "./foundation/providers/local/catalogue.ts";
+export { LOCAL_MODELS, catalogueEntry, localModelProblem, DEFAULT_LOCAL_MODEL, type LocalModelEntry } from "./foundation/providers/local/catalogue.ts";
 export { LocalModels } from "./foundation/providers/local/local-models.ts";
-export type { DownloadStep } from "./foundation/providers/local/download-progress.ts";
+// The setup fetches a catalogue model before the first chat, through the same resumable, verified download.
+export { ensureModelFile } from "./foundation/providers/local/model-file.ts";
+export { DEFAULT_EMBEDDING_MODELS } from "./foundation/config/config.ts";
+export { loggedProgress, type DownloadStep } from "./foundation/providers/local/download-progress.ts";
 
 // One retry policy (capped backoff with jitter) for the adapters' loops without an SDK of their own.
 export { withRetry, type Sleep } from "./foundation/util/retry.ts";

@@ -70,6 +70,16 @@ export class Asker {
     }
   }
 
+  /**
+   * An optional step's question: an empty line skips the step (undefined)
+   * whatever was typed before, so a wrong token never traps the user in a
+   * question they cannot answer.
+   */
+  async askOrSkip(q: Question): Promise<string | undefined> {
+    const answer = await this.ask({ ...q, default: undefined, check: (a) => (a === "" ? undefined : q.check?.(a)) });
+    return answer === "" ? undefined : answer;
+  }
+
   /** One of `choices` by its number (1…n) or its name; `defaultIndex` on an empty line. */
   async choose(text: string, choices: readonly { label: string; name: string }[], defaultIndex = 0): Promise<number> {
     this.say(text);

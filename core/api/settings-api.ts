@@ -70,13 +70,15 @@ interface SettingsApiDeps {
   store: SettingsStore;
   models: ModelRegistry;
   now: () => string;
+  /** Program state not to list: the record of a model no longer in use (`lilo status` leaves it out too). */
+  outOfUse?: (key: string) => boolean;
 }
 
 /**
  * The settings use cases over the live settings, the chat model registry and the listed and secret leaves of
  * the table the configuration was read with (the core's and every registered section's).
  */
-export function createSettingsApi({ config, live, store, models, now }: SettingsApiDeps): SettingsApi {
+export function createSettingsApi({ config, live, store, models, now, outOfUse = () => false }: SettingsApiDeps): SettingsApi {
   let defaults: LiloConfig | undefined;
   const { leaves, sections } = config.table;
   const configRows = (): SettingRow[] => {
@@ -127,7 +129,7 @@ export function createSettingsApi({ config, live, store, models, now }: Settings
       const hidden = new Set(live.map((r) => r.key));
       const state = store
         .all()
-        .filter((s) => !(s.userId === GLOBAL && hidden.has(s.key)))
+        .filter((s) => !(s.userId === GLOBAL && (hidden.has(s.key) || outOfUse(s.key))))
         .map((s) => ({ key: s.key, userId: s.userId === GLOBAL ? undefined : s.userId, value: looksSecret(s.key) ? "(hidden)" : redactSecrets(s.value) }));
       return { live, state, config: configRows(), secrets: secretRows() };
     },

@@ -33,7 +33,7 @@ describe("the lilo executable", () => {
     const refused = await lilo(["rules", "list"], { LILO_HOME: empty, LILO_DATA_DIR: "data" }).catch((e: { code: number; stderr: string }) => e);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining(`Lilo has no data in ${join(empty, "data")}`) });
     expect(existsSync(join(empty, "data"))).toBe(false);
-    expect((refused as { stderr: string }).stderr).toContain("Run `lilo setup` and `npm start`");
+    expect((refused as { stderr: string }).stderr).toContain("Run `npx lilo setup` and `npm start`");
     // After `lilo setup` only the first start is missing.
     writeFileSync(join(empty, ".env"), "LILO_LANGUAGE=en\n", { mode: 0o600 });
     const afterSetup = await lilo(["rules", "list"], { LILO_HOME: empty, LILO_DATA_DIR: "data" }).catch((e: { code: number; stderr: string }) => e);

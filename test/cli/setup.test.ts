@@ -79,9 +79,9 @@ describe("first run: npm start asks the setup's questions, then chats", () => {
     await when("The server offers 2 models:");
     await when("→ [1]: ", "qwen2.5");
     await when("Connect Telegram? (y/n) [n]: ", "y");
-    await when("Your bot's token from @BotFather (not shown): ", "wrong-token");
+    await when("Your bot's token from @BotFather (not shown; Enter: skip): ", "wrong-token");
     await when("✗ Telegram refused the token");
-    await when("(not shown): ", tg.token);
+    await when("(not shown; Enter: skip): ", tg.token);
     await when("Found the bot @lilo_test_bot");
     await when("Now send your bot @lilo_test_bot a message");
     tg.pushMessage({ fromId: USER, chatId: USER, text: "hi" });
@@ -114,6 +114,23 @@ describe("first run: npm start asks the setup's questions, then chats", () => {
     expect(String(sent.params.text)).toContain("Hi Sam, schön!");
     expect(tg.sent.filter((c) => c.method === "sendMessage")).toHaveLength(1);
   }, 120_000);
+
+  it("without a terminal, npm start names every way to a model and exits with status 1", async () => {
+    const other = mkdtempSync(join(tmpdir(), "lilo-setup-"));
+    try {
+      const r = await run(process.execPath, ["--import", "tsx", join(process.cwd(), "main.ts")], { cwd: process.cwd(), env: env(other) }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(r).toMatchObject({ code: 1 });
+      const said = (r as { stderr: string }).stderr;
+      for (const way of ["ANTHROPIC_API_KEY=", "OPENAI_API_KEY=", "DEEPSEEK_API_KEY=", "OPENAI_BASE_URL=", "LILO_CHAT_MODEL=local", "LILO_LOCAL_OFFLINE=true"])
+        expect(said).toContain(way);
+      expect(said).toContain("--model local --yes");
+      expect(said).toContain("npx lilo setup");
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("lilo setup --yes writes the same .env, mode 0600, with the token from the environment", async () => {
     const other = mkdtempSync(join(tmpdir(), "lilo-setup-"));

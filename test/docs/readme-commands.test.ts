@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createTinyModel } from "../fixtures/tiny-model.ts";
+import { createTinyGguf } from "../fixtures/tiny-gguf.ts";
+import { LOCAL_MODELS } from "../../core/internal.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { isExtraction, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 
@@ -33,15 +35,15 @@ function firstConversation(markdown: string): { said: string; answer: string } {
 /** A command CI runs, as a line of .ci/run (options after the command allowed). */
 const ciRuns = (command: string) => new RegExp(`^${command}(\\s|$)`, "m").test(CI);
 
-/** The README's scripted setup: `lilo setup … --yes`, run as `node admin-cli/bin.js setup …`. */
-const SETUP = /^lilo setup (.+ --yes)$/;
+/** The README's scripted setup: `npx lilo setup … --yes`, run as the README writes it, with npx in Lilo's folder. */
+const SETUP = /^npx lilo setup (.+ --yes)$/;
 
 /** Every shape of command this file runs; a README command matching none fails the first test. */
 const COVERED: Array<{ shape: RegExp; how: string }> = [
   { shape: /^npm install$/, how: "CI's clean install (`npm ci` in .ci/run)" },
   { shape: /^npm test$/, how: "CI's test command (.ci/run)" },
   { shape: /^npm start$/, how: "spawned below with the README's first conversation" },
-  { shape: SETUP, how: "spawned below against a fake model server" },
+  { shape: SETUP, how: "spawned below: a server of one's own against a fake model server, Lilo's own model with a copied file" },
 ];
 
 describe("the README", () => {
@@ -74,7 +76,9 @@ describe("every command the README shows is run", () => {
     let llm: FakeOpenAI;
     let child: ChildProcessWithoutNullStreams | undefined;
     const conversation = firstConversation(README);
-    const setupLine = shellCommands(README).find((c) => SETUP.test(c));
+    const setupLines = shellCommands(README).filter((c) => SETUP.test(c));
+    const setupLine = setupLines.find((c) => c.includes("--base-url"));
+    const ownModelLine = setupLines.find((c) => / --model local /.test(c));
 
     beforeAll(async () => {
       home = mkdtempSync(join(tmpdir(), "lilo-readme-"));
@@ -104,16 +108,34 @@ describe("every command the README shows is run", () => {
       LILO_GREETING_ENABLED: "false",
     });
 
-    it("the README's lilo setup line writes .env for the server it names", async () => {
-      expect(setupLine, "the README shows a `lilo setup … --yes` line").toBeDefined();
-      const args = SETUP.exec(setupLine!)![1]!.split(/\s+/);
+    /** `npx lilo setup <args>` in Lilo's folder, as a reader types it after `npm install`; the home comes from LILO_HOME. */
+    const npxSetup = (line: string, where: Record<string, string>, swap: (args: string[]) => void = () => undefined) => {
+      const args = SETUP.exec(line)![1]!.split(/\s+/);
       expect(args.join(" "), "the line needs no shell quoting").not.toMatch(/["'`$\\]/);
+      swap(args);
+      return run("npx", ["lilo", "setup", ...args], { cwd: process.cwd(), env: where });
+    };
+
+    it("the README's npx lilo setup line writes .env for the server it names", async () => {
+      expect(setupLine, "the README shows an `npx lilo setup … --base-url … --yes` line").toBeDefined();
       // The server the README names is the reader's; here it is the fake one.
-      const serverAt = args.indexOf("--base-url") + 1;
-      if (serverAt > 0) args[serverAt] = llm.baseURL;
-      const out = await run(process.execPath, [join(process.cwd(), "admin-cli", "bin.js"), "setup", ...args], { cwd: home, env: env() });
+      const out = await npxSetup(setupLine!, env(), (args) => (args[args.indexOf("--base-url") + 1] = llm.baseURL));
       expect(out.stdout).toContain(`wrote ${join(home, ".env")}`);
       expect(readFileSync(join(home, ".env"), "utf8")).toContain(`OPENAI_BASE_URL=${llm.baseURL}`);
+    }, 60_000);
+
+    it("the README's setup line for Lilo's own model takes a model file copied into the folder it names", async () => {
+      expect(ownModelLine, "the README shows an `npx lilo setup … --model local … --yes` line").toBeDefined();
+      const own = mkdtempSync(join(tmpdir(), "lilo-readme-own-"));
+      try {
+        // Never the real gigabyte: a tiny GGUF under the catalogue's file name, as a reader without internet copies it.
+        await createTinyGguf(join(own, "data", "models", LOCAL_MODELS[0]!.file));
+        const out = await npxSetup(ownModelLine!, { ...env(), HOME: own, LILO_HOME: own });
+        expect(out.stdout).toContain(`wrote ${join(own, ".env")}`);
+        expect(readFileSync(join(own, ".env"), "utf8")).toMatch(/^LILO_CHAT_MODEL=local$/m);
+      } finally {
+        rmSync(own, { recursive: true, force: true });
+      }
     }, 60_000);
 
     // After the setup line, on the .env it wrote: the order a reader follows.

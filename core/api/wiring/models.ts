@@ -9,6 +9,7 @@ import type { SettingsStore } from "../../foundation/store/settings.ts";
 import { Contacts } from "../../foundation/health/contacts.ts";
 import { recordingContact } from "../../foundation/health/contact-model.ts";
 import { ModelRegistry, type ModelLister } from "../../foundation/models/registry.ts";
+import { formatModelSpec } from "../../foundation/config/model-spec.ts";
 import { listModels } from "../../foundation/providers/model-list.ts";
 import { createChatModel } from "../../foundation/providers/model-factory.ts";
 import { LocalModels } from "../../foundation/providers/local/local-models.ts";
@@ -36,7 +37,9 @@ export function wireModels(
   const overrides: Partial<Record<ModelRole, ChatModel>> = {};
   for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
     overrides[role as ModelRole] = usage.wrap(model);
-  const contacts = new Contacts(settings, clock);
+  // Declared before the registry it asks, which is built below with the contacts it records to.
+  let inUse: (model: string) => boolean = () => true;
+  const contacts = new Contacts(settings, clock, (model) => inUse(model));
   // One engine for every role that uses Lilo's own model: one model in memory.
   const localModels = ports.localModels ?? new LocalModels(config.local, config.modelCall.maxTokens, logger);
   const makeModel = ports.modelFactory ?? ((spec) => createChatModel(spec, config, localModels));
@@ -50,5 +53,20 @@ export function wireModels(
     () => budgetFallbackModel(usage.budget, models, logger),
     lister,
   );
+  inUse = (model) => modelsInUse(config, models, usage.budget.fallbackModel()).has(model);
   return { models, contacts, usage, close: () => localModels.close() };
+}
+
+/** "provider:model" of every model a role may call now: the chat model in force, each role's own, the budget's fallback. */
+function modelsInUse(config: Base["config"], models: ModelRegistry, fallback: string | undefined): Set<string> {
+  const specs = new Set<string>();
+  try {
+    specs.add(formatModelSpec(models.chatSpec()));
+  } catch {
+    // No chat model configured: no model is in use as the chat's.
+  }
+  // The configured chat model is in use only while no run-time switch replaces it: chatSpec() says which.
+  for (const [role, spec] of Object.entries(config.models)) if (spec && role !== "chat") specs.add(formatModelSpec(spec));
+  if (fallback) specs.add(fallback);
+  return specs;
 }

@@ -130,9 +130,12 @@ function modelSpecs(raw: RawConfig["models"], providers: ReturnType<typeof provi
 export const NO_MODEL_HELP = [
   "Lilo needs a language model. Set one of these in .env (see .env.example):",
   "  ANTHROPIC_API_KEY=sk-ant-...                 (Claude)",
+  "  OPENAI_API_KEY=sk-...                        (OpenAI)",
   "  DEEPSEEK_API_KEY=sk-...                      (DeepSeek)",
   "  OPENAI_BASE_URL=http://127.0.0.1:11434/v1    (any OpenAI-compatible server, e.g. a local Ollama)",
   "    together with LILO_CHAT_MODEL=openai:<model name>, e.g. openai:llama3.1",
+  "  LILO_CHAT_MODEL=local                        (no key, no server: Lilo's own model, downloaded once, 1–5 GB;",
+  "    without internet copy its .gguf file into data/models and set LILO_LOCAL_OFFLINE=true)",
 ].join("\n");
 
 /** The chat model spec, or a ConfigError telling the user what to set. */

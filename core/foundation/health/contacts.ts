@@ -14,6 +14,8 @@ export interface ContactStatus {
 
 /** Settings keys of contact records start with this. */
 const PREFIX = "contact:";
+/** A model's contact is named "model provider:model" (see contact-model.ts). */
+const MODEL = "model ";
 /** A successful contact is written at most this often per service: polling must not mean a write per call. */
 const WRITE_EVERY_MS = 60_000;
 
@@ -31,6 +33,12 @@ export class Contacts {
   constructor(
     private readonly settings: SettingsStore,
     private readonly clock: Clock,
+    /**
+     * Whether a model ("provider:model") is in use now. A model switched away
+     * from keeps its record for when it comes back, but its last failure no
+     * longer shows: it says nothing about the model that answers now.
+     */
+    private readonly modelInUse: (model: string) => boolean = () => true,
   ) {}
 
   /** `name` answered. */
@@ -48,12 +56,19 @@ export class Contacts {
     this.write(name, { lastFailureAt: this.clock.now().toISOString(), lastError: redactSecrets(error).slice(0, 300) });
   }
 
-  /** Every service contacted so far, by name. */
+  /** Every adapter contacted so far, and every model in use that was, by name. */
   list(): ContactStatus[] {
     return this.settings
       .list(PREFIX)
+      .filter(({ key }) => !this.outOfUse(key))
       .map(({ key, value }) => ({ name: key.slice(PREFIX.length), ...(JSON.parse(value) as Omit<ContactStatus, "name">) }))
       .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** A settings key that holds the record of a model no longer in use (`lilo settings` leaves it out too). */
+  outOfUse(key: string): boolean {
+    const model = key.startsWith(`${PREFIX}${MODEL}`) ? key.slice(PREFIX.length + MODEL.length) : undefined;
+    return model !== undefined && !this.modelInUse(model);
   }
 
   private write(name: string, change: Omit<ContactStatus, "name">): void {
