@@ -228,4 +228,8 @@ ${["notes", "important", "thoughts", "diary"].map(userKeywordIndex).join("")}
   );
 ${["notes", "important", "thoughts", "diary"].map(memoryKeywordChanges).join("")}
   `,
+  /* An answer the person stopped while it was being written (Telegram's stop button): its text is what
+     had been shown, and the mark says it is not the whole answer the model would have written. */ `
+  ALTER TABLE messages ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
