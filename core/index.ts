@@ -20,7 +20,8 @@ export { loadConfigFromEnv } from "./foundation/config/load.ts";
 export { ANY_USER } from "./api/names.ts";
 
 // What a turn takes and gives back; a step of one's own (`LiloPorts.steps`) is a TurnMiddleware.
-export type { IncomingMessage, TurnResult, Question, TurnMiddleware, TurnContext } from "./conversation/turn/types.ts";
+export type { IncomingMessage, TurnResult, TurnOptions, Question, TurnMiddleware, TurnContext } from "./conversation/turn/types.ts";
+export type { AnswerStream, StreamUpdate } from "./conversation/turn/answer-stream.ts";
 export type { MemoryHit } from "./memory/memory.ts";
 export type { MemoryEntry } from "./api/memory-api.ts";
 

@@ -4,7 +4,7 @@ import type { ChatRequest } from "../foundation/ports/chat-model.ts";
 import type { Logger } from "../foundation/ports/logger.ts";
 import type { Transcriber } from "../foundation/ports/transcriber.ts";
 import type { SettingsApi } from "./settings-api.ts";
-import type { IncomingMessage, TurnResult } from "../conversation/turn/types.ts";
+import type { IncomingMessage, TurnOptions, TurnResult } from "../conversation/turn/types.ts";
 import type { MemoryBlocks } from "../conversation/turn/memory-blocks.ts";
 import type { MemoryHit } from "../memory/memory.ts";
 import type { UnfinishedMessage } from "../foundation/store/inbox.ts";
@@ -107,12 +107,12 @@ export interface Lilo {
   readonly logger: Logger;
   /** Speech to text for voice notes; undefined when no transcription endpoint is configured. */
   readonly transcriber: Transcriber | undefined;
-  /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). */
-  handleMessage(message: IncomingMessage): Promise<TurnResult>;
+  /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). `options.stream` shows the answer as it is written. */
+  handleMessage(message: IncomingMessage, options?: TurnOptions): Promise<TurnResult>;
   /** The cheat sheet Lilo would send for this message now, with its memory blocks; stores nothing (derived message vectors aside), calls no model. */
   preview(message: { userId: string; text: string }): Promise<{ request: ChatRequest; notes: MemoryHit[]; blocks: MemoryBlocks }>;
   /** Answers the user's last message again after a failure; undefined if it was answered. */
-  retry(userId: string): Promise<TurnResult | undefined>;
+  retry(userId: string, options?: TurnOptions): Promise<TurnResult | undefined>;
   /** The durable inbox (adapters), and resuming what a crash left open. */
   inbox: InboxApi;
   /** Notes, important memories, thoughts and diary entries: row and vector together, the ownership rule inside. */

@@ -8,7 +8,7 @@
  */
 import type { ChatLogMessage } from "../foundation/store/chat-log.ts";
 import type { ImageInput } from "../foundation/ports/chat-model.ts";
-import type { IncomingMessage, TurnInput, TurnMiddleware, TurnResult } from "../conversation/turn/types.ts";
+import type { IncomingMessage, TurnInput, TurnMiddleware, TurnOptions, TurnResult } from "../conversation/turn/types.ts";
 import type { AfterReplyTask } from "../conversation/turn/types.ts";
 import type { Received } from "../conversation/turn/receive.ts";
 import { Turn } from "../conversation/turn/context.ts";
@@ -53,9 +53,9 @@ export interface ChatTurnParts {
 /** The chat turn's entry points. */
 export interface ChatTurn {
   /** One chat turn for a message from an adapter. */
-  handle(msg: IncomingMessage): Promise<TurnResult>;
+  handle(msg: IncomingMessage, options?: TurnOptions): Promise<TurnResult>;
   /** Answers the user's newest message again after a failed model call or delivery, without storing it twice. */
-  retry(userId: string): Promise<TurnResult | undefined>;
+  retry(userId: string, options?: TurnOptions): Promise<TurnResult | undefined>;
   /** Stores a message as the platform hands it over (before it is acknowledged). */
   receive(msg: IncomingMessage): Received;
   /** Answers or hands back a stored message after a restart (core/conversation/turn/resume.ts). */
@@ -91,8 +91,8 @@ export function createChatTurn(parts: ChatTurnParts): ChatTurn {
   ];
   parts.registerTasks(middleware.flatMap((m) => m.tasks ?? []));
   const chain = compose(middleware);
-  const run = async (input: TurnInput): Promise<TurnResult> => {
-    const ctx = new Turn(input);
+  const run = async (input: TurnInput, options: TurnOptions = {}): Promise<TurnResult> => {
+    const ctx = new Turn(input, options.stream);
     await chain(ctx);
     if (!ctx.result) throw new LiloError("internal", "the chat turn ended without a result");
     return ctx.result;
@@ -102,10 +102,10 @@ export function createChatTurn(parts: ChatTurnParts): ChatTurn {
 
   return {
     middleware,
-    handle: (message) => run({ kind: "new", message }),
-    async retry(userId) {
+    handle: (message, options) => run({ kind: "new", message }, options),
+    async retry(userId, options) {
       const last = parts.retryable(userId);
-      return last ? run({ kind: "retry", message: last }) : undefined;
+      return last ? run({ kind: "retry", message: last }, options) : undefined;
     },
     receive: (msg) => parts.receive(msg),
     finish: (messageId) => parts.finish(messageId, answerStored),

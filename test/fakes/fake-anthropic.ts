@@ -17,6 +17,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { sendJson, type RecordedRequest } from "./http-server.ts";
+import { piecesOf, sendSse, type StreamPlan } from "./sse.ts";
 import { roughTokens, startScriptedLlm, type Responder, type ScriptedLlm } from "./scripted-llm.ts";
 
 /** The part of a Messages API request body tests look at. */
@@ -43,6 +44,8 @@ export type AnthropicReply =
       usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number } | null;
       /** Native tool calls, sent as `tool_use` blocks after the text (stop_reason "tool_use"). */
       toolCalls?: Array<{ id?: string; name: string; input: unknown }>;
+      /** How the answer streams when the request asks for `stream: true`. */
+      stream?: StreamPlan;
     };
 
 /** Static answer, or a function of the parsed request body (may be async). */
@@ -87,6 +90,7 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<
       },
       sendReply: (res, body, answer) => {
         const r: Exclude<AnthropicReply, string> = typeof answer === "string" ? { text: answer } : answer;
+        if ((body as { stream?: unknown }).stream === true) return streamReply(res, body, r);
         sendJson(res, 200, {
           id: `msg_fake_${nextId++}`,
           type: "message",
@@ -122,5 +126,55 @@ function sendError(res: ServerResponse, status: number, message?: string, header
     status,
     { type: "error", error: { type, message: message ?? `fake ${type} (${status})` }, request_id: requestId },
     { "request-id": requestId, ...headers },
+  );
+}
+
+/**
+ * The answer as Anthropic's message events: message_start, the text block's
+ * deltas piece by piece, each tool_use block with its JSON in two
+ * fragments, message_delta with the stop reason and output tokens, message_stop.
+ */
+function streamReply(res: ServerResponse, body: AnthropicRequestBody, r: Exclude<AnthropicReply, string>): Promise<void> {
+  const usage = r.usage ?? { input_tokens: roughTokens(JSON.stringify(body.messages)), output_tokens: roughTokens(r.text) };
+  const ev = (event: string, data: object) => ({ event, data: { type: event, ...data } });
+  const pieces = r.stream?.pieces ?? piecesOf(r.text);
+  const withText = Boolean(r.text) || !r.toolCalls?.length;
+  const tools = (r.toolCalls ?? []).flatMap((c, i) => {
+    const index = (withText ? 1 : 0) + i;
+    const json = JSON.stringify(c.input);
+    const half = Math.ceil(json.length / 2);
+    return [
+      ev("content_block_start", { index, content_block: { type: "tool_use", id: c.id ?? `toolu_fake_${nextId++}`, name: c.name, input: {} } }),
+      ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: json.slice(0, half) } }),
+      ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: json.slice(half) } }),
+      ev("content_block_stop", { index }),
+    ];
+  });
+  const message = {
+    id: `msg_fake_${nextId++}`,
+    type: "message",
+    role: "assistant",
+    content: [],
+    model: r.model ?? body.model,
+    stop_reason: null,
+    stop_sequence: null,
+  };
+  return sendSse(
+    res,
+    [
+      ev("message_start", { message: { ...message, usage: { ...usage, output_tokens: 1 } } }),
+      ...(withText ? [ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } })] : []),
+    ],
+    withText ? pieces.map((p) => [ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: p } })]) : [],
+    [
+      ...(withText ? [ev("content_block_stop", { index: 0 })] : []),
+      ...tools,
+      ev("message_delta", {
+        delta: { stop_reason: r.stopReason ?? (r.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      }),
+      ev("message_stop", {}),
+    ],
+    r.stream,
   );
 }

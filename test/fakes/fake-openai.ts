@@ -18,6 +18,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { sendJson } from "./http-server.ts";
+import { piecesOf, sendSse, type StreamPlan } from "./sse.ts";
 import { roughTokens, startScriptedLlm, type Responder, type ScriptedLlm } from "./scripted-llm.ts";
 
 /** The part of a Chat Completions request body tests look at. */
@@ -41,6 +42,8 @@ export type OpenAIReply =
       usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | null;
       /** Native function calls, sent as `tool_calls` (finish_reason "tool_calls"); `arguments` is JSON-encoded unless a string. */
       toolCalls?: Array<{ id?: string; name: string; input: unknown }>;
+      /** How the answer streams when the request asks for `stream: true`. */
+      stream?: StreamPlan;
     };
 
 /** Static answer, or a function of the parsed request body (may be async). */
@@ -56,6 +59,8 @@ export interface FakeOpenAIOptions {
   apiKey?: string;
   /** When set, `GET …/models` lists these model ids, as OpenAI and local servers (Ollama, llama.cpp) do; else it is 404. */
   models?: readonly string[];
+  /** Default wait before each streamed piece, in ms (a reply's own `stream.paceMs` wins). */
+  streamPaceMs?: number;
 }
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
@@ -95,6 +100,8 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOp
         }));
         const prompt = roughTokens(JSON.stringify(body.messages));
         const completion = roughTokens(r.text);
+        const usage = r.usage === null ? undefined : (r.usage ?? { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion });
+        if (body.stream === true) return streamReply(res, body, r, toolCalls, usage, options.streamPaceMs);
         sendJson(res, 200, {
           id: `chatcmpl-fake${nextId++}`,
           object: "chat.completion",
@@ -125,4 +132,54 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOp
 function sendError(res: ServerResponse, status: number, message?: string, headers: Record<string, string> = {}): void {
   const { type, code } = ERROR_TYPES[status] ?? { type: status >= 500 ? "server_error" : "invalid_request_error", code: null };
   sendJson(res, status, { error: { message: message ?? `fake ${type} (${status})`, type, param: null, code } }, headers);
+}
+
+/**
+ * The answer as Chat Completions chunks: the text in pieces, the tool calls
+ * (name first, arguments in two fragments, as servers send them), the
+ * finish reason, then the usage in a chunk of its own when the request asked
+ * for it with `stream_options.include_usage`, and `[DONE]`.
+ */
+function streamReply(
+  res: ServerResponse,
+  body: OpenAIRequestBody,
+  r: Exclude<OpenAIReply, string>,
+  toolCalls: Array<{ id: string; function: { name: string; arguments: string } }>,
+  usage: object | undefined,
+  defaultPaceMs: number | undefined,
+): Promise<void> {
+  const id = `chatcmpl-fake${nextId++}`;
+  const chunk = (choice: object | undefined, extra: object = {}) => ({
+    data: {
+      id,
+      object: "chat.completion.chunk",
+      created: Math.floor(Date.now() / 1000),
+      model: r.model ?? body.model,
+      choices: choice ? [{ index: 0, logprobs: null, finish_reason: null, ...choice }] : [],
+      ...extra,
+    },
+  });
+  const pieces = r.stream?.pieces ?? piecesOf(r.text);
+  const calls = toolCalls.flatMap((c, index) => {
+    const half = Math.ceil(c.function.arguments.length / 2);
+    return [
+      chunk({
+        delta: { tool_calls: [{ index, id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments.slice(0, half) } }] },
+      }),
+      chunk({ delta: { tool_calls: [{ index, function: { arguments: c.function.arguments.slice(half) } }] } }),
+    ];
+  });
+  const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  return sendSse(
+    res,
+    [chunk({ delta: { role: "assistant", content: "" } })],
+    pieces.map((p) => [chunk({ delta: { content: p } })]),
+    [
+      ...calls,
+      chunk({ delta: {}, finish_reason: r.finishReason ?? (toolCalls.length ? "tool_calls" : "stop") }),
+      ...(wantsUsage && usage ? [chunk(undefined, { usage })] : []),
+      { data: "[DONE]" },
+    ],
+    { ...(defaultPaceMs !== undefined ? { paceMs: defaultPaceMs } : {}), ...r.stream },
+  );
 }

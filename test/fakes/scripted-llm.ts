@@ -39,7 +39,8 @@ export interface VendorProtocol<Body, Reply> {
   /** Error text for a wrong key; echoes the key, as some servers do, so tests can prove Lilo redacts it. */
   wrongKeyMessage(key: string | undefined): string;
   sendError(res: ServerResponse, status: number, message?: string, headers?: Record<string, string>): void;
-  sendReply(res: ServerResponse, body: Body, reply: Reply): void;
+  /** Sends the answer; a streamed one (SSE) resolves when it is written. */
+  sendReply(res: ServerResponse, body: Body, reply: Reply): void | Promise<void>;
   /** The body as tests read it (e.g. Anthropic's cache-marked system blocks as one string); default the body as sent. */
   normalize?(body: Body): Body;
   /** Answers a request that is no model call (e.g. `GET /models`); true when it did. */

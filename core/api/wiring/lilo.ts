@@ -76,8 +76,8 @@ export function assembleLilo(p: LiloParts): Lilo {
     clock,
     logger,
     transcriber: p.transcriber,
-    handleMessage: (message) => turn.handle(message),
-    retry: (userId) => turn.retry(userId),
+    handleMessage: (message, options) => turn.handle(message, options),
+    retry: (userId, options) => turn.retry(userId, options),
     inbox: inboxApi(p),
     // Outside a turn the chat log's newest messages are embedded first; a turn leaves that to its after-reply job.
     preview: async (message) => (await concepts.ready(), await messageVectors.catchUp(message.userId), turn.preview(message)),

@@ -189,7 +189,7 @@ function answerStep(t: TurnServices, sheet: TurnSheet): TurnMiddleware {
   };
   return answerWithModel(
     { sheet, answering: answering(t), replies, persona: t.voice.persona, logger, receipts },
-    { budget: config.budget, media: config.media, maxTokens: config.modelCall.maxTokens },
+    { budget: config.budget, media: config.media, maxTokens: config.modelCall.maxTokens, streaming: () => config.modelCall.streaming },
   );
 }
 

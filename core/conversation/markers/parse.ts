@@ -15,15 +15,15 @@ export interface ParsedAnswer<N extends string = string> {
 }
 
 /** An unknown name that still "looks like a marker": at least two capitals, no lower case. */
-function isAllCaps(raw: string): boolean {
+export function isAllCaps(raw: string): boolean {
   return raw === raw.toUpperCase() && /\p{Lu}.*\p{Lu}/u.test(raw);
 }
 
 /** Placeholder for a removed marker until the whitespace tidy-up; NUL never occurs in chat text. */
-const GAP = "\u0000";
+export const GAP = "\u0000";
 
 /** Opening quote → accepted closing quotes ("…", „…“/„…”, “…”, «…», »…«). */
-const QUOTES: Readonly<Record<string, string>> = {
+export const QUOTES: Readonly<Record<string, string>> = {
   '"': '"',
   "„": "“”",
   "“": "”",
@@ -31,18 +31,18 @@ const QUOTES: Readonly<Record<string, string>> = {
   "»": "«",
 };
 
-const FENCE = /[ \t]*(`{3,}|~{3,})/y;
-const QUOTE_LINE = /[ \t]*>/y;
-const HEAD = /(\[\[?|\()[ \t]*(\p{L}[\p{L}\p{N}_-]*)[ \t]*:/uy;
+export const FENCE = /[ \t]*(`{3,}|~{3,})/y;
+export const QUOTE_LINE = /[ \t]*>/y;
+export const HEAD = /(\[\[?|\()[ \t]*(\p{L}[\p{L}\p{N}_-]*)[ \t]*:/uy;
 const TRUNCATED_HEAD = /\[\[?[ \t]*(\p{L}{2,})[ \t]*$/uy;
 /** A forgotten colon: "[Emotion froh]". Only canonical names count, so "[Wichtig ist …]" stays prose. */
-const HEAD_NO_COLON = /(\[\[?)[ \t]*(\p{L}+)[ \t]+(?=[^\s\]])/uy;
+export const HEAD_NO_COLON = /(\[\[?)[ \t]*(\p{L}+)[ \t]+(?=[^\s\]])/uy;
 /** Emphasis around a whole marker ("**[EMOTION: x]**"): removed with it, never left as "****". */
-const EMPHASIS = /(\*{1,3}|_{1,3})$/;
-const BLANK_LINE = /\n[ \t]*\r?\n/;
+export const EMPHASIS = /(\*{1,3}|_{1,3})$/;
+export const BLANK_LINE = /\n[ \t]*\r?\n/;
 
 /** End of a fenced code block opening at `pos`; an unclosed fence runs to the end (as in CommonMark). */
-function fenceEnd(text: string, pos: number): number | undefined {
+export function fenceEnd(text: string, pos: number): number | undefined {
   FENCE.lastIndex = pos;
   const m = FENCE.exec(text);
   if (!m) return undefined;
@@ -54,7 +54,7 @@ function fenceEnd(text: string, pos: number): number | undefined {
 }
 
 /** End of a Markdown quote line (`> ...`) starting at `pos`. */
-function quoteLineEnd(text: string, pos: number): number | undefined {
+export function quoteLineEnd(text: string, pos: number): number | undefined {
   QUOTE_LINE.lastIndex = pos;
   if (!QUOTE_LINE.test(text)) return undefined;
   const nl = text.indexOf("\n", pos);
@@ -62,7 +62,7 @@ function quoteLineEnd(text: string, pos: number): number | undefined {
 }
 
 /** End of the inline code span at `pos`, or just of the backtick run when it has no partner. */
-function inlineCodeEnd(text: string, pos: number): number {
+export function inlineCodeEnd(text: string, pos: number): number {
   let run = pos;
   while (text[run] === "`") run++;
   const len = run - pos;
@@ -78,7 +78,7 @@ function inlineCodeEnd(text: string, pos: number): number {
 }
 
 /** End of a quoted span opening at `pos` and closing on the same line, if any. */
-function quoteEnd(text: string, pos: number, closers: string): number | undefined {
+export function quoteEnd(text: string, pos: number, closers: string): number | undefined {
   for (let i = pos + 1; i < text.length && text[i] !== "\n"; i++) {
     if (closers.includes(text[i]!)) return i + 1;
   }
@@ -102,7 +102,7 @@ function findClose(text: string, from: number, open: string, close: string): num
 }
 
 /** A marker-like bracket at `pos`: where it ends and, if executable, the marker. */
-function matchMarker<N extends string>(text: string, pos: number, registry: MarkerRegistry<N>): { end: number; marker?: Marker<N> } | undefined {
+export function matchMarker<N extends string>(text: string, pos: number, registry: MarkerRegistry<N>): { end: number; marker?: Marker<N> } | undefined {
   HEAD.lastIndex = pos;
   const head = HEAD.exec(text) ?? withoutColon(text, pos, registry);
   if (!head) {
@@ -135,7 +135,7 @@ function matchMarker<N extends string>(text: string, pos: number, registry: Mark
 }
 
 /** The head of "[Emotion froh]" shaped like a regular head, when its name is a canonical marker name. */
-function withoutColon(text: string, pos: number, registry: MarkerRegistry): RegExpExecArray | null {
+export function withoutColon(text: string, pos: number, registry: MarkerRegistry): RegExpExecArray | null {
   HEAD_NO_COLON.lastIndex = pos;
   const m = HEAD_NO_COLON.exec(text);
   return m && registry.isCanonical(m[2]!) ? m : null;
@@ -148,7 +148,7 @@ const GAP_RUN = new RegExp(`((?:[ \\t]*\\r?\\n)*[ \\t]*)${GAP}((?:[ \\t\\r\\n]*$
  * its line with it, blank-line runs are capped at one, and inline a single
  * space remains (none before punctuation). Text away from markers is untouched.
  */
-function tidy(text: string): string {
+export function tidy(text: string): string {
   return text.replace(GAP_RUN, (match, left: string, mid: string, right: string, offset: number) => {
     const before = text.slice(0, offset);
     const after = text.slice(offset + match.length);

@@ -37,7 +37,7 @@ interface ExchangeJob {
 export function recordAnswer(
   deps: ReplyRecorder,
   ctx: { userId: string; conversationId: number; userMessage: { id: number }; scheduled: readonly ScheduledTask[] },
-  answer: { text: string; model: string; mood: Mood | null; recallAnswer: boolean },
+  answer: { text: string; model: string; mood: Mood | null; recallAnswer: boolean; stopped?: boolean },
 ): ChatLogMessage {
   const now = deps.clock.now().toISOString();
   const stored = writeTransaction(deps.db, () => {
@@ -50,6 +50,7 @@ export function recordAnswer(
       mood: answer.mood,
       createdAt: now,
       recallAnswer: answer.recallAnswer,
+      ...(answer.stopped ? { stopped: true } : {}),
       replyTo: ctx.userMessage.id,
       delivery: "pending",
     });

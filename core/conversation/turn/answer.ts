@@ -10,6 +10,7 @@ import type { TurnSheet } from "./sheet.ts";
 import type { Answering } from "./answering.ts";
 import type { TurnContext as Turn, TurnMiddleware, TurnResult } from "./types.ts";
 import { recordAnswer, type ReplyRecorder } from "./after-reply.ts";
+import { streamingModel, type StreamingModel } from "./answer-stream.ts";
 import { applyBudget } from "./request-budget.ts";
 import { imagePlan } from "./images.ts";
 import { normalizeText } from "../../foundation/util/text.ts";
@@ -35,6 +36,8 @@ interface AnswerConfig {
   budget: LiloConfig["budget"];
   media: LiloConfig["media"];
   maxTokens: number;
+  /** LILO_STREAMING now (a live setting): "off" sends every answer whole even when the adapter asks for a stream. */
+  streaming: () => LiloConfig["modelCall"]["streaming"];
 }
 
 /** How often the model is asked before an empty or markers-only answer is reported. */
@@ -52,19 +55,23 @@ export function answerWithModel(s: AnswerServices, config: AnswerConfig): TurnMi
     name: "answer",
     async run(turn) {
       let notes: MemoryHit[] = [];
+      let live: StreamingModel | undefined;
       try {
-        turn.result = await answer(s, config, turn, (n) => (notes = n));
+        const base = s.answering.model();
+        live = turn.stream && config.streaming() !== "off" ? streamingModel(base, s.answering.markers, turn.stream) : undefined;
+        turn.result = await answer(s, config, turn, live?.model ?? base, (n) => (notes = n));
       } catch (err) {
-        turn.result = failed(s, turn, err, notes);
+        // The person stopped the answer: what they saw is the answer, kept as such.
+        const shown = turn.stream?.signal?.aborted ? live?.shown().trim() : undefined;
+        turn.result = shown && live ? stopped(s, turn, live.model, shown, notes) : failed(s, turn, err, notes);
       }
       turn.replyRecorded = true;
     },
   };
 }
 
-async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report: (notes: MemoryHit[]) => void): Promise<TurnResult> {
+async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, model: ChatModel, report: (notes: MemoryHit[]) => void): Promise<TurnResult> {
   const language = s.persona.language;
-  const model = s.answering.model();
   const pictures = imagePlan({ media: config.media, language }, model, ctx, ctx.images);
   let notes: MemoryHit[] = [];
   let blocks: MemoryBlocks | undefined;
@@ -88,6 +95,14 @@ async function answer(s: AnswerServices, config: AnswerConfig, ctx: Turn, report
     if (result) return pictures.annotate(ctx.notice ? { ...result, text: `${result.text}\n\n${ctx.notice}` } : result);
   }
   throw new LiloError("empty-answer", "the model answered with nothing to show");
+}
+
+/** The answer the person stopped while it was written: the text shown is stored (no markers ran) and marked stopped. */
+function stopped(s: AnswerServices, ctx: Turn, model: ChatModel, shown: string, notes: MemoryHit[]): TurnResult {
+  s.logger.info("answer stopped while it was written; what was shown is kept", { userId: ctx.userId, chars: shown.length });
+  const label = modelLabel(model);
+  const stored = recordAnswer(s.replies, ctx, { text: shown, model: label, mood: null, recallAnswer: false, stopped: true });
+  return { ok: true, stopped: true, text: shown, userMessageId: ctx.userMessage.id, answerMessageId: stored.id, model: label, notesUsed: notes };
 }
 
 /** The failed turn as its result: told to the user, the message marked failed (retryable when the error is). */

@@ -10,6 +10,7 @@ import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Persona } from "../persona/persona.ts";
 import type { FetchDeps } from "../markers/fetch.ts";
 import type { Marker, MarkerTurn, StoreMarkerServices } from "../markers/marker.ts";
+import type { MarkerRegistry } from "../markers/marker-registry.ts";
 import type { ToolCalling } from "../../lookups/tool-calling.ts";
 import { parseMarkers } from "../markers/parse.ts";
 import { executeStoreMarkers, type MarkerEffects } from "../markers/execute.ts";
@@ -33,6 +34,8 @@ interface AnsweringSources {
 export interface Answering {
   /** The chat model of this turn. */
   model(): ChatModel;
+  /** The markers understood (what the stream filter holds back). */
+  readonly markers: MarkerRegistry;
   /** The model's answer to the request, with native tools where the model has them; `toolsUsed` names the tools that ran. */
   complete(
     ctx: { userId: string; conversationId: number },
@@ -50,6 +53,7 @@ export function createAnswering(s: AnsweringSources): Answering {
   const lookups = (userId: string) => ({ ...s.fetching, tools: s.tools, userName: s.persona.userName(userId), persona: s.persona });
   return {
     model: () => s.models.forRole("chat"),
+    markers: s.fetching.markers,
     complete: (ctx, model, request) => completeWithTools(lookups(ctx.userId), ctx, model, request),
     resolve: (ctx, model, request, raw, outside) =>
       resolveFetchMarkers(lookups(ctx.userId), ctx, model, request, parseMarkers(raw, s.fetching.markers), outside),

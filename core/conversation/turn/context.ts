@@ -1,6 +1,7 @@
 import type { ChatLogMessage } from "../../foundation/store/chat-log.ts";
 import type { ImageInput } from "../../foundation/ports/chat-model.ts";
 import { LiloError } from "../../foundation/errors.ts";
+import type { AnswerStream } from "./answer-stream.ts";
 import type { AfterReplyTask, Question, ScheduledTask, SheetSlots, StoredTurn, TurnContext, TurnFlags, TurnInput, TurnResult } from "./types.ts";
 
 /**
@@ -18,7 +19,10 @@ export class Turn implements TurnContext {
   replyRecorded = false;
   private stored: StoredTurn | undefined;
 
-  constructor(readonly input: TurnInput) {}
+  constructor(
+    readonly input: TurnInput,
+    readonly stream?: AnswerStream,
+  ) {}
 
   /** Sets the message fields (the store-message middleware, or the preview for a message not stored). */
   attach(stored: StoredTurn): void {

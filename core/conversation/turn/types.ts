@@ -3,6 +3,7 @@ import type { ChatLogMessage } from "../../foundation/store/chat-log.ts";
 import type { ImageInput } from "../../foundation/ports/chat-model.ts";
 import type { ErrorCode } from "../../foundation/errors.ts";
 import type { Mood } from "../markers/emotion.ts";
+import type { AnswerStream } from "./answer-stream.ts";
 
 /** A message from a user, as an adapter hands it to the core. */
 export interface IncomingMessage {
@@ -50,6 +51,14 @@ export interface TurnResult {
    * 😴 reaction instead of a message.
    */
   paused?: boolean;
+  /** The person stopped the answer while it was written: `text` is what had been shown, stored as the answer. */
+  stopped?: boolean;
+}
+
+/** How an adapter wants one turn run. */
+export interface TurnOptions {
+  /** Shows the answer as it is written (when LILO_STREAMING is not off). */
+  stream?: AnswerStream | undefined;
 }
 
 /**
@@ -137,6 +146,8 @@ export type TurnInput =
 export interface TurnContext extends Readonly<StoredTurn> {
   readonly userId: string;
   readonly input: TurnInput;
+  /** Where the answer streams to as it is written, when the adapter asked for it. */
+  readonly stream?: AnswerStream | undefined;
   readonly sheet: SheetSlots;
   readonly flags: TurnFlags;
   /** A question to ask with the answer (at most one per turn). */

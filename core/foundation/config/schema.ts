@@ -63,6 +63,12 @@ export const rawConfigSchema = z.object({
     timeoutMs: s(positiveInt(60_000), { env: "LILO_MODEL_TIMEOUT_MS", doc: "per model call", group: "models" }),
     maxRetries: s(int(3), { env: "LILO_MODEL_MAX_RETRIES", doc: "by the provider's SDK on 429, 5xx, timeouts and connection errors", group: "models" }),
     maxTokens: s(positiveInt(2_048), { env: "LILO_MODEL_MAX_TOKENS", doc: "output limit of a chat answer", group: "models" }),
+    streaming: s(z.enum(["auto", "off"]).default("auto"), {
+      env: "LILO_STREAMING",
+      doc: "auto shows answers as they are written (Telegram drafts or edits, Matrix edits, the terminal); off sends each answer whole",
+      group: "models",
+      live: "streaming",
+    }),
   }),
   persona: z.object({
     name: s(z.string().trim().min(1).default("Lilo"), { env: "LILO_NAME", doc: "her name", group: "persona" }),

@@ -77,6 +77,14 @@ export interface ChatRequest {
   /** Retries of this call by the provider's SDK; default the configured count. 0 for a caller that retries on its own terms. */
   maxRetries?: number;
   signal?: AbortSignal;
+  /**
+   * Asks for the answer as it is written: a provider that can stream calls
+   * this with each piece of text, in order, and still resolves with the whole
+   * response (usage, tool calls). Failures before the first piece are retried
+   * as for any call, never after it (the caller has shown that text). A
+   * provider that cannot stream ignores it. JSON calls never set it.
+   */
+  onDelta?: (text: string) => void;
 }
 
 export interface ChatResponse {

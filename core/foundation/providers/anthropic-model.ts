@@ -47,22 +47,21 @@ export class AnthropicModel implements ChatModel {
   }
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
+    const body: Anthropic.MessageCreateParamsNonStreaming = {
+      model: this.model,
+      max_tokens: request.maxTokens ?? this.maxTokens,
+      ...(request.system ? { system: systemBlocks(request) } : {}),
+      messages: request.messages.map(anthropicMessage),
+      ...anthropicTools(request),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+    const options = {
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.maxRetries !== undefined ? { maxRetries: request.maxRetries } : {}),
+    };
     let message: Anthropic.Message;
     try {
-      message = await this.client.messages.create(
-        {
-          model: this.model,
-          max_tokens: request.maxTokens ?? this.maxTokens,
-          ...(request.system ? { system: systemBlocks(request) } : {}),
-          messages: request.messages.map(anthropicMessage),
-          ...anthropicTools(request),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        },
-        {
-          ...(request.signal ? { signal: request.signal } : {}),
-          ...(request.maxRetries !== undefined ? { maxRetries: request.maxRetries } : {}),
-        },
-      );
+      message = request.onDelta ? await this.streamed(body, options, request.onDelta) : await this.client.messages.create(body, options);
     } catch (err) {
       throw this.toProviderError(err);
     }
@@ -78,6 +77,30 @@ export class AnthropicModel implements ChatModel {
       ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
       ...(message.usage ? { usage: anthropicUsage(message.usage) } : {}),
     };
+  }
+
+  /**
+   * The same call as a stream of server-sent events: the SDK retries the
+   * request until the stream opens, never once text has arrived; the final
+   * message carries the usage and the tool calls as `create` would.
+   */
+  private async streamed(
+    body: Anthropic.MessageCreateParamsNonStreaming,
+    options: { signal?: AbortSignal; maxRetries?: number },
+    onDelta: (text: string) => void,
+  ): Promise<Anthropic.Message> {
+    const stream = this.client.messages.stream(body, options);
+    stream.on("text", (delta) => onDelta(delta));
+    const message = await stream.finalMessage();
+    // A connection that breaks off mid-answer ends the stream without a stop reason: that is a failure, not a short answer.
+    if (message.stop_reason) return message;
+    throw providerFailure({
+      provider: this.provider,
+      kind: options.signal?.aborted ? "aborted" : "connection",
+      baseUrl: this.client.baseURL,
+      detail: "the answer's stream broke off before its end",
+      cause: message,
+    });
   }
 
   private toProviderError(err: unknown): ProviderFailure {

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import { collectStream } from "./openai-stream.ts";
 import type { ChatModel, ChatRequest, ChatResponse } from "../ports/chat-model.ts";
 import { providerFailure, sdkFailure, type ProviderFailure } from "./sdk-errors.ts";
 import { sdkRetryOptions } from "./sdk-retry.ts";
@@ -64,12 +65,13 @@ export class OpenAICompatibleModel implements ChatModel {
       ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
       ...openaiTools(request),
     };
+    const options = {
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.maxRetries !== undefined ? { maxRetries: request.maxRetries } : {}),
+    };
     let completion: ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(body, {
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(request.maxRetries !== undefined ? { maxRetries: request.maxRetries } : {}),
-      });
+      completion = request.onDelta ? await this.streamed(body, options, request) : await this.client.chat.completions.create(body, options);
     } catch (err) {
       throw this.toProviderError(err);
     }
@@ -83,6 +85,21 @@ export class OpenAICompatibleModel implements ChatModel {
       ...(choice.finish_reason ? { stopReason: choice.finish_reason } : {}),
       ...(completion.usage ? { usage: openaiUsage(completion.usage) } : {}),
     };
+  }
+
+  /**
+   * The same call with `stream: true`: the SDK retries the request until the
+   * stream opens, never once text has arrived. `include_usage` makes the last
+   * chunk carry the usage, so the ledger records the provider's counts.
+   */
+  private async streamed(body: ChatCompletionCreateParamsNonStreaming, options: { signal?: AbortSignal; maxRetries?: number }, request: ChatRequest) {
+    const chunks = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, options);
+    const { completion, finished } = await collectStream(chunks, request.onDelta!);
+    if (finished) return completion;
+    const base = { provider: this.provider, baseUrl: this.client.baseURL, secrets: [this.apiKey], cause: completion };
+    throw request.signal?.aborted
+      ? providerFailure({ ...base, kind: "aborted" })
+      : providerFailure({ ...base, kind: "connection", detail: "the answer's stream broke off before its end" });
   }
 
   /** Some gateways (OpenRouter) answer 200 with `{ error: { code, message } }` and no choices. */

@@ -108,6 +108,8 @@ export class ChatLog {
     mood?: string | null;
     createdAt: string;
     recallAnswer?: boolean;
+    /** An answer the person stopped while it was written: what had been shown. */
+    stopped?: boolean;
     proactive?: boolean;
     /** Where a user message came from; its external id makes a redelivery a no-op. */
     origin?: MessageOrigin;
@@ -121,8 +123,8 @@ export class ChatLog {
     const id = writeTransaction(this.db, () => {
       const info = prepared(
         this.db,
-        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive, transport, chat_id, external_id, reply_state, delivery, reply_to)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (user_id, conversation_id, role, text, model, mood, created_at, updated_at, recall_answer, proactive, transport, chat_id, external_id, reply_state, delivery, reply_to, stopped)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         m.userId,
         m.conversationId,
@@ -140,6 +142,7 @@ export class ChatLog {
         m.replyState ?? "answered",
         m.delivery ?? "delivered",
         m.replyTo ?? null,
+        m.stopped ? 1 : 0,
       );
       prepared(this.db, `UPDATE conversations SET last_message_at = ? WHERE id = ? AND last_message_at < ?`).run(m.createdAt, m.conversationId, m.createdAt);
       return Number(info.lastInsertRowid);

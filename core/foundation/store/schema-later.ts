@@ -249,4 +249,8 @@ ${["notes", "important", "thoughts", "diary"].map(memoryKeywordChanges).join("")
   ALTER TABLE conversations ADD COLUMN history_import INTEGER REFERENCES history_imports(id);
   CREATE UNIQUE INDEX messages_import_key ON messages(user_id, import_key) WHERE import_key IS NOT NULL;
   `,
+  /* An answer the person stopped while it was being written (Telegram's stop button): its text is what
+     had been shown, and the mark says it is not the whole answer the model would have written. */ `
+  ALTER TABLE messages ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -25,6 +25,7 @@ describe("the configuration table", () => {
 
   it("marks the settings docs/spec.md §11 lets change while Lilo runs", () => {
     expect(LIVE_KEYS.map((k) => k.key)).toEqual([
+      "streaming",
       "budget.day",
       "budget.month",
       "budget.fallback_model",

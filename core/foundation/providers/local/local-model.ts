@@ -55,7 +55,9 @@ export class LocalChatModel implements ChatModel {
     const options = { maxTokens, temperature: req.temperature ?? 0.7, ...(req.signal ? { signal: req.signal } : {}) };
     const meter = chat.sequence.tokenMeter.getState();
     try {
-      let res = await chat.generateResponse(history, { ...options, ...(functions ? { functions } : grammar ? { grammar } : {}) });
+      // The token callback hands on the text as the CPU writes it; a grammar-bound (JSON) answer is never shown in pieces.
+      const streaming = req.onDelta && !grammar ? { onTextChunk: req.onDelta } : {};
+      let res = await chat.generateResponse(history, { ...options, ...streaming, ...(functions ? { functions } : grammar ? { grammar } : {}) });
       const bounded = schema && res.metadata.stopReason === "maxTokens" ? boundedSchema(schema, maxTokens) : undefined;
       if (bounded) {
         // The JSON was cut off by the token limit (a model looping inside a string): once more, under bounds that must fit.
