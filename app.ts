@@ -21,6 +21,7 @@ import { startBotPages } from "./adapters/web/with-bot.ts";
 import type { SetupStreams } from "./admin-cli/setup/ask.ts";
 import { LOCAL_MODEL_CATALOGUE, SCRIPTED_EXAMPLE } from "./admin-cli/commands/setup.ts";
 import { localModelsWithBar } from "./admin-cli/download-bar.ts";
+import { firstStopSignal, stopGracefully } from "./adapters/service/shutdown.ts";
 
 /**
  * `npm start`: one process for every configured adapter and the scheduled
@@ -151,13 +152,14 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
     await lilo.close();
     return 1;
   }
-  const stopAll = async (running: RunningAdapter[]) => {
-    await jobs?.stop();
-    for (const a of running) await a.stop();
-    await pages?.close();
-    await reindexing.stop();
-    await lilo.close();
-  };
+  // Every part that takes work stops taking it at once; what is running gets the grace time (adapters/service/shutdown.ts).
+  const stopAll = (running: RunningAdapter[]) =>
+    stopGracefully({
+      lilo,
+      logger,
+      graceMs: lilo.config.run.shutdownGraceS * 1000,
+      stopIntake: () => [jobs?.stop(), ...running.map((a) => a.stop()), pages?.close(), reindexing.stop()],
+    });
   if (adapters.length === 0) {
     // Ctrl-C ends the chat the same way as /quit, so background work (extraction) finishes and the database closes.
     const quit = new AbortController();
@@ -186,12 +188,10 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
     }
     return 0;
   }
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
-  logger.info("stopping");
+  const signal = await firstStopSignal(logger);
+  logger.info("stopping (a second signal exits at once)", { signal, graceSeconds: lilo.config.run.shutdownGraceS });
   await stopAll(adapters);
+  logger.info("stopped");
   return 0;
 }
 

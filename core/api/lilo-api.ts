@@ -170,6 +170,11 @@ export interface Lilo {
   warmUp(): Promise<void>;
   /** Waits until background work (extraction, checks) is done. */
   idle(): Promise<void>;
+  /**
+   * Ends every model call in flight and refuses later ones: the stop after the grace time. A turn cancelled this way
+   * stores no answer and leaves its message unanswered in the inbox, so the next start answers it.
+   */
+  cancelModelCalls(): void;
   /** Stops push delivery, waits for background work, closes the index and (unless passed in) the database. */
   close(): Promise<void>;
 }

@@ -115,6 +115,7 @@ export function assembleLilo(p: LiloParts): Lilo {
     webAccess: webAccessApi(stores.webTokens, clock),
     warmUp: () => memory.init(),
     idle: () => background.idle(),
+    cancelModelCalls: () => p.modelling.gate.cancel(),
     close: p.close,
   };
 }

@@ -15,12 +15,15 @@ import { LocalModels } from "../../foundation/providers/local/local-models.ts";
 import type { LiloPorts } from "../lilo-ports.ts";
 import type { Base } from "./foundation.ts";
 import { usageLedger, budgetFallbackModel, type UsageParts } from "./usage.ts";
+import { CallGate } from "../../foundation/models/call-gate.ts";
 
 /** The model registry, the contacts it records, and the usage ledger every call goes through. */
 export interface Modelling {
   models: ModelRegistry;
   contacts: Contacts;
   usage: UsageParts;
+  /** Ends every model call when Lilo stops past its grace time. */
+  gate: CallGate;
   /** Closes the engine of `local:` models. */
   close(): Promise<void>;
 }
@@ -33,9 +36,12 @@ export function wireModels(
 ): Modelling {
   const { config, db, clock, logger } = base;
   const usage = usageLedger(config, db, clock, logger);
+  // Outermost, so a call refused or ended on stop is neither recorded nor retried.
+  const gate = new CallGate();
+  const wrap = (model: ChatModel) => gate.wrap(usage.wrap(model));
   const overrides: Partial<Record<ModelRole, ChatModel>> = {};
   for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
-    overrides[role as ModelRole] = usage.wrap(model);
+    overrides[role as ModelRole] = wrap(model);
   const contacts = new Contacts(settings, clock);
   // One engine for every role that uses Lilo's own model: one model in memory.
   const localModels = ports.localModels ?? new LocalModels(config.local, config.modelCall.maxTokens, logger);
@@ -44,11 +50,11 @@ export function wireModels(
     ports.modelLister ?? (ports.modelFactory ? undefined : (provider) => listModels(provider, config.providers[provider]!, config.modelCall.timeoutMs));
   const models: ModelRegistry = new ModelRegistry(
     config,
-    (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)),
+    (spec) => wrap(recordingContact(makeModel(spec), contacts)),
     settings,
     overrides,
     () => budgetFallbackModel(usage.budget, models, logger),
     lister,
   );
-  return { models, contacts, usage, close: () => localModels.close() };
+  return { models, contacts, usage, gate, close: () => localModels.close() };
 }
