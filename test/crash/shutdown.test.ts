@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:net";
 import { CrashWorld, TG_CHAT, tokens, until, type Proc } from "./world.ts";
+import { parsePrometheus, total } from "../helpers/prometheus-text.ts";
+
+/** A port nothing listens on now, for the bot's health server. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /**
  * The real bot process (app.ts) stopped with SIGTERM while the fake model
@@ -31,9 +42,18 @@ describe("graceful stop of the real process", () => {
   /** Telegram only: the Matrix device's start would make each of the restarts several times slower. */
   const start = () => w.startBot(/telegram adapter running/);
 
+  let health = "";
+  const healthz = async () => {
+    const res = await fetch(`${health}/healthz`);
+    return { status: res.status, body: (await res.json()) as { status: string } };
+  };
+  const chatCalls = async () => total(parsePrometheus(await (await fetch(`${health}/metrics`)).text()), "lilo_model_calls_total", { role: "chat" });
+
   beforeAll(async () => {
     w = await CrashWorld.create();
-    w.extraEnv = { LILO_SHUTDOWN_GRACE_S: String(GRACE_S), MATRIX_HOMESERVER_URL: "", MATRIX_ACCESS_TOKEN: "" };
+    const port = await freePort();
+    health = `http://127.0.0.1:${port}`;
+    w.extraEnv = { LILO_SHUTDOWN_GRACE_S: String(GRACE_S), LILO_HEALTH_PORT: String(port), MATRIX_HOMESERVER_URL: "", MATRIX_ACCESS_TOKEN: "" };
     bot = await start();
   }, 60_000);
   afterAll(async () => {
@@ -67,27 +87,31 @@ describe("graceful stop of the real process", () => {
     expect(w.storedTokens().get(t!)).toBe(1);
   }, 90_000);
 
-  it("SIGTERM while the model answers within the grace time delivers the answer before exit 0, and the restart does not answer again", async () => {
+  it("SIGTERM while the model answers within the grace time delivers the answer before exit 0 (/healthz 503 meanwhile), and the restart does not answer again", async () => {
     const [t] = tokens(110, 1);
     await sendHeld(t!);
+    expect((await healthz()).status).toBe(200);
     const exited = w.stop(bot!);
     await until(
       () => /stopping/.test(bot!.output()),
       10_000,
       () => bot!.output().slice(-2000),
     );
+    expect(await healthz()).toMatchObject({ status: 503, body: { status: "stopping" } });
     w.release();
     expect(await exited, bot!.output().slice(-2000)).toBe(0);
     expect(w.deliveredAnswers().get(t!)).toBe(1);
     bot = await start();
     // The start answers what was left open before it polls; one more message proves that start is past it.
     const [probe] = tokens(111, 1);
+    const callsBefore = await chatCalls();
     tgSend(probe!);
     await until(
       () => w.answered([probe!]),
       15_000,
       () => bot!.output().slice(-2000),
     );
+    expect(await chatCalls()).toBe(callsBefore + 1);
     expect(w.deliveredAnswers().get(t!)).toBe(1);
     expect(w.storedTokens().get(t!)).toBe(1);
   }, 90_000);

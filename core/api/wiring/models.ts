@@ -16,6 +16,8 @@ import type { LiloPorts } from "../lilo-ports.ts";
 import type { Base } from "./foundation.ts";
 import { usageLedger, budgetFallbackModel, type UsageParts } from "./usage.ts";
 import { CallGate } from "../../foundation/models/call-gate.ts";
+import { meteredModel } from "../../foundation/models/metered-model.ts";
+import { NO_METRICS } from "../../foundation/ports/metrics.ts";
 
 /** The model registry, the contacts it records, and the usage ledger every call goes through. */
 export interface Modelling {
@@ -32,13 +34,15 @@ export interface Modelling {
 export function wireModels(
   base: Base,
   settings: SettingsStore,
-  ports: Pick<LiloPorts, "models" | "chatModel" | "modelFactory" | "modelLister" | "localModels">,
+  ports: Pick<LiloPorts, "models" | "chatModel" | "modelFactory" | "modelLister" | "localModels" | "metrics">,
 ): Modelling {
   const { config, db, clock, logger } = base;
   const usage = usageLedger(config, db, clock, logger);
   // Outermost, so a call refused or ended on stop is neither recorded nor retried.
   const gate = new CallGate();
-  const wrap = (model: ChatModel) => gate.wrap(usage.wrap(model));
+  const metrics = ports.metrics ?? NO_METRICS;
+  // Counted innermost: a call a spent budget refuses never reached the model.
+  const wrap = (model: ChatModel) => gate.wrap(usage.wrap(meteredModel(model, metrics)));
   const overrides: Partial<Record<ModelRole, ChatModel>> = {};
   for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
     overrides[role as ModelRole] = wrap(model);
