@@ -20,7 +20,7 @@ const CORE_GROUPS: Record<Group, GroupText> = {
   persona: { title: "Persona" },
   data: { title: "Data" },
   service: {
-    title: "Running as a service: stop, health check, metrics, logs (docs/operations.md)",
+    title: "Running as a service: stop, health check, metrics (docs/operations.md)",
     intro: ["The health and metrics server is off unless LILO_HEALTH_PORT is set; it listens on loopback unless LILO_HEALTH_HOST says otherwise."],
   },
   embeddings: { title: "Embeddings and vector index" },

@@ -98,16 +98,6 @@ export const rawConfigSchema = z.object({
         .pipe(z.enum(LOG_LEVELS, { error: (i) => `use one of ${LOG_LEVELS.join(", ")}, not "${String(i.input)}"` })),
       { env: "LILO_LOG_LEVEL", doc: "debug, info, warn, error", group: "data" },
     ),
-    logFormat: s(z.enum(["text", "json"]).default("text"), {
-      env: "LILO_LOG_FORMAT",
-      doc: "text (readable lines) or json (one JSON object a line, for journald and container logs)",
-      group: "service",
-    }),
-    logMaxMb: s(positiveInt(10), {
-      env: "LILO_LOG_MAX_MB",
-      doc: "the log file (lilo.log in LILO_DATA_DIR) is rotated to lilo.log.1 at this size",
-      group: "service",
-    }),
     shutdownGraceS: s(int(10), {
       env: "LILO_SHUTDOWN_GRACE_S",
       doc: "on SIGTERM/SIGINT, how long running turns may finish; a turn still running then is cancelled and answered after the next start",

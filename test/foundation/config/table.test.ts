@@ -52,11 +52,9 @@ describe("the configuration table", () => {
     expect(loadConfig({ LILO_CHAT_MODEL: "ollama:llama3.1:8b" }).models.chat).toEqual({ provider: "ollama", model: "llama3.1:8b" });
   });
 
-  it("reads the run settings (log level and format, .env path, stop and health) like every other variable", () => {
+  it("reads the run settings (log level, .env path, stop and health) like every other variable", () => {
     expect(loadConfig({}).run).toEqual({
       logLevel: "info",
-      logFormat: "text",
-      logMaxMb: 10,
       shutdownGraceS: 10,
       healthPort: 0,
       healthHost: "127.0.0.1",
