@@ -21,6 +21,9 @@ import { startBotPages } from "./adapters/web/with-bot.ts";
 import type { SetupStreams } from "./admin-cli/setup/ask.ts";
 import { LOCAL_MODEL_CATALOGUE, SCRIPTED_EXAMPLE } from "./admin-cli/commands/setup.ts";
 import { localModelsWithBar } from "./admin-cli/download-bar.ts";
+import { firstStopSignal, stopGracefully } from "./adapters/service/shutdown.ts";
+import { promMetrics, type PromMetrics } from "./adapters/service/metrics.ts";
+import { startHealthServer, type HealthServer } from "./adapters/service/health-server.ts";
 
 /**
  * `npm start`: one process for every configured adapter and the scheduled
@@ -53,10 +56,18 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
   const envFile = config.run.envFile;
   if (openToOthers(envFile)) logger.warn(`${envFile} holds API keys and tokens but other users may read it: chmod 600 ${envFile}`);
   let lilo: Lilo;
+  // Counted only when something serves the numbers (LILO_HEALTH_PORT).
+  const metrics = config.run.healthPort > 0 ? promMetrics() : undefined;
   try {
     requireModel(config, "chat");
     // A running bot commits all day: SQLite's checkpoints go to a worker, off the event loop.
-    lilo = createLilo(config, { logger, backgroundCheckpoints: true, ...localModelsWithBar(config, logger), ...ports });
+    lilo = createLilo(config, {
+      logger,
+      backgroundCheckpoints: true,
+      ...localModelsWithBar(config, logger),
+      ...(metrics ? { metrics: metrics.port } : {}),
+      ...ports,
+    });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -81,7 +92,7 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
     return 1;
   }
   try {
-    return await serve(lilo, logger, sink);
+    return await serve(lilo, logger, sink, metrics);
   } finally {
     lock.release();
   }
@@ -123,7 +134,7 @@ function setupSteps(envFile: string): string {
 }
 
 /** Warms up, finishes what a crash left open, starts adapters and jobs, and runs until a signal. */
-async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) => void }): Promise<number> {
+async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) => void }, metrics?: PromMetrics): Promise<number> {
   const spec = lilo.models.chatSpec();
   logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${lilo.config.dbPath}`);
   logger.info(`loading the embedding model ${lilo.config.embedding.model} (downloaded once on the first start)`);
@@ -156,12 +167,26 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
     await lilo.close();
     return 1;
   }
+  // LILO_HEALTH_PORT: /healthz and /metrics once everything runs; 503 from the first stop signal until the exit.
+  let health: HealthServer | undefined;
+  if (metrics) {
+    const { healthHost: host, healthPort: port } = lilo.config.run;
+    // A port taken by another program costs the numbers, not the chat: said loudly, and Lilo runs on.
+    health = await startHealthServer(lilo, logger, { host, port, metrics, adapters: adapters.map((a) => a.name) }).catch((err: unknown) => {
+      logger.error("the health and metrics server did not start", { host, port, error: describeError(err) });
+      return undefined;
+    });
+  }
+  // Every part that takes work stops taking it at once; what is running gets the grace time (adapters/service/shutdown.ts).
   const stopAll = async (running: RunningAdapter[]) => {
-    await jobs?.stop();
-    for (const a of running) await a.stop();
-    await pages?.close();
-    await reindexing.stop();
-    await lilo.close();
+    health?.stopping();
+    await stopGracefully({
+      lilo,
+      logger,
+      graceMs: lilo.config.run.shutdownGraceS * 1000,
+      stopIntake: () => [jobs?.stop(), ...running.map((a) => a.stop()), pages?.close(), reindexing.stop()],
+    });
+    await health?.close();
   };
   if (adapters.length === 0) {
     // Ctrl-C ends the chat the same way as /quit, so background work (extraction) finishes and the database closes.
@@ -191,12 +216,10 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
     }
     return 0;
   }
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
-  logger.info("stopping");
+  const signal = await firstStopSignal(logger);
+  logger.info("stopping (a second signal exits at once)", { signal, graceSeconds: lilo.config.run.shutdownGraceS });
   await stopAll(adapters);
+  logger.info("stopped");
   return 0;
 }
 

@@ -5,7 +5,11 @@
  */
 import type { Lilo, Logger } from "../core/index.ts";
 
-/** A running adapter; `stop` ends polling / syncing and unregisters its push transport. */
+/**
+ * A running adapter; `stop` ends polling / syncing (no new updates), waits
+ * for the turns in flight however long they take (the app's stop cancels
+ * them after its grace time) and unregisters its push transport.
+ */
 export interface RunningAdapter {
   name: string;
   stop(): Promise<void>;

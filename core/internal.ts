@@ -75,3 +75,5 @@ export { WriterLock, liveHolder } from "./foundation/store/writer-lock.ts";
 export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./foundation/util/file-modes.ts";
 export { redactSecrets } from "./foundation/util/redact.ts";
 export { normalizeText } from "./foundation/util/text.ts";
+// A model call ended because Lilo stops (adapters say nothing then: the message is answered after the restart).
+export { isCancelled } from "./foundation/models/call-gate.ts";

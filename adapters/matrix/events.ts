@@ -1,4 +1,5 @@
 import { describeError, type IncomingMessage } from "../../core/index.ts";
+import { isCancelled } from "../../core/internal.ts";
 import { onMediaMessage, onSticker } from "./media.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { runCommand } from "./commands.ts";
@@ -95,6 +96,8 @@ async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message
     const result = await withTyping(ctx.client, ctx.logger, roomId, () => ctx.lilo.handleMessage(message));
     await deliverTurn(ctx, source, result);
   } catch (err) {
+    // Stopped past the grace time: the message waits in the inbox and is answered after the restart.
+    if (isCancelled(err)) return ctx.logger.info("matrix turn cancelled on stop", { roomId });
     // Model failures come back as ok:false answers; this is anything else (storage, network to Matrix).
     ctx.logger.error("matrix turn failed", { roomId, error: describeError(err) });
     await sendMarkdown(ctx.client, roomId, ctx.texts.failed(describeError(err, ctx.lilo.config.persona.language)), ctx.maxMessageChars);

@@ -20,20 +20,12 @@ export class InFlight {
   }
 
   /**
-   * Waits until nothing runs (work started meanwhile included), at most
-   * `timeoutMs`. Resolves true when everything finished in time.
+   * Waits until nothing runs (work started meanwhile included). How long
+   * that may take is the app's stop to decide: it cancels the turns still
+   * running after LILO_SHUTDOWN_GRACE_S.
    */
-  async drain(timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.running.size > 0) {
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
-      // Failures were reported where the work ran; here only the end counts.
-      await Promise.race([Promise.allSettled([...this.running]), timeout]);
-      clearTimeout(timer);
-    }
-    return true;
+  async idle(): Promise<void> {
+    // Failures were reported where the work ran; here only the end counts.
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 }

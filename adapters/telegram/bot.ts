@@ -2,7 +2,7 @@ import { Bot, type Middleware } from "grammy";
 import { run, sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { describeError, LiloError, type Lilo, type Logger, type MemoryHit } from "../../core/index.ts";
-import { type Sleep } from "../../core/internal.ts";
+import { isCancelled, type Sleep } from "../../core/internal.ts";
 import type { RunningAdapter } from "../adapter.ts";
 import { InFlight } from "../shared/inflight.ts";
 import { accessControl } from "./access.ts";
@@ -21,8 +21,6 @@ import { registerMedia } from "./media.ts";
 import { telegramFiles } from "./files.ts";
 import { telegramConfig } from "./config.ts";
 
-/** How long `stop` waits for running turns before it gives up on them. */
-const STOP_GRACE_MS = 10_000;
 const UPDATES = ["message", "callback_query"] as const;
 
 /** Options of one bot; `startTelegram` fills them from Telegram's configuration section (config.ts). */
@@ -132,6 +130,8 @@ function replyOnError(general: string, language: "de" | "en", logger: Logger): M
     try {
       await next();
     } catch (err) {
+      // Stopped past the grace time: the message waits in the inbox and is answered after the restart, so nothing is said now.
+      if (isCancelled(err)) return logger.info("telegram turn cancelled on stop", { updateId: ctx.update.update_id });
       logger.error("telegram handler failed", { updateId: ctx.update.update_id, error: describeError(err) });
       const text = err instanceof LiloError ? `⚠️ ${describeError(err, language)}` : general;
       if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text });
@@ -184,7 +184,8 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
       // A polling failure was logged when it happened; stopping only ends the loop.
       await runner?.stop()?.catch(() => undefined);
       await server?.close();
-      if (!(await inflight.drain(STOP_GRACE_MS))) logger.warn("telegram stopped with turns still running", { running: inflight.size });
+      // As long as the turns take: the app's stop cancels them after LILO_SHUTDOWN_GRACE_S.
+      await inflight.idle();
       lilo.push.unregisterTransport(TELEGRAM_TRANSPORT);
     },
   };

@@ -22,6 +22,8 @@ import { voiceOf } from "./wiring/voice.ts";
 import { chatTurnParts } from "./wiring/turn.ts";
 import { backgroundFeatures } from "./wiring/features.ts";
 import { assembleLilo } from "./wiring/lilo.ts";
+import { wireHealth } from "./wiring/health.ts";
+import { NO_METRICS } from "../foundation/ports/metrics.ts";
 
 export type { LiloPorts } from "./lilo-ports.ts";
 
@@ -69,6 +71,8 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     boundaries: care.boundaryGuard,
   });
   pushing.push.setDeliveredHandler(features.delivered);
+  const metrics = ports.metrics ?? NO_METRICS;
+  pushing.push.onSent((adapter) => metrics.pushSent({ adapter }));
   return assembleLilo({
     foundation,
     live,
@@ -83,6 +87,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     turn,
     features,
     transcriber: ports.transcriber ?? createTranscriber(config.media),
+    health: wireHealth(foundation.db, clock, stores, metrics, (message, options) => turn.handle(message, options)),
     close: async () => {
       await pushing.push.stopDelivery();
       await background.idle();

@@ -30,6 +30,7 @@ import type { PushApi } from "./push-api.ts";
 import type { QuestionsApi } from "./questions-api.ts";
 import type { LookupsApi } from "./lookups-api.ts";
 import type { ContactsApi } from "./contacts-api.ts";
+import type { HealthApi } from "./health-api.ts";
 import type { LiveApi } from "./live-api.ts";
 import type { UsageApi } from "./usage-api.ts";
 import type { WebAccessApi } from "./web-access-api.ts";
@@ -169,10 +170,17 @@ export interface Lilo {
   webAccess: WebAccessApi;
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
   contacts: ContactsApi;
+  /** What `/healthz` and `/metrics` show: the last turn, the backlog, whether the database takes writes. */
+  health: HealthApi;
   /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */
   warmUp(): Promise<void>;
   /** Waits until background work (extraction, checks) is done. */
   idle(): Promise<void>;
+  /**
+   * Ends every model call in flight and refuses later ones: the stop after the grace time. A turn cancelled this way
+   * stores no answer and leaves its message unanswered in the inbox, so the next start answers it.
+   */
+  cancelModelCalls(): void;
   /** Stops push delivery, waits for background work, closes the index and (unless passed in) the database. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { Embedder } from "../foundation/ports/embedder.ts";
 import type { VectorIndex } from "../foundation/ports/vector-index.ts";
 import type { ChatModel } from "../foundation/ports/chat-model.ts";
 import type { Logger } from "../foundation/ports/logger.ts";
+import type { Metrics } from "../foundation/ports/metrics.ts";
 import type { Db } from "../foundation/store/db.ts";
 import type { ModelFactory, ModelLister } from "../foundation/models/registry.ts";
 import type { Transcriber } from "../foundation/ports/transcriber.ts";
@@ -31,6 +32,8 @@ export interface LiloPorts {
   /** Which models a provider offers (`GET /models`); default: asked from the real providers unless `modelFactory` replaces them. */
   modelLister?: ModelLister;
   logger?: Logger;
+  /** Where turn durations, model calls and pushes are counted (the app's `/metrics`); default: nowhere. */
+  metrics?: Metrics;
   /** An open database (otherwise `config.dbPath` is opened). */
   db?: Db;
   /**

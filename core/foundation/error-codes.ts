@@ -30,7 +30,9 @@ type GeneralErrorCode =
   /** The reranking model (cross-encoder) could not be loaded or run. */
   | "reranker"
   /** The word lexicon (WordNet) could not be read. */
-  | "lexicon";
+  | "lexicon"
+  /** Lilo is stopping: a model call still running after the shutdown grace time was cancelled. */
+  | "cancelled";
 
 /**
  * Codes owned by an error class (errors.ts): `ConfigError` is always

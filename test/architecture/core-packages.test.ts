@@ -10,7 +10,20 @@ import { ROOT, tsFiles } from "./import-graph.ts";
  * (a download's progress, a live setting's change), so a program that embeds
  * Lilo does not load them.
  */
-const OUTER_ONLY = ["grammy", "@grammyjs/", "matrix-bot-sdk", "@matrix-org/", "hono", "@hono/", "commander", "esbuild", "tsx", "croner", "cli-progress"];
+const OUTER_ONLY = [
+  "grammy",
+  "@grammyjs/",
+  "matrix-bot-sdk",
+  "@matrix-org/",
+  "hono",
+  "@hono/",
+  "commander",
+  "esbuild",
+  "tsx",
+  "croner",
+  "cli-progress",
+  "prom-client",
+];
 
 /** The packages a file imports (static, type-only, re-export and dynamic imports alike). */
 function packagesOf(text: string): string[] {

@@ -4,6 +4,7 @@
  * API, each handed only the services it works on.
  */
 import type { Transcriber } from "../../foundation/ports/transcriber.ts";
+import type { Health } from "./health.ts";
 import type { LiveSettings } from "../../foundation/settings/live-settings.ts";
 import type { Questions } from "../../conversation/questions/questions.ts";
 import type { CorrectionLog } from "../../conversation/correction/correction-log.ts";
@@ -57,6 +58,8 @@ interface LiloParts {
   turn: ChatTurn;
   features: BackgroundFeatures;
   transcriber: Transcriber | undefined;
+  /** The timed chat turn and the health use cases. */
+  health: Health;
   /** Stops push delivery, waits for background work, closes the indexes, the local models and the database. */
   close(): Promise<void>;
 }
@@ -76,7 +79,7 @@ export function assembleLilo(p: LiloParts): Lilo {
     clock,
     logger,
     transcriber: p.transcriber,
-    handleMessage: (message, options) => turn.handle(message, options),
+    handleMessage: (message, options) => p.health.handleMessage(message, options),
     retry: (userId, options) => turn.retry(userId, options),
     inbox: inboxApi(p),
     // Outside a turn the chat log's newest messages are embedded first; a turn leaves that to its after-reply job.
@@ -131,6 +134,8 @@ export function assembleLilo(p: LiloParts): Lilo {
     webAccess: webAccessApi(stores.webTokens, clock),
     warmUp: () => memory.init(),
     idle: () => background.idle(),
+    health: p.health.health,
+    cancelModelCalls: () => p.modelling.gate.cancel(),
     close: p.close,
   };
 }

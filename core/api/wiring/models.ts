@@ -16,12 +16,17 @@ import { LocalModels } from "../../foundation/providers/local/local-models.ts";
 import type { LiloPorts } from "../lilo-ports.ts";
 import type { Base } from "./foundation.ts";
 import { usageLedger, budgetFallbackModel, type UsageParts } from "./usage.ts";
+import { CallGate } from "../../foundation/models/call-gate.ts";
+import { meteredModel } from "../../foundation/models/metered-model.ts";
+import { NO_METRICS } from "../../foundation/ports/metrics.ts";
 
 /** The model registry, the contacts it records, and the usage ledger every call goes through. */
 export interface Modelling {
   models: ModelRegistry;
   contacts: Contacts;
   usage: UsageParts;
+  /** Ends every model call when Lilo stops past its grace time. */
+  gate: CallGate;
   /** Closes the engine of `local:` models. */
   close(): Promise<void>;
 }
@@ -30,13 +35,18 @@ export interface Modelling {
 export function wireModels(
   base: Base,
   settings: SettingsStore,
-  ports: Pick<LiloPorts, "models" | "chatModel" | "modelFactory" | "modelLister" | "localModels">,
+  ports: Pick<LiloPorts, "models" | "chatModel" | "modelFactory" | "modelLister" | "localModels" | "metrics">,
 ): Modelling {
   const { config, db, clock, logger } = base;
   const usage = usageLedger(config, db, clock, logger, settings);
+  // Outermost, so a call refused or ended on stop is neither recorded nor retried.
+  const gate = new CallGate();
+  const metrics = ports.metrics ?? NO_METRICS;
+  // Counted innermost: a call a spent budget refuses never reached the model.
+  const wrap = (model: ChatModel) => gate.wrap(usage.wrap(meteredModel(model, metrics)));
   const overrides: Partial<Record<ModelRole, ChatModel>> = {};
   for (const [role, model] of Object.entries({ ...ports.models, ...(ports.chatModel ? { chat: ports.chatModel } : {}) }))
-    overrides[role as ModelRole] = usage.wrap(model);
+    overrides[role as ModelRole] = wrap(model);
   // Declared before the registry it asks, which is built below with the contacts it records to.
   let inUse: (model: string) => boolean = () => true;
   const contacts = new Contacts(settings, clock, (model) => inUse(model));
@@ -47,14 +57,14 @@ export function wireModels(
     ports.modelLister ?? (ports.modelFactory ? undefined : (provider) => listModels(provider, config.providers[provider]!, config.modelCall.timeoutMs));
   const models: ModelRegistry = new ModelRegistry(
     config,
-    (spec) => usage.wrap(recordingContact(makeModel(spec), contacts)),
+    (spec) => wrap(recordingContact(makeModel(spec), contacts)),
     settings,
     overrides,
     () => budgetFallbackModel(usage.budget, models, logger),
     lister,
   );
   inUse = (model) => modelsInUse(config, models, usage.budget.fallbackModel()).has(model);
-  return { models, contacts, usage, close: () => localModels.close() };
+  return { models, contacts, usage, gate, close: () => localModels.close() };
 }
 
 /** "provider:model" of every model a role may call now: the chat model in force, each role's own, the budget's fallback. */

@@ -33,6 +33,7 @@ export class Push {
   private readonly targets: PushTargets;
   private readonly pushLog: PushLog;
   private onDelivered: DeliveredHandler | undefined;
+  private readonly sentListeners: ((transport: string) => void)[] = [];
   private timer: ReturnType<typeof setInterval> | undefined;
   private tick: Promise<void> | undefined;
 
@@ -51,6 +52,11 @@ export class Push {
   /** The bookkeeping after a delivery (chat log, topic done), wired by the composition root. */
   setDeliveredHandler(handler: DeliveredHandler): void {
     this.onDelivered = handler;
+  }
+
+  /** Runs `listener` with the transport's name after each push that reached its platform (the metrics). */
+  onSent(listener: (transport: string) => void): void {
+    this.sentListeners.push(listener);
   }
 
   /** Called by each adapter when it starts. */
@@ -195,6 +201,7 @@ export class Push {
     if (!transport) return this.log(userId, message, target, "no-transport");
     try {
       await transport.send(target, message);
+      for (const listener of this.sentListeners) listener(target.transport);
       return this.log(userId, message, target, "sent");
     } catch (err) {
       this.logger.warn("push failed", { userId, transport: target.transport, error: describeError(err) });

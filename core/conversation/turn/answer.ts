@@ -16,6 +16,7 @@ import { imagePlan } from "./images.ts";
 import { normalizeText } from "../../foundation/util/text.ts";
 import { LiloError, ProviderError, describeError } from "../../foundation/errors.ts";
 import { TURN_TEXTS } from "../prompts/turn-texts.ts";
+import { isCancelled } from "../../foundation/models/call-gate.ts";
 
 /** The collaborators of the model's answer. */
 interface AnswerServices {
@@ -48,7 +49,7 @@ const EMPTY_ANSWER_TRIES = 2;
  * middleware's sections, the model call (native tools where the provider has
  * them), markers executed and stripped, the answer stored with the
  * after-reply work. A failure is the turn's result, never thrown: the
- * message stays retryable.
+ * message stays retryable. Only a call cancelled on stop is thrown on.
  */
 export function answerWithModel(s: AnswerServices, config: AnswerConfig): TurnMiddleware {
   return {
@@ -61,6 +62,8 @@ export function answerWithModel(s: AnswerServices, config: AnswerConfig): TurnMi
         live = turn.stream && config.streaming() !== "off" ? streamingModel(base, s.answering.markers, turn.stream) : undefined;
         turn.result = await answer(s, config, turn, live?.model ?? base, (n) => (notes = n));
       } catch (err) {
+        // Lilo is stopping: the message stays unanswered (not failed) and the next start answers it; nothing is said now.
+        if (isCancelled(err)) throw err;
         // The person stopped the answer: what they saw is the answer, kept as such.
         const shown = turn.stream?.signal?.aborted ? live?.shown().trim() : undefined;
         turn.result = shown && live ? stopped(s, turn, live.model, shown, notes) : failed(s, turn, err, notes);

@@ -19,6 +19,10 @@ const CORE_GROUPS: Record<Group, GroupText> = {
   },
   persona: { title: "Persona" },
   data: { title: "Data" },
+  service: {
+    title: "Running as a service: stop, health check, metrics (docs/operations.md)",
+    intro: ["The health and metrics server is off unless LILO_HEALTH_PORT is set; it listens on loopback unless LILO_HEALTH_HOST says otherwise."],
+  },
   embeddings: { title: "Embeddings and vector index" },
   "local-model": {
     title: "Lilo's own model: LILO_CHAT_MODEL=local:qwen2.5-1.5b (or llama3.2-3b, qwen2.5-7b, or local:/path/to/model.gguf)",

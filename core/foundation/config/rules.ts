@@ -13,6 +13,7 @@ export type Group =
   | "models"
   | "persona"
   | "data"
+  | "service"
   | "embeddings"
   | "local-model"
   | "memory"

@@ -19,6 +19,11 @@ export interface UnfinishedMessage {
 export class InboxStore {
   constructor(private readonly db: Db) {}
 
+  /** How many user messages wait for their answer (the inbox's backlog, for `/metrics`). */
+  pendingCount(): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM messages WHERE role = 'user' AND reply_state = 'pending'`).get() as { n: number }).n;
+  }
+
   /** The stored message with this platform id, if it arrived before. */
   findExternal(transport: string, externalId: string): { message: ChatLogMessage; replyState: ReplyState } | undefined {
     const r = this.db.prepare(`SELECT * FROM messages WHERE transport = ? AND external_id = ?`).get(transport, externalId) as

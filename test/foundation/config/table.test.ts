@@ -53,8 +53,14 @@ describe("the configuration table", () => {
     expect(loadConfig({ LILO_CHAT_MODEL: "ollama:llama3.1:8b" }).models.chat).toEqual({ provider: "ollama", model: "llama3.1:8b" });
   });
 
-  it("reads the run settings (log level, .env path) like every other variable", () => {
-    expect(loadConfig({}).run).toEqual({ logLevel: "info", envFile: ".env" });
+  it("reads the run settings (log level, .env path, stop and health) like every other variable", () => {
+    expect(loadConfig({}).run).toEqual({
+      logLevel: "info",
+      shutdownGraceS: 10,
+      healthPort: 0,
+      healthHost: "127.0.0.1",
+      envFile: ".env",
+    });
     expect(() => loadConfig({ LILO_LOG_LEVEL: "verbose" })).toThrow(/LILO_LOG_LEVEL: use one of debug, info, warn, error, not "verbose"/);
   });
 });
