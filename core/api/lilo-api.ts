@@ -166,7 +166,11 @@ export interface Lilo {
   webAccess: WebAccessApi;
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
   contacts: ContactsApi;
-  /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */
+  /**
+   * Loads the embedding model (downloading it on a first start) and opens the
+   * index now instead of on the first message. A model that cannot be loaded
+   * is no failure: recall goes by words until it is there.
+   */
   warmUp(): Promise<void>;
   /** Waits until background work (extraction, checks) is done. */
   idle(): Promise<void>;
