@@ -148,7 +148,8 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   // After-reply work (extraction, checks) that a crash interrupted runs again.
   const resumed = lilo.inbox.resumeJobs();
   if (resumed) logger.info("resuming after-reply jobs left by the last run", { count: resumed });
-  // A reindex a crash interrupted is finished in the background; meanwhile search falls back to what it has (keywords).
+  // A reindex a crash interrupted, or rows written while the embedding model was missing, are embedded in the
+  // background once the model is there; meanwhile search falls back to what it has (keywords).
   const reindexing = resumeReindex(lilo, logger);
   const adapters = await startConfiguredAdapters(lilo, logger);
   // Lilo's pages (LILO_WEB_PORT), stopped with the adapters.
@@ -224,16 +225,21 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
 }
 
 /**
- * Continues an interrupted `lilo reindex` in the background; `stop()` ends
- * it between batches (it stays resumable) and waits, before the database closes.
+ * Continues an interrupted `lilo reindex` in the background, or the one
+ * that embeds what was stored while the embedding model was missing, after
+ * waiting for the model (tried again on a doubling wait); `stop()` ends it
+ * between batches (it stays resumable) and waits, before the database closes.
  */
 function resumeReindex(lilo: Lilo, logger: Logger): { stop(): Promise<void> } {
   const abort = new AbortController();
   const pending = lilo.maintenance.pendingReindex();
-  if (pending) logger.info("finishing an interrupted reindex in the background", { model: pending.embedderId, done: pending.done });
-  const run = lilo.maintenance.resumeReindex(abort.signal).then(
+  const run = (async () => {
+    if (!(await lilo.maintenance.whenEmbedderReady(abort.signal))) return undefined;
+    if (pending) logger.info("finishing an interrupted reindex in the background", { model: pending.embedderId, done: pending.done });
+    return lilo.maintenance.resumeReindex(abort.signal);
+  })().then(
     (outcome) => {
-      if (outcome?.finished) logger.info("interrupted reindex finished", { memories: outcome.done });
+      if (outcome?.finished && pending) logger.info("interrupted reindex finished", { memories: outcome.done });
     },
     (err: unknown) => {
       // Another live process (a `lilo reindex --apply`) runs it: it finishes there.

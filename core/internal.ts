@@ -30,6 +30,8 @@ export type { PushOutcome } from "./background/push/push.ts";
 export type { Answer } from "./conversation/questions/questions.ts";
 export type { CorrectionEntry } from "./conversation/correction/correction-log.ts";
 export type { ContactStatus } from "./foundation/health/contacts.ts";
+export type { EmbeddingStatus } from "./memory/embedding-status.ts";
+export { recallLine } from "./memory/recall-line.ts";
 export type { DiaryResult, DiaryReason } from "./background/diary/write-diary.ts";
 export type { ReflectionResult, ReflectionReason } from "./background/reflection/reflect.ts";
 export type { ConcernOutcome } from "./background/reflection/concerns.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { ContactStatus } from "../../core/internal.ts";
+import { recallLine, type ContactStatus } from "../../core/internal.ts";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
@@ -14,8 +14,10 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
     .action((o: { json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
         const contacts = await statusRows(lilo);
+        // How the bot recalls, once the embedding model went missing: by words only, catching up, or full again.
+        const recall = lilo.maintenance.recallState();
         if (o.json) {
-          io.out(JSON.stringify(contacts));
+          io.out(JSON.stringify(recall ? [...contacts, { name: "recall", ...recall, line: recallLine(recall) }] : contacts));
           return 0;
         }
         const now = lilo.clock.now().getTime();
@@ -28,6 +30,7 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
           const failed = r.lastFailureAt ? `; last failure ${r.lastFailureAt}: ${r.lastError ?? "?"}` : "";
           io.out(`${r.name.padEnd(34)} ${ok}${failed}`);
         }
+        if (recall) io.out(recallLine(recall));
         io.out(todaysSpend(lilo));
         return 0;
       }),

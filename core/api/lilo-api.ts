@@ -172,7 +172,11 @@ export interface Lilo {
   contacts: ContactsApi;
   /** What `/healthz` and `/metrics` show: the last turn, the backlog, whether the database takes writes. */
   health: HealthApi;
-  /** Loads the embedding model (downloading it on a first start) and opens the index now instead of on the first message. */
+  /**
+   * Loads the embedding model (downloading it on a first start) and opens the
+   * index now instead of on the first message. A model that cannot be loaded
+   * is no failure: recall goes by words until it is there.
+   */
   warmUp(): Promise<void>;
   /** Waits until background work (extraction, checks) is done. */
   idle(): Promise<void>;

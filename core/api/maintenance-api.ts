@@ -4,6 +4,8 @@ import type { Memory } from "../memory/memory.ts";
 import type { ModelProblems } from "../foundation/store/model-problems.ts";
 import type { Clock } from "../foundation/ports/clock.ts";
 import type { JobsStore } from "../foundation/store/jobs.ts";
+import type { EmbeddingGate } from "../memory/embedding-gate.ts";
+import type { EmbeddingStatus, EmbeddingStatusRecord } from "../memory/embedding-status.ts";
 import {
   checkConsistency,
   pendingReindex,
@@ -35,6 +37,21 @@ export interface MaintenanceApi {
   reloadIndex(): Promise<boolean>;
   /** Malformed model answers so far, by role and outcome ("extraction:repaired" → n). */
   modelProblems(): Record<string, number>;
+  /** How the bot recalls (by words only while the embedding model is missing); undefined when the model never went missing. */
+  recallState(): EmbeddingStatus | undefined;
+  /**
+   * Resolves true once the embedding model is loaded, trying it again on a
+   * doubling wait while it is missing (the running bot, in the background);
+   * false when `signal` stopped the wait. From the first call on, this
+   * process records the state `recallState` reads.
+   */
+  whenEmbedderReady(signal: AbortSignal): Promise<boolean>;
+}
+
+/** The embedding model's gate and the record of the bot's way of recall. */
+interface RecallParts {
+  gate: EmbeddingGate;
+  record: EmbeddingStatusRecord;
 }
 
 /** Builds the maintenance use cases over the memory service and its index. */
@@ -45,14 +62,20 @@ export function maintenanceApi(
   problems: ModelProblems,
   jobs: JobsStore,
   clock: Clock,
-  messages?: ReindexDeps["messages"],
+  messages: ReindexDeps["messages"] | undefined,
+  recall: RecallParts,
 ): MaintenanceApi {
   const deps: ReindexDeps = { memory, index, embedder, jobs, now: () => clock.now().toISOString(), ...(messages ? { messages } : {}) };
+  // A finished reindex gave every row written without the model its vector.
+  const settled = (outcome: ReindexOutcome | undefined) => {
+    if (outcome?.finished) recall.gate.caughtUp();
+    return outcome;
+  };
   return {
     check: () => checkConsistency(memory, index),
     repair: (report) => repairConsistency(memory, index, embedder, report),
-    reindex: async (onProgress, signal) => (await reindex(deps, { onProgress, signal }))!,
-    resumeReindex: (signal) => reindex(deps, { signal, onlyResume: true }),
+    reindex: async (onProgress, signal) => settled(await reindex(deps, { onProgress, signal }))!,
+    resumeReindex: async (signal) => settled(await reindex(deps, { signal, onlyResume: true })),
     pendingReindex: () => pendingReindex(jobs),
     indexState: async () => {
       await memory.init();
@@ -65,5 +88,7 @@ export function maintenanceApi(
       return true;
     },
     modelProblems: () => problems.counts(),
+    recallState: () => recall.record.read(),
+    whenEmbedderReady: (signal) => recall.gate.whenUsable(signal),
   };
 }

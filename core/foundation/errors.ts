@@ -90,6 +90,25 @@ export class EmbedderError extends LiloError<"embedder"> {
   }
 }
 
+/**
+ * The embedding model cannot be loaded: its files are not in their folder and
+ * could not be downloaded (offline, or the hub unreachable). Lilo then
+ * recalls by words alone until the files are there.
+ */
+export class EmbeddingModelMissingError extends EmbedderError {
+  constructor(
+    message: string,
+    /** Why, in a few words ("downloads are switched off", "the download failed: fetch failed"). */
+    readonly reason: string,
+    /** The folder the model's files belong in. */
+    readonly folder: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "EmbeddingModelMissingError";
+  }
+}
+
 /** The vector index refused or failed an operation. */
 export class VectorIndexError extends LiloError<"vector-index"> {
   constructor(message: string, options?: { cause?: unknown }) {

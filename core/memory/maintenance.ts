@@ -124,6 +124,23 @@ export function pendingReindex(jobs: JobsStore): ReindexProgress | undefined {
 }
 
 /**
+ * Records that the index lacks vectors of rows written while the embedding
+ * model was missing: a pending reindex whose payload is no progress yet, so
+ * the next run (the bot, once the model loads, or its next start) starts it
+ * afresh and is resumable from then on.
+ */
+export function markIndexBehind(jobs: JobsStore, now: string): void {
+  jobs.exclusive(() => {
+    if (!jobs.latestPending(REINDEX_JOB)) jobs.add("", REINDEX_JOB, { behind: true }, now);
+  });
+}
+
+/** Is a reindex pending (interrupted, or marked by rows written without the model)? */
+export function reindexPending(jobs: JobsStore): boolean {
+  return jobs.latestPending(REINDEX_JOB) !== undefined;
+}
+
+/**
  * Rebuilds the whole index from SQLite, e.g. after switching the embedding
  * model, resumably: the run is a job row recording the model and the last
  * row done after every batch, so a second run (or the bot's start, with

@@ -10,6 +10,7 @@ import { thresholdsFor, type EmbedderThresholds } from "./thresholds.ts";
 import { keywordSearch } from "./keyword-search.ts";
 import type { MemoryKeywordRanker } from "./recall/keyword-index/memory-keyword-index.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
+import type { EmbeddingGate } from "./embedding-gate.ts";
 
 /**
  * A search hit: the row's id and text with its cosine similarity to the
@@ -56,8 +57,9 @@ export interface AddInput {
   allowDuplicate?: boolean;
 }
 
+/** `vector` is absent when the row was stored while recall is by words only (the reindex embeds it later). */
 export type AddResult =
-  { added: true; id: number; vector: Float32Array } | { added: false; reason: "exact-duplicate" | "similar"; duplicateOf: number; score: number };
+  { added: true; id: number; vector?: Float32Array } | { added: false; reason: "exact-duplicate" | "similar"; duplicateOf: number; score: number };
 
 interface SearchOptions {
   userId: string;
@@ -89,6 +91,8 @@ export class Memory {
       hybrid?: Partial<HybridTuning>;
       /** The keyword side in memory (FTS5's ranking per user and store); without it FTS5 ranks. */
       keywords?: MemoryKeywordRanker | undefined;
+      /** Whether the embedding model is there; without a gate a missing model is an error, with one recall goes by words. */
+      gate?: EmbeddingGate | undefined;
     } = {},
   ) {
     this.rows = Object.fromEntries(VECTOR_STORES.map((s) => [s, new TextRows(db, s)])) as Record<VectorStore, TextRows>;
@@ -102,7 +106,7 @@ export class Memory {
   /** Loads the embedder and prepares the index once; after a failure the next call tries again. */
   init(): Promise<void> {
     this.ready ??= (async () => {
-      const dim = await this.embedder.dimension();
+      const dim = await (this.opts.gate ?? this.embedder).dimension();
       await this.index.init(dim, this.embedder.id);
     })().catch((err: unknown) => {
       // A download or a Qdrant server that failed once must not break memory until a restart.
@@ -112,7 +116,17 @@ export class Memory {
     return this.ready;
   }
 
-  /** Embeds one text. */
+  /** Can vectors be made now? False while the embedding model is missing: recall by words only. */
+  async canEmbed(): Promise<boolean> {
+    return this.opts.gate ? this.opts.gate.usable() : true;
+  }
+
+  /** The text's vector, or undefined while the embedding model is missing (recall by words only). */
+  async vectorFor(text: string): Promise<Float32Array | undefined> {
+    return (await this.canEmbed()) ? this.embed(text) : undefined;
+  }
+
+  /** Embeds one text; throws while the embedding model is missing (callers that can do without use `vectorFor`). */
   async embed(text: string): Promise<Float32Array> {
     await this.init();
     const [v] = await this.embedder.embed([text]);
@@ -141,7 +155,8 @@ export class Memory {
       const same = rows.findExact(input.userId, text);
       if (same) return { added: false, reason: "exact-duplicate", duplicateOf: same.id, score: 1 };
     }
-    const vector = await this.embed(text);
+    const vector = await this.vectorFor(text);
+    if (!vector) return this.addWithoutVector(input.userId, rows, text, createdAtDate, input.extra);
     const dedupMinScore = this.thresholds.dedupMinScore;
     if (!input.allowDuplicate && dedupMinScore !== undefined) {
       const [near] = await this.index.search({ vector, store, userId: input.userId, k: 1, minScore: dedupMinScore });
@@ -153,14 +168,22 @@ export class Memory {
     return { added: true, id, vector };
   }
 
-  /** Changes a memory's text and re-embeds it. */
+  /** Stores the row alone (the model is missing): found by its words now, by meaning once the reindex has run. */
+  private addWithoutVector(userId: string, rows: TextRows, text: string, createdAt: Date | undefined, extra: AddInput["extra"]): AddResult {
+    const id = rows.insert(userId, text, (createdAt ?? this.clock.now()).toISOString(), extra);
+    this.opts.gate?.fellBehind();
+    return { added: true, id };
+  }
+
+  /** Changes a memory's text and re-embeds it (without the model: the text now, the vector with the reindex). */
   edit(store: VectorStore, id: number, text: string): Promise<void> {
     const newText = text.trim();
     if (!newText) return Promise.reject(new LiloError("invalid-input", "A memory needs text; use forget to delete it"));
     return this.exclusive(async () => {
       const row = this.require(store, id);
-      const vector = await this.embed(newText);
+      const vector = await this.vectorFor(newText);
       this.rows[store].updateText(id, newText, this.clock.now().toISOString());
+      if (!vector) return this.opts.gate?.fellBehind();
       await this.upsertOrUndo(() => this.rows[store].updateText(id, row.text, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
     });
   }
@@ -174,9 +197,9 @@ export class Memory {
     return this.exclusive(async () => {
       // A superseded row (kept for undo) can be forgotten too: "forget everywhere" erases the history of a fact.
       const row = this.require(store, id, true);
-      await this.init();
+      const indexed = await this.indexReady();
       this.rows[store].tombstone(id, this.clock.now().toISOString());
-      await this.index.delete([{ store, rowId: id, userId: row.userId }]);
+      if (indexed) await this.index.delete([{ store, rowId: id, userId: row.userId }]);
       this.rows[store].delete(id);
       return row;
     });
@@ -186,8 +209,7 @@ export class Memory {
   supersede(store: VectorStore, id: number): Promise<TextRow> {
     return this.exclusive(async () => {
       const row = this.require(store, id);
-      await this.init();
-      await this.index.delete([{ store, rowId: id, userId: row.userId }]);
+      if (await this.indexReady()) await this.index.delete([{ store, rowId: id, userId: row.userId }]);
       this.rows[store].setSuperseded(id, this.clock.now().toISOString(), this.clock.now().toISOString());
       return row;
     });
@@ -198,7 +220,7 @@ export class Memory {
     return this.exclusive(async () => {
       const row = this.require(store, id, true);
       const finalText = (text ?? row.text).trim();
-      const vector = await this.embed(finalText);
+      const vector = await this.vectorFor(finalText);
       const now = this.clock.now().toISOString();
       const rows = this.rows[store];
       const put = (t: string, supersededAt: string | null, at: string) =>
@@ -207,13 +229,14 @@ export class Memory {
           rows.setSuperseded(id, supersededAt, at);
         });
       put(finalText, null, now);
+      if (!vector) return this.opts.gate?.fellBehind();
       await this.upsertOrUndo(() => put(row.text, row.supersededAt, row.updatedAt), { store, rowId: id, userId: row.userId, vector });
     });
   }
 
   /** Top-k memories of one store, by words and meaning together (see searchHybrid). */
   async search(query: string, opts: SearchOptions): Promise<MemoryHit[]> {
-    return this.searchHybrid(query, await this.embed(query), opts);
+    return this.searchHybrid(query, await this.vectorFor(query), opts);
   }
 
   /**
@@ -221,14 +244,15 @@ export class Memory {
    * words) fused with vector similarity by weighted reciprocal rank. The
    * floor cuts noise where it comes from — a hit found by meaning alone must
    * reach `minScore`; a keyword hit shares a meaningful word and stays.
+   * Without a vector (the embedding model is missing) the keyword side alone ranks.
    */
-  async searchHybrid(query: string, vector: Float32Array, opts: SearchOptions): Promise<MemoryHit[]> {
-    await this.init();
+  async searchHybrid(query: string, vector: Float32Array | undefined, opts: SearchOptions): Promise<MemoryHit[]> {
+    if (vector) await this.init();
     const store = opts.store ?? "notes";
     const k = opts.k ?? 5;
     const t = { ...DEFAULT_HYBRID_TUNING, ...this.opts.hybrid };
     const depth = Math.max(t.depth, k);
-    const dense = await this.index.search({ vector, store, userId: opts.userId, k: depth });
+    const dense = vector ? await this.index.search({ vector, store, userId: opts.userId, k: depth }) : [];
     const keyword = keywordSearch(this.db, store, opts.userId, query, depth, this.opts.keywords);
     const cosine = new Map(dense.map((h) => [h.rowId, h.score]));
     const bm25 = new Map(keyword.map((h) => [h.rowId, h.score]));
@@ -298,6 +322,20 @@ export class Memory {
     const run = this.changes.then(fn, fn);
     this.changes = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Prepares the index for a removal; false while the embedding model is
+   * missing: the vector stays until the reindex empties the index, and no
+   * search by meaning runs before that.
+   */
+  private async indexReady(): Promise<boolean> {
+    if (!(await this.canEmbed())) {
+      this.opts.gate?.fellBehind();
+      return false;
+    }
+    await this.init();
+    return true;
   }
 
   private require(store: VectorStore, id: number, allowSuperseded = false): TextRow {

@@ -94,7 +94,7 @@ describe("Telegram adapter: yes/no buttons", () => {
     const hers = await h.lilo.memory.add({ text: "Anna mag Jazz", userId: "anna" });
     if (!mine.added || !hers.added) throw new Error("notes not added");
     // The note is on the cheat sheet when the message has the same vector.
-    h.t.embedder.set("Was trinke ich gern?", Array.from(mine.vector));
+    h.t.embedder.set("Was trinke ich gern?", Array.from(mine.vector!));
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Was trinke ich gern?" });
     await waitForMessages(h.tg, CHRIS, 1);
     h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/memory" });

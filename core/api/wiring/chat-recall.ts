@@ -14,6 +14,7 @@ import type { VectorIndex } from "../../foundation/ports/vector-index.ts";
 import type { Db } from "../../foundation/store/db.ts";
 import { TransformersReranker } from "../../foundation/providers/transformers-reranker.ts";
 import type { Memory } from "../../memory/memory.ts";
+import type { EmbeddingGate } from "../../memory/embedding-gate.ts";
 import type { ConceptStep } from "../../memory/recall/concept-matches.ts";
 import { MessageVectors } from "../../memory/recall/message-vectors.ts";
 import { ChatSearch, type ChatSearchTuning } from "../../memory/recall/search.ts";
@@ -28,6 +29,7 @@ interface ChatRecallParts {
   logger: Logger;
   memory: Memory;
   embedder: Embedder;
+  gate: EmbeddingGate;
   index: VectorIndex;
   reranker?: Reranker | undefined;
   lexicon?: Lexicon | undefined;
@@ -48,7 +50,7 @@ export function wireChatRecall(config: LiloConfig, p: ChatRecallParts): ChatReca
   const { memory } = p;
   const chatKeywords = chatKeywordIndex(config, p.db, p.logger);
   const chatSearch = new ChatSearch(p.db, config.timezone, p.tuning?.chat, chatKeywords);
-  const messageVectors = new MessageVectors(p.db, p.embedder, p.index, () => memory.init());
+  const messageVectors = new MessageVectors(p.db, p.embedder, p.index, () => memory.init(), p.gate);
   const concepts = wireConcepts(config, p.logger, p.lexicon, p.tuning?.concepts);
   const chatRecall: ChatRecallDeps = {
     recall: chatSearch,
@@ -60,7 +62,7 @@ export function wireChatRecall(config: LiloConfig, p: ChatRecallParts): ChatReca
     reranking: sheetReranking(config, p.reranker, p.logger),
     speakers: (userId) => ({ user: config.persona.userNames[userId], assistant: config.persona.name }),
     concepts: concepts.step,
-    embed: (text) => memory.embed(text),
+    embed: (text) => memory.vectorFor(text),
   };
   return { chatRecall, chatSearch, messageVectors, concepts, chatKeywords };
 }

@@ -121,7 +121,10 @@ export function assembleLilo(p: LiloParts): Lilo {
     knownUsers: () => stores.history.users(),
     models: modelsApi(models, config),
     lookups: { searchLog: p.lookups.searchLog, news: newsApi(p.lookups.news), tools: p.lookups.tools },
-    maintenance: maintenanceApi(memory, remembering.index, remembering.embedder, stores.problems, stores.jobs, clock, messageVectors),
+    maintenance: maintenanceApi(memory, remembering.index, remembering.embedder, stores.problems, stores.jobs, clock, messageVectors, {
+      gate: remembering.gate,
+      record: remembering.recallState,
+    }),
     contacts: p.modelling.contacts,
     usage: usageApi({
       ledger: usage.ledger,
@@ -132,7 +135,10 @@ export function assembleLilo(p: LiloParts): Lilo {
       checkBudget: () => warnings.check(),
     }),
     webAccess: webAccessApi(stores.webTokens, clock),
-    warmUp: () => memory.init(),
+    // Without the embedding model Lilo starts anyway and recalls by words (the gate logs it once).
+    warmUp: async () => {
+      if (await memory.canEmbed()) await memory.init();
+    },
     idle: () => background.idle(),
     health: p.health.health,
     cancelModelCalls: () => p.modelling.gate.cancel(),
@@ -169,12 +175,12 @@ function recallApi(p: Pick<LiloParts, "foundation" | "stores" | "remembering">):
     passages: async (text, o) => (
       await concepts.ready(),
       await messageVectors.catchUp(o.userId),
-      recallPassages(chatRecall, text, { ...o, vector: await memory.embed(text) })
+      recallPassages(chatRecall, text, { ...o, vector: await memory.vectorFor(text) })
     ),
     rank: async (text, o) => (
       await concepts.ready(),
       await messageVectors.catchUp(o.userId),
-      rankMessages(chatRecall, text, { ...o, vector: await memory.embed(text) })
+      rankMessages(chatRecall, text, { ...o, vector: await memory.vectorFor(text) })
     ),
     importChat: (messages) => importMessages(db, p.stores.chatLog, messages, config.memory.conversationPauseMinutes),
     indexMessages: async (userId) => {

@@ -13,6 +13,11 @@ import { lazyVectorIndex } from "../../foundation/providers/lazy.ts";
 import { EmbeddedIndex } from "../../foundation/providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "../../foundation/providers/transformers-embedder.ts";
 import { Memory } from "../../memory/memory.ts";
+import { EmbeddingGate } from "../../memory/embedding-gate.ts";
+import { EmbeddingStatusRecord } from "../../memory/embedding-status.ts";
+import { markIndexBehind, reindexPending } from "../../memory/maintenance.ts";
+import type { SettingsStore } from "../../foundation/store/settings.ts";
+import type { JobsStore } from "../../foundation/store/jobs.ts";
 import type { LiloPorts } from "../lilo-ports.ts";
 import type { Base } from "./foundation.ts";
 import { wireChatRecall, type ChatRecallWiring } from "./chat-recall.ts";
@@ -21,6 +26,10 @@ import { memoryKeywordIndex } from "./keyword-indexes.ts";
 /** Memory, the chat-log search, and what they are built on. */
 export interface Remembering extends ChatRecallWiring {
   embedder: Embedder;
+  /** Whether the embedding model is there; recall by words only while it is not. */
+  gate: EmbeddingGate;
+  /** The bot's way of recall as `lilo status` reads it. */
+  recallState: EmbeddingStatusRecord;
   index: VectorIndex;
   memory: Memory;
   /** Closes the keyword indexes and the vector index. */
@@ -28,22 +37,49 @@ export interface Remembering extends ChatRecallWiring {
 }
 
 /** Builds memory and the chat-log search from the configuration and the ports. */
-export function wireMemory(base: Base, ports: Pick<LiloPorts, "embedder" | "vectorIndex" | "tuning" | "reranker" | "lexicon">): Remembering {
+export function wireMemory(
+  base: Base,
+  ports: Pick<LiloPorts, "embedder" | "vectorIndex" | "tuning" | "reranker" | "lexicon">,
+  stores: { settings: SettingsStore; jobs: JobsStore },
+): Remembering {
   const { config, db, clock, logger } = base;
   const embedder =
     ports.embedder ?? new TransformersEmbedder({ model: config.embedding.model, localDir: config.embedding.localDir, offline: config.embedding.offline });
+  const recallState = new EmbeddingStatusRecord(stores.settings);
+  const gate = new EmbeddingGate(embedder, {
+    clock,
+    logger,
+    record: recallState,
+    retryMs: config.embedding.retrySeconds * 1000,
+    folder: `${config.embedding.localDir}/${embedder.id}`,
+    behind: { mark: () => markIndexBehind(stores.jobs, clock.now().toISOString()), pending: () => reindexPending(stores.jobs) },
+  });
   const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
   const memoryKeywords = memoryKeywordIndex(config, db, logger);
   const memory = new Memory(db, embedder, index, clock, {
     keywords: memoryKeywords,
     notesMinScore: config.memory.notesMinScore,
     dedupMinScore: config.memory.dedupMinScore,
+    gate,
     ...(ports.tuning?.hybrid ? { hybrid: ports.tuning.hybrid } : {}),
   });
-  const chat = wireChatRecall(config, { db, clock, logger, memory, embedder, index, reranker: ports.reranker, lexicon: ports.lexicon, tuning: ports.tuning });
+  const chat = wireChatRecall(config, {
+    db,
+    clock,
+    logger,
+    memory,
+    embedder,
+    gate,
+    index,
+    reranker: ports.reranker,
+    lexicon: ports.lexicon,
+    tuning: ports.tuning,
+  });
   return {
     ...chat,
     embedder,
+    gate,
+    recallState,
     index,
     memory,
     close: async () => {

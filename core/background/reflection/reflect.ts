@@ -169,8 +169,9 @@ async function sheet({ deps, config: r, persona, ctx }: Reflection, userId: stri
   const lastIds = new Set(lastThoughts.map((t) => t.id));
   let notes: string[] = [];
   let related: string[] = [];
-  if (query.trim()) {
-    const vector = await memory.embed(query);
+  // Without the embedding model (recall by words only) the material is the profile and the exchanges.
+  const vector = query.trim() ? await memory.vectorFor(query) : undefined;
+  if (vector) {
     const [n, t] = await Promise.all([
       memory.searchVector(vector, { userId, store: "notes", k: r.notes, minScore: memory.thresholds.notesMinScore }),
       // Ask for a few more, since the latest thoughts are shown on their own already.

@@ -40,6 +40,8 @@ interface CandidateQuery {
  * so they are embedded on the fly; this runs only after a prefilter hit.
  */
 export async function findCandidates(memory: Memory, profile: ProfileStore, q: CandidateQuery): Promise<Candidate[]> {
+  // Candidates are found by meaning: without the embedding model there are none, and nothing is corrected.
+  if (!(await memory.canEmbed())) return [];
   const texts: Array<["message" | "answer", string]> = [["message", q.message]];
   if (q.previousAnswer?.trim()) texts.push(["answer", q.previousAnswer]);
   const vectors = new Map<"message" | "answer", Float32Array>();

@@ -22,7 +22,7 @@ export const RECALL_MARKER = fetchMarker({
   async fetch(marker, ctx, deps) {
     const recallDeps = deps.chatRecall ?? { recall: deps.recall, clock: deps.clock, timeZone: deps.timeZone };
     const q = parseRecall(marker.payload, deps.clock, deps.timeZone);
-    const vector = recallDeps.vectors ? await deps.memory.embed(marker.payload) : undefined;
+    const vector = recallDeps.vectors ? await deps.memory.vectorFor(marker.payload) : undefined;
     const passages = await recallPassages(recallDeps, marker.payload, {
       userId: ctx.userId,
       limit: deps.limits.maxPassages,

@@ -74,7 +74,8 @@ export async function selectMemoryBlocks(
   const { memory } = deps;
   const budgetChars = m.memoryBudgetTokens * CHARS_PER_TOKEN;
   const budget = { left: budgetChars - q.shortTermChars };
-  const vector = await memory.embed(q.text);
+  // Undefined while the embedding model is missing: every block is then found by its words.
+  const vector = await memory.vectorFor(q.text);
   const floor = memory.thresholds.notesMinScore;
   const [notes, thoughts, important] = await Promise.all([
     memory.searchHybrid(q.text, vector, { userId: q.userId, store: "notes", k: m.notesTopK, minScore: floor }),
@@ -123,7 +124,7 @@ export async function selectMemoryBlocks(
  * weight and then newest, while they fit; when they do not, the most
  * relevant to the message first (hybrid search), then the rest by weight.
  */
-async function importantByRelevance(memory: Memory, userId: string, text: string, vector: Float32Array, maxChars: number): Promise<MemoryHit[]> {
+async function importantByRelevance(memory: Memory, userId: string, text: string, vector: Float32Array | undefined, maxChars: number): Promise<MemoryHit[]> {
   const rows = memory.rows.important.list(userId, IMPORTANT_SCAN);
   const byWeight = [...rows].sort((a, b) => Number(b.extra.weight ?? 1) - Number(a.extra.weight ?? 1) || b.createdAt.localeCompare(a.createdAt));
   // Placed by weight: no similarity was measured, so none is claimed (score 0, the weight said as such).

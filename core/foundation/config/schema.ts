@@ -140,6 +140,11 @@ export const rawConfigSchema = z.object({
       example: "data/models",
     }),
     offline: s(bool(false), { env: "LILO_EMBEDDING_OFFLINE", doc: "true: never download; the model must be in the directory", group: "embeddings" }),
+    retrySeconds: s(positive(60), {
+      env: "LILO_EMBEDDING_RETRY_SECONDS",
+      doc: "without the model (offline, files missing) Lilo recalls by words only and the running bot tries it again after this long, doubling up to 16 times it",
+      group: "embeddings",
+    }),
   }),
   // Lilo's own model, run in this process (LILO_CHAT_MODEL=local:<name or file.gguf>)
   local: localSettings,

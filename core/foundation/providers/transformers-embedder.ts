@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
-import { EmbedderError, describeError } from "../errors.ts";
+import { EmbedderError, EmbeddingModelMissingError, describeError } from "../errors.ts";
 import type { Embedder } from "../ports/embedder.ts";
 import { loadInTurn } from "./transformers-env.ts";
 
@@ -110,9 +110,16 @@ export class TransformersEmbedder implements Embedder {
         if (!probe?.length) throw new Error("the model returned no vector for a probe text");
         return { extract, dim: probe.length };
       } catch (err) {
-        throw new EmbedderError(this.loadFailureMessage(err), { cause: err });
+        throw new EmbeddingModelMissingError(this.loadFailureMessage(err), this.shortReason(err), `${this.localDir}/${this.id}`, { cause: err });
       }
     });
+  }
+
+  /** Why the model is missing, in a few words for a log line and `lilo status`. */
+  private shortReason(err: unknown): string {
+    return this.offline
+      ? "its files are not in the folder and downloads are switched off (LILO_EMBEDDING_OFFLINE=true)"
+      : `its files are not in the folder and the download failed: ${describeError(err).replace(/\.+$/, "")}`;
   }
 
   private loadFailureMessage(err: unknown): string {

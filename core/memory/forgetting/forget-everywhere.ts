@@ -154,8 +154,10 @@ export class Forgetting {
   /** Rows close in meaning to `text`: memory stores by their vectors, chat messages by theirs; only close paraphrases count. */
   private async byMeaning(userId: string, text: string): Promise<[ForgetTable, FoundRow][]> {
     const floor = meaningFloor(this.d.memory.thresholds.dedupMinScore);
-    const vector = await this.d.memory.embed(text);
+    const vector = await this.d.memory.vectorFor(text);
     const out: [ForgetTable, FoundRow][] = [];
+    // Without the embedding model only the words find what to forget.
+    if (!vector) return out;
     for (const store of VECTOR_STORES) {
       for (const h of await this.d.memory.searchVector(vector, { userId, store, k: MEANING_K, minScore: floor })) {
         out.push([store, { id: h.id, text: h.text, createdAt: h.createdAt }]);

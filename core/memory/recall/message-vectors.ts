@@ -45,23 +45,31 @@ export class MessageVectors {
   private readonly complete = new Map<string, number>();
   private readonly table: MessageVectorsTable;
 
-  /** `ready` prepares the index for the embedder (the memory service's init), before its first use. */
+  /**
+   * `ready` prepares the index for the embedder (the memory service's init),
+   * before its first use; `gate`, when given, says whether the embedding
+   * model is there: without it nothing is embedded (the messages wait for the
+   * reindex) and a removal leaves the vector to that reindex.
+   */
   constructor(
     db: Db,
     private readonly embedder: Embedder,
     private readonly index: VectorIndex,
     private readonly ready: () => Promise<void>,
+    private readonly gate?: { usable(): Promise<boolean>; fellBehind(): void },
   ) {
     this.table = new MessageVectorsTable(db);
   }
 
   /** Embeds up to CATCH_UP_BATCH of the user's newest messages that have no vector of this embedder yet. */
   async catchUp(userId: string): Promise<number> {
+    if (!(await this.modelThere())) return 0;
     return this.embedMissing(userId, CATCH_UP_BATCH, Number.MAX_SAFE_INTEGER).then((r) => r.count);
   }
 
   /** Embeds every message of the user that lacks a vector (after an import); returns how many. Linear in the log. */
   async catchUpAll(userId: string): Promise<number> {
+    if (!(await this.modelThere())) return 0;
     let total = 0;
     let before = Number.MAX_SAFE_INTEGER;
     for (;;) {
@@ -129,10 +137,19 @@ export class MessageVectors {
   /** Removes the vectors of these messages of the user. */
   async removeMany(userId: string, messageIds: number[]): Promise<void> {
     if (!messageIds.length) return;
-    await this.ready();
-    await this.index.delete(messageIds.map((rowId) => ({ store: "messages" as const, rowId, userId })));
+    if (await this.modelThere()) {
+      await this.ready();
+      await this.index.delete(messageIds.map((rowId) => ({ store: "messages" as const, rowId, userId })));
+    }
     // Marked as handled, so no catch-up embeds it again; a later change of its text clears the mark (a trigger).
     this.table.mark(userId, this.embedder.id, messageIds);
+  }
+
+  /** False while the embedding model is missing; the index is then behind until the reindex has run. */
+  private async modelThere(): Promise<boolean> {
+    if (!this.gate || (await this.gate.usable())) return true;
+    this.gate.fellBehind();
+    return false;
   }
 
   /** The index was emptied (`lilo reindex`): every message is embedded again as users search. */

@@ -39,8 +39,8 @@ export interface ChatRecallDeps {
   speakers?: ((userId: string) => SpeakerNames) | undefined;
   /** Messages naming instances of the question's category as one more fused list (concept-matches.ts; off when absent). */
   concepts?: ConceptStep | undefined;
-  /** Embeds a query text: the question's statement form, one more vector per search (statement-form.ts; off when absent). */
-  embed?: ((text: string) => Promise<Float32Array>) | undefined;
+  /** Embeds a query text: the question's statement form, one more vector per search (statement-form.ts; off when absent or when it gives none: recall by words only). */
+  embed?: ((text: string) => Promise<Float32Array | undefined>) | undefined;
 }
 
 /** Options of one recall: whose log, how many, which conversation is running (never a hit), the query's vector. */
