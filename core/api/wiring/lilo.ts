@@ -85,7 +85,7 @@ export function assembleLilo(p: LiloParts): Lilo {
     rules: rulesApi(stores.rules, clock),
     topics: topicsApi(stores.topics, clock),
     suggestions: suggestionsApi(stores.suggestions, clock),
-    transfer: transferApi(db, { db, memory, embedder: remembering.embedder, index: remembering.index }, clock),
+    transfer: transferApi(db, { db, memory, embedder: remembering.embedder, index: remembering.index }, clock, config.budget.maxInputChars),
     backup: backupApi(db, config, clock),
     settings: createSettingsApi({ config, live: p.live, store: stores.settings, models, now: () => clock.now().toISOString() }),
     recall: recallApi(p),
