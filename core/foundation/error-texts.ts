@@ -47,6 +47,8 @@ interface ErrorSentences {
   emptyMessage(): string;
   /** A spent day or month budget stopped a background call. */
   budgetSpent(): string;
+  /** "Forget everywhere" by words got no word that means something (a single letter, a stop word). */
+  forgetNeedsWord(text: string): string;
 }
 
 /** System errors (errno) with a sentence of their own. */
@@ -94,6 +96,8 @@ const de: ErrorTexts = {
       "Es ist kein Sprachmodell eingerichtet: trage in .env einen Schlüssel ein (ANTHROPIC_API_KEY, DEEPSEEK_API_KEY) oder OPENAI_BASE_URL mit LILO_CHAT_MODEL=openai:<Modellname>, oder führe lilo setup aus.",
     emptyMessage: () => "Eine leere Nachricht lässt sich nicht beantworten.",
     budgetSpent: () => "Das Budget für Modellaufrufe ist aufgebraucht: keine Aufrufe im Hintergrund, bis es sich erneuert (lilo usage zeigt die Ausgaben).",
+    forgetNeedsWord: (text) =>
+      `In „${text}“ steht kein Wort, nach dem ich suchen kann. Nenne eins, das etwas bedeutet, etwa einen Namen oder einen Ort – nicht einen einzelnen Buchstaben oder ein Wort wie „und“.`,
   },
   codes: {
     "invalid-input": "Diese Eingabe lässt sich so nicht verwenden.",
@@ -163,6 +167,8 @@ const en: ErrorTexts = {
       "No language model is set up: put a key in .env (ANTHROPIC_API_KEY, DEEPSEEK_API_KEY) or OPENAI_BASE_URL with LILO_CHAT_MODEL=openai:<model name>, or run lilo setup.",
     emptyMessage: () => "An empty message cannot be answered.",
     budgetSpent: () => "The budget for model calls is spent: no background calls until it renews (lilo usage shows the spend).",
+    forgetNeedsWord: (text) =>
+      `"${text}" holds no word I can look for. Name one that means something, such as a name or a place – not a single letter or a word like "and".`,
   },
   codes: {
     "invalid-input": "That input cannot be used like this.",

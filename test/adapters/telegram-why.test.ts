@@ -140,6 +140,27 @@ describe("Telegram: /why and /forget <words>", () => {
     expect(h.lilo.memory.list("chris").some((n) => n.text.includes("Earl Grey"))).toBe(false);
     expect(JSON.stringify(await h.lilo.recall.passages("Earl Grey", { userId: "chris", limit: 5 }))).not.toContain("Earl Grey");
   });
+  it("/forget e and /forget of stop words alone are refused with a sentence and no question; /forget Eis finds whole words only", async () => {
+    await h.lilo.memory.add({ text: "Christian isst gern Eis", userId: "chris", store: "important" });
+    await h.lilo.memory.add({ text: "Lena fährt gern Eisenbahn", userId: "chris", store: "notes" });
+    await h.lilo.memory.add({ text: "Die Reise war leise", userId: "chris", store: "notes" });
+    let before = messagesIn(h.tg, CHRIS).length;
+    for (const words of ["e", "und der die", "the and of"]) {
+      h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: `/forget ${words}` });
+      const said = (await waitForMessages(h.tg, CHRIS, ++before, WAIT)).at(-1)!;
+      expect(String(said.params.text)).toBe(
+        `In „${words}“ steht kein Wort, nach dem ich suchen kann. Nenne eins, das etwas bedeutet, etwa einen Namen oder einen Ort – nicht einen einzelnen Buchstaben oder ein Wort wie „und“.`,
+      );
+      expect(said.params.reply_markup).toBeUndefined(); // nothing to say "Ja" to
+    }
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/forget Eis" });
+    const asked = String((await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!.params.text);
+    expect(asked).toContain("Christian isst gern Eis");
+    expect(asked).not.toContain("Eisenbahn");
+    expect(asked).not.toContain("Reise");
+    expect(asked).toMatch(/Das habe ich gefunden \(1\):/);
+  });
+
   it("/why as a reply to an earlier answer explains that answer, not the last one", async () => {
     await h.lilo.memory.add({ text: "Christian wohnt in Köln", userId: "chris", store: "notes" });
     await h.lilo.memory.add({ text: "Christian liest gern Krimis", userId: "chris", store: "notes" });

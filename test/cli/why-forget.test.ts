@@ -71,6 +71,16 @@ describe("lilo why / forget / boundaries / memory show", () => {
     expect((await cli("boundaries", "add", " ", "--user", USER)).code).toBe(1);
   });
 
+  it("lilo forget --text of a single letter or stop words alone is refused with a sentence, listing and forgetting nothing", async () => {
+    for (const words of ["e", "am der", "e --apply"]) {
+      const r = await cli("forget", "--text", words.split(" --")[0]!, "--user", USER, ...(words.endsWith("--apply") ? ["--apply"] : []));
+      expect(r.code).toBe(1);
+      expect(r.out).toBe("");
+      expect(r.err).toContain("holds no word I can look for. Name one that means something");
+    }
+    expect(s.t.lilo.memory.get(USER, "notes", note)?.text).toBe("Christian segelt am Wannsee");
+  });
+
   it("lilo forget --text is a dry run until --apply, which forgets the note and redacts the chat messages", async () => {
     const dry = await cli("forget", "--text", "Wannsee", "--user", USER);
     expect(dry.code).toBe(0);
