@@ -4,7 +4,7 @@ import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseStore, parseId, userOption } from "./shared.ts";
 import { registerImport } from "./import.ts";
-import { localStamp } from "./diary.ts";
+import { localStamp } from "./local-time.ts";
 
 /** A cosine similarity from -1 to 1; anything else is refused rather than silently ignored (NaN filters nothing). */
 function parseScore(value: string): number {
