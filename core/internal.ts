@@ -40,6 +40,7 @@ export { MOOD_NAMES, type Mood } from "./conversation/markers/emotion.ts";
 export { noDiaryText, noThoughtText } from "./background/prompts/on-demand-texts.ts";
 export { itemRef } from "./memory/receipts/item-ref.ts";
 export { itemName } from "./memory/receipts/item-names.ts";
+export { groupWhyItems, type WhyGroup } from "./memory/receipts/why-groups.ts";
 export { formatMoney, formatTokens, spendOfLimit } from "./foundation/usage/spend.ts";
 
 // Names the use cases take (the CLI offers them as choices before any core code runs).

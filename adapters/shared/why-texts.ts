@@ -4,7 +4,7 @@
  * came from, whom it is about and its reference ("N12") for the three
  * actions; and the outcomes of those actions.
  */
-import { itemName, type Provenance, type VerdictOutcome, type WhyItem, type WhyView } from "../../core/internal.ts";
+import { groupWhyItems, itemName, type Provenance, type VerdictOutcome, type WhyGroup, type WhyItem, type WhyView } from "../../core/internal.ts";
 
 /** The adapters' words for receipts and forgetting. */
 export const WHY_TEXTS = {
@@ -75,8 +75,20 @@ const clip = (s: string) => {
 
 /** One item as a line: reference, store, text, origin, whom it is about. */
 export function whyLine(language: "de" | "en", item: WhyItem): string {
+  return whyGroupLine(language, { text: item.text, items: [item] });
+}
+
+/**
+ * One fact as a line, however many stores keep it: every reference and
+ * store, the text once, and each different origin ("N12 · I3 · Notiz,
+ * Wichtig: …").
+ */
+function whyGroupLine(language: "de" | "en", group: WhyGroup): string {
   const t = WHY_TEXTS[language];
-  return `${item.ref} · ${itemName(language, item.store)}: ${clip(item.text)}\n   ↳ ${t.from(item.provenance)}${item.subject ? t.about(item.subject) : ""}`;
+  const refs = group.items.map((i) => i.ref).join(" · ");
+  const stores = [...new Set(group.items.map((i) => itemName(language, i.store)))].join(", ");
+  const origins = [...new Set(group.items.map((i) => `${t.from(i.provenance)}${i.subject ? t.about(i.subject) : ""}`))].join("; ");
+  return `${refs} · ${stores}: ${clip(group.text)}\n   ↳ ${origins}`;
 }
 
 /** The whole receipt as text; `withHint` adds how to act on an item by typing (Matrix, terminal). */
@@ -85,7 +97,7 @@ export function whyText(language: "de" | "en", view: WhyView | undefined, withHi
   if (!view) return t.noAnswer;
   if (!view.items.length) return t.none;
   const hint = withHint ? ["", t.hint.replaceAll("/", prefix)] : [];
-  return [t.title, ...view.items.map((i) => whyLine(language, i)), ...hint].join("\n");
+  return [t.title, ...groupWhyItems(view.items).map((g) => whyGroupLine(language, g)), ...hint].join("\n");
 }
 
 /** What a verdict did, in words. */

@@ -1,5 +1,5 @@
 import { InlineKeyboard, type Composer } from "grammy";
-import type { Verdict, VerdictOutcome, WhyView } from "../../core/internal.ts";
+import { groupWhyItems, type Verdict, type VerdictOutcome, type WhyView } from "../../core/internal.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { WHY_TEXTS, verdictText, whyText } from "../shared/why-texts.ts";
 import { forgetCommand } from "../shared/forget-command.ts";
@@ -75,10 +75,15 @@ export function registerWhy(bot: Composer<LiloContext>, deps: TelegramDeps): voi
   });
 }
 
-/** One row per item: its three actions, labelled with its reference. */
+/**
+ * One row per fact, as the text lists them: its three actions, labelled with
+ * its first reference. A fact kept in several stores acts through its first
+ * copy; forgetting it finds the other copies by their words.
+ */
 function keyboard(view: WhyView, t: (typeof WHY_TEXTS)["de" | "en"]): InlineKeyboard {
   const kb = new InlineKeyboard();
-  for (const item of view.items) {
+  for (const [item] of groupWhyItems(view.items).map((g) => g.items)) {
+    if (!item) continue;
     if (item.actions.includes("wrong")) kb.text(`${item.ref} ${t.wrong}`, `w:x:${item.ref}`);
     if (item.actions.includes("outdated")) kb.text(`${t.outdated}`, `w:o:${item.ref}`);
     if (item.actions.includes("forget")) kb.text(`${item.actions.length === 1 ? `${item.ref} ` : ""}${t.forget}`, `w:f:${item.ref}`);

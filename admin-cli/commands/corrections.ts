@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { CorrectionEntry } from "../../core/internal.ts";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
+import { localStamp } from "./local-time.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 
 /**
@@ -45,8 +46,7 @@ export function registerCorrections(program: Command, open: LiloOpener, io: CliI
 
 /** A few lines per entry: what changed, why, triggered by what, when (local time). */
 function describe(lilo: Lilo, c: CorrectionEntry): string {
-  // "sv-SE" formats as YYYY-MM-DD HH:MM, in the configured time zone (times are stored in UTC).
-  const local = (iso: string) => new Date(iso).toLocaleString("sv-SE", { timeZone: lilo.config.timezone }).slice(0, 16);
+  const local = (iso: string) => localStamp(iso, lilo.config.timezone);
   const lines = [`#${c.id}  ${local(c.createdAt)}  ${c.action}  ${c.store} #${c.rowId}${c.undoneAt ? `  (undone ${local(c.undoneAt)})` : ""}`];
   lines.push(`  old:     ${c.oldText}`);
   if (c.newText !== null) lines.push(`  new:     ${c.newText}${c.newRowId !== null ? `  (#${c.newRowId})` : ""}`);

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import { ANY_USER } from "../../core/index.ts";
 import { DEDUPE_STORES, type DedupeStore } from "../../core/internal.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
+import { localStamp } from "./local-time.ts";
 import { withLilo } from "./shared.ts";
 
 function parseDedupeStore(value: string): DedupeStore {
@@ -23,9 +24,10 @@ export function registerDedupe(program: Command, open: LiloOpener, io: CliIO): v
         const stores = o.store ? [o.store] : [...DEDUPE_STORES];
         const groups = stores.flatMap((s) => lilo.memory.duplicates(s, o.user));
         const extra = groups.reduce((n, g) => n + g.remove.length, 0);
+        const local = (iso: string) => localStamp(iso, lilo.config.timezone);
         for (const g of groups) {
           io.out(`${g.store}  user ${g.userId}  "${g.text.slice(0, 80)}"`);
-          io.out(`  keep #${g.keep.id} (${g.keep.createdAt})  delete ${g.remove.map((r) => `#${r.id} (${r.createdAt})`).join(", ")}`);
+          io.out(`  keep #${g.keep.id} (${local(g.keep.createdAt)})  delete ${g.remove.map((r) => `#${r.id} (${local(r.createdAt)})`).join(", ")}`);
         }
         io.out(`${groups.length} groups, ${extra} duplicates in ${stores.join(", ")}`);
         if (extra === 0) return 0;

@@ -79,14 +79,6 @@ export function registerDiary(program: Command, open: LiloOpener, io: CliIO): vo
     );
 }
 
-/** An ISO time as local "YYYY-MM-DD HH:MM" in Lilo's time zone (stored in UTC, shown local). */
-export function localStamp(iso: string, timeZone: string): string {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso; // a bare day (imported memories) has no time to convert
-  return new Intl.DateTimeFormat("sv-SE", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" }).format(
-    new Date(iso),
-  );
-}
-
 /** The first `max` characters on one line, for lists. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();

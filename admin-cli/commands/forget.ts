@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
+import { localStamp } from "./local-time.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
 
 /**
@@ -22,7 +23,7 @@ export function registerForget(program: Command, open: LiloOpener, io: CliIO): v
         if (o.json) io.out(JSON.stringify(view));
         else if (!view.items.length) io.out(`answer ${view.answerId} (${view.userId}): no memories on its sheet`);
         else {
-          io.out(`answer ${view.answerId} (${view.userId}, ${view.createdAt}):`);
+          io.out(`answer ${view.answerId} (${view.userId}, ${localStamp(view.createdAt, lilo.config.timezone)}):`);
           for (const i of view.items) {
             const from = i.provenance ? `${i.provenance.kind}${i.provenance.ref ? ` ${i.provenance.ref}` : ""}` : "unknown";
             io.out(`${i.ref.padEnd(7)} ${i.store.padEnd(9)} [from: ${from}${i.subject ? `; about: ${i.subject}` : ""}] ${i.text.replace(/\s+/g, " ")}`);

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
-import { localStamp } from "./diary.ts";
+import { localStamp } from "./local-time.ts";
 
 /** `lilo search-log` and `lilo feeds list|add|remove|fetch`. */
 export function registerLookups(program: Command, open: LiloOpener, io: CliIO): void {

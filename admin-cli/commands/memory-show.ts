@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
+import { localStamp } from "./local-time.ts";
 import { withLilo, parseId, parseStore } from "./shared.ts";
 
 /** `lilo memory show <id>`: one entry with its store fields, where it came from (provenance) and whom it is about. */
@@ -24,7 +25,7 @@ export function registerMemoryShow(memory: Command, open: LiloOpener, io: CliIO)
           typeof x.provenance === "string"
             ? `${x.provenance}${x.provenance_ref ? ` ${String(x.provenance_ref)}` : ""}`
             : "unknown (stored before provenance was recorded)";
-        io.out(`${store} #${e.id} (${e.userId}, ${e.createdAt})`);
+        io.out(`${store} #${e.id} (${e.userId}, ${localStamp(e.createdAt, lilo.config.timezone)})`);
         io.out(`text:  ${e.text}`);
         io.out(`from:  ${from}`);
         if (typeof x.subject === "string") io.out(`about: ${x.subject}`);

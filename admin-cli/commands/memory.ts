@@ -2,9 +2,9 @@ import { registerMemoryShow } from "./memory-show.ts";
 import { InvalidArgumentError, type Command } from "commander";
 import { ANY_USER } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
-import { withLilo, parseStore, parseId, userOption } from "./shared.ts";
+import { withLilo, parseStore, parseId, parseListedStore, userOption, LISTED_STORES } from "./shared.ts";
 import { registerImport } from "./import.ts";
-import { localStamp } from "./diary.ts";
+import { localStamp } from "./local-time.ts";
 
 /** A cosine similarity from -1 to 1; anything else is refused rather than silently ignored (NaN filters nothing). */
 function parseScore(value: string): number {
@@ -41,7 +41,9 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
         else if (hits.length === 0) io.out("no matches");
         else
           for (const h of hits)
-            io.out(`#${h.id}  cos ${h.score.toFixed(3)}  bm25 ${h.keyword?.toFixed(2) ?? "-"}  ${localStamp(h.createdAt, lilo.config.timezone)}  ${h.text}`);
+            io.out(
+              `#${h.id}  cos ${h.score.toFixed(3)}  bm25 ${h.keyword === undefined ? "-" : keywordScore(h.keyword)}  ${localStamp(h.createdAt, lilo.config.timezone)}  ${h.text}`,
+            );
         return 0;
       }),
     );
@@ -49,15 +51,23 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
   memory
     .command("list")
     .description("newest memories of a store")
-    .option("--store <store>", "which store", "notes")
+    .option("--store <store>", `which store (${LISTED_STORES.join(", ")})`, "notes")
     .option("-n, --limit <n>", "how many", "20")
     .option(...userOption)
-    .option("--json", "print JSON")
+    .option("--json", "print JSON: [{ id, text, createdAt }], with category for the profile")
     .action((o: { store: string; limit: string; user?: string; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
-        const entries = lilo.memory.list(o.user ?? lilo.config.terminal.userId, { store: parseStore(o.store), limit: parseId(o.limit, "--limit") });
-        if (o.json) io.out(JSON.stringify(entries.map(({ id, text, createdAt }) => ({ id, text, createdAt }))));
-        else for (const r of entries) io.out(`#${r.id}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.text}`);
+        const store = parseListedStore(o.store);
+        const userId = o.user ?? lilo.config.terminal.userId;
+        const limit = parseId(o.limit, "--limit");
+        const entries: { id: number; text: string; createdAt: string; category?: string }[] =
+          store === "profile"
+            ? newestFirst(lilo.profile.list(userId))
+                .slice(0, limit)
+                .map(({ id, text, createdAt, category }) => ({ id, text, createdAt, category }))
+            : lilo.memory.list(userId, { store, limit }).map(({ id, text, createdAt }) => ({ id, text, createdAt }));
+        if (o.json) io.out(JSON.stringify(entries));
+        else for (const r of entries) io.out(`#${r.id}  ${localStamp(r.createdAt, lilo.config.timezone)}  ${r.category ? `${r.category}: ` : ""}${r.text}`);
         return 0;
       }),
     );
@@ -85,4 +95,17 @@ export function registerMemory(program: Command, open: LiloOpener, io: CliIO): v
         return 0;
       }),
     );
+}
+
+/** Profile entries newest first, as the memory stores list theirs. */
+function newestFirst<T extends { id: number; createdAt: string }>(entries: T[]): T[] {
+  return [...entries].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+}
+
+/**
+ * A bm25 score as computed, in two significant digits where two decimals would round it to "0.00": a word
+ * found in nearly every one of the user's rows has almost no weight (its idf), yet it did match.
+ */
+function keywordScore(score: number): string {
+  return score >= 0.01 ? score.toFixed(2) : score.toPrecision(2);
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, userOption, parseId } from "./shared.ts";
-import { localStamp } from "./diary.ts";
+import { localStamp } from "./local-time.ts";
 
 /**
  * `lilo push log|target`: what Lilo sent on her own and where it goes. Sending

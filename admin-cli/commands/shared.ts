@@ -24,9 +24,21 @@ export async function withLilo(open: LiloOpener, io: CliIO, fn: (lilo: Lilo) => 
   }
 }
 
+/** A memory store with vectors (search, show, edit, delete); the profile, which has none, is named to its own command. */
 export function parseStore(value: string): VectorStore {
   if ((VECTOR_STORES as readonly string[]).includes(value)) return value as VectorStore;
+  if (value === "profile")
+    throw new InvalidArgumentError(`the profile has its own command here: lilo profile list, edit, delete (--store takes ${VECTOR_STORES.join(", ")})`);
   throw new InvalidArgumentError(`unknown store "${value}" (use ${VECTOR_STORES.join(", ")})`);
+}
+
+/** The stores `lilo memory list` shows: every store /why and `lilo why` name a memory of. */
+export const LISTED_STORES = [...VECTOR_STORES, "profile"] as const;
+
+/** A store `lilo memory list` can show, else an error listing them. */
+export function parseListedStore(value: string): (typeof LISTED_STORES)[number] {
+  if ((LISTED_STORES as readonly string[]).includes(value)) return value as (typeof LISTED_STORES)[number];
+  throw new InvalidArgumentError(`unknown store "${value}" (use ${LISTED_STORES.join(", ")})`);
 }
 
 export function parseId(value: string, what = "id"): number {

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { recallLine, type ContactStatus } from "../../core/internal.ts";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
+import { localStamp } from "./local-time.ts";
 import { withLilo } from "./shared.ts";
 import { todaysSpend } from "./usage.ts";
 
@@ -21,13 +22,14 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
           return 0;
         }
         const now = lilo.clock.now().getTime();
+        const local = (iso: string) => localStamp(iso, lilo.config.timezone);
         // Where this Lilo lives, so a user running `lilo` elsewhere sees which data it reached.
         io.out(`${"home".padEnd(34)} ${lilo.config.home ?? process.cwd()}`);
         io.out(`${"configuration".padEnd(34)} ${lilo.config.run.envFile}`);
         io.out(`${"data".padEnd(34)} ${lilo.config.dbPath}`);
         for (const r of contacts) {
-          const ok = r.lastOkAt ? `last contact ${r.lastOkAt} (${ago(now, r.lastOkAt)})` : "never reached";
-          const failed = r.lastFailureAt ? `; last failure ${r.lastFailureAt}: ${r.lastError ?? "?"}` : "";
+          const ok = r.lastOkAt ? `last contact ${local(r.lastOkAt)} (${ago(now, r.lastOkAt)})` : "never reached";
+          const failed = r.lastFailureAt ? `; last failure ${local(r.lastFailureAt)}: ${r.lastError ?? "?"}` : "";
           io.out(`${r.name.padEnd(34)} ${ok}${failed}`);
         }
         if (recall) io.out(recallLine(recall));

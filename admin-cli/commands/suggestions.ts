@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
-import { localStamp } from "./diary.ts";
+import { localStamp } from "./local-time.ts";
 
 /**
  * `lilo suggestions …`: the `[[VORSCHLAG:]]` ideas Lilo noted for improving

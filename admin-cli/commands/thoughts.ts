@@ -3,7 +3,8 @@ import { ANY_USER } from "../../core/index.ts";
 import { type ConcernOutcome, type ReflectionReason, type ThoughtEntry } from "../../core/internal.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, userOption } from "./shared.ts";
-import { localStamp, oneLine } from "./diary.ts";
+import { oneLine } from "./diary.ts";
+import { localStamp } from "./local-time.ts";
 
 /** Why a reflection stored no thought, in words. */
 const REASONS: Record<ReflectionReason, string> = {

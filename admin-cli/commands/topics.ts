@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo, parseId, reportChange, userOption } from "./shared.ts";
-import { localStamp } from "./diary.ts";
+import { localStamp } from "./local-time.ts";
 
 /** `lilo topics …`: open follow-up topics and 🧠 concerns (including queued ones); edit, delete, done. */
 export function registerTopics(program: Command, open: LiloOpener, io: CliIO): void {

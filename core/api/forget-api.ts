@@ -15,7 +15,10 @@ export type { ForgetItem, ForgetOutcome, ForgetPlan } from "../memory/forgetting
  * reactions, typed "ja"/"yes").
  */
 export interface ForgetApi {
-  /** Everything of the user that holds the words of `text` or means the same. */
+  /**
+   * Everything of the user that holds the words of `text` (whole words) or means the same. Only words that mean
+   * something count; `text` of none (a single letter, stop words) throws "invalid-input" with a sentence to say.
+   */
   find(userId: string, text: string): Promise<ForgetPlan>;
   /** One item by reference ("N12", "M305") and whatever holds the same; undefined when it is not the user's. */
   findItem(userId: string, ref: string): Promise<ForgetPlan | undefined>;

@@ -1,4 +1,4 @@
-import { loadConfig, type LiloConfig } from "../foundation/config/config.ts";
+import type { LiloConfig } from "../foundation/config/config.ts";
 import { formatModelSpec } from "../foundation/config/model-spec.ts";
 import { showLeaf } from "../foundation/config/table.ts";
 import { isSecretSet } from "../foundation/config/secrets.ts";
@@ -79,17 +79,13 @@ interface SettingsApiDeps {
  * the table the configuration was read with (the core's and every registered section's).
  */
 export function createSettingsApi({ config, live, store, models, now, outOfUse = () => false }: SettingsApiDeps): SettingsApi {
-  let defaults: LiloConfig | undefined;
-  const { leaves, sections } = config.table;
-  const configRows = (): SettingRow[] => {
-    defaults ??= loadConfig({}, sections);
-    return leaves
+  const { leaves } = config.table;
+  // A variable's source is whether it was given (in `.env` or the environment), not whether its value differs from the default.
+  const sourceOf = (env: string): SettingSource => (config.given.includes(env) ? "env" : "default");
+  const configRows = (): SettingRow[] =>
+    leaves
       .filter((l) => l.listed !== undefined)
-      .map((l) => {
-        const value = showLeaf(l, config);
-        return { kind: "config", key: l.listed!, env: l.env, value, source: value === showLeaf(l, defaults!) ? "default" : "env", live: false };
-      });
-  };
+      .map((l) => ({ kind: "config", key: l.listed!, env: l.env, value: showLeaf(l, config), source: sourceOf(l.env), live: false }));
   const secretRows = (): SettingRow[] =>
     leaves
       .filter((l) => l.secret)
@@ -102,7 +98,7 @@ export function createSettingsApi({ config, live, store, models, now, outOfUse =
     key: CHAT_MODEL,
     env: "LILO_CHAT_MODEL",
     value: chatSpec(models),
-    source: store.get(CHAT_MODEL) ? "set" : "env",
+    source: store.get(CHAT_MODEL) ? "set" : sourceOf("LILO_CHAT_MODEL"),
     live: true,
   });
   const liveRows = (): SettingRow[] => live.list().map((r) => ({ kind: "live", ...r, live: true }));

@@ -8,17 +8,18 @@ import { applyImport, planCounts, planImport, type ImportDeps, type ImportPlan }
 export interface TransferApi {
   /** One store's rows as export lines, oldest first; one user's or (userId undefined) everyone's. Memory stores: live entries only. */
   export(store: ExportStore, userId: string | undefined): ExportLine[];
+  /** Validates a whole file (value rules, limits of length, time and user id); writes nothing. Throws "invalid-input" for a default user id of no known shape. */
   parse(text: string, defaults: { store: ImportStore; userId: string }): { lines: ImportLine[]; refused: RefusedLine[] };
   plan(lines: ImportLine[], refused: RefusedLine[], opts: { allowDuplicates: boolean }): Promise<ImportPlan>;
   counts(plan: ImportPlan): Record<ImportStore, { add: number; skip: number; refuse: number }>;
   apply(plan: ImportPlan): Promise<number>;
 }
 
-/** Builds the export and import use cases. */
-export function transferApi(db: Db, importDeps: ImportDeps, clock: Clock): TransferApi {
+/** Builds the export and import use cases; an import's texts are at most `maxTextChars` long, the chat's limit. */
+export function transferApi(db: Db, importDeps: ImportDeps, clock: Clock, maxTextChars: number): TransferApi {
   return {
     export: (store, userId) => exportStore(db, store, userId),
-    parse: (text, defaults) => parseImportText(text, { ...defaults, now: clock.now().toISOString() }),
+    parse: (text, defaults) => parseImportText(text, { ...defaults, now: clock.now().toISOString(), maxTextChars }),
     plan: (lines, refused, opts) => planImport(importDeps, lines, refused, opts),
     counts: planCounts,
     apply: (plan) => applyImport(importDeps, plan),

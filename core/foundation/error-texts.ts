@@ -47,6 +47,8 @@ interface ErrorSentences {
   emptyMessage(): string;
   /** A spent day or month budget refused a model call before it was made. */
   budgetSpent(): string;
+  /** "Forget everywhere" by words got no word that means something (a single letter, a stop word). */
+  forgetNeedsWord(text: string): string;
 }
 
 /** System errors (errno) with a sentence of their own. */
@@ -95,6 +97,8 @@ const de: ErrorTexts = {
     emptyMessage: () => "Eine leere Nachricht lässt sich nicht beantworten.",
     budgetSpent: () =>
       "Das Budget für Modellaufrufe ist aufgebraucht: keine Aufrufe, bis es sich erneuert oder jemand es mit /budget für heute aufhebt (lilo usage zeigt die Ausgaben).",
+    forgetNeedsWord: (text) =>
+      `In „${text}“ steht kein Wort, nach dem ich suchen kann. Nenne eins, das etwas bedeutet, etwa einen Namen oder einen Ort – nicht einen einzelnen Buchstaben oder ein Wort wie „und“.`,
   },
   codes: {
     "invalid-input": "Diese Eingabe lässt sich so nicht verwenden.",
@@ -165,6 +169,8 @@ const en: ErrorTexts = {
       "No language model is set up: put a key in .env (ANTHROPIC_API_KEY, DEEPSEEK_API_KEY) or OPENAI_BASE_URL with LILO_CHAT_MODEL=openai:<model name>, or run lilo setup.",
     emptyMessage: () => "An empty message cannot be answered.",
     budgetSpent: () => "The budget for model calls is spent: no calls until it renews or someone lifts it for today with /budget (lilo usage shows the spend).",
+    forgetNeedsWord: (text) =>
+      `"${text}" holds no word I can look for. Name one that means something, such as a name or a place – not a single letter or a word like "and".`,
   },
   codes: {
     "invalid-input": "That input cannot be used like this.",

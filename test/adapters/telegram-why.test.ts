@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
 import type { SentCall } from "../fakes/fake-telegram.ts";
+import { isExtraction } from "../helpers/test-lilo.ts";
+import { readDb } from "../helpers/read-db.ts";
 import { CHRIS, lastUserText, startTelegramHarness, waitForMessages, messagesIn, type TelegramHarness } from "./telegram-harness.ts";
 
 // Explaining and correcting memories through the real grammY adapter and the fake Bot API: /why with its three buttons, /forget <words> with yes/no.
@@ -140,6 +142,27 @@ describe("Telegram: /why and /forget <words>", () => {
     expect(h.lilo.memory.list("chris").some((n) => n.text.includes("Earl Grey"))).toBe(false);
     expect(JSON.stringify(await h.lilo.recall.passages("Earl Grey", { userId: "chris", limit: 5 }))).not.toContain("Earl Grey");
   });
+  it("/forget e and /forget of stop words alone are refused with a sentence and no question; /forget Eis finds whole words only", async () => {
+    await h.lilo.memory.add({ text: "Christian isst gern Eis", userId: "chris", store: "important" });
+    await h.lilo.memory.add({ text: "Lena fährt gern Eisenbahn", userId: "chris", store: "notes" });
+    await h.lilo.memory.add({ text: "Die Reise war leise", userId: "chris", store: "notes" });
+    let before = messagesIn(h.tg, CHRIS).length;
+    for (const words of ["e", "und der die", "the and of"]) {
+      h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: `/forget ${words}` });
+      const said = (await waitForMessages(h.tg, CHRIS, ++before, WAIT)).at(-1)!;
+      expect(String(said.params.text)).toBe(
+        `In „${words}“ steht kein Wort, nach dem ich suchen kann. Nenne eins, das etwas bedeutet, etwa einen Namen oder einen Ort – nicht einen einzelnen Buchstaben oder ein Wort wie „und“.`,
+      );
+      expect(said.params.reply_markup).toBeUndefined(); // nothing to say "Ja" to
+    }
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/forget Eis" });
+    const asked = String((await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!.params.text);
+    expect(asked).toContain("Christian isst gern Eis");
+    expect(asked).not.toContain("Eisenbahn");
+    expect(asked).not.toContain("Reise");
+    expect(asked).toMatch(/Das habe ich gefunden \(1\):/);
+  });
+
   it("/why as a reply to an earlier answer explains that answer, not the last one", async () => {
     await h.lilo.memory.add({ text: "Christian wohnt in Köln", userId: "chris", store: "notes" });
     await h.lilo.memory.add({ text: "Christian liest gern Krimis", userId: "chris", store: "notes" });
@@ -207,4 +230,52 @@ describe("Telegram: /why and /forget <words>", () => {
     expect(after).toContain("Christian hat einen Kater namens Moritz");
     expect(h.lilo.profile.list("chris").find((p) => p.id === job.id)).toMatchObject({ category: "work", text: "Christian arbeitet als Fährmann" });
   });
+  it(
+    "/why shows a fact kept as note, important memory and profile entry once, naming every store; an inference names the person's message",
+    { timeout: 60_000 },
+    async () => {
+      const fact = "Christian hat einen Hund namens Bello";
+      const extraction = JSON.stringify({
+        facts: [{ text: fact, about: "user" }],
+        content: [],
+        profile: [{ category: "other", text: fact }],
+        important: [{ text: fact, weight: 2 }],
+      });
+      const none = JSON.stringify({ facts: [], content: [], profile: [], important: [] });
+      h.anthropic.replyAlways((body) => (isExtraction(body.system) ? (JSON.stringify(body.messages).includes("Bello") ? extraction : none) : "Gern!"));
+      try {
+        let before = messagesIn(h.tg, CHRIS).length;
+        h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Ich habe einen Hund namens Bello." });
+        await waitForMessages(h.tg, CHRIS, ++before, WAIT);
+        // The extraction runs after the reply: wait until it has stored the fact.
+        await vi.waitFor(() => expect(h.lilo.memory.list("chris", { store: "important" }).map((i) => i.text)).toContain(fact), { timeout: WAIT, interval: 20 });
+        const important = h.lilo.memory.list("chris", { store: "important" }).find((i) => i.text === fact)!;
+        const said = Number(important.extra.provenance_ref);
+        expect(important.extra.provenance).toBe("inference");
+        expect(readDb(h.lilo).get("SELECT role, text FROM messages WHERE id = ?", said)).toEqual({ role: "user", text: "Ich habe einen Hund namens Bello." });
+
+        h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "Wie heißt mein Hund? Bello?" });
+        await waitForMessages(h.tg, CHRIS, ++before, WAIT);
+        h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/why" });
+        const why = (await waitForMessages(h.tg, CHRIS, before + 1, WAIT)).at(-1)!;
+        const text = String(why.params.text);
+        const copies = h.lilo.why.why("chris")!.items.filter((i) => i.text === fact);
+        expect(copies.map((i) => i.store)).toEqual(expect.arrayContaining(["important", "profile"]));
+        expect(text.split(fact).length - 1).toBe(1);
+        const line = text.split("\n").find((l) => l.includes(fact))!;
+        expect(line).toBe(
+          `${copies.map((i) => i.ref).join(" · ")} · ${copies.map((i) => ({ notes: "Notiz", important: "Wichtig", profile: "Profil" })[i.store as "notes"]).join(", ")}: ${fact}`,
+        );
+        const origins = text.split("\n")[text.split("\n").indexOf(line) + 1]!;
+        expect(origins).toContain(`deine Worte (Nachricht ${said})`);
+        expect(origins).toContain(`meine Schlussfolgerung (zu Nachricht ${said})`);
+        const rows = (why.params.reply_markup as Keyboard).inline_keyboard.filter((r) =>
+          r.some((b) => copies.some((i) => b.callback_data.endsWith(`:${i.ref}`))),
+        );
+        expect(rows).toHaveLength(1); // one row of buttons for the one fact
+      } finally {
+        h.anthropic.replyAlways(async (body) => (isExtraction(body.system) ? none : h.answer(lastUserText(body))));
+      }
+    },
+  );
 });

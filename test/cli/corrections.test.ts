@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
-import { localStamp } from "../../admin-cli/commands/diary.ts";
+import { localStamp } from "../../admin-cli/commands/local-time.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startScenario, say, USER, type Scenario } from "../conversation/correction/scenario.ts";
 

@@ -112,6 +112,20 @@ describe("lilo settings", () => {
     expect(t.lilo.config.reflection.cron).toBe("0 22 * * *"); // the shared configuration object is never changed
   });
 
+  it("names as source whether a variable was given, not whether its value differs: env for a default repeated in .env, default for an unset one", async () => {
+    const given = { LILO_DIARY_ENABLED: "true", LILO_TIMEZONE: "Europe/Berlin", LILO_LANGUAGE: "de", ANTHROPIC_API_KEY: "sk-ant-x" };
+    setup(given);
+    const json = JSON.parse((await runCli(open, ["settings", "--json"])).out) as { env: string; source: string }[];
+    expect(json.find((r) => r.env === "LILO_DIARY_ENABLED")).toMatchObject({ source: "env" });
+    expect(json.find((r) => r.env === "LILO_CHAT_MODEL")).toMatchObject({ source: "default" });
+    // Every row: env exactly when the variable was given (makeTestLilo gives LILO_DATA_DIR and LILO_MODEL_MAX_RETRIES too).
+    const names = new Set([...Object.keys(given), "LILO_DATA_DIR", "LILO_MODEL_MAX_RETRIES"]);
+    for (const r of json) expect(`${r.env}: ${r.source}`).toBe(`${r.env}: ${names.has(r.env) ? "env" : "default"}`);
+    const text = (await runCli(open, ["settings"])).out;
+    expect(text).toContain("diary.enabled = true  (LILO_DIARY_ENABLED, env)");
+    expect((await runCli(open, ["settings", "diary.enabled"])).out).toBe("diary.enabled = true  (LILO_DIARY_ENABLED, env)");
+  });
+
   it("refuses an invalid value with the .env rule's message, storing nothing", async () => {
     setup();
     const cases: [string, string, string][] = [

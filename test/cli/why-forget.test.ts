@@ -15,7 +15,7 @@ describe("lilo why / forget / boundaries / memory show", () => {
   let answerId = 0;
 
   beforeAll(async () => {
-    s = await startScenario({ LILO_USER_NAMES: "chris=Christian" });
+    s = await startScenario({ LILO_USER_NAMES: "chris=Christian", LILO_TIMEZONE: "Asia/Tokyo" });
     db = openDatabase(s.t.lilo.config.dbPath);
     const added = await s.t.lilo.memory.add({
       text: "Christian segelt am Wannsee",
@@ -40,6 +40,22 @@ describe("lilo why / forget / boundaries / memory show", () => {
     expect(why.out).toMatch(new RegExp(`N${note}\\s+notes\\s+\\[from: user 4; about: user\\] Christian segelt am Wannsee`));
     const json = JSON.parse((await cli("why", String(answerId), "--json")).out) as { items: { ref: string; provenance: unknown }[] };
     expect(json.items.find((i) => i.ref === `N${note}`)?.provenance).toEqual({ kind: "user", ref: "4" });
+  });
+
+  it("lilo why, lilo memory show and lilo status print local time as the lists do; --json keeps ISO", async () => {
+    // The scenario's clock: 2026-12-02T18:00:00Z, which is 2026-12-03 03:00 in Tokyo.
+    const local = "2026-12-03 03:00";
+    expect((await cli("why", String(answerId))).out).toContain(`answer ${answerId} (${USER}, ${local}):`);
+    expect(JSON.parse((await cli("why", String(answerId), "--json")).out)).toMatchObject({ createdAt: "2026-12-02T18:00:00.000Z" });
+    expect((await cli("memory", "show", String(note))).out).toContain(`notes #${note} (${USER}, ${local})`);
+    expect((await cli("memory", "list", "--user", USER)).out).toContain(`#${note}  ${local}  Christian segelt am Wannsee`);
+    expect(JSON.parse((await cli("memory", "show", String(note), "--json")).out)).toMatchObject({ createdAt: "2026-12-02T18:00:00.000Z" });
+    s.t.lilo.contacts.failed("telegram", "409 Conflict");
+    s.t.lilo.contacts.ok("telegram");
+    const status = await cli("status");
+    expect(status.out).toMatch(new RegExp(`telegram\\s+last contact ${local} \\(0 s ago\\); last failure ${local}: 409 Conflict`));
+    expect(status.out).not.toContain("2026-12-02T18:00");
+    expect(JSON.parse((await cli("status", "--json")).out)).toContainEqual(expect.objectContaining({ name: "telegram", lastOkAt: "2026-12-02T18:00:00.000Z" }));
   });
 
   it("lilo why with an unknown answer id is an error", async () => {
@@ -69,6 +85,16 @@ describe("lilo why / forget / boundaries / memory show", () => {
     expect((await cli("boundaries", "delete", id)).out).toBe(`boundary #${id} deleted`);
     expect((await cli("boundaries", "list", "--user", USER)).out).toBe("no boundaries");
     expect((await cli("boundaries", "add", " ", "--user", USER)).code).toBe(1);
+  });
+
+  it("lilo forget --text of a single letter or stop words alone is refused with a sentence, listing and forgetting nothing", async () => {
+    for (const words of ["e", "am der", "e --apply"]) {
+      const r = await cli("forget", "--text", words.split(" --")[0]!, "--user", USER, ...(words.endsWith("--apply") ? ["--apply"] : []));
+      expect(r.code).toBe(1);
+      expect(r.out).toBe("");
+      expect(r.err).toContain("holds no word I can look for. Name one that means something");
+    }
+    expect(s.t.lilo.memory.get(USER, "notes", note)?.text).toBe("Christian segelt am Wannsee");
   });
 
   it("lilo forget --text is a dry run until --apply, which forgets the note and redacts the chat messages", async () => {

@@ -74,7 +74,7 @@ describe("outages are visible: warned with their retry delay, last contact in `l
     const open = () => createLilo(loadConfig({ LILO_DATA_DIR: t!.dir, ...env }, ADAPTER_SECTIONS), { embedder: new ControlledEmbedder(64) });
     const status = await runCli(open, ["status"]);
     expect(status.code).toBe(0);
-    expect(status.out).toMatch(/^telegram\s+last contact \d{4}-\d\d-\d\dT\S+ \(\d+ s ago\); last failure .*\/bot\*\*\*\/sendMessage failed/m);
+    expect(status.out).toMatch(/^telegram\s+last contact \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ s ago\); last failure .*\/bot\*\*\*\/sendMessage failed/m);
     expect(status.out).not.toContain(tg.token);
     expect(status.out).toMatch(/^model anthropic:claude-test\s+last contact .*; last failure .*invalid x-api-key/m);
     const json = JSON.parse((await runCli(open, ["status", "--json"])).out) as { name: string }[];

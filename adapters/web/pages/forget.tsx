@@ -125,7 +125,8 @@ export function registerForget(app: Hono<WebEnv>, { lilo }: WebDeps): void {
 
   app.get("/forget", (c) => {
     const q = (c.req.query("q") ?? "").trim();
-    return q ? confirmPage(c, { q }) : c.redirect(href(c.get("viewer"), "/memories"), 303);
+    // Words of no meaning (a letter, a stop word) are refused by the core with a sentence: shown as a bad input, not a crash.
+    return q ? attempt(c, () => confirmPage(c, { q })) : c.redirect(href(c.get("viewer"), "/memories"), 303);
   });
   app.get("/forget/:ref", (c) => confirmPage(c, { ref: c.req.param("ref") }));
 

@@ -89,7 +89,7 @@ export function assembleLilo(p: LiloParts): Lilo {
     rules: rulesApi(stores.rules, clock),
     topics: topicsApi(stores.topics, clock),
     suggestions: suggestionsApi(stores.suggestions, clock),
-    transfer: transferApi(db, { db, memory, embedder: remembering.embedder, index: remembering.index }, clock),
+    transfer: transferApi(db, { db, memory, embedder: remembering.embedder, index: remembering.index }, clock, config.budget.maxInputChars),
     history: historyApi({
       imports: stores.historyImports,
       forgetting: care.forgetting,

@@ -23,8 +23,10 @@ export async function rememberExtraction(
 ): Promise<RememberReport> {
   const report: RememberReport = { notesAdded: [], notesSkipped: [], profileAdded: [], importantAdded: [] };
   // Facts come from the user's own words (the guard in extract.ts); what was said is of the exchange, Lilo's summary of it.
-  const said = provenanceColumns({ kind: "user", ref: String(ctx.userMessageId ?? ctx.sourceMessageId) });
-  const inferred = provenanceColumns({ kind: "inference", ref: String(ctx.sourceMessageId) });
+  // Either way the source is the person's message: Lilo's answer is what she said, not where she learnt it.
+  const personsMessage = String(ctx.userMessageId ?? ctx.sourceMessageId);
+  const said = provenanceColumns({ kind: "user", ref: personsMessage });
+  const inferred = provenanceColumns({ kind: "inference", ref: personsMessage });
   const notes = [
     ...ex.facts.map((f) => ({ text: f.text, kind: "fact", subject: f.about, origin: said })),
     ...ex.content.map((text) => ({ text, kind: "content", subject: undefined, origin: inferred })),

@@ -47,6 +47,8 @@ export const DEFAULT_EMBEDDING_MODELS = {
 export type LiloConfig = ReturnType<typeof complete> & {
   /** Every variable this configuration was read with: the core's and the registered sections'. */
   readonly table: ConfigTable;
+  /** The variables of the table that had a value (from `.env` or the environment); every other leaf holds its default. */
+  readonly given: readonly string[];
 };
 
 /**
@@ -68,7 +70,8 @@ export function loadConfig<const S extends readonly AnySection[] = []>(env: Env 
     const lines = issues.map((i) => `  ${envAt(i.path, table.leaves)}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, { cause: core.error ?? parts.find((p) => !p.parsed.success)?.parsed.error });
   }
-  const config: Record<string, unknown> = { ...complete(core.data), table };
+  const given = table.leaves.filter((l) => cleaned[l.env] !== undefined).map((l) => l.env);
+  const config: Record<string, unknown> = { ...complete(core.data), table, given };
   for (const { s, parsed } of parts) config[s.key] = s.derive(parsed.data, (path) => envAt([s.key, ...path], table.leaves));
   return config as LiloConfig & SectionValues<S>;
 }

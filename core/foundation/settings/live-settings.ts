@@ -1,4 +1,4 @@
-import { loadConfig, type LiloConfig } from "../config/config.ts";
+import type { LiloConfig } from "../config/config.ts";
 import { LEAVES, setAt, showLeaf, type Leaf } from "../config/table.ts";
 import { isCronRule } from "../config/rules.ts";
 import { cronProblem } from "../config/cron-pattern.ts";
@@ -68,7 +68,6 @@ interface LiveSettingView {
 export class LiveSettings {
   private readonly base = new Map<string, string>();
   private readonly listeners = new Set<(keys: string[]) => void>();
-  private defaults: LiloConfig | undefined;
   private readonly reported = new Set<string>();
 
   constructor(
@@ -108,10 +107,10 @@ export class LiveSettings {
 
   /** Every live setting with its value and source. */
   list(): LiveSettingView[] {
-    this.defaults ??= loadConfig({});
     return LIVE_KEYS.map((k) => {
       const stored = this.store.get(k.key) !== undefined;
-      const source: SettingSource = stored ? "set" : this.base.get(k.key) === k.read(this.defaults!) ? "default" : "env";
+      // Where the value comes from, not whether it differs from the default: a `.env` line that repeats the default is still "env".
+      const source: SettingSource = stored ? "set" : this.config.given.includes(k.env) ? "env" : "default";
       return { key: k.key, env: k.env, value: k.read(this.config), source };
     });
   }

@@ -52,17 +52,22 @@ const LIVE: Partial<Record<ForgetTable, string>> = {
 export class ForgetRows {
   constructor(private readonly db: Db) {}
 
-  /** The user's rows of `table` that hold every one of `words` (case-folded, as substrings), newest first. */
-  findByWords(table: ForgetTable, userId: string, words: string[], limit = 200): FoundRow[] {
+  /**
+   * The user's rows of `table` that hold every one of `words`, newest first, at most `limit`.
+   * SQL finds them as case-folded substrings; `keep` (the caller's rule of a whole word)
+   * decides among those, so a limit counts only rows that are kept.
+   */
+  findByWords(table: ForgetTable, userId: string, words: string[], keep: (text: string) => boolean, limit = 200): FoundRow[] {
     if (!words.length) return [];
     const w = wordsClause("text", words);
     const live = LIVE[table] ? ` AND ${LIVE[table]}` : "";
-    const sql = `SELECT id, text, created_at FROM ${table} WHERE user_id = ?${live} AND ${w.sql} ORDER BY id DESC LIMIT ?`;
-    return (this.db.prepare(sql).all(userId, ...w.params, limit) as { id: number; text: string; created_at: string }[]).map((r) => ({
-      id: r.id,
-      text: r.text,
-      createdAt: r.created_at,
-    }));
+    const sql = `SELECT id, text, created_at FROM ${table} WHERE user_id = ?${live} AND ${w.sql} ORDER BY id DESC`;
+    const out: FoundRow[] = [];
+    for (const r of this.db.prepare(sql).iterate(userId, ...w.params) as IterableIterator<{ id: number; text: string; created_at: string }>) {
+      if (!keep(r.text)) continue;
+      if (out.push({ id: r.id, text: r.text, createdAt: r.created_at }) >= limit) break;
+    }
+    return out;
   }
 
   /** Rows by id of one user, with their provenance (ids of another user's rows are skipped). */

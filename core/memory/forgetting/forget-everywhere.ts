@@ -17,6 +17,8 @@ import type { ReceiptsStore, ReceiptStore } from "../../foundation/store/receipt
 import type { Memory } from "../memory.ts";
 import type { MessageVectors } from "../recall/message-vectors.ts";
 import { forgetWords, holdsAll, withoutSentences } from "./forget-words.ts";
+import { LiloError } from "../../foundation/errors.ts";
+import { said } from "../../foundation/error-texts.ts";
 
 /** What a found row becomes after the yes. */
 type ForgetAction = "remove" | "rewrite" | "redact";
@@ -73,19 +75,29 @@ interface ForgettingDeps {
 export class Forgetting {
   constructor(private readonly d: ForgettingDeps) {}
 
-  /** Everything of `userId` that holds `text`'s words or (memory stores, chat log) means the same. */
+  /**
+   * Everything of `userId` that holds `text`'s words or (memory stores, chat log) means the same.
+   * Throws "invalid-input" when `text` has no meaningful word: a letter or a stop word would list nearly everything.
+   */
   async find(userId: string, text: string): Promise<ForgetPlan> {
     const words = forgetWords(text);
+    if (!words.length) throw new LiloError("invalid-input", said("forgetNeedsWord", clip(text)));
+    return this.collect(userId, text, words);
+  }
+
+  /** Rows that hold every one of `words` (none: no row by words) or mean the same as `text`. */
+  private async collect(userId: string, text: string, words: string[]): Promise<ForgetPlan> {
     const items = new Map<string, ForgetItem>();
+    const holds = (t: string) => holdsAll(t, words);
     const put = (kind: ForgetTable, r: FoundRow, match: ForgetItem["match"]) => {
       const key = `${kind}:${r.id}`;
       if (items.has(key)) return;
       items.set(key, { kind, id: r.id, text: r.text, createdAt: r.createdAt, match, action: actionFor(kind, match, r.text, words) });
     };
     for (const kind of ["notes", "important", "thoughts", "diary", "profile", "topics", "short_term", "suggestions"] as const) {
-      for (const r of this.d.rows.findByWords(kind, userId, words)) put(kind, r, "words");
+      for (const r of this.d.rows.findByWords(kind, userId, words, holds)) put(kind, r, "words");
     }
-    for (const r of this.d.rows.findByWords("messages", userId, words, MAX_MESSAGES)) put("messages", r, "words");
+    for (const r of this.d.rows.findByWords("messages", userId, words, holds, MAX_MESSAGES)) put("messages", r, "words");
     for (const [kind, r] of await this.byMeaning(userId, text)) put(kind, r, "meaning");
     return { userId, words, items: [...items.values()] };
   }
@@ -94,7 +106,8 @@ export class Forgetting {
   async findItem(userId: string, kind: ForgetTable, id: number): Promise<ForgetPlan | undefined> {
     const [row] = this.d.rows.byIds(kind, userId, [id]);
     if (!row) return undefined;
-    const plan = await this.find(userId, row.text);
+    // A row of no meaningful word (a "Ja") is still the user's to forget: then it goes alone, with what means the same.
+    const plan = await this.collect(userId, row.text, forgetWords(row.text));
     if (!plan.items.some((i) => i.kind === kind && i.id === id)) {
       plan.items.unshift({ kind, id, text: row.text, createdAt: row.createdAt, match: "words", action: actionFor(kind, "words", row.text, plan.words) });
     }
@@ -173,6 +186,12 @@ export class Forgetting {
       out.push(["messages", r]);
     return out;
   }
+}
+
+/** The request as a refusal quotes it: one line, at most 60 characters. */
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }
 
 /** The cosine from which a text found by meaning alone counts as the same thing: the duplicate floor, or 0.85 for an unmeasured embedder. */

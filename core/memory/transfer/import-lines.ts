@@ -2,6 +2,8 @@ import { PROVENANCE_KINDS } from "../../foundation/store/provenance.ts";
 import { z } from "zod";
 import { IMPORT_STORES, type ImportStore } from "./import-stores.ts";
 import { STORE_VALUES, describeValueIssues, storeTime } from "../../foundation/store/values.ts";
+import { LiloError } from "../../foundation/errors.ts";
+import { USER_ID_RULE, dueTime, importUserId, isUserId, pastTime, quoteValue, textLength, type ImportLimits } from "./import-limits.ts";
 
 /**
  * The line format `lilo import` reads: what `lilo export` writes. Every
@@ -9,36 +11,63 @@ import { STORE_VALUES, describeValueIssues, storeTime } from "../../foundation/s
  * accepted and ignored (ids are the new database's; only live rows are
  * exported). The chat log is not importable (it is Lilo's record of what
  * was said, not memory to load). Each store's fields follow the same value
- * rules as its writer (core/foundation/store/values.ts): a line no store
- * would write is refused, with the rule it breaks.
+ * rules as its writer (core/foundation/store/values.ts) and the import's
+ * limits (import-limits.ts): a line no store would write, or that breaks a
+ * limit, is refused with the rule it breaks.
  */
 
 export { IMPORT_STORES, type ImportStore };
 
-const base = {
-  createdAt: storeTime.optional(),
-  userId: z.string().trim().min(1).optional(),
-  id: z.number().optional(),
-  supersededAt: z.string().optional(),
-  // Where the memory came from and whom it is about, as `lilo export` writes them.
-  provenance: z.enum(PROVENANCE_KINDS, { error: `provenance must be one of ${PROVENANCE_KINDS.join(", ")}` }).optional(),
-  provenanceRef: z.string().optional(),
-  about: z.string().trim().min(1).optional(),
-};
+/**
+ * The line schema for one import: the stores' value rules, and the import's
+ * limits (import-limits.ts) on every text, time and user id.
+ */
+function lineSchema(limits: ImportLimits) {
+  const past = (field: string) => storeTime.superRefine(pastTime(field, limits));
+  const base = {
+    createdAt: past("createdAt").optional(),
+    userId: importUserId.optional(),
+    id: z.number().optional(),
+    supersededAt: z.string().optional(),
+    // Where the memory came from and whom it is about, as `lilo export` writes them.
+    provenance: z.enum(PROVENANCE_KINDS, { error: `provenance must be one of ${PROVENANCE_KINDS.join(", ")}` }).optional(),
+    provenanceRef: z.string().max(MAX_REF_CHARS, `provenanceRef must be at most ${MAX_REF_CHARS} characters`).optional(),
+    about: z.string().trim().min(1).max(MAX_ABOUT_CHARS, `about must be at most ${MAX_ABOUT_CHARS} characters`).optional(),
+  };
+  const text = <S extends keyof typeof STORE_VALUES>(store: S) => STORE_VALUES[store].shape.text.superRefine(textLength("text", limits));
+  const { topics, diary, thoughts } = STORE_VALUES;
+  /** One line per store (strict: an unknown field is refused, not silently dropped). */
+  return z.discriminatedUnion("store", [
+    z.strictObject({ store: z.literal("notes"), ...base, ...STORE_VALUES.notes.shape, text: text("notes") }),
+    z.strictObject({ store: z.literal("important"), ...base, ...STORE_VALUES.important.shape, text: text("important") }),
+    z.strictObject({
+      store: z.literal("thoughts"),
+      ...base,
+      ...thoughts.shape,
+      text: text("thoughts"),
+      questions: thoughts.shape.questions.superRefine(textLength("questions", limits)),
+    }),
+    z.strictObject({ store: z.literal("diary"), ...base, ...diary.shape, text: text("diary"), day: diary.shape.day.superRefine(pastTime("day", limits)) }),
+    z.strictObject({ store: z.literal("profile"), ...base, ...STORE_VALUES.profile.shape, text: text("profile") }),
+    z.strictObject({ store: z.literal("rules"), ...base, ...STORE_VALUES.rules.shape, text: text("rules") }),
+    z.strictObject({
+      store: z.literal("topics"),
+      ...base,
+      ...topics.shape,
+      text: text("topics"),
+      dueAt: topics.shape.dueAt.superRefine(dueTime("dueAt", limits)),
+      doneAt: topics.shape.doneAt.superRefine(pastTime("doneAt", limits)),
+    }),
+  ]);
+}
 
-/** One line per store, as zod schemas (strict: an unknown field is refused, not silently dropped). */
-const LINE = z.discriminatedUnion("store", [
-  z.strictObject({ store: z.literal("notes"), ...base, ...STORE_VALUES.notes.shape }),
-  z.strictObject({ store: z.literal("important"), ...base, ...STORE_VALUES.important.shape }),
-  z.strictObject({ store: z.literal("thoughts"), ...base, ...STORE_VALUES.thoughts.shape }),
-  z.strictObject({ store: z.literal("diary"), ...base, ...STORE_VALUES.diary.shape }),
-  z.strictObject({ store: z.literal("profile"), ...base, ...STORE_VALUES.profile.shape }),
-  z.strictObject({ store: z.literal("rules"), ...base, ...STORE_VALUES.rules.shape }),
-  z.strictObject({ store: z.literal("topics"), ...base, ...STORE_VALUES.topics.shape }),
-]);
+/** A URL or a message id says where a memory came from; longer is no reference. */
+const MAX_REF_CHARS = 2_048;
+/** Whom a memory is about: "user", "lilo" or a name. */
+const MAX_ABOUT_CHARS = 100;
 
 /** A validated import line with the defaults filled in. */
-export type ImportLine = z.infer<typeof LINE> & { userId: string; createdAt: string; line: number };
+export type ImportLine = z.infer<ReturnType<typeof lineSchema>> & { userId: string; createdAt: string; line: number };
 
 /** A line that cannot be imported, with the reason. */
 export interface RefusedLine {
@@ -48,7 +77,12 @@ export interface RefusedLine {
 }
 
 /** Parses and validates a whole file's text; nothing is written. */
-export function parseImportText(text: string, defaults: { store: ImportStore; userId: string; now: string }): { lines: ImportLine[]; refused: RefusedLine[] } {
+export function parseImportText(
+  text: string,
+  defaults: { store: ImportStore; userId: string; now: string; maxTextChars: number },
+): { lines: ImportLine[]; refused: RefusedLine[] } {
+  if (!isUserId(defaults.userId)) throw new LiloError("invalid-input", `The user ${quoteValue(defaults.userId)} is not a user id: use ${USER_ID_RULE}`);
+  const LINE = lineSchema({ maxTextChars: defaults.maxTextChars, now: defaults.now });
   const lines: ImportLine[] = [];
   const refused: RefusedLine[] = [];
   // A UTF-8 byte-order mark (as some Windows editors write) is not part of the first line.

@@ -49,6 +49,17 @@ describe("Lilo's pages: forget everywhere", () => {
     topic: t.lilo.topics.get(ids.topic!) !== undefined,
   });
 
+  it("by words of no meaning (a letter, stop words): the page refuses with the core's sentence and offers nothing to forget", async () => {
+    for (const q of ["e", "the and"]) {
+      const res = await get(`/forget?q=${encodeURIComponent(q)}`, alice);
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).toContain(escapeHtml(`"${q}" holds no word I can look for.`));
+      expect(shownItems(html)).toEqual([]);
+    }
+    expect(aliceHas()).toEqual({ note: true, important: true, profile: true, topic: true });
+  });
+
   it("by words: the confirmation lists every store that holds them in the chat's wording, its no a mere link back", async () => {
     const res = await get("/forget?q=flowerpot", alice);
     expect(res.status).toBe(200);

@@ -9,7 +9,7 @@ describe("lilo.settings", () => {
   it("lists live settings, program state, configuration and secrets from the table", () => {
     t = makeTestLilo({ ANTHROPIC_API_KEY: "sk-ant-x", LILO_DIARY_TIME: "22:15", LILO_FEEDS: "https://a.example/feed.xml" });
     const { live, config, secrets, state } = t.lilo.settings.list();
-    expect(live[0]).toMatchObject({ kind: "chat-model", key: "chat_model", value: "anthropic:claude-sonnet-4-5", source: "env", live: true });
+    expect(live[0]).toMatchObject({ kind: "chat-model", key: "chat_model", value: "anthropic:claude-sonnet-4-5", source: "default", live: true }); // LILO_CHAT_MODEL is not set: the model is chosen by default
     expect(live.find((r) => r.key === "diary.time")).toMatchObject({ env: "LILO_DIARY_TIME", value: "22:15", source: "env" });
     expect(config.find((r) => r.key === "feeds.count")).toMatchObject({ env: "LILO_FEEDS", value: "1", source: "env" });
     expect(config.find((r) => r.key === "tools.native")).toMatchObject({ value: "auto", source: "default" });
