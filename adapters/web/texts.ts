@@ -120,7 +120,7 @@ const en = {
   value: "Value",
   source: { default: "default", env: ".env", set: "changed here" } as Record<string, string>,
   loginTitle: "Log in",
-  loginIntro: "Open a login link: `lilo web` prints one, and /web in Telegram sends you one.",
+  loginIntro: "Open a login link: `lilo web --link` on Lilo's computer prints one for these pages, and /web in Telegram sends you one.",
   loginButton: "Open Lilo's pages",
   loginReady: "This link logs you in once.",
   linkRefused: {
@@ -128,7 +128,8 @@ const en = {
     used: "This login link was used already.",
     unknown: "This login link is not valid.",
   } as Record<string, string>,
-  linkAgain: "Get a new one: run `lilo web` or send /web to Lilo in Telegram.",
+  linkAgain: "Get a new one: run `lilo web --link` on Lilo's computer (it asks these running pages for one), or send /web to Lilo in Telegram.",
+  foreignLogin: "This login was sent from another website and was refused. Open your login link directly in the browser's address bar.",
   forbidden: "This request was refused (missing or wrong security token). Reload the page and try again.",
 };
 
@@ -254,7 +255,7 @@ const de: Texts = {
   value: "Wert",
   source: { default: "Standard", env: ".env", set: "hier geändert" },
   loginTitle: "Anmelden",
-  loginIntro: "Öffne einen Anmeldelink: `lilo web` gibt einen aus, /web in Telegram schickt dir einen.",
+  loginIntro: "Öffne einen Anmeldelink: `lilo web --link` auf Lilos Rechner gibt einen für diese Seiten aus, /web in Telegram schickt dir einen.",
   loginButton: "Lilos Seiten öffnen",
   loginReady: "Dieser Link meldet dich einmal an.",
   linkRefused: {
@@ -262,7 +263,9 @@ const de: Texts = {
     used: "Dieser Anmeldelink wurde schon benutzt.",
     unknown: "Dieser Anmeldelink ist ungültig.",
   },
-  linkAgain: "Hol dir einen neuen: `lilo web` ausführen oder Lilo in Telegram /web schicken.",
+  linkAgain:
+    "Hol dir einen neuen: `lilo web --link` auf Lilos Rechner ausführen (das fragt diese laufenden Seiten nach einem) oder Lilo in Telegram /web schicken.",
+  foreignLogin: "Diese Anmeldung kam von einer anderen Website und wurde abgelehnt. Öffne deinen Anmeldelink direkt in der Adresszeile des Browsers.",
   forbidden: "Diese Anfrage wurde abgelehnt (Sicherheitstoken fehlt oder ist falsch). Lade die Seite neu und versuch es noch einmal.",
 };
 

@@ -36,6 +36,8 @@ export interface WebDeps {
   sources: WebSources;
   t: Texts;
   sessionHours: number;
+  /** The address the browser uses when the pages are behind a reverse proxy (LILO_WEB_URL). */
+  publicUrl: string | undefined;
 }
 
 /** A page's address for this viewer: the operator's chosen user travels along. */

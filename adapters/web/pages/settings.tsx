@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { SettingRow } from "../../../core/internal.ts";
 import { PostForm } from "../layout.tsx";
 import { attempt, changed, field, notFound, page, refused } from "../respond.tsx";
+import { sameSitePath } from "../safe-path.ts";
 import { href, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";
 
 const BOOLEAN = /^(true|false)$/;
@@ -112,7 +113,7 @@ export function registerSettings(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       const r = reset ? await lilo.settings.unset(row.key) : await lilo.settings.set(row.key, await field(c, "value"));
       if (r.kind !== "changed") return notFound(c);
       const back = await field(c, "back");
-      return changed(c, () => <LiveSetting v={v} row={r.row} />, back.startsWith("/") && !back.startsWith("//") ? back : href(v, "/settings"));
+      return changed(c, () => <LiveSetting v={v} row={r.row} />, sameSitePath(back) ?? href(v, "/settings"));
     }),
   );
 }

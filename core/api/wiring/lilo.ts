@@ -27,6 +27,7 @@ import { transferApi } from "../transfer-api.ts";
 import { maintenanceApi } from "../maintenance-api.ts";
 import { usageApi } from "../usage-api.ts";
 import { webAccessApi } from "../web-access-api.ts";
+import { runningPagesApi } from "../running-pages-api.ts";
 import { whyApi } from "../why-api.ts";
 import { forgetApi } from "../forget-api.ts";
 import { boundariesApi } from "../boundaries-api.ts";
@@ -112,7 +113,7 @@ export function assembleLilo(p: LiloParts): Lilo {
       currency: () => config.costs.currency,
       checkBudget: () => warnings.check(),
     }),
-    webAccess: webAccessApi(stores.webTokens, clock),
+    webAccess: webAccessApi(stores.webTokens, runningPagesApi(stores.settings, clock), clock),
     warmUp: () => memory.init(),
     idle: () => background.idle(),
     close: p.close,
