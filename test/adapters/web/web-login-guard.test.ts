@@ -42,7 +42,8 @@ describe("Lilo's pages: the login refuses other sites, the cookie is Secure behi
 
   it("takes a login posted from its own page (same Origin, or Sec-Fetch-Site same-origin with its Referer)", async () => {
     const own = new URL(server.url).origin;
-    for (const headers of [{ origin: own }, { "sec-fetch-site": "same-origin", referer: `${own}/login/x` }]) {
+    const ownPages: Record<string, string>[] = [{ origin: own }, { "sec-fetch-site": "same-origin", referer: `${own}/login/x` }];
+    for (const headers of ownPages) {
       const { token } = t.lilo.webAccess.issueLink(ANY_USER, 10);
       const res = await postLogin(server.url, token, headers);
       expect(res.status, JSON.stringify(headers)).toBe(303);
