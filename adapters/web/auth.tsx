@@ -108,6 +108,7 @@ export function requireSession({ lilo, t }: WebDeps): MiddlewareHandler<WebEnv> 
       operator,
       userId,
       users: operator && !users.includes(userId) ? [userId, ...users] : users,
+      nameOf: (id) => lilo.config.persona.userNames[id],
       // Asked only by pages that show a setting: knowing every user reads the chat log's index.
       get settings() {
         return (settings ??= operator || lilo.knownUsers().every((u) => u === userId));
