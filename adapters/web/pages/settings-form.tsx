@@ -14,12 +14,12 @@ export type SaveNotice = { text: string; kind: "ok" | "error" };
  * reflection's). "Default" beside a setting changed here takes it back to `.env` through a small form of
  * its own. A viewer who may not change settings sees the values in words.
  */
-export function SettingsBlock({ v, rows, back, notice }: { v: Viewer; rows: SettingRow[]; back: string; notice?: SaveNotice | undefined }) {
+export function SettingsBlock({ v, settings, back, notice }: { v: Viewer; settings: SettingRow[]; back: string; notice?: SaveNotice | undefined }) {
   const { t } = v;
   if (!v.settings)
     return (
       <div class="settings">
-        {rows.map((row) => (
+        {settings.map((row) => (
           <div class="setting">
             <Name t={t} row={row} />
             <span class="value">{shownValue(t, row)}</span>
@@ -34,8 +34,8 @@ export function SettingsBlock({ v, rows, back, notice }: { v: Viewer; rows: Sett
       <form method="post" action={action} hx-post={action} hx-target="closest .settings-block" hx-swap="outerHTML" class="settings">
         <Csrf v={v} />
         <input type="hidden" name="back" value={back} />
-        <input type="hidden" name="keys" value={rows.map((r) => r.key).join(",")} />
-        {rows.map((row) => (
+        <input type="hidden" name="keys" value={settings.map((r) => r.key).join(",")} />
+        {settings.map((row) => (
           <div class="setting" data-key={row.key}>
             <Name t={t} row={row} />
             <span class="field">
@@ -56,7 +56,7 @@ export function SettingsBlock({ v, rows, back, notice }: { v: Viewer; rows: Sett
           </button>
         </div>
       </form>
-      {rows
+      {settings
         .filter((row) => row.source === "set")
         .map((row) => (
           <form id={resetId(row.key)} method="post" action={href(v, `/settings/${encodeURIComponent(row.key)}`)} hidden>
@@ -93,8 +93,8 @@ export interface Saved {
  * Saves what a settings form asks for, all or nothing: an incomplete choice or a value a setting refuses
  * changes none (what was already set goes back).
  */
-export async function saveSettings(lilo: Lilo, t: Texts, rows: SettingRow[], body: Record<string, unknown>): Promise<Saved> {
-  const asked = rows.map((row) => ({ row, want: askedValue(t, row, body) }));
+export async function saveSettings(lilo: Lilo, t: Texts, settings: SettingRow[], body: Record<string, unknown>): Promise<Saved> {
+  const asked = settings.map((row) => ({ row, want: askedValue(t, row, body) }));
   // Shown again after a refusal, so the person corrects one choice instead of making all of them again.
   const askedRows = asked.map(({ row, want }) => (want && "value" in want ? { ...row, value: want.value } : row));
   const refuse = (text: string): Saved => ({ notice: { text, kind: "error" }, asked: askedRows });

@@ -12,7 +12,7 @@ const liveRows = (lilo: Lilo, prefix: string) => lilo.settings.list().live.filte
 
 /** A page's own live settings (diary., reflection.) as one form with its Save. */
 export function LiveSettings({ c, lilo, prefix, back }: { c: WebContext; lilo: Lilo; prefix: string; back: string }) {
-  return <SettingsBlock v={c.get("viewer")} rows={liveRows(lilo, prefix)} back={back} />;
+  return <SettingsBlock v={c.get("viewer")} settings={liveRows(lilo, prefix)} back={back} />;
 }
 
 /** Live settings (change at once, one Save), configuration from `.env` and secrets — the latter only as "set" / "not set". */
@@ -28,7 +28,7 @@ export function registerSettings(app: Hono<WebEnv>, { lilo }: WebDeps): void {
         <p class="hint">{v.t.settingsIntro}</p>
         {v.settings ? null : <p class="hint">{v.t.settingsOperatorOnly}</p>}
         <h2>{v.t.live}</h2>
-        <SettingsBlock v={v} rows={after?.rows ?? all.live} back={href(v, "/settings")} notice={after?.notice} />
+        <SettingsBlock v={v} settings={after?.rows ?? all.live} back={href(v, "/settings")} notice={after?.notice} />
         <h2>{v.t.configured}</h2>
         <table class="rows">
           <tbody>
@@ -65,7 +65,7 @@ export function registerSettings(app: Hono<WebEnv>, { lilo }: WebDeps): void {
     const rows = () => lilo.settings.list().live.filter((r) => keys.has(r.key));
     const { notice, asked } = await saveSettings(lilo, v.t, rows(), body);
     const back = sameSitePath(String(body.back ?? "")) ?? href(v, "/settings");
-    if (c.req.header("hx-request") === "true") return c.html(<SettingsBlock v={v} rows={asked ?? rows()} back={back} notice={notice} />);
+    if (c.req.header("hx-request") === "true") return c.html(<SettingsBlock v={v} settings={asked ?? rows()} back={back} notice={notice} />);
     if (notice.kind === "ok") return c.redirect(back, 303);
     c.status(400);
     return settingsPage(c, { notice, rows: asked });
@@ -83,7 +83,7 @@ export function registerSettings(app: Hono<WebEnv>, { lilo }: WebDeps): void {
       const r = reset ? await lilo.settings.unset(row.key) : await lilo.settings.set(row.key, await field(c, "value"));
       if (r.kind !== "changed") return notFound(c);
       const back = sameSitePath(await field(c, "back")) ?? href(v, "/settings");
-      return changed(c, () => <SettingsBlock v={v} rows={[r.row]} back={back} />, back);
+      return changed(c, () => <SettingsBlock v={v} settings={[r.row]} back={back} />, back);
     }),
   );
 }
