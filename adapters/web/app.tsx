@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { describeError, type Lilo, type Logger } from "../../core/index.ts";
 import { registerAssets } from "./assets.ts";
+import { INSTANCE_PATH } from "./running.ts";
 import { registerLogin, registerLogout, requireSession } from "./auth.tsx";
 import { Shell } from "./layout.tsx";
 import { registerCorrections } from "./pages/corrections.tsx";
@@ -23,16 +24,21 @@ export interface WebAppOptions {
   logger: Logger;
   /** How long a browser stays logged in. */
   sessionHours: number;
+  /** The address the browser uses behind a reverse proxy (LILO_WEB_URL): its origin may post the login, and https makes the cookie Secure. */
+  publicUrl?: string | undefined;
+  /** This server's random id, answered at INSTANCE_PATH so another process can tell it still runs. */
+  instance?: string;
   /** Receipts, usage and forgetting; missing ones come from `defaultSources`. */
   sources?: Partial<WebSources>;
 }
 
-// Scripts and styles only from this server (htmx and uPlot are served from their npm packages); no framing, no referrer (a login link carries a token).
+// Scripts and styles only from this server (htmx and uPlot are served from their npm packages); no framing; the
+// referrer only to this server (a login link carries a token, and the login form's Origin must name this site).
 const SECURITY_HEADERS = {
   "content-security-policy":
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cache-control": "no-store",
 };
@@ -44,13 +50,17 @@ const SECURITY_HEADERS = {
 export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   const { lilo, logger } = options;
   const t = textsFor(lilo.config.persona.language);
-  const deps: WebDeps = { lilo, t, sessionHours: options.sessionHours, sources: defaultSources(lilo, options.sources) };
+  const deps: WebDeps = { lilo, t, sessionHours: options.sessionHours, publicUrl: options.publicUrl, sources: defaultSources(lilo, options.sources) };
   const app = new Hono<WebEnv>();
   app.use(async (c, next) => {
     await next();
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v);
   });
   registerAssets(app);
+  if (options.instance) {
+    const instance = options.instance;
+    app.get(INSTANCE_PATH, (c) => c.text(instance));
+  }
   registerLogin(app, deps);
   app.use(requireSession(deps));
   registerLogout(app, deps);

@@ -4,9 +4,10 @@ import type { Hono, MiddlewareHandler } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import { ANY_USER } from "../../core/index.ts";
 import { Shell } from "./layout.tsx";
+import { fromThisSite } from "./request-origin.ts";
 import type { WebDeps, WebEnv } from "./viewer.ts";
 
-/** The session cookie: HttpOnly, SameSite=Strict, path /. */
+/** The session cookie: HttpOnly, SameSite=Strict, path /; Secure when the pages are reached over https (LILO_WEB_URL). */
 export const SESSION_COOKIE = "lilo_session";
 
 /** The CSRF token of a session: derived from the session's secret token, so it needs no storage and dies with the session. */
@@ -18,7 +19,7 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
  * Login by a one-time link: GET shows a button (so a link preview or a prefetch cannot use the link up),
  * POST uses the link once and sets the session cookie. A refused link gets a clear page saying why.
  */
-export function registerLogin(app: Hono<WebEnv>, { lilo, t, sessionHours }: WebDeps): void {
+export function registerLogin(app: Hono<WebEnv>, { lilo, t, sessionHours, publicUrl }: WebDeps): void {
   app.get("/login/:token", (c) => {
     const state = lilo.webAccess.linkState(c.req.param("token"));
     if (state !== "valid") return c.html(<Refused t={t} reason={state} />, 410);
@@ -36,11 +37,21 @@ export function registerLogin(app: Hono<WebEnv>, { lilo, t, sessionHours }: WebD
   });
 
   app.post("/login", async (c) => {
+    // Login CSRF: another site's page could post its own link here and log the browser in as someone else.
+    if (!fromThisSite(c.req.raw, publicUrl))
+      return c.html(
+        <Shell t={t} title="403">
+          <p class="notice error">{t.foreignLogin}</p>
+        </Shell>,
+        403,
+      );
     const body = await c.req.parseBody();
     const r = lilo.webAccess.redeem(String(body.token ?? ""), sessionHours);
     if (!r.ok) return c.html(<Refused t={t} reason={r.reason} />, 410);
     // Max-Age, not Expires: the browser's clock may differ from Lilo's; the session's end is checked on the server anyway.
-    setCookie(c, SESSION_COOKIE, r.session.token, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: sessionHours * 3600 });
+    // Behind a TLS proxy the browser speaks https, so the cookie must never travel over plain http.
+    const secure = publicUrl?.startsWith("https:") === true;
+    setCookie(c, SESSION_COOKIE, r.session.token, { httpOnly: true, sameSite: "Strict", path: "/", maxAge: sessionHours * 3600, secure });
     return c.redirect("/memories", 303);
   });
 }
@@ -97,6 +108,7 @@ export function requireSession({ lilo, t }: WebDeps): MiddlewareHandler<WebEnv> 
       operator,
       userId,
       users: operator && !users.includes(userId) ? [userId, ...users] : users,
+      nameOf: (id) => lilo.config.persona.userNames[id],
       // Asked only by pages that show a setting: knowing every user reads the chat log's index.
       get settings() {
         return (settings ??= operator || lilo.knownUsers().every((u) => u === userId));

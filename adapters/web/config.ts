@@ -1,6 +1,22 @@
-import { wholeNumber as int, configLeaf as s, optionalUrl as url, configSection, sectionOf } from "../../core/internal.ts";
+import { configLeaf as s, optionalUrl as url, configSection, sectionOf } from "../../core/internal.ts";
 import { type LiloConfig } from "../../core/index.ts";
 import { z } from "zod";
+import { readPort } from "./port.ts";
+
+/**
+ * The configuration rule of a port where 0 has a meaning of its own (LILO_WEB_PORT: 0 = not with the bot).
+ * A number (the default, a value a program passes) is read like its text; text must be decimal digits.
+ */
+const portRule = (def: number) =>
+  z
+    .union([z.number(), z.string()])
+    .default(def)
+    .transform((v, ctx) => {
+      const r = readPort(String(v), true);
+      if ("port" in r) return r.port;
+      ctx.issues.push({ code: "custom", input: v, message: r.problem });
+      return z.NEVER;
+    });
 
 /**
  * The variables of Lilo's pages: a section of the configuration table that app.ts and the CLI pass to
@@ -10,7 +26,7 @@ export const WEB_SECTION = configSection({
   key: "web",
   groups: { web: { title: "Lilo's pages (local web dashboard)" } },
   schema: z.object({
-    port: s(int(0), {
+    port: s(portRule(0), {
       env: "LILO_WEB_PORT",
       doc: "0: the bot serves no pages (run `lilo web`); a port: the bot serves them there too, and /web in Telegram sends a login link",
       group: "web",

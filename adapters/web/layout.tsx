@@ -32,13 +32,16 @@ export function Shell(props: { t: Texts; title: string; children: Child; viewer?
           {v && <Account v={v} />}
         </header>
         {v && (
-          <nav class="nav">
-            {NAV.map((name) => (
-              <a href={href(v, `/${name}`)} class={name === props.current ? "on" : undefined} aria-current={name === props.current ? "page" : undefined}>
-                {t.nav[name]}
-              </a>
-            ))}
-          </nav>
+          // The wrapper carries the fades that show, on a phone, that more tabs lie to a side (nav.js sets them).
+          <div class="nav-wrap">
+            <nav class="nav">
+              {NAV.map((name) => (
+                <a href={href(v, `/${name}`)} class={name === props.current ? "on" : undefined} aria-current={name === props.current ? "page" : undefined}>
+                  {t.nav[name]}
+                </a>
+              ))}
+            </nav>
+          </div>
         )}
         <main>
           <h1>{props.title}</h1>
@@ -49,10 +52,11 @@ export function Shell(props: { t: Texts; title: string; children: Child; viewer?
   );
 }
 
-/** Log out, and for the operator the user whose memories are shown. */
+/** Who is logged in (by name), log out, and for the operator the user whose memories are shown. */
 function Account({ v }: { v: Viewer }) {
   return (
     <div class="account">
+      {!v.operator && v.nameOf(v.userId) && <span class="who-name">{v.nameOf(v.userId)}</span>}
       {v.operator && (
         <form method="get" class="who">
           <label>
@@ -60,7 +64,7 @@ function Account({ v }: { v: Viewer }) {
             <select name="u">
               {v.users.map((u) => (
                 <option value={u} selected={u === v.userId}>
-                  {u}
+                  {v.nameOf(u) ?? u}
                 </option>
               ))}
             </select>

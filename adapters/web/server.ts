@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import ipaddr from "ipaddr.js";
@@ -38,6 +39,13 @@ export function isLoopback(host: string): boolean {
   }
 }
 
+/** Where a program on this machine reaches a server listening on `host`: a wildcard address through loopback. */
+function localHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
 /**
  * Starts the pages. Refuses (ConfigError) an address other than loopback unless it was given on purpose:
  * the pages show everything Lilo remembers.
@@ -48,7 +56,15 @@ export async function startWebServer(lilo: Lilo, logger: Logger, options: WebSer
       `Lilo's pages listen only on a loopback address unless you choose one: pass --host ${options.host} (or set LILO_WEB_HOST) on purpose`,
     );
   }
-  const app = createWebApp({ lilo, logger, sessionHours: webConfig(lilo.config).sessionHours, ...(options.sources ? { sources: options.sources } : {}) });
+  const instance = randomBytes(12).toString("base64url");
+  const app = createWebApp({
+    lilo,
+    logger,
+    instance,
+    sessionHours: webConfig(lilo.config).sessionHours,
+    publicUrl: options.publicUrl,
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
     s.once("error", reject);
@@ -56,11 +72,14 @@ export async function startWebServer(lilo: Lilo, logger: Logger, options: WebSer
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = options.publicUrl?.replace(/\/+$/, "") ?? `http://${shownHost}:${port}`;
+  // `lilo web --link` in another process finds these pages by this record and mints its link in the same database.
+  lilo.webAccess.pages.announce({ instance, url, local: `http://${localHost(options.host)}:${port}`, pid: process.pid });
   return {
     url,
     loginLink: (owner = ANY_USER) => loginLink(lilo, url, owner),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        lilo.webAccess.pages.withdraw(instance);
         server.close((err) => (err ? reject(err) : resolve()));
         // A browser keeps idle connections open; without this, close would wait for them.
         if ("closeAllConnections" in server) server.closeAllConnections();

@@ -13,6 +13,8 @@ export interface Viewer {
   userId: string;
   /** The users the operator can choose from (empty for a user). */
   users: string[];
+  /** The name Lilo calls a user by (LILO_USER_NAMES), shown instead of the platform's id; undefined when she knows none. */
+  nameOf(userId: string): string | undefined;
   /**
    * May change live settings: they apply to everyone, so the operator may, and a user only while Lilo
    * has no other user (a household's member cannot switch off the diary of the others).
@@ -36,6 +38,8 @@ export interface WebDeps {
   sources: WebSources;
   t: Texts;
   sessionHours: number;
+  /** The address the browser uses when the pages are behind a reverse proxy (LILO_WEB_URL). */
+  publicUrl: string | undefined;
 }
 
 /** A page's address for this viewer: the operator's chosen user travels along. */

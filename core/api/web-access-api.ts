@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../foundation/ports/clock.ts";
 import type { WebTokenRow, WebTokensStore } from "../foundation/store/web-tokens.ts";
 import { ANY_USER, type MemoryOwner } from "./names.ts";
+import type { RunningPagesApi } from "./running-pages-api.ts";
 
 /** A fresh token (shown once: in a link or a cookie) and until when it is valid. */
 interface IssuedToken {
@@ -31,6 +32,8 @@ export interface WebAccessApi {
   session(sessionToken: string): MemoryOwner | undefined;
   /** Ends a session (log out). */
   endSession(sessionToken: string): void;
+  /** The servers of the pages running on this database, so another process can hand out a link to them. */
+  pages: RunningPagesApi;
 }
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -38,7 +41,7 @@ const hash = (token: string) => createHash("sha256").update(token).digest("hex")
 const KEEP_MS = 24 * 3600_000;
 
 /** Builds the login-link and session use cases over the tokens store; times come from the clock. */
-export function webAccessApi(tokens: WebTokensStore, clock: Clock): WebAccessApi {
+export function webAccessApi(tokens: WebTokensStore, pages: RunningPagesApi, clock: Clock): WebAccessApi {
   const issue = (kind: "link" | "session", owner: MemoryOwner, ms: number): IssuedToken => {
     const now = clock.now();
     const token = randomBytes(32).toString("base64url");
@@ -71,5 +74,6 @@ export function webAccessApi(tokens: WebTokensStore, clock: Clock): WebAccessApi
       return row.userId ?? ANY_USER;
     },
     endSession: (sessionToken) => tokens.delete(hash(sessionToken)),
+    pages,
   };
 }

@@ -1,26 +1,11 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import { Csrf, Items, Notice } from "../layout.tsx";
-import { LiveSetting } from "./settings.tsx";
+import { LiveSettings } from "./settings.tsx";
 import { page } from "../respond.tsx";
-import { href, localTime, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
+import { href, localTime, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 import { itemRef } from "../../../core/internal.ts";
-import { type Lilo } from "../../../core/index.ts";
 import { ForgottenNotice } from "./forget.tsx";
-
-/** The live settings whose keys start with `prefix` (diary., reflection.), as forms. */
-function LiveSettings({ v, lilo, prefix }: { v: Viewer; lilo: Lilo; prefix: string }) {
-  return (
-    <div class="settings">
-      {lilo.settings
-        .list()
-        .live.filter((r) => r.key.startsWith(prefix))
-        .map((row) => (
-          <LiveSetting v={v} row={row} />
-        ))}
-    </div>
-  );
-}
 
 /** Lilo's own writing: thoughts (with how often she reflects) and the diary (on/off, time, write now). */
 export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
@@ -36,7 +21,7 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
         <ForgottenNotice c={c} />
         <details class="panel">
           <summary>{v.t.reflection}</summary>
-          <LiveSettings v={v} lilo={lilo} prefix="reflection." />
+          <LiveSettings c={c} lilo={lilo} prefix="reflection." back={href(v, "/thoughts")} />
         </details>
         <Items
           list={thoughts}
@@ -76,7 +61,7 @@ export function registerJournal(app: Hono<WebEnv>, { lilo }: WebDeps): void {
         <ForgottenNotice c={c} />
         {notice && <Notice text={notice.text} kind={notice.kind} />}
         <div class="panel">
-          <LiveSettings v={v} lilo={lilo} prefix="diary." />
+          <LiveSettings c={c} lilo={lilo} prefix="diary." back={href(v, "/diary")} />
           <form method="post" action={href(v, "/diary/write")}>
             <Csrf v={v} />
             <button type="submit" class="primary">

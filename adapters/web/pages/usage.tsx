@@ -58,7 +58,7 @@ export function registerInsight(app: Hono<WebEnv>, { lilo, sources }: WebDeps): 
               <tbody>
                 {entries.map((r) => (
                   <tr>
-                    <td>{r.day}</td>
+                    <td class="day">{r.day}</td>
                     <td>{r.role}</td>
                     <td class="num">{r.calls.toLocaleString(v.t.lang)}</td>
                     <td class="num">{(r.inputTokens + r.outputTokens).toLocaleString(v.t.lang)}</td>

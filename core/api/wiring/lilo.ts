@@ -29,6 +29,7 @@ import { historyApi } from "../history-api.ts";
 import { maintenanceApi } from "../maintenance-api.ts";
 import { usageApi } from "../usage-api.ts";
 import { webAccessApi } from "../web-access-api.ts";
+import { runningPagesApi } from "../running-pages-api.ts";
 import { whyApi } from "../why-api.ts";
 import { forgetApi } from "../forget-api.ts";
 import { boundariesApi } from "../boundaries-api.ts";
@@ -134,7 +135,7 @@ export function assembleLilo(p: LiloParts): Lilo {
       currency: () => config.costs.currency,
       checkBudget: () => warnings.check(),
     }),
-    webAccess: webAccessApi(stores.webTokens, clock),
+    webAccess: webAccessApi(stores.webTokens, runningPagesApi(stores.settings, clock), clock),
     // Without the embedding model Lilo starts anyway and recalls by words (the gate logs it once).
     warmUp: async () => {
       if (await memory.canEmbed()) await memory.init();

@@ -239,9 +239,8 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
 
   it("the diary page changes the diary: its time set live, today's entry written now, once", async () => {
     await page.goto(`${server.url}/diary`);
-    const time = page.locator("form.setting", { hasText: "diary.time" });
-    await time.locator('input[name="value"]').fill("21:30");
-    await time.getByRole("button", { name: "Speichern" }).click();
+    await page.locator('input[name="diary.time"]').fill("21:30");
+    await page.locator(".settings-block").getByRole("button", { name: "Speichern" }).click();
     await expect.poll(() => s.t.lilo.settings.get("diary.time")?.value).toBe("21:30");
     expect(s.t.lilo.config.diary.time).toBe("21:30");
     await page.getByRole("button", { name: "Jetzt schreiben" }).click();
@@ -259,12 +258,11 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
 
   it("switches the diary off on its page (a live setting, at once)", async () => {
     await page.goto(`${server.url}/diary`);
-    const form = page.locator("form.setting", { hasText: "diary.enabled" });
-    await form.locator("select").selectOption("false");
-    await form.getByRole("button", { name: "Speichern" }).click();
+    await page.locator('select[name="diary.enabled"]').selectOption("false");
+    await page.locator(".settings-block").getByRole("button", { name: "Speichern" }).click();
     await expect.poll(() => s.t.lilo.settings.get("diary.enabled")?.value).toBe("false");
     expect(s.t.lilo.config.diary.enabled).toBe(false);
-    await page.locator("form.setting", { hasText: "diary.enabled" }).getByRole("button", { name: "Standard" }).waitFor();
+    await page.locator('.setting[data-key="diary.enabled"]').getByRole("button", { name: "Standard" }).waitFor();
   });
 
   it("shows the other main pages (screenshots for a look at the design)", async () => {

@@ -160,7 +160,7 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
       s.lilo.recall.importChat([{ userId: "alice", role: "user", text: "Hello", createdAt: "2026-12-01T10:00:00Z" }]);
       // Alone with Lilo, the one user looks after the settings too.
       const alone = await webLogin(a, s.lilo, "alice");
-      expect(await (await a.request("/settings", { headers: { cookie: alone.cookie } })).text()).toContain('name="value"');
+      expect(await (await a.request("/settings", { headers: { cookie: alone.cookie } })).text()).toContain(`name="diary.time"`);
       const own = await a.request("/settings/diary.time", {
         method: "POST",
         headers: { cookie: alone.cookie },
@@ -175,7 +175,7 @@ describe("Lilo's pages: login, sessions, CSRF, ownership", () => {
         const html = await (await a.request(path, { headers: { cookie: bob.cookie } })).text();
         expect(html, path).toContain("diary.time");
         expect(html, path).toContain("20:15");
-        expect(html, path).not.toContain('name="value"');
+        expect(html, path).not.toContain(`name="diary.time"`);
       }
       const refused = await a.request("/settings/diary.enabled", {
         method: "POST",
