@@ -15,7 +15,14 @@ export const recurrenceSchema = z.discriminatedUnion("every", [
   z.object({ every: z.literal("weekday"), at: clockTime }),
   z.object({ every: z.literal("week"), days: z.array(z.number().int().min(0).max(6)).min(1), at: clockTime }),
   z.object({ every: z.literal("month"), day: z.number().int().min(1).max(31), at: clockTime }),
-  z.object({ every: z.literal("hours"), n: z.number().int().min(1).max(24 * 31) }),
+  z.object({
+    every: z.literal("hours"),
+    n: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 31),
+  }),
   z.object({ every: z.literal("days"), n: z.number().int().min(1).max(366), at: clockTime }),
 ]);
 
@@ -97,7 +104,7 @@ export function nextOccurrence(rule: Recurrence, timeZone: string, after: Date, 
 export function latestOccurrence(rule: Recurrence, timeZone: string, due: Date, now: Date): Date {
   let last = due;
   const from = new Date(Math.max(due.getTime(), now.getTime() - 32 * 86_400_000));
-  for (let next = from > due ? nextOccurrence(rule, timeZone, from, due) : nextOccurrence(rule, timeZone, due, due); next <= now; ) {
+  for (let next = from > due ? nextOccurrence(rule, timeZone, from, due) : nextOccurrence(rule, timeZone, due, due); next <= now;) {
     last = next;
     next = nextOccurrence(rule, timeZone, next, due);
   }

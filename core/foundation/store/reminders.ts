@@ -99,7 +99,9 @@ export class RemindersStore {
   /** One person's reminders in these states (default: waiting), soonest first. */
   list(userId: string, states: readonly ReminderState[] = WAITING_STATES): Reminder[] {
     const marks = states.map(() => "?").join(", ");
-    const rows = this.db.prepare(`SELECT * FROM reminders WHERE user_id = ? AND state IN (${marks}) ORDER BY due_at, id`).all(userId, ...states) as RawReminder[];
+    const rows = this.db
+      .prepare(`SELECT * FROM reminders WHERE user_id = ? AND state IN (${marks}) ORDER BY due_at, id`)
+      .all(userId, ...states) as RawReminder[];
     return rows.map(toReminder);
   }
 
@@ -156,8 +158,8 @@ export class RemindersStore {
   setState(id: number, userId: string, from: readonly ReminderState[], to: ReminderState, now: string): boolean {
     const marks = from.map(() => "?").join(", ");
     return (
-      this.db.prepare(`UPDATE reminders SET state = ?, updated_at = ? WHERE id = ? AND user_id = ? AND state IN (${marks})`).run(to, now, id, userId, ...from).changes ===
-      1
+      this.db.prepare(`UPDATE reminders SET state = ?, updated_at = ? WHERE id = ? AND user_id = ? AND state IN (${marks})`).run(to, now, id, userId, ...from)
+        .changes === 1
     );
   }
 
@@ -165,7 +167,9 @@ export class RemindersStore {
   moveTo(id: number, userId: string, dueAt: string, state: ReminderState, now: string): boolean {
     return (
       this.db
-        .prepare(`UPDATE reminders SET due_at = ?, state = ?, updated_at = ? WHERE id = ? AND user_id = ? AND state IN ('pending', 'snoozed', 'delivered', 'missed')`)
+        .prepare(
+          `UPDATE reminders SET due_at = ?, state = ?, updated_at = ? WHERE id = ? AND user_id = ? AND state IN ('pending', 'snoozed', 'delivered', 'missed')`,
+        )
         .run(dueAt, state, now, id, userId).changes === 1
     );
   }
