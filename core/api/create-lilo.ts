@@ -22,6 +22,7 @@ import { voiceOf } from "./wiring/voice.ts";
 import { chatTurnParts } from "./wiring/turn.ts";
 import { backgroundFeatures } from "./wiring/features.ts";
 import { assembleLilo } from "./wiring/lilo.ts";
+import { wireReminders } from "./wiring/reminders.ts";
 
 export type { LiloPorts } from "./lilo-ports.ts";
 
@@ -57,6 +58,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     boundaries: care.boundaryGuard,
   });
   pushing.push.setDeliveredHandler(features.delivered);
+  const reminding = wireReminders(foundation, stores, pushing.push);
   return assembleLilo({
     foundation,
     live,
@@ -70,8 +72,10 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     lookups: looks,
     turn,
     features,
+    reminders: reminding.api,
     transcriber: ports.transcriber ?? createTranscriber(config.media),
     close: async () => {
+      await reminding.scheduler.stop();
       await pushing.push.stopDelivery();
       await background.idle();
       await remembering.close();

@@ -15,6 +15,7 @@ import { ModelProblems } from "../../foundation/store/model-problems.ts";
 import { InboxStore } from "../../foundation/store/inbox.ts";
 import { JobsStore } from "../../foundation/store/jobs.ts";
 import { WebTokensStore } from "../../foundation/store/web-tokens.ts";
+import { RemindersStore } from "../../foundation/store/reminders.ts";
 
 /** The stores the turn, the features and the use cases read and write. */
 export interface Stores {
@@ -33,6 +34,8 @@ export interface Stores {
   jobs: JobsStore;
   /** Login links and sessions of Lilo's pages. */
   webTokens: WebTokensStore;
+  /** Reminders the person asked for. */
+  reminders: RemindersStore;
 }
 
 /** Opens every store on `db`. */
@@ -50,5 +53,6 @@ export function openStores(db: Db): Stores {
     inbox: new InboxStore(db),
     jobs: new JobsStore(db),
     webTokens: new WebTokensStore(db),
+    reminders: new RemindersStore(db),
   };
 }

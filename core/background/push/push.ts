@@ -33,6 +33,7 @@ export class Push {
   private readonly targets: PushTargets;
   private readonly pushLog: PushLog;
   private onDelivered: DeliveredHandler | undefined;
+  private afterPass: (() => void) | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private tick: Promise<void> | undefined;
 
@@ -51,6 +52,11 @@ export class Push {
   /** The bookkeeping after a delivery (chat log, topic done), wired by the composition root. */
   setDeliveredHandler(handler: DeliveredHandler): void {
     this.onDelivered = handler;
+  }
+
+  /** Runs after each delivery pass: the reminder scheduler notices there what another process (the CLI) changed. */
+  setAfterPass(hook: () => void): void {
+    this.afterPass = hook;
   }
 
   /** Called by each adapter when it starts. */
@@ -132,6 +138,7 @@ export class Push {
     const pass = (async () => {
       try {
         for (const id of this.outbox.pending()) await this.deliver(id);
+        this.afterPass?.();
       } catch (err) {
         this.logger.error("push outbox delivery failed", { error: describeError(err) });
       }
@@ -187,7 +194,8 @@ export class Push {
 
   private async attempt(row: OutboxRow): Promise<PushOutcome> {
     const { userId, message } = row;
-    const target = this.target(userId);
+    // A reminder goes to the chat it was set in: asking for it was the consent, no opt-in needed.
+    const target = row.target ?? this.target(userId);
     if (!target) return this.log(userId, message, undefined, "not-opted-in");
     // Dropped, not sent later (docs/spec.md §9): a push that reaches quiet hours while queued is dropped too.
     if (!row.force && this.quietNow()) return this.log(userId, message, target, "quiet-hours");

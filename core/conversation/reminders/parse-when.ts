@@ -79,8 +79,13 @@ function restOf(text: string, from: number, to: number): string {
 function readOnce(text: string, c: WhenContext): ParsedWhen {
   const ref = { instant: c.now, timezone: offsetMinutes(c.now, c.timeZone) };
   const order = c.language === "de" ? [chrono.de, chrono.en] : [chrono.en, chrono.de];
-  const found = order.map((p) => p.parse(text, ref, { forwardDate: true })[0]).find((r) => r !== undefined);
-  if (!found) return { ok: false, reason: impossibleDate(text, wallTimeOf(c.now, c.timeZone).year) ? "impossible-date" : "unclear" };
+  // The reading that starts first and, at the same place, takes more words wins; the person's language on a tie.
+  const found = order
+    .map((p) => p.parse(text, ref, { forwardDate: true })[0])
+    .filter((r) => r !== undefined)
+    .sort((a, b) => a.index - b.index || b.text.length - a.text.length)[0];
+  if (impossibleDate(text, wallTimeOf(c.now, c.timeZone).year)) return { ok: false, reason: "impossible-date" };
+  if (!found) return { ok: false, reason: "unclear" };
   const start = found.start;
   let end = found.index + found.text.length;
   let time: { hour: number; minute: number } | undefined = start.isCertain("hour") ? { hour: start.get("hour")!, minute: start.get("minute") ?? 0 } : undefined;
