@@ -30,7 +30,7 @@ export function reminderRow(lilo: Lilo, id: number, label?: string): InlineKeybo
 function listView(lilo: Lilo, waiting: Reminder[], missed: Reminder[], texts: { title: string; empty: string; missed: string }) {
   const lines = waiting.length === 0 ? [texts.empty] : [texts.title, ...waiting.map((r, i) => `${i + 1}. ${lilo.reminders.line(r)}`)];
   if (missed.length > 0) lines.push("", texts.missed, ...missed.slice(-5).map((r) => `• ${lilo.reminders.line(r)}`));
-  return { text: lines.join("\n"), rows: waiting.map((r, i) => reminderRow(lilo, r.id, `${i + 1}.`)) };
+  return { text: lines.join("\n"), buttons: waiting.map((r, i) => reminderRow(lilo, r.id, `${i + 1}.`)) };
 }
 
 /**
@@ -58,7 +58,7 @@ export function registerReminders(bot: Composer<LiloContext>, deps: TelegramDeps
     const t = lilo.reminders;
     const words = { title: deps.texts.remindersTitle, empty: deps.texts.remindersEmpty, missed: deps.texts.remindersMissed };
     const view = listView(lilo, t.list(ctx.liloUserId), t.missed(ctx.liloUserId), words);
-    await sendText(ctx.api, ctx.chat.id, view.text, logger, view.rows.length > 0 ? { inline_keyboard: view.rows } : undefined);
+    await sendText(ctx.api, ctx.chat.id, view.text, logger, view.buttons.length > 0 ? { inline_keyboard: view.buttons } : undefined);
   });
 
   bot.callbackQuery(/^r:(\d+):(d|s10|s60|st|x)$/, async (ctx) => {
