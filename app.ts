@@ -156,6 +156,8 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
   const pages = await startBotPages(lilo, logger);
   // This process has the chat connections: it delivers the pushes every process (jobs, the CLI) writes to the outbox.
   if (adapters.length > 0) lilo.push.startDelivery(lilo.config.push.outboxPollMs);
+  // Reminders ring from here too, once the transports are registered: what came due while Lilo was down goes first.
+  if (adapters.length > 0) lilo.reminders.startScheduler();
   // Diary, reflection and greetings run in this process, after the adapters (their pushes need the transports).
   let jobs: RunningJobs | undefined;
   try {

@@ -12,6 +12,7 @@ import { registerProfile } from "./commands/profile.ts";
 import { registerDiary } from "./commands/diary.ts";
 import { registerThoughts } from "./commands/thoughts.ts";
 import { registerTopics } from "./commands/topics.ts";
+import { registerReminders } from "./commands/reminders.ts";
 import { registerGreet } from "./commands/greet.ts";
 import { registerAnalysis } from "./commands/analysis.ts";
 import { registerBackup } from "./commands/backup.ts";
@@ -56,6 +57,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerDiary(program, open, io);
   registerThoughts(program, open, io);
   registerTopics(program, open, io);
+  registerReminders(program, open, io);
   registerGreet(program, open, io);
   registerAnalysis(program, open, io);
   registerMaintenance(program, open, io);

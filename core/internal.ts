@@ -24,6 +24,7 @@ export type { MemoryOwner } from "./api/memory-api.ts";
 export type { Provenance } from "./foundation/store/provenance.ts";
 export type { Rule } from "./foundation/store/rules.ts";
 export type { Topic } from "./foundation/store/topics.ts";
+export type { Reminder, ReminderOutcome, ReminderRefusal, Snooze } from "./api/reminders-api.ts";
 export type { ProfileEntry } from "./foundation/store/profile.ts";
 export type { MemoryBlocks, SheetPassage } from "./conversation/turn/memory-blocks.ts";
 export type { PushOutcome } from "./background/push/push.ts";

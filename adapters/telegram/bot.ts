@@ -8,6 +8,7 @@ import { InFlight } from "../shared/inflight.ts";
 import { accessControl } from "./access.ts";
 import { outageRetry } from "./outage.ts";
 import { registerCallbacks } from "./callbacks.ts";
+import { registerReminders, reminderRow } from "./reminders.ts";
 import { availableCommands, registerCommands } from "./commands.ts";
 import { registerWhy } from "./why.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
@@ -86,6 +87,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   bot.use(accessControl(opts.allowedUsers, texts, logger));
   bot.use(replyOnError(texts.failed, lilo.config.persona.language, logger));
   registerWhy(bot, deps);
+  registerReminders(bot, deps);
   registerCommands(bot, deps);
   registerCallbacks(bot, deps);
   bot.on("message:text", async (ctx) => {
@@ -158,7 +160,7 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
   await bot.init();
   const texts = TELEGRAM_TEXTS[lilo.config.persona.language];
   await bot.api.setMyCommands(availableCommands(texts)).catch((err: unknown) => logger.warn("telegram command menu not set", { error: describeError(err) }));
-  lilo.push.registerTransport(telegramTransport(bot.api, logger));
+  lilo.push.registerTransport(telegramTransport(bot.api, logger, (id) => reminderRow(lilo, id)));
   // What a crash left open is answered first, in order, before new messages come in.
   await resumeTelegram(lilo, bot.api, logger, telegramFiles(bot.api, cfg.token, cfg.apiRoot));
   let runner: RunnerHandle | undefined;

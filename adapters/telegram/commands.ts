@@ -20,7 +20,23 @@ export interface BotCommand {
 
 /** The commands this Lilo offers, in /help order. */
 export function availableCommands(texts: TelegramTexts): BotCommand[] {
-  const names: BotCommand["command"][] = ["start", "help", "model", "memory", "why", "forget", "retry", "diary", "think", "push", "usage", "budget", "web"];
+  const names: BotCommand["command"][] = [
+    "start",
+    "help",
+    "model",
+    "memory",
+    "why",
+    "forget",
+    "retry",
+    "diary",
+    "think",
+    "push",
+    "remind",
+    "reminders",
+    "usage",
+    "budget",
+    "web",
+  ];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
 

@@ -1,4 +1,5 @@
 import type { Api } from "grammy";
+import type { InlineKeyboardButton } from "grammy/types";
 import { LiloError, type Logger, type PushMessage, type PushTarget, type Transport } from "../../core/index.ts";
 import { sendText } from "./render.ts";
 
@@ -10,7 +11,7 @@ export const TELEGRAM_TRANSPORT = "telegram";
  * the same safe HTML and splitting as chat answers. Errors propagate, so
  * the push log records "failed" with Telegram's reason.
  */
-export function telegramTransport(api: Api, logger: Logger): Transport {
+export function telegramTransport(api: Api, logger: Logger, buttons?: (reminderId: number) => InlineKeyboardButton[]): Transport {
   return {
     name: TELEGRAM_TRANSPORT,
     async send(target: PushTarget, message: PushMessage): Promise<void> {
@@ -18,7 +19,9 @@ export function telegramTransport(api: Api, logger: Logger): Transport {
       const chatId = /^-?\d+$/.test(target.chatId) ? Number(target.chatId) : target.chatId;
       // Private chats have positive ids; a group or channel target (set before Lilo was private-only) gets nothing.
       if (typeof chatId !== "number" || chatId <= 0) throw new LiloError("not-private", `Telegram chat ${target.chatId} is not a private chat: push withheld`);
-      await sendText(api, chatId, message.text, logger);
+      // A rung reminder carries its buttons: done, snooze, delete.
+      const keyboard = message.reminderId !== undefined && buttons ? { inline_keyboard: [buttons(message.reminderId)] } : undefined;
+      await sendText(api, chatId, message.text, logger, keyboard);
     },
   };
 }

@@ -24,6 +24,7 @@ import { backgroundFeatures } from "./wiring/features.ts";
 import { assembleLilo } from "./wiring/lilo.ts";
 import { wireHealth } from "./wiring/health.ts";
 import { NO_METRICS } from "../foundation/ports/metrics.ts";
+import { wireReminders } from "./wiring/reminders.ts";
 
 export type { LiloPorts } from "./lilo-ports.ts";
 
@@ -73,6 +74,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   pushing.push.setDeliveredHandler(features.delivered);
   const metrics = ports.metrics ?? NO_METRICS;
   pushing.push.onSent((adapter) => metrics.pushSent({ adapter }));
+  const reminding = wireReminders(foundation, stores, pushing.push);
   return assembleLilo({
     foundation,
     live,
@@ -86,9 +88,11 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     lookups: looks,
     turn,
     features,
+    reminders: reminding.api,
     transcriber: ports.transcriber ?? createTranscriber(config.media),
     health: wireHealth(foundation.db, clock, stores, metrics, (message, options) => turn.handle(message, options)),
     close: async () => {
+      await reminding.scheduler.stop();
       await pushing.push.stopDelivery();
       await background.idle();
       await remembering.close();

@@ -20,6 +20,7 @@ import type { MemoryApi } from "./memory-api.ts";
 import type { ProfileApi } from "./profile-api.ts";
 import type { RulesApi } from "./rules-api.ts";
 import type { TopicsApi } from "./topics-api.ts";
+import type { RemindersApi } from "./reminders-api.ts";
 import type { SuggestionsApi } from "./suggestions-api.ts";
 import type { BackupApi } from "./backup-api.ts";
 import type { TransferApi } from "./transfer-api.ts";
@@ -148,6 +149,8 @@ export interface Lilo {
   boundaries: BoundariesApi;
   /** Pushes Lilo sends on her own (docs/spec.md §9). */
   push: PushApi;
+  /** Reminders the person asked for, rung on time through the push outbox (docs/reminders.md). */
+  reminders: RemindersApi;
   /** The nightly diary (docs/spec.md §8): "write now", the scheduled run, the entries. */
   diary: DiaryApi;
   /** Reflection in quiet hours (docs/spec.md §9): "think now", the scheduled run, the thoughts. */

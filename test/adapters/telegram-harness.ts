@@ -1,4 +1,4 @@
-import { silentLogger, type Clock, type Lilo, type Logger, type TurnMiddleware } from "../../core/index.ts";
+import { silentLogger, type Clock, type Lilo, type LiloPorts, type Logger, type TurnMiddleware } from "../../core/index.ts";
 import { startTelegram, type TelegramAdapter } from "../../adapters/telegram/bot.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeTelegram, type FakeTelegram, type SentCall } from "../fakes/fake-telegram.ts";
@@ -30,7 +30,7 @@ export const lastUserText = (body: AnthropicRequestBody) => body.messages.at(-1)
 
 /** Starts fakes, a test Lilo and the Telegram adapter (long polling unless env sets a webhook). */
 export async function startTelegramHarness(
-  opts: { env?: Record<string, string>; steps?: (lilo: () => Lilo) => TurnMiddleware[]; logger?: Logger; clock?: Clock } = {},
+  opts: { env?: Record<string, string>; steps?: (lilo: () => Lilo) => TurnMiddleware[]; logger?: Logger; clock?: Clock; ports?: LiloPorts } = {},
 ): Promise<TelegramHarness> {
   const anthropic = await startFakeAnthropic();
   const tg = await startFakeTelegram({ maxHoldMs: 500 });
@@ -47,7 +47,7 @@ export async function startTelegramHarness(
       TELEGRAM_ALLOWED_USERS: `${CHRIS}=chris,${ANNA}=anna`,
       ...opts.env,
     },
-    { steps, ...(opts.clock ? { clock: opts.clock } : {}) },
+    { steps, ...opts.ports, ...(opts.clock ? { clock: opts.clock } : {}) },
   );
   lilo = t.lilo;
   const h: TelegramHarness = {

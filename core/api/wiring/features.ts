@@ -73,6 +73,7 @@ export function backgroundFeatures(f: FeatureServices): BackgroundFeatures {
       chatLog,
       shortTerm,
       topics,
+      reminders: f.stores.reminders,
       markers,
     }),
   };

@@ -43,6 +43,7 @@ import type { Modelling } from "./models.ts";
 import type { Pushing } from "./push.ts";
 import type { MemoryCare } from "./memory-care.ts";
 import type { BackgroundFeatures } from "./features.ts";
+import type { RemindersApi } from "../reminders-api.ts";
 
 /** Everything the use cases work on, built by `createLilo`. */
 interface LiloParts {
@@ -58,6 +59,7 @@ interface LiloParts {
   lookups: { searchLog: SearchLog; news: News; tools: ToolCalling };
   turn: ChatTurn;
   features: BackgroundFeatures;
+  reminders: RemindersApi;
   transcriber: Transcriber | undefined;
   /** The timed chat turn and the health use cases. */
   health: Health;
@@ -115,6 +117,7 @@ export function assembleLilo(p: LiloParts): Lilo {
     boundaries: boundariesApi(care.boundaries, clock),
     corrections: correctionsApi(care.correctionLog),
     push,
+    reminders: p.reminders,
     diary: features.diary,
     reflection: features.reflection,
     greeting: features.greeting,

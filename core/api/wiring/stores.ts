@@ -16,6 +16,7 @@ import { InboxStore } from "../../foundation/store/inbox.ts";
 import { JobsStore } from "../../foundation/store/jobs.ts";
 import { WebTokensStore } from "../../foundation/store/web-tokens.ts";
 import { HistoryImports } from "../../foundation/store/history-imports.ts";
+import { RemindersStore } from "../../foundation/store/reminders.ts";
 
 /** The stores the turn, the features and the use cases read and write. */
 export interface Stores {
@@ -36,6 +37,8 @@ export interface Stores {
   webTokens: WebTokensStore;
   /** Chat histories brought along, and which messages each brought. */
   historyImports: HistoryImports;
+  /** Reminders the person asked for. */
+  reminders: RemindersStore;
 }
 
 /** Opens every store on `db`. */
@@ -54,5 +57,6 @@ export function openStores(db: Db): Stores {
     jobs: new JobsStore(db),
     webTokens: new WebTokensStore(db),
     historyImports: new HistoryImports(db),
+    reminders: new RemindersStore(db),
   };
 }

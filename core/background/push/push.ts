@@ -34,6 +34,7 @@ export class Push {
   private readonly pushLog: PushLog;
   private onDelivered: DeliveredHandler | undefined;
   private readonly sentListeners: ((transport: string) => void)[] = [];
+  private afterPass: (() => void) | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private tick: Promise<void> | undefined;
 
@@ -57,6 +58,11 @@ export class Push {
   /** Runs `listener` with the transport's name after each push that reached its platform (the metrics). */
   onSent(listener: (transport: string) => void): void {
     this.sentListeners.push(listener);
+  }
+
+  /** Runs after each delivery pass: the reminder scheduler notices there what another process (the CLI) changed. */
+  setAfterPass(hook: () => void): void {
+    this.afterPass = hook;
   }
 
   /** Called by each adapter when it starts. */
@@ -138,6 +144,7 @@ export class Push {
     const pass = (async () => {
       try {
         for (const id of this.outbox.pending()) await this.deliver(id);
+        this.afterPass?.();
       } catch (err) {
         this.logger.error("push outbox delivery failed", { error: describeError(err) });
       }
@@ -193,7 +200,8 @@ export class Push {
 
   private async attempt(row: OutboxRow): Promise<PushOutcome> {
     const { userId, message } = row;
-    const target = this.target(userId);
+    // A reminder goes to the chat it was set in: asking for it was the consent, no opt-in needed.
+    const target = row.target ?? this.target(userId);
     if (!target) return this.log(userId, message, undefined, "not-opted-in");
     // Dropped, not sent later (docs/spec.md §9): a push that reaches quiet hours while queued is dropped too.
     if (!row.force && this.quietNow()) return this.log(userId, message, target, "quiet-hours");

@@ -432,6 +432,17 @@ export const rawConfigSchema = z.object({
       doc: "a queued push older than this is dropped (logged as expired), not sent late",
       group: "memory",
     }),
+    reminderMaxPending: s(positiveInt(50), { env: "LILO_REMINDER_MAX_PENDING", doc: "reminders one person may have waiting at once", group: "memory" }),
+    reminderMaxChars: s(positiveInt(1_000), {
+      env: "LILO_REMINDER_MAX_CHARS",
+      doc: "the longest reminder text (a reminder is one chat message)",
+      group: "memory",
+    }),
+    reminderLateHours: s(positive(12), {
+      env: "LILO_REMINDER_LATE_HOURS",
+      doc: "a reminder the bot was down for is sent late, with a note, up to this many hours; later it is listed as missed",
+      group: "memory",
+    }),
   }),
   analysis: z.object({
     chunkChars: s(positiveInt(150_000), { env: "LILO_ANALYSIS_CHUNK_CHARS", doc: "characters per part, ≈ 43,000 tokens", group: "analysis" }),

@@ -131,6 +131,8 @@ export class ForgetRows {
       .prepare(`UPDATE push_outbox SET status = 'done', outcome = 'forgotten', text = '', updated_at = ? WHERE user_id = ? AND status <> 'done' AND ${t.sql}`)
       .run(now, userId, ...t.params).changes;
     n += this.db.prepare(`UPDATE push_log SET text = '', updated_at = ? WHERE user_id = ? AND ${t.sql}`).run(now, userId, ...t.params).changes;
+    // A reminder holding the words is gone too: it would ring them again.
+    n += this.db.prepare(`DELETE FROM reminders WHERE user_id = ? AND ${t.sql}`).run(userId, ...t.params).changes;
     return n;
   }
 }

@@ -1,5 +1,5 @@
 import type { Db } from "./db.ts";
-import type { PushMessage } from "../ports/transport.ts";
+import type { PushMessage, PushTarget } from "../ports/transport.ts";
 
 /** Bookkeeping that runs once a push was delivered: store it as Lilo's proactive message, mark a topic done. */
 export interface AfterDelivery {
@@ -7,6 +7,8 @@ export interface AfterDelivery {
   proactive?: { model: string | null };
   /** The 🧠 concern topic this push raised: done once delivered. */
   topicDone?: number;
+  /** The reminder this push rings: its delivery is noted on it. */
+  reminder?: number;
 }
 
 /** One push waiting for (or claimed by) the process that has the chat connections. */
@@ -19,6 +21,8 @@ export interface OutboxRow {
   attempts: number;
   /** When the push was written to the outbox (ISO): a push queued too long is dropped, not sent late. */
   createdAt: string;
+  /** The chat a reminder goes to (the one it was set in), instead of the user's push opt-in. */
+  target: PushTarget | undefined;
 }
 
 interface RawRow {
@@ -30,6 +34,7 @@ interface RawRow {
   after: string | null;
   attempts: number;
   created_at: string;
+  target: string | null;
 }
 
 /**
@@ -41,10 +46,10 @@ interface RawRow {
 export class Outbox {
   constructor(private readonly db: Db) {}
 
-  add(userId: string, message: PushMessage, force: boolean, after: AfterDelivery | undefined, now: string): number {
+  add(userId: string, message: PushMessage, force: boolean, after: AfterDelivery | undefined, now: string, target?: PushTarget): number {
     const r = this.db
-      .prepare(`INSERT INTO push_outbox (user_id, kind, text, force, after, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-      .run(userId, message.kind, message.text, force ? 1 : 0, after ? JSON.stringify(after) : null, now, now);
+      .prepare(`INSERT INTO push_outbox (user_id, kind, text, force, after, created_at, updated_at, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(userId, message.kind, message.text, force ? 1 : 0, after ? JSON.stringify(after) : null, now, now, target ? JSON.stringify(target) : null);
     return Number(r.lastInsertRowid);
   }
 
@@ -54,7 +59,7 @@ export class Outbox {
       .prepare(`UPDATE push_outbox SET status = 'claimed', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'pending'`)
       .run(now, id).changes;
     if (changed !== 1) return undefined;
-    return toRow(this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts, created_at FROM push_outbox WHERE id = ?`).get(id) as RawRow);
+    return toRow(this.db.prepare(`SELECT id, user_id, kind, text, force, after, attempts, created_at, target FROM push_outbox WHERE id = ?`).get(id) as RawRow);
   }
 
   finish(id: number, outcome: string, now: string): void {
@@ -78,7 +83,7 @@ export class Outbox {
   recover(now: string, maxAttempts = 2): OutboxRow[] {
     const given = (
       this.db
-        .prepare(`SELECT id, user_id, kind, text, force, after, attempts, created_at FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`)
+        .prepare(`SELECT id, user_id, kind, text, force, after, attempts, created_at, target FROM push_outbox WHERE status = 'claimed' AND attempts >= ?`)
         .all(maxAttempts) as RawRow[]
     ).map(toRow);
     this.db.prepare(`UPDATE push_outbox SET status = 'pending', updated_at = ? WHERE status = 'claimed' AND attempts < ?`).run(now, maxAttempts);
@@ -88,14 +93,18 @@ export class Outbox {
 }
 
 function toRow(r: RawRow): OutboxRow {
-  // The push kinds are the ones PushMessage names: only Push.send writes this table.
+  // The push kinds are the ones PushMessage names: only Push.send and the reminder scheduler write this table.
+  const after = r.after ? (JSON.parse(r.after) as AfterDelivery) : undefined;
+  const message = { kind: r.kind, text: r.text } as PushMessage;
+  if (after?.reminder !== undefined) message.reminderId = after.reminder;
   return {
     id: r.id,
     userId: r.user_id,
-    message: { kind: r.kind, text: r.text } as PushMessage,
+    message,
     force: r.force === 1,
-    after: r.after ? (JSON.parse(r.after) as AfterDelivery) : undefined,
+    after,
     attempts: r.attempts,
     createdAt: r.created_at,
+    target: r.target ? (JSON.parse(r.target) as PushTarget) : undefined,
   };
 }

@@ -253,4 +253,29 @@ ${["notes", "important", "thoughts", "diary"].map(memoryKeywordChanges).join("")
      had been shown, and the mark says it is not the whole answer the model would have written. */ `
   ALTER TABLE messages ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
   `,
+  /* Reminders the person asked for: one-shot or recurring (the rule as JSON), the time zone they were set in,
+     the next due time, their state and the chat they go to; the message that set one is its source. A reminder
+     push names its chat itself (push_outbox.target), so it needs no opt-in. */ `
+  CREATE TABLE reminders (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    time_zone TEXT NOT NULL,
+    recurrence TEXT,
+    due_at TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'snoozed', 'delivered', 'done', 'cancelled', 'missed')),
+    transport TEXT NOT NULL,
+    chat_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    source_message_id INTEGER,
+    delivered_count INTEGER NOT NULL DEFAULT 0,
+    last_due_at TEXT,
+    last_message_id INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX reminders_due ON reminders(due_at) WHERE state IN ('pending', 'snoozed');
+  CREATE INDEX reminders_user ON reminders(user_id, state, due_at);
+  ALTER TABLE push_outbox ADD COLUMN target TEXT;
+  `,
 ];
