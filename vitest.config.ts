@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    globalSetup: ["test/setup/temp-root.ts"],
+    globalSetup: ["test/setup/temp-root.ts", "test/setup/entries.ts"],
   },
 });

@@ -10,6 +10,7 @@ import { runTerminal } from "../../adapters/terminal/terminal.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
 import { readDb } from "../helpers/read-db.ts";
+import { entryScript } from "../helpers/entry.ts";
 
 describe("terminal chat", () => {
   let fake: FakeAnthropic;
@@ -157,7 +158,7 @@ describe("npm start", () => {
     const dir = mkdtempSync(join(tmpdir(), "lilo-start-"));
     const env = { PATH: process.env.PATH ?? "", HOME: dir, LILO_HOME: dir, LILO_DATA_DIR: dir };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [entryScript("main.ts")], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
       let err = "";
       child.stderr.on("data", (c) => (err += String(c)));
       child.on("close", (c) => resolve({ code: c, stderr: err }));
@@ -182,7 +183,7 @@ describe("npm start", () => {
       [variable]: value,
     };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [entryScript("main.ts")], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
       let err = "";
       child.stderr.on("data", (c) => (err += String(c)));
       child.on("close", (c) => resolve({ code: c, stderr: err }));
@@ -213,7 +214,7 @@ describe("npm start", () => {
       LILO_EMBEDDING_OFFLINE: "true",
     };
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [entryScript("main.ts")], { cwd: process.cwd(), env, stdio: ["pipe", "pipe", "pipe"] });
       const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
       let out = "";
       let err = "";

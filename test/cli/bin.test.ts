@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { entryScript } from "../helpers/entry.ts";
 
 const run = promisify(execFile);
 
@@ -55,7 +56,7 @@ describe("the lilo executable", () => {
 
   // The same command tree in its own process, with the offline hash embedder (test/crash/cli-entry.ts): import opens the memory.
   const liloOffline = (args: string[]) =>
-    run(process.execPath, ["--import", "tsx", "test/crash/cli-entry.ts", ...args], {
+    run(process.execPath, [entryScript("test/crash/cli-entry.ts"), ...args], {
       env: { PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin" },
     });
 

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { createTinyModel } from "../fixtures/tiny-model.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/fake-telegram.ts";
+import { entryScript } from "../helpers/entry.ts";
 
 const run = promisify(execFile);
 const USER = 4242;
@@ -118,7 +119,7 @@ describe("first run: npm start asks the setup's questions, then chats", () => {
   it("without a terminal, npm start names every way to a model and exits with status 1", async () => {
     const other = mkdtempSync(join(tmpdir(), "lilo-setup-"));
     try {
-      const r = await run(process.execPath, ["--import", "tsx", join(process.cwd(), "main.ts")], { cwd: process.cwd(), env: env(other) }).catch(
+      const r = await run(process.execPath, [entryScript("main.ts")], { cwd: process.cwd(), env: env(other) }).catch(
         (e: { code: number; stderr: string }) => e,
       );
       expect(r).toMatchObject({ code: 1 });

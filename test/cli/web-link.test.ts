@@ -9,6 +9,7 @@ import { createLilo, loadConfig } from "../../core/index.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { ADAPTER_SECTIONS } from "../../adapters/config.ts";
 import { runCli } from "../helpers/cli.ts";
+import { entryScript } from "../helpers/entry.ts";
 
 const run = promisify(execFile);
 
@@ -21,7 +22,7 @@ describe("lilo web --link against running pages (real processes)", () => {
   let server: ChildProcess | undefined;
   const env = () => ({ PATH: process.env.PATH ?? "", LILO_HOME: dir, LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin", LILO_LANGUAGE: "en" });
   // The real command tree with the offline hash embedder, in a process of its own.
-  const args = (a: string[]) => ["--import", "tsx", "test/crash/cli-entry.ts", ...a];
+  const args = (a: string[]) => [entryScript("test/crash/cli-entry.ts"), ...a];
   const lilo = (a: string[]) =>
     run(process.execPath, args(a), { env: env() }).then(
       (r) => ({ code: 0, ...r }),

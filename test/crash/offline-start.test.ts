@@ -10,6 +10,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/fake-telegram.ts"
 import { createTinyModel } from "../fixtures/tiny-model.ts";
 import { isExtraction, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { until } from "./world.ts";
+import { entryScript } from "../helpers/entry.ts";
 
 const run = promisify(execFile);
 const CHRIS = 111;
@@ -76,7 +77,7 @@ describe("npm start without the embedding model", () => {
       return said.includes("Tee") ? JSON.stringify({ facts: [], content: ["Christian trinkt gern Tee"], profile: [], important: [] }) : NO_EXTRACTION;
     });
     let out = "";
-    bot = spawn(process.execPath, ["--import", "tsx", "main.ts"], { cwd: process.cwd(), env: env(), stdio: ["ignore", "pipe", "pipe"] });
+    bot = spawn(process.execPath, [entryScript("main.ts")], { cwd: process.cwd(), env: env(), stdio: ["ignore", "pipe", "pipe"] });
     bot.stdout!.on("data", (c) => (out += String(c)));
     bot.stderr!.on("data", (c) => (out += String(c)));
     const exited = new Promise<number | null>((resolve) => bot!.on("close", resolve));

@@ -8,6 +8,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/fake-telegram.ts"
 import { startFakeMatrix, type FakeMatrix } from "../fakes/fake-matrix.ts";
 import { CryptoTestClient } from "../fakes/matrix-crypto-client.ts";
 import { isExtraction, NO_EXTRACTION } from "../helpers/test-lilo.ts";
+import { entryScript } from "../helpers/entry.ts";
 
 /** Telegram user 111 is Lilo's "chris"; Matrix user @anna:fake is "anna", in ROOM. */
 export const TG_CHAT = 111;
@@ -146,7 +147,7 @@ export class CrashWorld {
 
   /** Starts the bot and resolves when both adapters run (`ready`: the line of the last adapter started, when Matrix is left out). */
   async startBot(ready = /matrix adapter running/): Promise<Proc> {
-    const proc = this.spawn(["--import", "tsx", "test/crash/bot-entry.ts"]);
+    const proc = this.spawn([entryScript("test/crash/bot-entry.ts")]);
     // Generous: on a loaded machine the start (tsx, the database, the Matrix device's WebAssembly crypto) takes long.
     await until(
       () => ready.test(proc.output()) || proc.child.exitCode !== null,
@@ -159,7 +160,7 @@ export class CrashWorld {
 
   /** Runs `lilo <args>` as its own process (the real CLI with the offline embedder); `env` adds to or replaces variables (another data folder). */
   cli(args: string[], env: Record<string, string> = {}): Proc {
-    return this.spawn(["--import", "tsx", "test/crash/cli-entry.ts", ...args], env);
+    return this.spawn([entryScript("test/crash/cli-entry.ts"), ...args], env);
   }
 
   async kill(proc: Proc): Promise<void> {

@@ -7,6 +7,7 @@ import { createLilo, loadConfig, type Lilo } from "../../../core/index.ts";
 import { HashEmbedder } from "../../../core/foundation/providers/hash-embedder.ts";
 import { EmbeddedIndex } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { openDatabase } from "../../../core/foundation/store/db.ts";
+import { entryScript } from "../../helpers/entry.ts";
 
 /** A user's chat-message vectors get a graph from this many on (LILO_MESSAGE_GRAPH_MIN_SIZE), in the child and after the restart. */
 const MESSAGE_GRAPH_MIN_SIZE = 8;
@@ -14,7 +15,7 @@ const MESSAGE_GRAPH_MIN_SIZE = 8;
 /** Starts the burst child and SIGKILLs it once it has done `ops` changes. */
 function burstAndKill(dir: string, ops: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/index-burst-child.ts", dir, String(MESSAGE_GRAPH_MIN_SIZE)], {
+    const child = spawn(process.execPath, [entryScript("test/helpers/index-burst-child.ts"), dir, String(MESSAGE_GRAPH_MIN_SIZE)], {
       cwd: process.cwd(),
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedIndex } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import type { IndexStore, VectorKey } from "../../../core/foundation/ports/vector-index.ts";
 import { openDatabase } from "../../../core/foundation/store/db.ts";
+import { entryScript } from "../../helpers/entry.ts";
 
 /** Runs the child until it SIGKILLs itself at the `nth` occurrence of `point` (see test/helpers/snapshot-kill-child.ts). */
 function runUntilKilled(dir: string, point: string, nth: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/snapshot-kill-child.ts", dir, point, String(nth)], {
+    const child = spawn(process.execPath, [entryScript("test/helpers/snapshot-kill-child.ts"), dir, point, String(nth)], {
       cwd: process.cwd(),
       stdio: ["ignore", "ignore", "pipe"],
     });

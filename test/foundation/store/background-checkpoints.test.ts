@@ -12,6 +12,7 @@ import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { BackgroundCheckpoints } from "../../../core/foundation/store/background-checkpoints.ts";
 import { createLilo, loadConfig, silentLogger, type Logger } from "../../../core/index.ts";
 import { ControlledEmbedder } from "../../fakes/controlled-embedder.ts";
+import { entryScript } from "../../helpers/entry.ts";
 
 const PAGE = 4096;
 
@@ -96,7 +97,7 @@ describe("background checkpoints", () => {
   });
 
   it("closing waits for the worker to end, also in a process with nothing else to do", () => {
-    const child = spawnSync(process.execPath, ["--import", "tsx", "test/helpers/checkpoints-close-child.ts", join(dir, "child")], {
+    const child = spawnSync(process.execPath, [entryScript("test/helpers/checkpoints-close-child.ts"), join(dir, "child")], {
       encoding: "utf8",
       timeout: 60_000,
     });
