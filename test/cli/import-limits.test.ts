@@ -5,37 +5,25 @@
  * and user ids of the shapes Lilo's adapters use. A file that breaks one is
  * refused whole, each line named with its field, and nothing is written.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
-import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { runCli } from "../helpers/cli.ts";
+import { cliDatabase, runCli } from "../helpers/cli.ts";
 
 const STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics"];
 const NOW = "2026-03-10T12:00:00.000Z";
 const MAX = 12_000; // LILO_MAX_INPUT_CHARS' default
 
 describe("lilo import: limits of length, time and user id", () => {
-  let t: TestLilo;
-  let db: Db;
-  const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: fixedClock(NOW) });
-  const total = () => STORES.reduce((n, s) => n + (db.prepare(`SELECT count(*) AS n FROM ${s}`).get() as { n: number }).n, 0);
+  const w = cliDatabase();
+  const open = (): Lilo => createLilo(w.t.lilo.config, { embedder: w.t.embedder, db: w.db, clock: fixedClock(NOW) });
+  const total = () => STORES.reduce((n, s) => n + (w.db.prepare(`SELECT count(*) AS n FROM ${s}`).get() as { n: number }).n, 0);
   const file = (lines: object[]) => {
-    const path = join(t.dir, "import.jsonl");
+    const path = join(w.t.dir, "import.jsonl");
     writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n"));
     return path;
   };
-
-  beforeEach(() => {
-    t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
-  });
-  afterEach(async () => {
-    db.close();
-    await t.cleanup();
-  });
 
   it("refuses a 10 MB note, the years 9999 and 0001 and a 10 KB user id with markup, naming line and field, and imports nothing", async () => {
     const markup = `<script>alert(1)</script>${"x".repeat(10_000)}`;
@@ -84,7 +72,7 @@ describe("lilo import: limits of length, time and user id", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     expect(r.out).toContain("imported 7, skipped 0 duplicates");
-    expect(db.prepare("SELECT DISTINCT user_id AS u FROM notes ORDER BY u").all()).toEqual([
+    expect(w.db.prepare("SELECT DISTINCT user_id AS u FROM notes ORDER BY u").all()).toEqual([
       { u: "anna-b" },
       { u: "matrix:@anna.b_1:matrix.example.org:8448" },
       { u: "owner" },

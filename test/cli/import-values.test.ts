@@ -4,36 +4,24 @@
  * and then nothing of the file is written. A UTF-8 byte-order mark is no
  * reason to refuse a file.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
-import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { runCli } from "../helpers/cli.ts";
+import { cliDatabase, runCli } from "../helpers/cli.ts";
 
 const STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics"];
 const CATEGORIES = "person, work, projects, preferences, relationships, health, other";
 
 describe("lilo import: the stores' value rules", () => {
-  let t: TestLilo;
-  let db: Db;
-  const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
-  const counts = () => STORES.map((s) => (db.prepare(`SELECT count(*) AS n FROM ${s}`).get() as { n: number }).n);
+  const w = cliDatabase();
+  const open = (): Lilo => createLilo(w.t.lilo.config, { embedder: w.t.embedder, db: w.db, clock: w.t.lilo.clock });
+  const counts = () => STORES.map((s) => (w.db.prepare(`SELECT count(*) AS n FROM ${s}`).get() as { n: number }).n);
   const file = (name: string, text: string) => {
-    const path = join(t.dir, name);
+    const path = join(w.t.dir, name);
     writeFileSync(path, text);
     return path;
   };
-
-  beforeEach(() => {
-    t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
-  });
-  afterEach(async () => {
-    db.close();
-    await t.cleanup();
-  });
 
   it("refuses a file with any bad value (category, weight, day, origin, kind) whole, naming each line with its rule", async () => {
     const lines = [
@@ -79,7 +67,7 @@ describe("lilo import: the stores' value rules", () => {
     const ok = await runCli(open, ["import", good, "--apply"]);
     expect(ok.err).toBe("");
     expect(ok.code).toBe(0);
-    expect(db.prepare("SELECT category, text FROM profile").all()).toEqual([{ category: "work", text: "Christian arbeitet in Köln" }]);
+    expect(w.db.prepare("SELECT category, text FROM profile").all()).toEqual([{ category: "work", text: "Christian arbeitet in Köln" }]);
   });
 
   it("the store writers refuse the same values: lilo profile add with a bogus category writes nothing", async () => {
@@ -98,13 +86,13 @@ describe("lilo import: the stores' value rules", () => {
       { store: "notes", text: "Christian trinkt Tee" },
       { store: "diary", text: "Ein ruhiger Tag.", day: "2025-03-05" },
     ];
-    const path = join(t.dir, "bom.jsonl");
+    const path = join(w.t.dir, "bom.jsonl");
     writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.map((l) => JSON.stringify(l)).join("\r\n") + "\r\n", "utf8")]));
     const r = await runCli(open, ["import", path, "--apply"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     expect(r.out).toContain("imported 3, skipped 0 duplicates");
-    expect(db.prepare("SELECT category, text FROM profile").all()).toEqual([{ category: "person", text: "Christian ist 41" }]);
-    expect(db.prepare("SELECT day FROM diary").all()).toEqual([{ day: "2025-03-05" }]);
+    expect(w.db.prepare("SELECT category, text FROM profile").all()).toEqual([{ category: "person", text: "Christian ist 41" }]);
+    expect(w.db.prepare("SELECT day FROM diary").all()).toEqual([{ day: "2025-03-05" }]);
   });
 });

@@ -1,41 +1,31 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
 import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/controlled-embedder.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
-import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
-import { runCli } from "../helpers/cli.ts";
+import { openDatabase } from "../../core/foundation/store/db.ts";
+import { makeTestLilo } from "../helpers/test-lilo.ts";
+import { cliDatabase, runCli } from "../helpers/cli.ts";
 import { ProfileStore } from "../../core/foundation/store/profile.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
 
 const DIM = 64;
 
 describe("lilo memory / doctor / reindex", () => {
-  let t: TestLilo;
-  let db: Db;
+  const w = cliDatabase();
   // The CLI closes the Lilo it opens; each call gets a fresh one on the same file and embedder.
-  const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db, clock: t.lilo.clock });
+  const open = (): Lilo => createLilo(w.t.lilo.config, { embedder: w.t.embedder, db: w.db, clock: w.t.lilo.clock });
 
   /** Live notes in the file, read on the test's own connection. */
-  const liveNotes = () => (db.prepare("SELECT count(*) AS n FROM notes WHERE superseded_at IS NULL").get() as { n: number }).n;
-
-  beforeEach(() => {
-    t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
-  });
-  afterEach(async () => {
-    db.close();
-    await t.cleanup();
-  });
+  const liveNotes = () => (w.db.prepare("SELECT count(*) AS n FROM notes WHERE superseded_at IS NULL").get() as { n: number }).n;
 
   it("imports JSON Lines all or nothing, then finds them with lilo memory search --json", async () => {
     const q = basisVector(DIM, 0);
-    t.embedder.set("Kino", q);
-    t.embedder.set("Christian geht gern ins Kino", vectorWithCosine(q, 0.9, 1));
-    t.embedder.set("Christian trinkt Tee", vectorWithCosine(q, 0.4, 2));
-    t.embedder.set("Anna mag Kino", q);
-    const file = join(t.dir, "import.jsonl");
+    w.t.embedder.set("Kino", q);
+    w.t.embedder.set("Christian geht gern ins Kino", vectorWithCosine(q, 0.9, 1));
+    w.t.embedder.set("Christian trinkt Tee", vectorWithCosine(q, 0.4, 2));
+    w.t.embedder.set("Anna mag Kino", q);
+    const file = join(w.t.dir, "import.jsonl");
     writeFileSync(
       file,
       [
@@ -87,24 +77,24 @@ describe("lilo memory / doctor / reindex", () => {
 
   it("edits or deletes a note together with its vector", async () => {
     const q = basisVector(DIM, 0);
-    t.embedder.set("Kino", q);
-    t.embedder.set("Christian mag Kino", q);
-    t.embedder.set("Christian mag Theater", basisVector(DIM, 3));
-    const added = await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    w.t.embedder.set("Kino", q);
+    w.t.embedder.set("Christian mag Kino", q);
+    w.t.embedder.set("Christian mag Theater", basisVector(DIM, 3));
+    const added = await w.t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
     expect(added.added).toBe(true);
     const id = added.added ? added.id : -1;
 
     const edit = await runCli(open, ["memory", "edit", String(id), "Christian mag Theater"]);
     expect(edit.code).toBe(0);
     // Re-embedded: the old meaning no longer finds it, the new one does.
-    expect(await t.lilo.memory.search("Kino", { userId: "owner", minScore: 0.5 })).toEqual([]);
-    t.embedder.set("Bühne", basisVector(DIM, 3));
-    expect((await t.lilo.memory.search("Bühne", { userId: "owner" })).map((h) => h.text)).toEqual(["Christian mag Theater"]);
+    expect(await w.t.lilo.memory.search("Kino", { userId: "owner", minScore: 0.5 })).toEqual([]);
+    w.t.embedder.set("Bühne", basisVector(DIM, 3));
+    expect((await w.t.lilo.memory.search("Bühne", { userId: "owner" })).map((h) => h.text)).toEqual(["Christian mag Theater"]);
 
     const del = await runCli(open, ["memory", "delete", String(id)]);
     expect(del.code).toBe(0);
-    expect(db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 0 });
-    const report = await t.lilo.maintenance.check();
+    expect(w.db.prepare("SELECT count(*) AS n FROM notes").get()).toEqual({ n: 0 });
+    const report = await w.t.lilo.maintenance.check();
     expect(report.vectors).toBe(0);
 
     const missing = await runCli(open, ["memory", "delete", "999"]);
@@ -113,13 +103,13 @@ describe("lilo memory / doctor / reindex", () => {
   });
 
   it("doctor finds rows without vectors or vectors without rows, repairing them only with --apply", async () => {
-    t.embedder.set("a", basisVector(DIM, 1));
-    const a = await t.lilo.memory.add({ text: "a", userId: "owner" });
-    const b = await t.lilo.memory.add({ text: "b", userId: "owner" });
+    w.t.embedder.set("a", basisVector(DIM, 1));
+    const a = await w.t.lilo.memory.add({ text: "a", userId: "owner" });
+    const b = await w.t.lilo.memory.add({ text: "b", userId: "owner" });
     if (!a.added || !b.added) throw new Error("setup");
     // Break consistency behind Lilo's back: a row loses its vector, a vector loses its row.
-    db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
-    memoryTable(db, "notes").insert("owner", "c", new Date().toISOString());
+    w.db.prepare("DELETE FROM notes WHERE id = ?").run(a.id);
+    memoryTable(w.db, "notes").insert("owner", "c", new Date().toISOString());
     const dry = await runCli(open, ["doctor"]);
     expect(dry.out).toContain("half-added (rows without vectors, will be embedded): 1");
     expect(dry.out).toContain("vectors without rows (will be removed): 1");
@@ -133,17 +123,17 @@ describe("lilo memory / doctor / reindex", () => {
   });
 
   it("doctor rebuilds the embedded index from SQLite when its copy disagrees, reporting the copy either way", async () => {
-    for (const text of ["eins", "zwei"]) await t.lilo.memory.add({ text, userId: "owner" });
+    for (const text of ["eins", "zwei"]) await w.t.lilo.memory.add({ text, userId: "owner" });
     // The test's own Lilo finishes its snapshot writes (they run off the event loop) before the CLI writes its own:
     // when two copies write the same files at once the next start catches up from SQLite, which would show the loss.
-    await t.lilo.close();
+    await w.t.lilo.close();
     const ok = await runCli(open, ["doctor"]);
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(
       /index: 2 entries in 1 partitions \(0 with a graph\), 2 vectors in SQLite; last change applied (\d+) of \1; loaded from [^;]+; rebuild needed: no/,
     );
     // A vector vanishes behind the change log's back (say, a hand-edited file): the saved copy no longer matches.
-    db.prepare("DELETE FROM memory_vectors WHERE row_id = (SELECT MIN(row_id) FROM memory_vectors)").run();
+    w.db.prepare("DELETE FROM memory_vectors WHERE row_id = (SELECT MIN(row_id) FROM memory_vectors)").run();
     const dry = await runCli(open, ["doctor", "--json"]);
     expect(dry.code).toBe(2);
     expect(JSON.parse(dry.out).index).toMatchObject({ entries: 2, vectorsInSqlite: 1, rebuildNeeded: expect.stringContaining("SQLite 1") });
@@ -158,10 +148,10 @@ describe("lilo memory / doctor / reindex", () => {
   });
 
   it("reindex rebuilds the index for a new embedding model, after a dry run", async () => {
-    for (const text of ["eins", "zwei", "drei"]) await t.lilo.memory.add({ text, userId: "owner" });
+    for (const text of ["eins", "zwei", "drei"]) await w.t.lilo.memory.add({ text, userId: "owner" });
     // A new model (other id and dimension) refuses the old index until reindexed.
     const other = new ControlledEmbedder(32);
-    const openOther = () => createLilo(loadConfig({ LILO_DATA_DIR: t.dir }), { embedder: other, db });
+    const openOther = () => createLilo(loadConfig({ LILO_DATA_DIR: w.t.dir }), { embedder: other, db: w.db });
     const refused = await runCli(openOther, ["memory", "search", "eins", "--json"]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain("Run `lilo reindex --apply`");
@@ -179,16 +169,16 @@ describe("lilo memory / doctor / reindex", () => {
   });
 
   it("previews the cheat sheet without storing anything", async () => {
-    t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
-    await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    w.t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
+    await w.t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
     const r = await runCli(open, ["preview", "Kino?", "--json"]);
     expect(r.code).toBe(0);
     const req = JSON.parse(r.out) as { system: string; messages: { role: string; content: string }[] };
     expect(req.system).toContain("- Christian mag Kino");
     expect(req.messages).toEqual([{ role: "user", content: "Kino?" }]);
-    expect(db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
+    expect(w.db.prepare("SELECT count(*) AS n FROM messages").get()).toEqual({ n: 0 });
     // Without --json: every memory block with its scores, and what the budget left out.
-    for (let i = 0; i < 8; i++) new ProfileStore(db).add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
+    for (let i = 0; i < 8; i++) new ProfileStore(w.db).add("owner", "person", `Fakt ${i} ${"x".repeat(700)}`, "2026-01-01T00:00:00Z");
     const text = await runCli(open, ["preview", "Kino?"]);
     expect(text.out).toMatch(/── memory blocks/);
     expect(text.out).toMatch(/notes: 1 on the sheet\n {2}\+ #\d+ \[cos 1\.00, bm25 [\d.]+, fused [\d.]+\] Christian mag Kino/);
@@ -197,9 +187,9 @@ describe("lilo memory / doctor / reindex", () => {
   });
 
   it("preview shows true scores, a memory on the sheet once", async () => {
-    t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
-    await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
-    await t.lilo.memory.add({ text: "Christian mag Kino.", userId: "owner", store: "important", extra: { weight: 2 } });
+    w.t.embedder.set("Kino?", basisVector(DIM, 0)).set("Christian mag Kino", basisVector(DIM, 0));
+    await w.t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
+    await w.t.lilo.memory.add({ text: "Christian mag Kino.", userId: "owner", store: "important", extra: { weight: 2 } });
     const text = (await runCli(open, ["preview", "Kino?"])).out;
     expect(text).toMatch(/important memories: 1 on the sheet\n {2}\+ #\d+ \[weight 2\] Christian mag Kino\./);
     expect(text).toContain("notes: 0 on the sheet");

@@ -42,6 +42,25 @@ describe("graceful stop of the real process", () => {
   /** Telegram only: the Matrix device's start would make each of the restarts several times slower. */
   const start = () => w.startBot(/telegram adapter running/);
 
+  /** Lets the held model answer go, starts the bot again and expects `token` answered and stored exactly once. */
+  const restartAnswersOnce = async (token: string) => {
+    w.release();
+    bot = await start();
+    await until(
+      () => w.answered([token]),
+      15_000,
+      () => bot!.output().slice(-2000),
+    );
+    expect(w.deliveredAnswers().get(token)).toBe(1);
+    expect(w.storedTokens().get(token)).toBe(1);
+  };
+  const untilStopping = () =>
+    until(
+      () => /stopping/.test(bot!.output()),
+      10_000,
+      () => bot!.output().slice(-2000),
+    );
+
   let health = "";
   const healthz = async () => {
     const res = await fetch(`${health}/healthz`);
@@ -76,15 +95,7 @@ describe("graceful stop of the real process", () => {
     // Nothing told to the user (no error note), nothing stored as an answer: the message waits in the inbox.
     expect(tgTexts().slice(before)).toEqual([]);
     expect(w.storedTokens().get(t!)).toBe(0);
-    w.release();
-    bot = await start();
-    await until(
-      () => w.answered([t!]),
-      15_000,
-      () => bot!.output().slice(-2000),
-    );
-    expect(w.deliveredAnswers().get(t!)).toBe(1);
-    expect(w.storedTokens().get(t!)).toBe(1);
+    await restartAnswersOnce(t!);
   }, 90_000);
 
   it("SIGTERM while the model answers within the grace time delivers the answer before exit 0 (/healthz 503 meanwhile), and the restart does not answer again", async () => {
@@ -92,11 +103,7 @@ describe("graceful stop of the real process", () => {
     await sendHeld(t!);
     expect((await healthz()).status).toBe(200);
     const exited = w.stop(bot!);
-    await until(
-      () => /stopping/.test(bot!.output()),
-      10_000,
-      () => bot!.output().slice(-2000),
-    );
+    await untilStopping();
     expect(await healthz()).toMatchObject({ status: 503, body: { status: "stopping" } });
     w.release();
     expect(await exited, bot!.output().slice(-2000)).toBe(0);
@@ -120,25 +127,13 @@ describe("graceful stop of the real process", () => {
     const [t] = tokens(120, 1);
     await sendHeld(t!);
     bot!.child.kill("SIGTERM");
-    await until(
-      () => /stopping/.test(bot!.output()),
-      10_000,
-      () => bot!.output().slice(-2000),
-    );
+    await untilStopping();
     const started = Date.now();
     bot!.child.kill("SIGTERM");
     const code = await bot!.exited;
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(code).toBe(143);
     expect(w.storedTokens().get(t!)).toBe(0);
-    w.release();
-    bot = await start();
-    await until(
-      () => w.answered([t!]),
-      15_000,
-      () => bot!.output().slice(-2000),
-    );
-    expect(w.deliveredAnswers().get(t!)).toBe(1);
-    expect(w.storedTokens().get(t!)).toBe(1);
+    await restartAnswersOnce(t!);
   }, 90_000);
 });

@@ -1,4 +1,7 @@
 import { PassThrough } from "node:stream";
+import { afterEach, beforeEach } from "vitest";
+import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { makeTestLilo, type TestLilo } from "./test-lilo.ts";
 import type { Lilo } from "../../core/index.ts";
 import { buildProgram } from "../../admin-cli/program.ts";
 
@@ -23,4 +26,32 @@ export async function runCli(open: () => Lilo, args: string[]): Promise<{ out: s
   const code = Number(process.exitCode ?? 0);
   process.exitCode = 0;
   return { out: out.join("\n"), err: err.join("\n"), code };
+}
+
+/**
+ * A test Lilo and a connection of the test's own to its database, made
+ * before each test of the calling `describe` and closed after it. The CLI
+ * closes the Lilo it opens, so a test opens a fresh one per call on `db`.
+ */
+export function cliDatabase(): { readonly t: TestLilo; readonly db: Db } {
+  let t: TestLilo | undefined;
+  let db: Db | undefined;
+  beforeEach(() => {
+    t = makeTestLilo();
+    db = openDatabase(t.lilo.config.dbPath);
+  });
+  afterEach(async () => {
+    db?.close();
+    await t?.cleanup();
+  });
+  return {
+    get t() {
+      if (!t) throw new Error("cliDatabase() is read inside a test, after its beforeEach");
+      return t;
+    },
+    get db() {
+      if (!db) throw new Error("cliDatabase() is read inside a test, after its beforeEach");
+      return db;
+    },
+  };
 }

@@ -1,36 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { silentLogger } from "../../../core/index.ts";
 import { startWebServer, type WebServer } from "../../../adapters/web/server.ts";
 import { basisVector, vectorWithCosine } from "../../fakes/controlled-embedder.ts";
+import { CHROMIUM, SHOTS, browserPresent, openPhoneBrowser } from "../../helpers/phone-browser.ts";
 import { callKind, say, startScenario, USER, type Scenario } from "../../conversation/correction/scenario.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-/** Screenshots of the main pages (git-ignored), to look at the design on a phone. */
-const SHOTS = join(import.meta.dirname, "..", "..", "..", "test-output", "web-screenshots");
-const present = existsSync(CHROMIUM);
 // In CI the browser must be there (.ci/run installs it): a missing one fails there instead of skipping.
-if (!present && !process.env.CI) console.warn(`skipping the browser tests of Lilo's pages: ${CHROMIUM} is missing (apt-get install chromium)`);
+if (!browserPresent && !process.env.CI) console.warn(`skipping the browser tests of Lilo's pages: ${CHROMIUM} is missing (apt-get install chromium)`);
 
-describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Chromium (German persona, phone screen)", () => {
+describe.skipIf(!browserPresent && !process.env.CI)("Lilo's pages in a real headless Chromium (German persona, phone screen)", () => {
   let s: Scenario;
   let server: WebServer;
-  let context: BrowserContext;
+  let browser: Awaited<ReturnType<typeof openPhoneBrowser>>;
   let page: Page;
-  let profileDir: string;
   const ids: Record<string, number> = {};
   let ruleId: number;
   const DIM = 64;
@@ -71,24 +55,14 @@ describe.skipIf(!present && !process.env.CI)("Lilo's pages in a real headless Ch
     s.judge = JSON.stringify({ verdicts: [] });
     // Usage (the ledger) and receipts (/why) are the real ones these chat turns left.
     server = await startWebServer(lilo, silentLogger, { host: "127.0.0.1", port: 0, hostGiven: false });
-    mkdirSync(SHOTS, { recursive: true });
-    profileDir = mkdtempSync(join(tmpdir(), "lilo-chromium-"));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 390, height: 844 },
-      locale: "de-DE",
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(10_000);
+    browser = await openPhoneBrowser("de-DE");
+    page = browser.page;
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
     await s?.cleanup();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
   /** Elements of the page's content that stick out past its right edge on the phone (wide tables scroll in their own box). */

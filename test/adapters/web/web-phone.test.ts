@@ -1,25 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { silentLogger } from "../../../core/index.ts";
 import { startWebServer, type WebServer } from "../../../adapters/web/server.ts";
 import type { UsageRow } from "../../../adapters/web/sources.ts";
+import { SHOTS, browserPresent, openPhoneBrowser } from "../../helpers/phone-browser.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const SHOTS = join(import.meta.dirname, "..", "..", "..", "test-output", "web-screenshots");
-const present = existsSync(CHROMIUM);
 
 /** Thirty days of three roles, each the same share, as the usage ledger reports them. */
 function monthOfUsage(): UsageRow[] {
@@ -32,36 +18,25 @@ function monthOfUsage(): UsageRow[] {
 }
 
 /** An English Lilo on a phone (390 px) in a German browser: the pages follow Lilo's language, not the browser's. */
-describe.skipIf(!present && !process.env.CI)("Lilo's pages on a phone (English persona, German browser)", () => {
+describe.skipIf(!browserPresent && !process.env.CI)("Lilo's pages on a phone (English persona, German browser)", () => {
   let t: TestLilo;
   let server: WebServer;
-  let context: BrowserContext;
+  let browser: Awaited<ReturnType<typeof openPhoneBrowser>>;
   let page: Page;
-  let profileDir: string;
 
   beforeAll(async () => {
     t = makeTestLilo({ LILO_LANGUAGE: "en", LILO_USER_NAMES: "chris=Christian" });
     server = await startWebServer(t.lilo, silentLogger, { host: "127.0.0.1", port: 0, hostGiven: false, sources: { usage: { perDay: monthOfUsage } } });
-    mkdirSync(SHOTS, { recursive: true });
-    profileDir = mkdtempSync(join(tmpdir(), "lilo-chromium-"));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 390, height: 844 },
-      locale: "de-DE",
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(10_000);
+    browser = await openPhoneBrowser("de-DE");
+    page = browser.page;
     await page.goto(server.loginLink("chris"));
     await page.getByRole("button", { name: "Open Lilo's pages" }).click();
     await page.waitForURL(/\/memories$/);
   });
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
     await t?.cleanup();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
   it("the header names the person by the name Lilo calls them, not by the user id", async () => {
