@@ -1,4 +1,4 @@
-import { Bot, type Middleware } from "grammy";
+import { Api, Bot, type Middleware } from "grammy";
 import { run, sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { describeError, LiloError, type Lilo, type Logger, type MemoryHit } from "../../core/index.ts";
@@ -21,8 +21,10 @@ import { startWebhook, type WebhookServer } from "./webhook.ts";
 import { registerMedia } from "./media.ts";
 import { telegramFiles } from "./files.ts";
 import { telegramConfig } from "./config.ts";
+import { LiveAnswers } from "./live-answer.ts";
+import { stopButtons } from "./stop.ts";
 
-const UPDATES = ["message", "callback_query"] as const;
+const UPDATES = ["message", "callback_query", "stopped_message_generation"] as const;
 
 /** Options of one bot; `startTelegram` fills them from Telegram's configuration section (config.ts). */
 export interface TelegramBotOptions {
@@ -71,6 +73,9 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
     lastNotes: new Map<string, MemoryHit[]>(),
     questionMessages: new Map<string, number>(),
     answerMessages: new Map<string, number>(),
+    live: new LiveAnswers(),
+    previews: new Api(opts.token, opts.apiRoot ? { apiRoot: opts.apiRoot } : {}),
+    draftsRefused: new Set<string>(),
   };
   const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
   // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
@@ -83,6 +88,8 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   const inflight = new InFlight();
   bot.use(storeOnArrival(lilo, opts.allowedUsers));
   bot.use(track(inflight, opts.detach ?? false, logger));
+  // Before the per-chat queue: a stop must reach the turn that holds it.
+  bot.use(stopButtons(deps.live));
   bot.use(sequentialize(chatKey));
   bot.use(accessControl(opts.allowedUsers, texts, logger));
   bot.use(replyOnError(texts.failed, lilo.config.persona.language, logger));
@@ -102,7 +109,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
       chatId: String(ctx.chat.id),
       externalId: telegramMessageId(ctx.chat.id, ctx.msg.message_id),
     };
-    await runTurn(ctx, deps, () => lilo.handleMessage(message));
+    await runTurn(ctx, deps, (options) => lilo.handleMessage(message, options));
   });
   registerMedia(bot, deps, telegramFiles(bot.api, opts.token, opts.apiRoot));
   return { bot, inflight };
