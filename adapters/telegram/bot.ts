@@ -17,14 +17,12 @@ import { TELEGRAM_TEXTS } from "./texts.ts";
 import { TELEGRAM_TRANSPORT, telegramTransport } from "./transport.ts";
 import { runTurn } from "./turn.ts";
 import { durableInbox, resumeTelegram, storeOnArrival, telegramMessageId } from "./inbox.ts";
-import { startWebhook, type WebhookServer } from "./webhook.ts";
+import { startWebhook, TELEGRAM_UPDATES, type WebhookServer } from "./webhook.ts";
 import { registerMedia } from "./media.ts";
 import { telegramFiles } from "./files.ts";
 import { telegramConfig } from "./config.ts";
 import { LiveAnswers } from "./live-answer.ts";
 import { stopButtons } from "./stop.ts";
-
-const UPDATES = ["message", "callback_query", "stopped_message_generation"] as const;
 
 /** Options of one bot; `startTelegram` fills them from Telegram's configuration section (config.ts). */
 export interface TelegramBotOptions {
@@ -177,7 +175,7 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
       server = await startWebhook(bot, { url: cfg.webhookUrl, host: cfg.webhookHost, port: cfg.webhookPort, logger });
     } else {
       await bot.api.deleteWebhook();
-      runner = run(bot, { runner: { fetch: { allowed_updates: UPDATES } } });
+      runner = run(bot, { runner: { fetch: { allowed_updates: TELEGRAM_UPDATES } } });
       runner.task()?.catch((err: unknown) => logger.error("telegram polling stopped", { error: describeError(err) }));
     }
   } catch (err) {
