@@ -102,7 +102,7 @@ describe("Telegram shows the answer as it is written", () => {
   it("a 6,000-character answer streams in drafts of at most 4,096 characters and arrives as two messages with every word", async () => {
     const sentence = "Heute war ein guter Tag mit vielen kleinen Freuden und einem langen Spaziergang am Fluss. ";
     const text = sentence.repeat(Math.ceil(6_000 / sentence.length)).trim();
-    h.streamPlan = { pieces: pieces(text, 120), paceMs: 15 };
+    h.streamPlan = { pieces: pieces(text, 120), paceMs: 25 };
     h.answer = () => text;
     const { from, sent } = await turn(h, CHRIS, "Erzähl mir was Langes.", 2);
     const drafts = callsSince(h, from, "sendMessageDraft", CHRIS);
