@@ -1,4 +1,4 @@
-import { Bot, type Middleware } from "grammy";
+import { Api, Bot, type Middleware } from "grammy";
 import { run, sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { describeError, LiloError, type Lilo, type Logger, type MemoryHit } from "../../core/index.ts";
@@ -17,12 +17,12 @@ import { TELEGRAM_TEXTS } from "./texts.ts";
 import { TELEGRAM_TRANSPORT, telegramTransport } from "./transport.ts";
 import { runTurn } from "./turn.ts";
 import { durableInbox, resumeTelegram, storeOnArrival, telegramMessageId } from "./inbox.ts";
-import { startWebhook, type WebhookServer } from "./webhook.ts";
+import { startWebhook, TELEGRAM_UPDATES, type WebhookServer } from "./webhook.ts";
 import { registerMedia } from "./media.ts";
 import { telegramFiles } from "./files.ts";
 import { telegramConfig } from "./config.ts";
-
-const UPDATES = ["message", "callback_query"] as const;
+import { LiveAnswers } from "./live-answer.ts";
+import { stopButtons } from "./stop.ts";
 
 /** Options of one bot; `startTelegram` fills them from Telegram's configuration section (config.ts). */
 export interface TelegramBotOptions {
@@ -71,6 +71,9 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
     lastNotes: new Map<string, MemoryHit[]>(),
     questionMessages: new Map<string, number>(),
     answerMessages: new Map<string, number>(),
+    live: new LiveAnswers(),
+    previews: new Api(opts.token, opts.apiRoot ? { apiRoot: opts.apiRoot } : {}),
+    draftsRefused: new Set<string>(),
   };
   const bot = new Bot<LiloContext>(opts.token, opts.apiRoot ? { client: { apiRoot: opts.apiRoot } } : {});
   // Network failures first (innermost: each attempt logged with its delay), then rate limits and 5xx.
@@ -83,6 +86,8 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
   const inflight = new InFlight();
   bot.use(storeOnArrival(lilo, opts.allowedUsers));
   bot.use(track(inflight, opts.detach ?? false, logger));
+  // Before the per-chat queue: a stop must reach the turn that holds it.
+  bot.use(stopButtons(deps.live));
   bot.use(sequentialize(chatKey));
   bot.use(accessControl(opts.allowedUsers, texts, logger));
   bot.use(replyOnError(texts.failed, lilo.config.persona.language, logger));
@@ -102,7 +107,7 @@ export function createTelegramBot(lilo: Lilo, logger: Logger, opts: TelegramBotO
       chatId: String(ctx.chat.id),
       externalId: telegramMessageId(ctx.chat.id, ctx.msg.message_id),
     };
-    await runTurn(ctx, deps, () => lilo.handleMessage(message));
+    await runTurn(ctx, deps, (options) => lilo.handleMessage(message, options));
   });
   registerMedia(bot, deps, telegramFiles(bot.api, opts.token, opts.apiRoot));
   return { bot, inflight };
@@ -170,7 +175,7 @@ export async function startTelegram(lilo: Lilo, logger: Logger): Promise<Telegra
       server = await startWebhook(bot, { url: cfg.webhookUrl, host: cfg.webhookHost, port: cfg.webhookPort, logger });
     } else {
       await bot.api.deleteWebhook();
-      runner = run(bot, { runner: { fetch: { allowed_updates: UPDATES } } });
+      runner = run(bot, { runner: { fetch: { allowed_updates: TELEGRAM_UPDATES } } });
       runner.task()?.catch((err: unknown) => logger.error("telegram polling stopped", { error: describeError(err) }));
     }
   } catch (err) {

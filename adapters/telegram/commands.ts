@@ -75,7 +75,7 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
   // /forget, /why, /wrong and /outdated: why.ts.
 
   bot.command("retry", async (ctx) => {
-    const result = await runTurn(ctx, deps, () => lilo.retry(ctx.liloUserId));
+    const result = await runTurn(ctx, deps, (options) => lilo.retry(ctx.liloUserId, options));
     if (!result) await say(ctx, texts.nothingToRetry);
   });
 

@@ -1,6 +1,7 @@
-import type { Context } from "grammy";
+import type { Api, Context } from "grammy";
 import type { Lilo, Logger, MemoryHit } from "../../core/index.ts";
 import type { TelegramTexts } from "./texts.ts";
+import type { LiveAnswers } from "./live-answer.ts";
 
 /** grammY's context plus the Lilo user the sender maps to (set by the access check). */
 export type LiloContext = Context & { liloUserId: string };
@@ -16,4 +17,10 @@ export interface TelegramDeps {
   questionMessages: Map<string, number>;
   /** Telegram message ("chat:message") → Lilo's answer id, for /why as a reply (kept in memory only; /why alone explains the last answer). */
   answerMessages: Map<string, number>;
+  /** The answers being written now, one per chat, for their stop buttons. */
+  live: LiveAnswers;
+  /** The Bot API without retries, for the updates of an answer being written (a refused one is skipped, not waited for). */
+  previews: Api;
+  /** Chats where Telegram refused drafts: their answers are written as a message that is edited. */
+  draftsRefused: Set<string>;
 }

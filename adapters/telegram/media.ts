@@ -47,7 +47,7 @@ export function registerMedia(bot: Bot<LiloContext>, deps: TelegramDeps, files: 
         await say(ctx, t.photoFailed);
       }
     }
-    await runTurn(ctx, deps, () => lilo.handleMessage(images ? { ...message, images } : sees ? message : { ...message, unseenImages: true }));
+    await runTurn(ctx, deps, (options) => lilo.handleMessage(images ? { ...message, images } : sees ? message : { ...message, unseenImages: true }, options));
   });
 
   bot.on(["message:voice", "message:audio"], async (ctx) => {
@@ -66,7 +66,7 @@ export function registerMedia(bot: Bot<LiloContext>, deps: TelegramDeps, files: 
       (reply) => say(ctx, reply),
     );
     if (text === undefined) return;
-    await runTurn(ctx, deps, () => lilo.handleMessage(incoming(ctx, text)));
+    await runTurn(ctx, deps, (options) => lilo.handleMessage(incoming(ctx, text), options));
   });
 
   bot.on("message:sticker", async (ctx) => {

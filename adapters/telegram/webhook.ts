@@ -5,6 +5,9 @@ import { webhookCallback, type Bot } from "grammy";
 import { describeError, type Logger } from "../../core/index.ts";
 import type { LiloContext } from "./context.ts";
 
+/** The updates Lilo asks Telegram for, by polling or webhook: messages, button presses and presses on a draft's stop button. */
+export const TELEGRAM_UPDATES = ["message", "callback_query", "stopped_message_generation"] as const;
+
 /** A running webhook listener. */
 export interface WebhookServer {
   /** The address it listens on (server.address(): 127.0.0.1 unless TELEGRAM_WEBHOOK_HOST says otherwise). */
@@ -54,7 +57,7 @@ export async function startWebhook(bot: Bot<LiloContext>, opts: { url: string; h
       server.close(() => resolve());
     });
   try {
-    await bot.api.setWebhook(opts.url, { secret_token: secret, allowed_updates: ["message", "callback_query"] });
+    await bot.api.setWebhook(opts.url, { secret_token: secret, allowed_updates: [...TELEGRAM_UPDATES] });
   } catch (err) {
     await close();
     throw err;

@@ -2,6 +2,7 @@ import { silentLogger, type Clock, type Lilo, type LiloPorts, type Logger, type 
 import { startTelegram, type TelegramAdapter } from "../../adapters/telegram/bot.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeTelegram, type FakeTelegram, type SentCall } from "../fakes/fake-telegram.ts";
+import type { StreamPlan } from "../fakes/sse.ts";
 import { isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 
 /** Telegram ids of the test users: Christian and Anna are allowed, 333 is a stranger. */
@@ -20,6 +21,8 @@ export interface TelegramHarness {
   adapter: TelegramAdapter;
   /** The chat model's answer to a user text (may be async, e.g. to hold a turn). Default: "Hallo!". */
   answer: (userText: string) => string | Promise<string>;
+  /** How chat answers stream (pieces, pace, a dropped connection); default the fake's four-character pieces at once. */
+  streamPlan?: StreamPlan | undefined;
   /** The chat (not extraction) requests the model got. */
   chatRequests(): AnthropicRequestBody[];
   stop(): Promise<void>;
@@ -65,7 +68,11 @@ export async function startTelegramHarness(
       await anthropic.close();
     },
   };
-  anthropic.replyAlways(async (body) => (isExtraction(body.system) ? NO_EXTRACTION : h.answer(lastUserText(body))));
+  anthropic.replyAlways(async (body) => {
+    if (isExtraction(body.system)) return NO_EXTRACTION;
+    const text = await h.answer(lastUserText(body));
+    return h.streamPlan ? { text, stream: h.streamPlan } : text;
+  });
   const adapter = await startTelegram(lilo, opts.logger ?? silentLogger);
   if (!adapter) throw new Error("the Telegram adapter did not start");
   h.adapter = adapter;

@@ -14,6 +14,11 @@
  * const sent = await tg.waitFor((calls) => calls.find((c) => c.method === "sendMessage"));
  * tg.failNext("sendMessage", 429, "Too Many Requests: retry after 1", 1);
  * ```
+ *
+ * Answers written as they stream: `sendMessageDraft` (private chats only,
+ * as on Telegram; the newest draft of each chat is kept until a message
+ * replaces it), `editMessageText` and `deleteMessage`; every call is logged
+ * with the time it arrived, and `pushStopGeneration` presses a draft's stop button.
  */
 import type { ServerResponse } from "node:http";
 import { sendJson, startFakeServer, type RecordedRequest } from "./http-server.ts";
@@ -27,6 +32,8 @@ export interface SentCall {
   /** What the fake answered (e.g. the sent Message with its message_id). */
   result?: unknown;
   description?: string;
+  /** When the call arrived (`Date.now()`), to measure how soon and how often updates came. */
+  at: number;
 }
 
 /** A message as the fake keeps it (sent by the bot or pushed by a test). */
@@ -65,6 +72,10 @@ export interface FakeTelegram {
   pushChannelPost(c: { chatId: number; text: string }): void;
   /** Queues an edit of a message a user sent earlier. */
   pushEditedMessage(m: { fromId: number; chatId: number; messageId: number; text: string }): void;
+  /** Queues Telegram's update for a press on a draft's stop button (`stopped_message_generation`). */
+  pushStopGeneration(s: { chatId: number; draftId: number }): void;
+  /** The draft on screen in each private chat (gone once the bot sends a message there). */
+  drafts: Map<number, { draftId: number; text: string }>;
   /** Queues a button press on a message the bot sent. */
   pushCallback(c: { fromId: number; chatId: number; messageId: number; data: string }): { id: string };
   /** Resolves with the predicate's first truthy result over `sent`; rejects after `timeoutMs`. */
@@ -141,7 +152,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     const result: Result = failure
       ? { ok: false, status: failure.status, description: failure.description, ...(failure.retryAfter !== undefined ? { retryAfter: failure.retryAfter } : {}) }
       : (badEncoding(params) ?? handle(method, params));
-    sent.push({ method, params, ok: result.ok, ...(result.ok ? { result: result.result } : { description: result.description }) });
+    sent.push({ method, params, ok: result.ok, at: Date.now(), ...(result.ok ? { result: result.result } : { description: result.description }) });
     notify(listeners);
     reply(res, result);
   });
@@ -191,10 +202,26 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       case "answerCallbackQuery":
       case "setMyCommands":
         return { ok: true, result: true };
+      case "sendMessageDraft": {
+        const chatId = Number(p.chat_id);
+        if (chatOf(chatId).type !== "private") return { ok: false, status: 400, description: "Bad Request: drafts can be sent only to private chats" };
+        if (!Number(p.draft_id)) return { ok: false, status: 400, description: "Bad Request: draft_id must be non-zero" };
+        const bad = String(p.text ?? "") ? checkText(p) : undefined;
+        if (bad) return bad;
+        fake.drafts.set(chatId, { draftId: Number(p.draft_id), text: visibleText(p) });
+        return { ok: true, result: true };
+      }
+      case "deleteMessage": {
+        const k = key(Number(p.chat_id), Number(p.message_id));
+        if (!messages.delete(k)) return { ok: false, status: 400, description: "Bad Request: message to delete not found" };
+        return { ok: true, result: true };
+      }
       case "sendMessage": {
         const bad = checkText(p);
         if (bad) return bad;
         const chatId = Number(p.chat_id);
+        // A message from the bot ends the draft shown in the chat.
+        fake.drafts.delete(chatId);
         return {
           ok: true,
           result: store({
@@ -253,6 +280,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return confirmed;
     },
     webhook: undefined,
+    drafts: new Map(),
     downloads,
     addFile(bytes, ext) {
       const id = `file${files.size + 1}`;
@@ -289,6 +317,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     pushEditedMessage({ fromId, chatId, messageId, text }) {
       const from = { id: fromId, is_bot: false, first_name: `User${fromId}` };
       queue({ edited_message: { message_id: messageId, date: now(), edit_date: now(), chat: chatOf(chatId), from, text } });
+    },
+    pushStopGeneration({ chatId, draftId }) {
+      queue({ stopped_message_generation: { chat: chatOf(chatId), draft_id: draftId } });
     },
     pushCallback({ fromId, chatId, messageId, data }) {
       const id = `cb${nextCallback++}`;
