@@ -25,7 +25,11 @@ export function registerService(program: Command, io: CliIO): void {
           io.err("Say which kind: `lilo service print --systemd` (add --user for systemctl --user).");
           return 2;
         }
-        io.out(m.unitText(await m.unitOptions(Boolean(o.user))).trimEnd());
+        const unit = await m.unitOptions(Boolean(o.user));
+        io.out(m.unitText(unit).trimEnd());
+        // On stderr, so `… | sudo tee` still gets the unit alone.
+        if (unit.account?.user === "root")
+          io.err("The unit runs Lilo as root, because root owns her home: give the home to an ordinary user (chown -R) and print the unit again.");
         return 0;
       });
     });

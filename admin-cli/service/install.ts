@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { join } from "node:path";
 import { loadConfigFromEnv } from "../../core/index.ts";
@@ -20,7 +20,6 @@ export async function unitOptions(user: boolean): Promise<UnitOptions> {
   const config = loadConfigFromEnv(process.env, ADAPTER_SECTIONS, install);
   const home = config.home ?? process.cwd();
   const keyFile = process.env.LILO_DATA_KEY_FILE?.trim();
-  const me = userInfo();
   return {
     user,
     home,
@@ -29,8 +28,8 @@ export async function unitOptions(user: boolean): Promise<UnitOptions> {
     writable: [config.dataDir, config.embedding.localDir, config.local.dir, config.analysis.dir],
     graceS: config.run.shutdownGraceS,
     ...(keyFile ? { keyFile } : {}),
-    // A system unit runs as whoever printed it, never as root unless root printed it.
-    ...(user ? {} : { account: { user: me.username, group: groupName(me.gid) ?? me.username } }),
+    // A system unit runs as the owner of her home (the one who set her up), also when `sudo lilo` printed it.
+    ...(user ? {} : { account: homeOwner(home) }),
   };
 }
 
@@ -82,15 +81,23 @@ export async function installUserUnit(io: CliIO): Promise<number> {
   return 0;
 }
 
-/** The name of a group id from /etc/group; undefined when it cannot be read. */
-function groupName(gid: number): string | undefined {
+/** The account owning `home` (user and group names); the current user when the home or the names cannot be read. */
+export function homeOwner(home: string): { user: string; group: string } {
+  const me = userInfo();
+  const ids = existsSync(home) ? statSync(home) : { uid: me.uid, gid: me.gid };
+  const user = nameOf("/etc/passwd", ids.uid) ?? (ids.uid === me.uid ? me.username : String(ids.uid));
+  return { user, group: nameOf("/etc/group", ids.gid) ?? user };
+}
+
+/** The name of a numeric id in /etc/passwd or /etc/group; undefined when the file cannot be read or lacks it. */
+function nameOf(file: string, id: number): string | undefined {
+  let text: string;
   try {
-    const line = readFileSync("/etc/group", "utf8")
-      .split("\n")
-      .find((l) => l.split(":")[2] === String(gid));
-    return line?.split(":")[0] || undefined;
+    text = readFileSync(file, "utf8");
   } catch {
-    // No /etc/group (not a usual Linux): the user's own name is the usual group name.
+    // Not a usual Linux (no such file): the caller falls back to the current user's name.
     return undefined;
   }
+  const line = text.split("\n").find((l) => l.split(":")[2] === String(id));
+  return line?.split(":")[0] || undefined;
 }

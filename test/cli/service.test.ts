@@ -78,6 +78,16 @@ describe("lilo service", () => {
     expect(v.status, v.output).toBe(0);
   });
 
+  it("runs a system unit as the owner of her home, and warns on stderr when that is root", async () => {
+    // "/" belongs to root on every Linux: the case of a home set up as root.
+    setEnv({ LILO_HOME: "/" });
+    const res = await runCli(noLilo, ["service", "print", "--systemd"]);
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toMatch(/^User=root\nGroup=root$/m);
+    expect(res.err).toMatch(/^The unit runs Lilo as root, because root owns her home/);
+    expect(res.out).not.toContain("runs Lilo as root");
+  });
+
   it("asks which kind of unit when --systemd is missing", async () => {
     const res = await runCli(noLilo, ["service", "print"]);
     expect(res.code).toBe(2);
