@@ -12,7 +12,7 @@ import {
 } from "./core/index.ts";
 import { openToOthers, requireModel, NO_MODEL_HELP, WriterLock, installDir } from "./core/internal.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
-import { openLogFile } from "./adapters/terminal/log-file.ts";
+import { openLogFile, type LogFile } from "./adapters/service/log-file.ts";
 import { startConfiguredAdapters } from "./adapters/index.ts";
 import type { RunningAdapter } from "./adapters/adapter.ts";
 import { ADAPTER_SECTIONS } from "./adapters/config.ts";
@@ -50,9 +50,9 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
     }
     throw err;
   }
-  // Lines go to stderr until the terminal chat starts, then to its log file (see serve).
+  // Lines go to stderr, and to data/lilo.log once it is open; the terminal chat sends them to the file only (see serve).
   const sink = { write: (line: string) => void process.stderr.write(line) };
-  const logger = consoleLogger(config.run.logLevel, (line) => sink.write(line));
+  const logger = consoleLogger(config.run.logLevel, (line) => sink.write(line), config.run.logFormat);
   const envFile = config.run.envFile;
   if (openToOthers(envFile)) logger.warn(`${envFile} holds API keys and tokens but other users may read it: chmod 600 ${envFile}`);
   let lilo: Lilo;
@@ -91,10 +91,18 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
     await lilo.close();
     return 1;
   }
+  const log = openLogFile(lilo.config.dataDir, lilo.config.run.logMaxMb * 1024 * 1024);
+  sink.write = (line) => {
+    process.stderr.write(line);
+    log.write(line);
+  };
   try {
-    return await serve(lilo, logger, sink, metrics);
+    return await serve(lilo, logger, { sink, log }, metrics);
   } finally {
     lock.release();
+    // The last lines (stopping, stopped) reach the file before the process exits.
+    sink.write = (line) => void process.stderr.write(line);
+    await log.close();
   }
 }
 
@@ -134,7 +142,7 @@ function setupSteps(envFile: string): string {
 }
 
 /** Warms up, finishes what a crash left open, starts adapters and jobs, and runs until a signal. */
-async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) => void }, metrics?: PromMetrics): Promise<number> {
+async function serve(lilo: Lilo, logger: Logger, out: { sink: { write: (line: string) => void }; log: LogFile }, metrics?: PromMetrics): Promise<number> {
   const spec = lilo.models.chatSpec();
   logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${lilo.config.dbPath}`);
   logger.info(`loading the embedding model ${lilo.config.embedding.model} (downloaded once on the first start)`);
@@ -200,8 +208,9 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
     };
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
-    // Log lines would land in the middle of the conversation: they go to a file, named once at the start.
-    const log = openLogFile(lilo.config.dataDir);
+    // Log lines would land in the middle of the conversation: they go to the file only, named once at the start.
+    const { sink, log } = out;
+    const both = sink.write;
     sink.write = log.write;
     try {
       await runTerminal(lilo, {
@@ -214,8 +223,7 @@ async function serve(lilo: Lilo, logger: Logger, sink: { write: (line: string) =
       });
       await stopAll(adapters);
     } finally {
-      sink.write = (line) => void process.stderr.write(line);
-      log.close();
+      sink.write = both;
     }
     return 0;
   }

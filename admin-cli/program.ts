@@ -26,6 +26,7 @@ import { registerUsage } from "./commands/usage.ts";
 import { registerLookups } from "./commands/lookups.ts";
 import { registerSuggestions } from "./commands/suggestions.ts";
 import { registerWeb } from "./commands/web.ts";
+import { registerService } from "./commands/service.ts";
 import { registerSetup } from "./commands/setup.ts";
 import { registerForget } from "./commands/forget.ts";
 import { registerBoundaries } from "./commands/boundaries.ts";
@@ -72,6 +73,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerLookups(program, open, io);
   registerSuggestions(program, open, io);
   registerWeb(program, open, io);
+  registerService(program, io);
   registerForget(program, open, io);
   registerBoundaries(program, open, io);
   oneLineUsageAfterErrors(program);

@@ -9,6 +9,7 @@ import { RULE_QUESTION, ruleQuestionText, type RuleQuestionPayload } from "../qu
 import { describeError } from "../../foundation/errors.ts";
 import { correctionTrigger } from "./prefilter.ts";
 import type { Corrections } from "./corrections.ts";
+import { problemKind } from "../../foundation/util/model-json.ts";
 
 /** The collaborators of the correction check. */
 interface CorrectionServices {
@@ -99,7 +100,7 @@ async function correctNotes(deps: Deps, ctx: TurnContext): Promise<"corrected" |
   });
   if (!judged.ok) {
     corrections.problem(ctx.userId, "judge", "dropped", judged.problem, now);
-    deps.logger.warn("judge answer unusable; nothing corrected", { userId: ctx.userId, problem: judged.problem });
+    deps.logger.warn("judge answer unusable; nothing corrected", { userId: ctx.userId, problem: problemKind(judged.problem) });
     return "failed";
   }
   if (judged.repaired) corrections.problem(ctx.userId, "judge", "repaired", "JSON cut out of surrounding text", now);
@@ -129,7 +130,7 @@ async function proposeRule(deps: Deps, ctx: TurnContext): Promise<void> {
   const now = deps.clock.now().toISOString();
   if (!out.ok) {
     deps.corrections.problem(ctx.userId, "rule", "dropped", out.problem, now);
-    deps.logger.warn("rule answer unusable; no rule proposed", { userId: ctx.userId, problem: out.problem });
+    deps.logger.warn("rule answer unusable; no rule proposed", { userId: ctx.userId, problem: problemKind(out.problem) });
     return;
   }
   if (out.repaired) deps.corrections.problem(ctx.userId, "rule", "repaired", "JSON cut out of surrounding text", now);

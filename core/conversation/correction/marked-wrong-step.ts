@@ -12,6 +12,7 @@ import { markedItem, WRONG_QUESTION, WRONG_TEXTS } from "../questions/wrong-ques
 import { markedWrongKeptHint } from "../prompts/marked-wrong.ts";
 import { answerTurnWith } from "./pending-answer-step.ts";
 import { words } from "./yes-no.ts";
+import { problemKind } from "../../foundation/util/model-json.ts";
 
 /** The collaborators of the "what is wrong?" reply. */
 interface MarkedWrongServices {
@@ -107,7 +108,11 @@ async function judged(deps: MarkedWrongServices, ctx: TurnContext, q: PendingQue
     if (verdict?.action === "keep" || (verdict?.action === "rewrite" && verdict.text?.trim() === c.text.trim())) return undefined;
   } else {
     corrections.problem(ctx.userId, "judge", "dropped", outcome.problem, now);
-    deps.logger.warn("judge answer unusable; the memory marked wrong is superseded", { userId: ctx.userId, questionId: q.id, problem: outcome.problem });
+    deps.logger.warn("judge answer unusable; the memory marked wrong is superseded", {
+      userId: ctx.userId,
+      questionId: q.id,
+      problem: problemKind(outcome.problem),
+    });
   }
   // The user said it is wrong: without a usable verdict it goes (undoable), it does not stay.
   const v: Verdict = verdict ?? { id: c.key, action: "delete", reason: "the user marked it wrong (/why: stimmt nicht)" };

@@ -9,6 +9,7 @@ import type { AfterReplyTask, TurnMiddleware } from "../turn/types.ts";
 import type { Memory } from "../../memory/memory.ts";
 import { shortenText } from "../turn/request-budget.ts";
 import { formatLocal } from "../../foundation/util/time.ts";
+import { problemKind } from "../../foundation/util/model-json.ts";
 import { extractMemories } from "./extract.ts";
 import { rememberExtraction } from "./remember.ts";
 
@@ -60,7 +61,7 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
       );
       if (!out.ok) {
         s.problems.record(user.userId, "extraction", "dropped", out.problem, now);
-        s.logger.warn("extraction answer unusable after one retry", { userId: user.userId, problem: out.problem });
+        s.logger.warn("extraction answer unusable after one retry", { userId: user.userId, problem: problemKind(out.problem) });
         return;
       }
       if (out.retried) s.problems.record(user.userId, "extraction", "retried", "first answer unusable", now);
@@ -68,9 +69,15 @@ export function extractionTask(s: ExtractionServices, config: ExtractionConfig):
       if (out.invalidItems.length) {
         // A bad value costs only its item, like a store writer would refuse it; it is still a model problem to count.
         s.problems.record(user.userId, "extraction", "dropped", `items with values no store accepts: ${out.invalidItems.join(" | ")}`, now);
-        s.logger.warn("extraction items with invalid values were dropped", { userId: user.userId, items: out.invalidItems });
+        s.logger.warn("extraction items with invalid values were dropped", { userId: user.userId, count: out.invalidItems.length });
       }
-      if (out.droppedFacts.length) s.logger.info("facts not taken from the user's words were dropped", { facts: out.droppedFacts });
+      // Counts and sizes only: the facts themselves are memory text, which no log line holds.
+      if (out.droppedFacts.length)
+        s.logger.info("facts not taken from the user's words were dropped", {
+          userId: user.userId,
+          count: out.droppedFacts.length,
+          chars: out.droppedFacts.reduce((n, f) => n + f.length, 0),
+        });
       await rememberExtraction(s, out.extraction, { userId: user.userId, sourceMessageId: answer.id, userMessageId: user.id, now });
     },
   };

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { int, opt, setting as s } from "./rules.ts";
+import { int, opt, positiveInt, setting as s } from "./rules.ts";
 
-/* How the process runs: log level, graceful stop, health and metrics, the env file. */
+/* How the process runs: log level, format and file size, graceful stop, health and metrics, the env file. */
 
 const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+const LOG_FORMATS = ["text", "json"] as const;
 
 /** run: a section of the table in schema.ts. */
 export const runSettings = z.object({
@@ -15,6 +16,24 @@ export const runSettings = z.object({
       .pipe(z.enum(LOG_LEVELS, { error: (i) => `use one of ${LOG_LEVELS.join(", ")}, not "${String(i.input)}"` })),
     { env: "LILO_LOG_LEVEL", doc: "debug, info, warn, error", group: "data" },
   ),
+  logFormat: s(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .default("text")
+      .pipe(z.enum(LOG_FORMATS, { error: (i) => `use text or json, not "${String(i.input)}"` })),
+    {
+      env: "LILO_LOG_FORMAT",
+      doc: "text: readable lines; json: one JSON object a line (time, level, event, ids and sizes) for journald, container logs and log shippers",
+      group: "service",
+    },
+  ),
+  logMaxMb: s(positiveInt(10), {
+    env: "LILO_LOG_MAX_MB",
+    doc: "size in MB at which data/lilo.log is rotated to lilo.log.1 (the five newest old files are kept)",
+    group: "service",
+  }),
   shutdownGraceS: s(int(10), {
     env: "LILO_SHUTDOWN_GRACE_S",
     doc: "on SIGTERM/SIGINT, how long running turns may finish; a turn still running then is cancelled and answered after the next start",

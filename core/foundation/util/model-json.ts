@@ -48,3 +48,12 @@ export async function completeJson<T>(
   const res = await model.complete({ system: req.system, messages: req.messages, json: true, schema, maxTokens: req.maxTokens, temperature: 0 });
   return { ...parseModelJson(res.text, req.schema), raw: res.text };
 }
+
+/**
+ * What went wrong with a model's JSON answer, for a log line: the kind and
+ * the path ("not JSON", "wrong shape at facts.0") without the parser's
+ * detail, which may quote the answer and with it the user's words.
+ */
+export function problemKind(problem: string): string {
+  return (problem.split(":")[0] ?? "").trim().slice(0, 80);
+}

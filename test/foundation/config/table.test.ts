@@ -56,11 +56,15 @@ describe("the configuration table", () => {
   it("reads the run settings (log level, .env path, stop and health) like every other variable", () => {
     expect(loadConfig({}).run).toEqual({
       logLevel: "info",
+      logFormat: "text",
+      logMaxMb: 10,
       shutdownGraceS: 10,
       healthPort: 0,
       healthHost: "127.0.0.1",
       envFile: ".env",
     });
     expect(() => loadConfig({ LILO_LOG_LEVEL: "verbose" })).toThrow(/LILO_LOG_LEVEL: use one of debug, info, warn, error, not "verbose"/);
+    expect(() => loadConfig({ LILO_LOG_FORMAT: "xml" })).toThrow(/LILO_LOG_FORMAT: use text or json, not "xml"/);
+    expect(() => loadConfig({ LILO_LOG_MAX_MB: "0" })).toThrow(/LILO_LOG_MAX_MB/);
   });
 });
