@@ -72,7 +72,7 @@ export class IdbTable {
     watchWrites();
   }
 
-  /** Recreates the database from the table; false when the table has no store of this name. A damaged store throws. */
+  /** Recreates the database from the table; false when the table has no store of this name. A damaged store is an error. */
   async restore(): Promise<boolean> {
     const copy = this.keys.load(this.storeName);
     if (!copy) return false;
