@@ -291,6 +291,20 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect((await nextMessage(plainFrom, PLAIN)).content.body).toBe("Antwort auf: Noch offen da?");
   });
 
+  it("sets a damaged key store aside in the database, keeping it, and starts with new keys", async () => {
+    await bot.stop();
+    const damaged = t.lilo.deviceKeys.load(STORE)!;
+    t.lilo.deviceKeys.save(STORE, "not a layout", []);
+    const from = hs.sent.length;
+    bot = await startMatrix(t.lilo, logger, { storage });
+    const notice = await hs.waitForSent((e) => e.roomId === ROOM && e.type === "m.room.message", 10_000, from);
+    expect(notice.content).toEqual({ msgtype: "m.notice", body: CRYPTO_TEXTS.de.lostStore("FAKEDEVICE") });
+    const aside = t.lilo.deviceKeys.names().find((n) => n.startsWith(`${STORE}.damaged-`))!;
+    expect(t.lilo.deviceKeys.load(aside)!.records).toEqual(damaged.records);
+    expect(t.lilo.deviceKeys.names()).toContain(STORE);
+    t.lilo.deviceKeys.remove(aside);
+  });
+
   it("on a new device (a new access token) says so in each private room, encrypted, with the new fingerprint", async () => {
     await bot.stop();
     const token = hs.addClient(BOT, "NEWDEVICE");

@@ -56,9 +56,11 @@ describe("lilo backup / restore", () => {
   });
 
   it("restoring a backup of an earlier version puts the key store files beside it into the database", async () => {
-    t.lilo.deviceKeys.save("matrix/OLD", JSON.stringify({ format: 1, version: 1, objectStores: [{ name: "keys", keyPath: null, autoIncrement: false, indexes: [] }] }), [
-      { objectStore: "keys", key: serialize("account"), value: serialize({ pickle: "old keys" }) },
-    ]);
+    t.lilo.deviceKeys.save(
+      "matrix/OLD",
+      JSON.stringify({ format: 1, version: 1, objectStores: [{ name: "keys", keyPath: null, autoIncrement: false, indexes: [] }] }),
+      [{ objectStore: "keys", key: serialize("account"), value: serialize({ pickle: "old keys" }) }],
+    );
     const file = await backup();
     const beside = file.replace(/\.db$/, ".matrix-crypto");
     mkdirSync(beside);

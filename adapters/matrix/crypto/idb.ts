@@ -29,6 +29,7 @@ export interface Store {
   getAll(): Req<unknown[]>;
   getAllKeys(): Req<Key[]>;
   put(value: unknown, key?: Key): Req<Key>;
+  delete(key: Key): Req<undefined>;
   createIndex(name: string, keyPath: string | string[], options: { unique: boolean; multiEntry: boolean }): Index;
 }
 export interface Tx {
