@@ -127,6 +127,7 @@ async function startEncryption(
   const { allowedUsers, maxMessageChars } = matrixConfig(lilo.config);
   const crypto = await startE2ee(client, {
     dataDir: lilo.config.dataDir,
+    keys: lilo.deviceKeys,
     storage,
     logger,
     wanted: (roomId, sender) => !!allowedUsers[sender] && state.isAllowedRoom(roomId),

@@ -14,8 +14,8 @@ export const MATRIX_SECTION = configSection({
       title: "Matrix",
       outro: [
         "The bot joins a room only when an allowed user invites it; the sync token and its room/question",
-        "state live in $LILO_DATA_DIR/matrix-bot.json, the encryption keys of its device in",
-        "$LILO_DATA_DIR/matrix-crypto/ (back both up together; a lost key store needs a new access token).",
+        "state live in $LILO_DATA_DIR/matrix-bot.json, the encryption keys of its device in Lilo's database",
+        "(in every `lilo backup`; a lost key store needs a new access token).",
       ],
     },
   },

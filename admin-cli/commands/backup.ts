@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { withLilo } from "./shared.ts";
-import { backupMatrixKeys, restoreMatrixKeys } from "../../adapters/matrix/crypto/key-backup.ts";
+import { matrixDevicesOf, matrixKeyDevices, restoreLegacyMatrixKeys } from "../../adapters/matrix/crypto/key-backup.ts";
 
 /** `lilo backup` and `lilo restore FILE [--apply]`: a consistent copy of the whole database, and back. */
 export function registerBackup(program: Command, open: LiloOpener, io: CliIO): void {
@@ -13,8 +13,8 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
       withLilo(open, io, async (lilo) => {
         const file = await lilo.backup.create();
         io.out(`backup: ${file}`);
-        const keys = backupMatrixKeys(lilo.config.dataDir, file);
-        if (keys) io.out(`Matrix encryption keys: ${keys}`);
+        const devices = matrixKeyDevices(lilo.deviceKeys);
+        if (devices.length) io.out(`Matrix encryption keys (device ${devices.join(", ")}) are inside the backup`);
         return 0;
       }),
     );
@@ -33,10 +33,12 @@ export function registerBackup(program: Command, open: LiloOpener, io: CliIO): v
             io.out("dry run: nothing changed. Stop the bot, then run `lilo restore FILE --apply`.");
             return 0;
           }
-          await lilo.backup.restore(file, (backup) => io.out(`backup of the current database: ${backup}`));
+          const outcome = await lilo.backup.restore(file, (backup) => io.out(`backup of the current database: ${backup}`));
           io.out(`restored ${file} into ${lilo.config.dbPath}`);
-          const keys = restoreMatrixKeys(lilo.config.dataDir, file);
-          if (keys.length) io.out(`Matrix encryption keys put back (they were missing): ${keys.join(", ")}`);
+          const kept = matrixDevicesOf(outcome.keyStoresKept);
+          if (kept.length) io.out(`Matrix encryption keys kept as they were (newer than the backup's): ${kept.join(", ")}`);
+          const back = [...matrixDevicesOf(outcome.keyStoresRestored), ...(await restoreLegacyMatrixKeys(lilo.deviceKeys, file))];
+          if (back.length) io.out(`Matrix encryption keys put back (they were missing): ${back.join(", ")}`);
           io.out("Next: run `lilo doctor` to check the vector index against the restored database.");
           if (lilo.config.vector.backend === "qdrant") {
             io.out("Qdrant is not part of the backup: its vectors still match the old database; run `lilo doctor --apply` or `lilo reindex --apply`.");

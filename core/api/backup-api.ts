@@ -3,7 +3,9 @@ import type { Clock } from "../foundation/ports/clock.ts";
 import type { Db } from "../foundation/store/db.ts";
 import { LiloError } from "../foundation/errors.ts";
 import { ensurePrivateDir, makePrivate } from "../foundation/util/file-modes.ts";
+import { migrate } from "../foundation/store/db.ts";
 import { WriterLock } from "../foundation/store/writer-lock.ts";
+import type { DeviceKeysStore, KeyStoreCopy } from "../foundation/store/device-keys.ts";
 import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../foundation/store/db-file.ts";
 
 /** Backups of the whole database and restoring one (`lilo backup`, `lilo restore`, the backup before every repair). */
@@ -20,13 +22,27 @@ export interface BackupApi {
    * Replaces the live database with `file`: refuses an in-memory database
    * and a running bot (the writer lock, then a write lock without waiting),
    * backs the current database up first (`onBackup` hears where) and copies
-   * the file in with SQLite's online backup.
+   * the file in with SQLite's online backup. The encryption devices' key
+   * stores that exist now are kept (see `RestoreOutcome`).
    */
-  restore(file: string, onBackup?: (path: string) => void): Promise<void>;
+  restore(file: string, onBackup?: (path: string) => void): Promise<RestoreOutcome>;
+}
+
+/**
+ * What a restore did with the encryption devices' key stores. A store that
+ * exists now is kept as it is: the backup's older keys would replay ratchet
+ * states the other devices have moved past. A store only the backup has (a
+ * lost one) comes back from it.
+ */
+export interface RestoreOutcome {
+  /** Stores kept from before the restore. */
+  keyStoresKept: string[];
+  /** Stores put back from the backup (there were none of these names before). */
+  keyStoresRestored: string[];
 }
 
 /** Builds the backup use cases over the open database. */
-export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, clock: Clock): BackupApi {
+export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, clock: Clock, deviceKeys: DeviceKeysStore): BackupApi {
   const create = async () => {
     const dir = join(paths.dataDir, "backups");
     ensurePrivateDir(dir);
@@ -49,7 +65,12 @@ export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, cl
         assertNoWriter(db);
         const backup = await create();
         onBackup?.(backup);
+        const kept = new Map<string, KeyStoreCopy>(deviceKeys.names().map((name) => [name, deviceKeys.load(name)!]));
         await restoreInto(file, paths.dbPath);
+        // A backup of an older Lilo lacks the newer tables (the key stores' among them): bring it up to date now.
+        migrate(db);
+        for (const [name, copy] of kept) deviceKeys.replace(name, copy);
+        return { keyStoresKept: [...kept.keys()], keyStoresRestored: deviceKeys.names().filter((n) => !kept.has(n)) };
       } finally {
         lock.release();
       }

@@ -23,6 +23,7 @@ import type { TopicsApi } from "./topics-api.ts";
 import type { RemindersApi } from "./reminders-api.ts";
 import type { SuggestionsApi } from "./suggestions-api.ts";
 import type { BackupApi } from "./backup-api.ts";
+import type { DeviceKeysApi } from "./device-keys-api.ts";
 import type { TransferApi } from "./transfer-api.ts";
 import type { HistoryApi } from "./history-api.ts";
 import type { MaintenanceApi } from "./maintenance-api.ts";
@@ -171,6 +172,8 @@ export interface Lilo {
   usage: UsageApi;
   /** Login links and sessions of Lilo's pages (`lilo web`, `/web`). */
   webAccess: WebAccessApi;
+  /** The key stores of Lilo's end-to-end encryption devices (Matrix), kept in the database. */
+  deviceKeys: DeviceKeysApi;
   /** Last successful contact (and last failure) of each adapter and model: adapters report theirs, models are recorded on every call. */
   contacts: ContactsApi;
   /** What `/healthz` and `/metrics` show: the last turn, the backlog, whether the database takes writes. */

@@ -4,9 +4,10 @@
  * Matrix Rust crypto as WebAssembly) and the user's device (another
  * OlmMachine, test/fakes/matrix-crypto-client.ts). Keys go through
  * keys/upload, keys/query, keys/claim and to-device messages; nothing but
- * ciphertext crosses the fake in the encrypted room.
+ * ciphertext crosses the fake in the encrypted room. Lilo's keys live in
+ * her database (table device_key_records), never in a file of their own.
  */
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStorageProvider } from "matrix-bot-sdk";
@@ -14,7 +15,7 @@ import { consoleLogger, silentLogger, type Lilo, type TurnMiddleware } from "../
 import { ruleQuestionText } from "../../core/conversation/questions/rule-question.ts";
 import { startMatrix, type RunningMatrix } from "../../adapters/matrix/bot.ts";
 import { cryptoDir } from "../../adapters/matrix/crypto/crypto-dir.ts";
-import { backupMatrixKeys, restoreMatrixKeys } from "../../adapters/matrix/crypto/key-backup.ts";
+import { writeLegacyMatrixStore } from "../helpers/legacy-matrix-store.ts";
 import { CRYPTO_TEXTS } from "../../adapters/matrix/crypto/crypto-texts.ts";
 import { startFakeMatrix, type FakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
@@ -27,6 +28,7 @@ const CHRIS = "@chris:fake.server";
 const ROOM = "!secret:fake.server";
 const PLAIN = "!plain:fake.server";
 const RULE = "Antworte kürzer.";
+const STORE = "matrix/FAKEDEVICE";
 const PNG = Buffer.from("\x89PNG-ENCRYPTED-PHOTO-BYTES", "latin1");
 
 describe("Matrix end-to-end encryption (two real crypto clients)", () => {
@@ -127,12 +129,11 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect(hs.keys.toDeviceLog.some((m) => m.sender === CHRIS && m.userId === BOT && m.type === "m.room.encrypted")).toBe(true);
   });
 
-  it("keeps its keys in the data folder, private to the owner", () => {
-    const dir = cryptoDir(t.lilo.config.dataDir);
-    const file = join(dir, "FAKEDEVICE.store");
-    expect(existsSync(file)).toBe(true);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+  it("keeps its keys in the database, with no crypto-store file in the data folder", () => {
+    expect(t.lilo.deviceKeys.names()).toEqual([STORE]);
+    expect(t.lilo.deviceKeys.load(STORE)!.records.length).toBeGreaterThan(3);
+    expect(existsSync(cryptoDir(t.lilo.config.dataDir))).toBe(false);
+    expect(readdirSync(t.lilo.config.dataDir, { recursive: true }).filter((f) => /\.store$|crypto/.test(String(f)))).toEqual([]);
   });
 
   it("asks a yes/no question encrypted, taking an encrypted 👍 reaction as the answer", async () => {
@@ -231,34 +232,77 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     expect((await nextMessage(from)).content.body).toBe("Antwort auf: Wartet über den Neustart");
   });
 
-  it("keeps its device through losing its keys, once a backup of them is restored", async () => {
-    const dataDir = t.lilo.config.dataDir;
-    const saved = backupMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))!;
-    expect(statSync(join(saved, "FAKEDEVICE.store")).mode & 0o777).toBe(0o600);
+  it("keeps its device through losing its keys, once a backup of the database is restored", async () => {
     await bot.stop();
-    rmSync(cryptoDir(dataDir), { recursive: true });
-    expect(restoreMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))).toEqual(["FAKEDEVICE.store"]);
+    const backup = await t.lilo.backup.create();
+    t.lilo.deviceKeys.remove(STORE);
+    expect(await t.lilo.backup.restore(backup)).toEqual({ keyStoresKept: [], keyStoresRestored: [STORE] });
     const from = hs.sent.length;
     bot = await startMatrix(t.lilo, logger, { storage });
     await chris.sendText(ROOM, "Nach der Wiederherstellung");
     expect((await nextMessage(from)).content.body).toBe("Antwort auf: Nach der Wiederherstellung");
     // The same device: no notice of lost keys or of a new device.
     expect(hs.sent.slice(from).filter((e) => e.type === "m.room.message")).toEqual([]);
-    // A store that exists is never replaced by an older one.
-    expect(restoreMatrixKeys(dataDir, join(dataDir, "backups", "lilo-test.db"))).toEqual([]);
+  });
+
+  it("keeps its newer keys when an older backup of the database is restored", async () => {
+    const backup = await t.lilo.backup.create();
+    const older = t.lilo.deviceKeys.load(STORE);
+    const from = hs.sent.length;
+    await chris.sendText(ROOM, "Die Schlüssel gehen weiter");
+    await nextMessage(from);
+    await bot.stop();
+    const now = t.lilo.deviceKeys.load(STORE);
+    expect(now).not.toEqual(older);
+    expect(await t.lilo.backup.restore(backup)).toEqual({ keyStoresKept: [STORE], keyStoresRestored: [] });
+    expect(t.lilo.deviceKeys.load(STORE)).toEqual(now);
+    bot = await startMatrix(t.lilo, logger, { storage });
+  });
+
+  it("moves the store file of an earlier version into the database, removes the file and keeps the device", async () => {
+    await bot.stop();
+    const dir = cryptoDir(t.lilo.config.dataDir);
+    mkdirSync(dir, { mode: 0o700 });
+    writeLegacyMatrixStore(t.lilo.deviceKeys, "FAKEDEVICE", join(dir, "FAKEDEVICE.store"));
+    t.lilo.deviceKeys.remove(STORE);
+    const before = hs.requests.length;
+    const from = hs.sent.length;
+    bot = await startMatrix(t.lilo, logger, { storage });
+    expect(existsSync(dir)).toBe(false);
+    expect(t.lilo.deviceKeys.names()).toEqual([STORE]);
+    await chris.sendText(ROOM, "Nach dem Umzug der Schlüssel");
+    expect((await nextMessage(from)).content.body).toBe("Antwort auf: Nach dem Umzug der Schlüssel");
+    // The same device: no new device keys, no notice of lost keys.
+    const uploads = hs.requests.slice(before).filter((r) => r.path.endsWith("/keys/upload") && JSON.stringify(r.body).includes('"device_keys"'));
+    expect(uploads).toEqual([]);
+    expect(hs.sent.slice(from).filter((e) => e.type === "m.room.message")).toEqual([]);
   });
 
   it("a lost key store is a new start told to the user in plain text, not a crash: plain rooms keep working", async () => {
     await bot.stop();
-    rmSync(cryptoDir(t.lilo.config.dataDir), { recursive: true });
+    t.lilo.deviceKeys.remove(STORE);
     const from = hs.sent.length;
     bot = await startMatrix(t.lilo, logger, { storage });
     const notice = await hs.waitForSent((e) => e.roomId === ROOM && e.type === "m.room.message", 10_000, from);
     expect(notice.content).toEqual({ msgtype: "m.notice", body: CRYPTO_TEXTS.de.lostStore("FAKEDEVICE") });
-    expect(existsSync(join(cryptoDir(t.lilo.config.dataDir), "FAKEDEVICE.store"))).toBe(true);
+    expect(t.lilo.deviceKeys.names()).toEqual([STORE]);
     const plainFrom = hs.sent.length;
     hs.sendText(PLAIN, CHRIS, "Noch offen da?");
     expect((await nextMessage(plainFrom, PLAIN)).content.body).toBe("Antwort auf: Noch offen da?");
+  });
+
+  it("sets a damaged key store aside in the database, keeping it, and starts with new keys", async () => {
+    await bot.stop();
+    const damaged = t.lilo.deviceKeys.load(STORE)!;
+    t.lilo.deviceKeys.save(STORE, "not a layout", []);
+    const from = hs.sent.length;
+    bot = await startMatrix(t.lilo, logger, { storage });
+    const notice = await hs.waitForSent((e) => e.roomId === ROOM && e.type === "m.room.message", 10_000, from);
+    expect(notice.content).toEqual({ msgtype: "m.notice", body: CRYPTO_TEXTS.de.lostStore("FAKEDEVICE") });
+    const aside = t.lilo.deviceKeys.names().find((n) => n.startsWith(`${STORE}.damaged-`))!;
+    expect(t.lilo.deviceKeys.load(aside)!.records).toEqual(damaged.records);
+    expect(t.lilo.deviceKeys.names()).toContain(STORE);
+    t.lilo.deviceKeys.remove(aside);
   });
 
   it("on a new device (a new access token) says so in each private room, encrypted, with the new fingerprint", async () => {

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { deserialize, serialize } from "node:v8";
 import { join } from "node:path";
 import { createLilo, type Lilo } from "../../core/index.ts";
 import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { MIGRATIONS } from "../../core/foundation/store/schema.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
+import { writeLegacyMatrixStore } from "../helpers/legacy-matrix-store.ts";
 
 describe("lilo backup / restore", () => {
   let t: TestLilo;
@@ -32,22 +34,47 @@ describe("lilo backup / restore", () => {
   async function backup(): Promise<string> {
     const res = await runCli(open, ["backup"]);
     expect(res.code).toBe(0);
-    const path = /backup: (.+)$/.exec(res.out)![1]!;
+    const path = /^backup: (.+)$/m.exec(res.out)![1]!;
     expect(existsSync(path)).toBe(true);
     return path;
   }
 
-  it("a backup carries the Matrix key stores: copied beside it, a lost one put back on restore", async () => {
-    const keys = join(t.lilo.config.dataDir, "matrix-crypto");
-    mkdirSync(keys, { recursive: true });
-    writeFileSync(join(keys, "DEVICE.store"), "keys");
+  it("a backup carries the Matrix key stores inside it: a lost one put back on restore, an existing one kept", async () => {
+    const record = (value: string) => [{ objectStore: "keys", key: Buffer.from("k"), value: Buffer.from(value) }];
+    t.lilo.deviceKeys.save("matrix/LOST", "{}", record("lost keys"));
+    t.lilo.deviceKeys.save("matrix/KEPT", "{}", record("older keys"));
     const res = await runCli(open, ["backup"]);
     const file = /backup: (.+\.db)/.exec(res.out)![1]!;
-    expect(res.out).toContain(`Matrix encryption keys: ${file.replace(/\.db$/, ".matrix-crypto")}`);
-    rmSync(keys, { recursive: true });
+    expect(res.out).toContain("Matrix encryption keys (device KEPT, LOST) are inside the backup");
+    t.lilo.deviceKeys.remove("matrix/LOST");
+    t.lilo.deviceKeys.save("matrix/KEPT", "{}", record("newer keys"));
     const restored = await runCli(open, ["restore", file, "--apply"]);
-    expect(restored.out).toContain("Matrix encryption keys put back (they were missing): DEVICE.store");
-    expect(readFileSync(join(keys, "DEVICE.store"), "utf8")).toBe("keys");
+    expect(restored.out).toContain("Matrix encryption keys kept as they were (newer than the backup's): KEPT");
+    expect(restored.out).toContain("Matrix encryption keys put back (they were missing): LOST");
+    expect(String(t.lilo.deviceKeys.load("matrix/LOST")!.records[0]!.value)).toBe("lost keys");
+    expect(String(t.lilo.deviceKeys.load("matrix/KEPT")!.records[0]!.value)).toBe("newer keys");
+  });
+
+  it("restoring a backup of an earlier version puts the key store files beside it into the database", async () => {
+    t.lilo.deviceKeys.save(
+      "matrix/OLD",
+      JSON.stringify({ format: 1, version: 1, objectStores: [{ name: "keys", keyPath: null, autoIncrement: false, indexes: [] }] }),
+      [{ objectStore: "keys", key: serialize("account"), value: serialize({ pickle: "old keys" }) }],
+    );
+    const file = await backup();
+    const beside = file.replace(/\.db$/, ".matrix-crypto");
+    mkdirSync(beside);
+    writeLegacyMatrixStore(t.lilo.deviceKeys, "OLD", join(beside, "OLD.store"));
+    const copy = t.lilo.deviceKeys.load("matrix/OLD");
+    t.lilo.deviceKeys.remove("matrix/OLD");
+    // The backup itself holds no key store, as one of an earlier version would not.
+    const old = new Database(file);
+    old.exec("DELETE FROM device_key_stores");
+    old.close();
+    const restored = await runCli(open, ["restore", file, "--apply"]);
+    expect(restored.out).toContain("Matrix encryption keys put back (they were missing): OLD");
+    expect(t.lilo.deviceKeys.load("matrix/OLD")!.records.map((r) => deserialize(r.value) as unknown)).toEqual([{ pickle: "old keys" }]);
+    expect(t.lilo.deviceKeys.load("matrix/OLD")!.records.map((r) => Buffer.from(r.key))).toEqual(copy!.records.map((r) => Buffer.from(r.key)));
   });
 
   it("restore is a dry run until --apply, which first backs up the current database", async () => {

@@ -11,9 +11,12 @@ import {
   TrustRequirement,
   UserId,
 } from "@matrix-org/matrix-sdk-crypto-wasm";
-import { describeError, type Logger } from "../../../core/index.ts";
+import { existsSync } from "node:fs";
+import { describeError, type Lilo, type Logger } from "../../../core/index.ts";
 import { MatrixCryptoError } from "./crypto-error.ts";
-import { dropDatabase, restoreDatabase, saveDatabase } from "./idb-file.ts";
+import { dropDatabase } from "./idb.ts";
+import { IdbTable } from "./idb-table.ts";
+import { restoreLegacyFile } from "./legacy-store-file.ts";
 import { sendOutgoing, type MatrixHttp } from "./outgoing.ts";
 
 /** The parts of a /sync answer the crypto reads. */
@@ -40,8 +43,10 @@ export type Decrypted = { event: TimelineEvent } | { missingKey: true } | { fail
 export interface CryptoOptions {
   userId: string;
   deviceId: string;
-  /** The file the store is kept in (restored on open, written after every change). */
-  storeFile: string;
+  /** Where the store is kept: Lilo's key-store table (restored on open, written after every change). */
+  keys: Lilo["deviceKeys"];
+  /** The store file of an earlier Lilo version, moved into the table when the table has no store of this device yet. */
+  legacyFile?: string;
   http: MatrixHttp;
   logger: Logger;
 }
@@ -54,13 +59,20 @@ const decryption = () => new DecryptionSettings(TrustRequirement.Untrusted);
 
 let ready: Promise<void> | undefined;
 
+/** Where a device's store came from at this start: Lilo's database, a legacy store file (moved into the database now), or nowhere (new keys). */
+export type StoreOrigin = "database" | "legacy-file" | "new";
+
+/** The name of a device's store in Lilo's key-store table. */
+export const keyStoreName = (deviceId: string): string => `matrix/${deviceId}`;
+
 /**
  * Lilo's Matrix device: an OlmMachine of the Matrix Rust crypto (WebAssembly)
  * with its keys, Olm sessions and Megolm room keys, driven by hand — what the
  * homeserver sends in each sync goes in (`receiveSync`), the requests the
  * machine wants sent go out through `http`, and the store (an IndexedDB
- * database in memory) is written to `storeFile` after every change, before
- * the sync that brought it is confirmed. One operation runs at a time.
+ * database in memory) is written into Lilo's database after every change
+ * (idb-table.ts), before the sync that brought it is confirmed. One
+ * operation runs at a time.
  */
 export class MatrixCrypto {
   private queue: Promise<unknown> = Promise.resolve();
@@ -69,26 +81,41 @@ export class MatrixCrypto {
   private constructor(
     private readonly machine: OlmMachine,
     private readonly options: CryptoOptions,
-    private readonly dbName: string,
-    /** True when the store was created now rather than read from `storeFile`. */
-    readonly created: boolean,
+    private readonly table: IdbTable,
+    /** Where the store came from at this start. */
+    readonly origin: StoreOrigin,
   ) {}
 
-  /** Opens the device's store from its file, or creates new keys when there is none; uploads what the server lacks. */
+  /** True when the store was created now (new keys) rather than read. */
+  get created(): boolean {
+    return this.origin === "new";
+  }
+
+  /**
+   * Opens the device's store from Lilo's database (or, once, from a legacy
+   * store file, which is written into the database), or creates new keys
+   * when there is none; uploads what the server lacks.
+   */
   static async open(options: CryptoOptions): Promise<MatrixCrypto> {
     ready ??= initAsync();
     await ready;
     const storeName = `lilo-matrix-crypto-${options.deviceId}`;
     const dbName = `${storeName}::matrix-sdk-crypto`;
-    const restored = await restoreDatabase(dbName, options.storeFile);
-    if (!restored) await dropDatabase(dbName);
+    const table = new IdbTable(dbName, keyStoreName(options.deviceId), options.keys);
+    let origin: StoreOrigin = "new";
+    if (await table.restore()) origin = "database";
+    else if (options.legacyFile && existsSync(options.legacyFile)) {
+      const name = await restoreLegacyFile(options.legacyFile);
+      if (name !== dbName) throw new MatrixCryptoError(`${options.legacyFile} holds the keys of another device (${name})`);
+      origin = "legacy-file";
+    } else await dropDatabase(dbName);
     let machine: OlmMachine;
     try {
       machine = await OlmMachine.initialize(new UserId(options.userId), new DeviceId(options.deviceId), storeName);
     } catch (err) {
       throw new MatrixCryptoError(`the Matrix crypto store of device ${options.deviceId} cannot be opened`, { cause: err });
     }
-    const crypto = new MatrixCrypto(machine, options, dbName, !restored);
+    const crypto = new MatrixCrypto(machine, options, table, origin);
     await crypto.serial(() => crypto.flush());
     return crypto;
   }
@@ -162,7 +189,7 @@ export class MatrixCrypto {
     await this.serial(() => this.flush());
   }
 
-  /** Stops the machine once the running operation is done (the store is in its file); later calls fail. */
+  /** Stops the machine once the running operation is done (the store is in the database); later calls fail. */
   async close(): Promise<void> {
     await this.serial(async () => {
       this.machine.close();
@@ -187,7 +214,7 @@ export class MatrixCrypto {
   }
 
   private save(): Promise<void> {
-    return saveDatabase(this.dbName, this.options.storeFile);
+    return this.table.save();
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {

@@ -1,50 +1,48 @@
-import { cpSync, existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, parse } from "node:path";
-import { ensurePrivateDir, makePrivate } from "../../../core/internal.ts";
-import { cryptoDir } from "./crypto-dir.ts";
+import type { Lilo } from "../../../core/index.ts";
+import { keyStoreName } from "./crypto-machine.ts";
+import { dropDatabase } from "./idb.ts";
+import { IdbTable } from "./idb-table.ts";
+import { restoreLegacyFile } from "./legacy-store-file.ts";
 
-/** Where the key stores of a database backup go: next to it, `<backup>.matrix-crypto/`. */
-const keysBeside = (dbBackup: string): string => {
-  const { dir, name } = parse(dbBackup);
-  return join(dir, `${name}.matrix-crypto`);
-};
+const PREFIX = keyStoreName("");
+const DB_NAME = /^lilo-matrix-crypto-(.+)::matrix-sdk-crypto$/;
 
-/**
- * `lilo backup`: copies the Matrix device key stores next to the database
- * backup (0700/0600). Each store file is replaced atomically when written,
- * so a copy taken while the bot runs is one whole version of it. Returns the
- * folder, or undefined when there are no keys.
- */
-export function backupMatrixKeys(dataDir: string, dbBackup: string): string | undefined {
-  const from = cryptoDir(dataDir);
-  const stores = existsSync(from) ? readdirSync(from).filter((f) => f.endsWith(".store")) : [];
-  if (!stores.length) return undefined;
-  const to = keysBeside(dbBackup);
-  ensurePrivateDir(to);
-  for (const f of stores) {
-    cpSync(join(from, f), join(to, f));
-    makePrivate(join(to, f));
-  }
-  return to;
+/** The Matrix devices whose key stores are in the database (and so in every `lilo backup` of it). */
+export function matrixKeyDevices(keys: Lilo["deviceKeys"]): string[] {
+  return keys
+    .names()
+    .filter((n) => n.startsWith(PREFIX) && !n.includes(".damaged-"))
+    .map((n) => n.slice(PREFIX.length));
 }
 
+/** The devices of key-store names (`matrix/<device>`), for what `lilo restore` says it kept or put back. */
+export const matrixDevicesOf = (storeNames: string[]): string[] => storeNames.filter((n) => n.startsWith(PREFIX)).map((n) => n.slice(PREFIX.length));
+
 /**
- * `lilo restore --apply`: puts back the key store of each device that has
- * none now (lost). A store that exists is kept: older keys would replay
- * ratchet states the other devices have moved past. Returns the devices'
- * store files that were put back.
+ * `lilo restore --apply` of a backup made by an earlier version, which kept
+ * the key store files beside it (`<backup>.matrix-crypto/<device>.store`):
+ * puts the keys of each device that has no store in the database now into
+ * the database (the files stay with the backup). A store that exists is
+ * kept: older keys would replay ratchet states the other devices have moved
+ * past. Returns the devices put back.
  */
-export function restoreMatrixKeys(dataDir: string, dbBackup: string): string[] {
-  const from = keysBeside(dbBackup);
+export async function restoreLegacyMatrixKeys(keys: Lilo["deviceKeys"], dbBackup: string): Promise<string[]> {
+  const { dir, name } = parse(dbBackup);
+  const from = join(dir, `${name}.matrix-crypto`);
   if (!existsSync(from)) return [];
-  const to = cryptoDir(dataDir);
-  ensurePrivateDir(to);
   const restored: string[] = [];
-  for (const f of readdirSync(from).filter((name) => name.endsWith(".store"))) {
-    if (existsSync(join(to, f))) continue;
-    cpSync(join(from, f), join(to, f));
-    makePrivate(join(to, f));
-    restored.push(f);
+  for (const f of readdirSync(from).filter((n) => n.endsWith(".store"))) {
+    const dbName = await restoreLegacyFile(join(from, f));
+    const deviceId = DB_NAME.exec(dbName)?.[1];
+    try {
+      if (!deviceId || keys.load(keyStoreName(deviceId))) continue;
+      await new IdbTable(dbName, keyStoreName(deviceId), keys).save();
+      restored.push(deviceId);
+    } finally {
+      await dropDatabase(dbName);
+    }
   }
   return restored;
 }

@@ -1,10 +1,8 @@
 import { existsSync, renameSync } from "node:fs";
-import { join } from "node:path";
 import type { IStorageProvider, MatrixClient } from "matrix-bot-sdk";
-import { describeError, type Logger } from "../../../core/index.ts";
-import { ensurePrivateDir } from "../../../core/internal.ts";
-import { cryptoDir } from "./crypto-dir.ts";
-import { MatrixCrypto } from "./crypto-machine.ts";
+import { describeError, type Lilo, type Logger } from "../../../core/index.ts";
+import { keyStoreName, MatrixCrypto } from "./crypto-machine.ts";
+import { legacyStoreFile, removeLegacyFile } from "./crypto-dir.ts";
 import { MatrixE2ee, type E2eeParts } from "./e2ee.ts";
 import { EncryptedRooms } from "./encrypted-rooms.ts";
 
@@ -21,38 +19,45 @@ const DEVICES_KEY = "lilo.matrix.crypto.devices";
 
 /**
  * Sets up Lilo's Matrix device: the access token's device (whoami) with
- * the keys in its store file, or new keys when there is none. A store that
- * cannot be read is moved aside (`.damaged-…`) and replaced, never a crash;
+ * the keys of its store in Lilo's database, or new keys when there is none.
+ * A store file of an earlier version is moved into the database once and
+ * then removed. A store that cannot be read is set aside (`.damaged-…`,
+ * kept) and replaced, never a crash;
  * a device that had keys before and has none now is reported as a lost
  * store, another device than before as a new device. Returns undefined
  * when the server names no device (no encryption then).
  */
 export async function startE2ee(
   client: MatrixClient,
-  options: { dataDir: string; storage: IStorageProvider; logger: Logger } & Pick<E2eeParts, "wanted" | "members" | "now" | "gaveUp">,
+  options: { dataDir: string; keys: Lilo["deviceKeys"]; storage: IStorageProvider; logger: Logger } & Pick<E2eeParts, "wanted" | "members" | "now" | "gaveUp">,
 ): Promise<E2eeStart | undefined> {
-  const { dataDir, storage, logger } = options;
+  const { dataDir, keys, storage, logger } = options;
   const whoami = await client.getWhoAmI();
   if (!whoami.device_id) {
     logger.warn("matrix: the access token names no device; encrypted rooms cannot be read");
     return undefined;
   }
   const deviceId = whoami.device_id;
-  const dir = cryptoDir(dataDir);
-  ensurePrivateDir(dir);
-  const storeFile = join(dir, `${deviceId.replace(/[^A-Za-z0-9_-]/g, "_")}.store`);
+  const legacyFile = legacyStoreFile(dataDir, deviceId);
   const open = () =>
-    MatrixCrypto.open({ userId: whoami.user_id, deviceId, storeFile, logger, http: (method, path, body) => client.doRequest(method, path, null, body) });
+    MatrixCrypto.open({ userId: whoami.user_id, deviceId, keys, legacyFile, logger, http: (method, path, body) => client.doRequest(method, path, null, body) });
   let crypto: MatrixCrypto;
   try {
     crypto = await open();
   } catch (err) {
-    if (!existsSync(storeFile)) throw err;
-    const aside = `${storeFile}.damaged-${Date.now()}`;
-    logger.error("matrix crypto store unreadable; moved aside, new keys made", { file: aside, error: describeError(err) });
-    renameSync(storeFile, aside);
+    if (keys.load(keyStoreName(deviceId))) {
+      const aside = keys.setAside(keyStoreName(deviceId));
+      logger.error("matrix crypto store unreadable; set aside in the database, new keys made", { store: aside, error: describeError(err) });
+    } else if (existsSync(legacyFile)) {
+      const aside = `${legacyFile}.damaged-${Date.now()}`;
+      logger.error("matrix crypto store file unreadable; moved aside, new keys made", { file: aside, error: describeError(err) });
+      renameSync(legacyFile, aside);
+    } else throw err;
     crypto = await open();
   }
+  // The keys are in the database now: a store file left from an earlier version is a plain copy of them.
+  if (crypto.origin === "legacy-file") logger.info("matrix crypto store moved into the database; the store file is removed", { deviceId });
+  removeLegacyFile(legacyFile);
   const known = JSON.parse((await Promise.resolve(storage.readValue(DEVICES_KEY))) ?? "{}") as Record<string, string>;
   const fingerprint = crypto.keys.ed25519;
   let news: DeviceNews | undefined;

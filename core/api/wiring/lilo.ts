@@ -29,6 +29,7 @@ import { historyApi } from "../history-api.ts";
 import { maintenanceApi } from "../maintenance-api.ts";
 import { usageApi } from "../usage-api.ts";
 import { webAccessApi } from "../web-access-api.ts";
+import { deviceKeysApi } from "../device-keys-api.ts";
 import { runningPagesApi } from "../running-pages-api.ts";
 import { whyApi } from "../why-api.ts";
 import { forgetApi } from "../forget-api.ts";
@@ -101,7 +102,7 @@ export function assembleLilo(p: LiloParts): Lilo {
       pauseMinutes: config.memory.conversationPauseMinutes,
       userNames: config.persona.userNames,
     }),
-    backup: backupApi(db, config, clock),
+    backup: backupApi(db, config, clock, stores.deviceKeys),
     settings: createSettingsApi({
       config,
       live: p.live,
@@ -139,6 +140,7 @@ export function assembleLilo(p: LiloParts): Lilo {
       checkBudget: () => warnings.check(),
     }),
     webAccess: webAccessApi(stores.webTokens, runningPagesApi(stores.settings, clock), clock),
+    deviceKeys: deviceKeysApi(stores.deviceKeys, clock),
     // Without the embedding model Lilo starts anyway and recalls by words (the gate logs it once).
     warmUp: async () => {
       if (await memory.canEmbed()) await memory.init();

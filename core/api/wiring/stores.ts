@@ -17,6 +17,7 @@ import { JobsStore } from "../../foundation/store/jobs.ts";
 import { WebTokensStore } from "../../foundation/store/web-tokens.ts";
 import { HistoryImports } from "../../foundation/store/history-imports.ts";
 import { RemindersStore } from "../../foundation/store/reminders.ts";
+import { DeviceKeysStore } from "../../foundation/store/device-keys.ts";
 
 /** The stores the turn, the features and the use cases read and write. */
 export interface Stores {
@@ -39,6 +40,8 @@ export interface Stores {
   historyImports: HistoryImports;
   /** Reminders the person asked for. */
   reminders: RemindersStore;
+  /** The key stores of end-to-end encryption devices. */
+  deviceKeys: DeviceKeysStore;
 }
 
 /** Opens every store on `db`. */
@@ -58,5 +61,6 @@ export function openStores(db: Db): Stores {
     webTokens: new WebTokensStore(db),
     historyImports: new HistoryImports(db),
     reminders: new RemindersStore(db),
+    deviceKeys: new DeviceKeysStore(db),
   };
 }

@@ -45,7 +45,7 @@ export function setPageCache(db: Db, mb: number): void {
 }
 
 /** Applies every migration newer than the database's user_version. */
-function migrate(db: Db): number {
+export function migrate(db: Db): number {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new LiloError("database", `Database schema version ${current} is newer than this Lilo (${MIGRATIONS.length}); update Lilo.`);

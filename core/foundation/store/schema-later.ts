@@ -278,4 +278,20 @@ ${["notes", "important", "thoughts", "diary"].map(memoryKeywordChanges).join("")
   CREATE INDEX reminders_user ON reminders(user_id, state, due_at);
   ALTER TABLE push_outbox ADD COLUMN target TEXT;
   `,
+  /* The key stores of Lilo's end-to-end encryption devices (Matrix), record by record inside the database, so
+     they are private, backed up and encrypted at rest with everything else: per store its layout (opaque JSON:
+     object stores, key paths, indexes) and per record its serialized key and value. */ `
+  CREATE TABLE device_key_stores (
+    name TEXT PRIMARY KEY,
+    layout TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE device_key_records (
+    store_name TEXT NOT NULL REFERENCES device_key_stores(name) ON DELETE CASCADE ON UPDATE CASCADE,
+    object_store TEXT NOT NULL,
+    key BLOB NOT NULL,
+    value BLOB NOT NULL,
+    PRIMARY KEY (store_name, object_store, key)
+  ) WITHOUT ROWID;
+  `,
 ];
