@@ -130,6 +130,19 @@ describe("Matrix shows an answer as it is written", () => {
     for (const e of botMessages(hs, ROOM, from)) expect(JSON.stringify(e.content)).not.toMatch(/\[|REMEMBER/);
   });
 
+  it("edits what was shown into the error sentence when the model breaks off mid-answer, leaving no half answer", async () => {
+    reply = { text: MARKED, stream: { pieces: piecesOf(MARKED, 6), paceMs: 12, dropAfter: 20 } };
+    const from = hs.sent.length;
+    hs.sendText(ROOM, CHRIS, "Und dann?");
+    await hs.waitFor(() => {
+      const final = appliedEdits(hs, ROOM, from).map((c) => String(c.body));
+      return final.length === 1 && !SHOWN.startsWith(final[0]!);
+    }, WAIT);
+    const events = botMessages(hs, ROOM, from);
+    expect(SHOWN.startsWith(String(events[0]!.content.body))).toBe(true);
+    expect(events.at(-1)!.content["m.relates_to"]).toEqual({ rel_type: "m.replace", event_id: events[0]!.eventId });
+  });
+
   it("sends the answer whole, once, when streaming is switched off", async () => {
     await t.lilo.settings.set("streaming", "off");
     try {
