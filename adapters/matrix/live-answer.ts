@@ -37,7 +37,7 @@ const FINAL_TRIES = 4;
  * further messages, each edited on its own. What the stream shows has been
  * through the core's marker filter: no marker reaches the room. Updates
  * between the throttled edits are skipped, never queued, and a failed one is
- * only logged: the final edit is what counts, and it throws.
+ * only logged: the final edit is what counts, and its failure is thrown.
  */
 export class LiveAnswer {
   /** For `handleMessage(message, { stream })`. */
