@@ -5,7 +5,7 @@ import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { runCommand } from "./commands.ts";
 import { handleReaction } from "./questions.ts";
 import { deliverTurn } from "./reply.ts";
-import { sendMarkdown, withTyping } from "./send.ts";
+import { withTyping } from "./send.ts";
 import { liveAnswer } from "./live-answer.ts";
 
 /** The fields of a raw Matrix event the adapter reads. */
@@ -110,7 +110,8 @@ async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message
     // Model failures come back as ok:false answers; this is anything else (storage, network to Matrix).
     ctx.logger.error("matrix turn failed", { roomId, error: describeError(err) });
     const note = ctx.texts.failed(describeError(err, ctx.lilo.config.persona.language));
-    await (live.started ? live.finish(note) : sendMarkdown(ctx.client, roomId, note, ctx.maxMessageChars));
+    // Edits what was shown into the note, or sends it anew; either way no draft is left pending.
+    await live.finish(note);
   }
 }
 

@@ -64,7 +64,7 @@ export class LiveAnswer {
   }
 
   /** Whether any part of the answer reached the room. */
-  get started(): boolean {
+  private get started(): boolean {
     return this.ids.length > 0;
   }
 
