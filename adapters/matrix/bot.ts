@@ -4,7 +4,7 @@ import { DurableSyncClient, resumeMatrix, storeSync } from "./inbox.ts";
 import { ConfigError, describeError, type Lilo, type Logger } from "../../core/index.ts";
 import { ensurePrivateDir } from "../../core/internal.ts";
 import type { RunningAdapter } from "../adapter.ts";
-import type { MatrixContext } from "./context.ts";
+import type { LiveTiming, MatrixContext } from "./context.ts";
 import { onEvent, onInvite, type Gate, type RawEvent } from "./events.ts";
 import { sdkInfo } from "./client.ts";
 import { RoomPrivacy } from "./privacy.ts";
@@ -17,6 +17,7 @@ import { announceDevice } from "./crypto/announce.ts";
 import { CRYPTO_TEXTS } from "./crypto/crypto-texts.ts";
 import { sendMarkdown } from "./send.ts";
 import type { MatrixE2ee } from "./crypto/e2ee.ts";
+
 import { startE2ee, type E2eeStart } from "./crypto/start-e2ee.ts";
 
 /**
@@ -35,6 +36,8 @@ import { startE2ee, type E2eeStart } from "./crypto/start-e2ee.ts";
 export interface MatrixAdapterOptions {
   /** Sync token and bot state; default `<dataDir>/matrix-bot.json` (tests pass a MemoryStorageProvider). */
   storage?: IStorageProvider;
+  /** The pace of answers shown as they are written (tests shorten it). */
+  liveTiming?: LiveTiming;
 }
 
 /** The running adapter; `client` is exposed for tests and diagnostics. */
@@ -69,6 +72,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
     state,
     texts: MATRIX_TEXTS[lilo.config.persona.language],
     e2ee: crypto?.e2ee,
+    liveTiming: options.liveTiming,
   };
   const gate: Gate = {
     botUserId,

@@ -5,6 +5,7 @@ import { usageText } from "../shared/usage-texts.ts";
 import { budgetCommandText } from "../shared/budget-texts.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
+import { liveAnswer } from "./live-answer.ts";
 import { sendMarkdown, withTyping } from "./send.ts";
 import { WHY_COMMANDS } from "./why.ts";
 
@@ -61,9 +62,10 @@ const COMMANDS: Record<string, Command> = {
     return ctx.texts.pushUsage;
   },
   retry: async (ctx, s) => {
-    const result = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.retry(s.userId));
+    const live = liveAnswer(ctx, s.roomId);
+    const result = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.retry(s.userId, { stream: live.stream }));
     if (!result) return ctx.texts.nothingToRetry;
-    await deliverTurn(ctx, s, result);
+    await deliverTurn(ctx, s, result, live);
   },
   memory: async (ctx, s, arg) => {
     const notes = arg

@@ -16,6 +16,8 @@ export interface MatrixContext {
   texts: MatrixTexts;
   /** Longest message in characters before an answer is split. */
   maxMessageChars: number;
+  /** How answers shown as they are written are paced; default in live-answer.ts. */
+  liveTiming?: LiveTiming | undefined;
   /** End-to-end encryption (undefined when switched off or the server names no device). */
   e2ee?: MatrixE2ee;
 }
@@ -29,4 +31,12 @@ export interface MatrixEventSource {
   sender: string;
   /** Lilo's user id of the sender. */
   userId: string;
+}
+
+/** How an answer shown as it is written is paced in the room (tests shorten it). */
+export interface LiveTiming {
+  /** Wait before the first words are sent: an answer written whole by then is sent once, without edits. */
+  firstShowMs: number;
+  /** Least time between two edits. */
+  editIntervalMs: number;
 }

@@ -5,7 +5,8 @@ import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { runCommand } from "./commands.ts";
 import { handleReaction } from "./questions.ts";
 import { deliverTurn } from "./reply.ts";
-import { sendMarkdown, withTyping } from "./send.ts";
+import { withTyping } from "./send.ts";
+import { liveAnswer } from "./live-answer.ts";
 
 /** The fields of a raw Matrix event the adapter reads. */
 export interface RawEvent {
@@ -89,18 +90,28 @@ export function isMedia(content: Record<string, unknown>): boolean {
   return typeof content.msgtype === "string" && !["m.text", "m.notice", "m.emote"].includes(content.msgtype) && relation?.rel_type !== "m.replace";
 }
 
-/** One core turn with typing, then the answer; a failure outside the model gets a short note. */
+/**
+ * One core turn with typing, the answer shown as it is written (LiveAnswer),
+ * then the final answer; a failure outside the model gets a short note, in
+ * place of what was shown of the answer.
+ */
 async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message: IncomingMessage): Promise<void> {
   const { roomId } = source;
+  const live = liveAnswer(ctx, roomId);
   try {
-    const result = await withTyping(ctx.client, ctx.logger, roomId, () => ctx.lilo.handleMessage(message));
-    await deliverTurn(ctx, source, result);
+    const result = await withTyping(ctx.client, ctx.logger, roomId, () => ctx.lilo.handleMessage(message, { stream: live.stream }));
+    await deliverTurn(ctx, source, result, live);
   } catch (err) {
-    // Stopped past the grace time: the message waits in the inbox and is answered after the restart.
-    if (isCancelled(err)) return ctx.logger.info("matrix turn cancelled on stop", { roomId });
+    // Stopped past the grace time: the message waits in the inbox and is answered after the restart, so a half answer shown now is taken back.
+    if (isCancelled(err)) {
+      await live.discard();
+      return ctx.logger.info("matrix turn cancelled on stop", { roomId });
+    }
     // Model failures come back as ok:false answers; this is anything else (storage, network to Matrix).
     ctx.logger.error("matrix turn failed", { roomId, error: describeError(err) });
-    await sendMarkdown(ctx.client, roomId, ctx.texts.failed(describeError(err, ctx.lilo.config.persona.language)), ctx.maxMessageChars);
+    const note = ctx.texts.failed(describeError(err, ctx.lilo.config.persona.language));
+    // Edits what was shown into the note, or sends it anew; either way no draft is left pending.
+    await live.finish(note);
   }
 }
 

@@ -17,7 +17,7 @@ export interface RenderedMessage {
 }
 
 /** Matrix refuses events over 65,536 bytes; leave room for the JSON envelope. */
-const MAX_EVENT_BYTES = 60_000;
+export const MAX_EVENT_BYTES = 60_000;
 
 /** HTML with its newlines as `<br>`, except inside `<pre>` blocks. */
 export function matrixLineBreaks(html: string): string {

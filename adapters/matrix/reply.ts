@@ -4,19 +4,25 @@ import { sendMarkdown, sendReaction } from "./send.ts";
 import { sendQuestion } from "./questions.ts";
 import { MATRIX_MOOD_REACTIONS } from "./reactions.ts";
 import { PAUSED_EMOJI } from "../shared/mood-emoji.ts";
+import type { LiveAnswer } from "./live-answer.ts";
 
-/** Renders a core answer: the text, the mood as a reaction on the user's message, a yes/no question. */
-export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource, result: TurnResult): Promise<void> {
-  if (result.duplicate) return;
+/**
+ * Renders a core answer: the text, the mood as a reaction on the user's
+ * message, a yes/no question. With `live`, the answer was shown as it was
+ * written: its messages are edited to the final text instead of sent anew.
+ */
+export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource, result: TurnResult, live?: LiveAnswer): Promise<void> {
+  if (result.duplicate) return live?.discard();
   // Held back by the budget's cap, the person told already today: a reaction says it arrived, no words.
   if (result.paused && !result.text) {
+    await live?.discard();
     await sendReaction(ctx.client, source.roomId, source.eventId, PAUSED_EMOJI).catch((err: unknown) =>
       ctx.logger.debug("matrix reaction failed", { roomId: source.roomId, error: describeError(err) }),
     );
     return;
   }
   try {
-    await sendMarkdown(ctx.client, source.roomId, result.text, ctx.maxMessageChars);
+    await (live ? live.finish(result.text) : sendMarkdown(ctx.client, source.roomId, result.text, ctx.maxMessageChars));
   } catch (err) {
     // Recorded, so /retry redoes the turn; the caller reports the failure.
     if (result.answerMessageId !== undefined) ctx.lilo.inbox.deliveryFailed(result.answerMessageId);

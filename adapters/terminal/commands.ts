@@ -12,6 +12,8 @@ import { terminalWhyCommand } from "./why-commands.ts";
 import type { TerminalTexts } from "./texts.ts";
 
 /** The terminal's transport and chat: pushes opted in here are printed while the chat is open. */
+import type { TerminalLiveAnswer } from "./live-answer.ts";
+
 export const TERMINAL_TRANSPORT = "terminal";
 export const TERMINAL_CHAT = "terminal";
 
@@ -24,8 +26,10 @@ export interface TerminalSession {
   userId: string;
   t: TerminalTexts;
   say(text: string): void;
-  /** Prints an answer of Lilo's and records it as delivered. */
-  show(result: TurnResult): void;
+  /** Prints an answer of Lilo's (completing what `live` printed of it) and records it as delivered. */
+  show(result: TurnResult, live?: TerminalLiveAnswer): void;
+  /** An answer printed as it is written, for `handleMessage(…, { stream: live.stream })`. */
+  live(): TerminalLiveAnswer;
   /** The notes on the sheet of the last answer shown (for /memory). */
   lastNotes: MemoryHit[];
 }
@@ -80,8 +84,9 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
   {
     name: "retry",
     run: async (s) => {
-      const r = await s.lilo.retry(s.userId);
-      if (r) s.show(r);
+      const live = s.live();
+      const r = await s.lilo.retry(s.userId, { stream: live.stream });
+      if (r) s.show(r, live);
       else s.say(s.t.nothingToRetry);
     },
   },

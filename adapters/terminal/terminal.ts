@@ -1,9 +1,10 @@
 import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
-import { describeError, type Lilo, type TurnResult } from "../../core/index.ts";
+import { describeError, type Lilo, type Question, type TurnResult } from "../../core/index.ts";
 import { MOOD_NAMES } from "../../core/internal.ts";
 import { terminalTexts } from "./texts.ts";
 import { PAUSED_EMOJI } from "../shared/mood-emoji.ts";
+import { TerminalLiveAnswer } from "./live-answer.ts";
 import { helpText, parseCommand, TERMINAL_CHAT, TERMINAL_TRANSPORT, type TerminalSession } from "./commands.ts";
 
 export interface TerminalOptions {
@@ -33,10 +34,13 @@ export async function runTerminal(lilo: Lilo, opts: TerminalOptions): Promise<vo
     t,
     say,
     lastNotes: [],
-    show: (r) => {
+    show: (r, live) => {
       session.lastNotes = r.notesUsed;
-      show(lilo, say, name, r);
+      if (!live?.finish(r, moodSuffix(r, lilo.config.persona.language))) say(render(name, r, lilo.config.persona.language));
+      else if (r.question) say(questionText(r.question));
+      if (r.answerMessageId !== undefined) lilo.inbox.delivered(r.answerMessageId);
     },
+    live: () => new TerminalLiveAnswer(opts.output, name),
   };
   // Pushes opted in to the terminal (/push on) are printed while the chat is open; afterwards they wait in the outbox.
   lilo.push.registerTransport({ name: TERMINAL_TRANSPORT, send: async (_target, message) => void say(`🔔 ${name}: ${message.text}`) });
@@ -62,7 +66,8 @@ async function handleLine(s: TerminalSession, text: string, parsed: ReturnType<t
   try {
     if (parsed && "unknown" in parsed) return s.say(s.t.unknownCommand(parsed.unknown));
     if (parsed) return await parsed.command.run(s, parsed.arg);
-    s.show(await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT }));
+    const live = s.live();
+    s.show(await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT }, { stream: live.stream }), live);
   } catch (err) {
     // Refusals and failures in the persona's language; the log keeps the English message.
     s.lilo.logger.warn("terminal line failed", { error: describeError(err) });
@@ -70,18 +75,21 @@ async function handleLine(s: TerminalSession, text: string, parsed: ReturnType<t
   }
 }
 
-/** Prints an answer and records it as delivered (the terminal cannot refuse it). */
-function show(lilo: Lilo, say: (t: string) => void, name: string, r: TurnResult): void {
-  say(render(name, r, lilo.config.persona.language));
-  if (r.answerMessageId !== undefined) lilo.inbox.delivered(r.answerMessageId);
-}
-
 /** Text, mood (named in the persona's language) and a yes/no question as typed choices. */
 export function render(name: string, r: TurnResult, language: "de" | "en" = "de"): string {
   // Held back by the budget's cap, the person told already today: the sign a chat shows as a reaction.
   if (r.paused && !r.text) return `${name}: ${PAUSED_EMOJI}`;
-  const mood = r.mood ? ` (${MOOD_NAMES[language][r.mood]})` : "";
-  let out = `${name}${mood}: ${r.text}`;
-  if (r.question) out += `\n${r.question.text}\n  → ${r.question.choices.map((c) => c.label).join(" / ")}`;
+  let out = `${name}${moodSuffix(r, language)}: ${r.text}`;
+  if (r.question) out += `\n${questionText(r.question)}`;
   return out;
+}
+
+/** The mood in the persona's language, in brackets after a space; empty without one. An answer printed as it was written has it at the end. */
+function moodSuffix(r: TurnResult, language: "de" | "en"): string {
+  return r.mood ? ` (${MOOD_NAMES[language][r.mood]})` : "";
+}
+
+/** A yes/no question with its typed choices. */
+function questionText(q: Question): string {
+  return `${q.text}\n  → ${q.choices.map((c) => c.label).join(" / ")}`;
 }

@@ -22,6 +22,8 @@ import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } fro
 import { CryptoTestClient } from "../fakes/matrix-crypto-client.ts";
 import { isExtraction, makeTestLilo, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
 import { readDb } from "../helpers/read-db.ts";
+import { piecesOf } from "../fakes/sse.ts";
+import { appliedEditsOf } from "./matrix-edits.ts";
 
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
@@ -29,6 +31,10 @@ const ROOM = "!secret:fake.server";
 const PLAIN = "!plain:fake.server";
 const RULE = "Antworte kürzer.";
 const STORE = "matrix/FAKEDEVICE";
+/** An answer the fake model writes slowly, shown in the room as it is written (at a shortened pace). */
+const SLOW_ASK = "Schreib mir langsam";
+const SLOW_ANSWER = "Ich schreibe dir eine etwas längere Antwort, Stück für Stück, damit du sie schon beim Schreiben lesen kannst.";
+const LIVE = { firstShowMs: 30, editIntervalMs: 80 };
 const PNG = Buffer.from("\x89PNG-ENCRYPTED-PHOTO-BYTES", "latin1");
 
 describe("Matrix end-to-end encryption (two real crypto clients)", () => {
@@ -50,6 +56,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
       if (isExtraction(body.system)) return NO_EXTRACTION;
       const content = lastUser(body);
       const text = typeof content === "string" ? content : JSON.stringify(content);
+      if (text === SLOW_ASK) return { text: SLOW_ANSWER, stream: { pieces: piecesOf(SLOW_ANSWER, 4), paceMs: 12 } };
       return `Antwort auf: ${text.slice(0, 60)}`;
     });
     let lilo: Lilo | undefined;
@@ -74,7 +81,7 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
       { steps: [ask], clock: { now: () => new Date(Date.now() + clockShift) } },
     );
     lilo = t.lilo;
-    bot = await startMatrix(t.lilo, logger, { storage });
+    bot = await startMatrix(t.lilo, logger, { storage, liveTiming: LIVE });
     chris = await CryptoTestClient.create(hs, CHRIS);
     hs.invite(ROOM, CHRIS);
     hs.encryptRoom(ROOM, CHRIS);
@@ -127,6 +134,26 @@ describe("Matrix end-to-end encryption (two real crypto clients)", () => {
     // Keys went through the key endpoints; the room key to Lilo's device as a to-device message.
     expect(hs.keys.devices.get(BOT)?.has("FAKEDEVICE")).toBe(true);
     expect(hs.keys.toDeviceLog.some((m) => m.sender === CHRIS && m.userId === BOT && m.type === "m.room.encrypted")).toBe(true);
+  });
+
+  it("shows an answer as it is written in the encrypted room: encrypted edits, their relation in the clear", async () => {
+    const from = hs.sent.length;
+    const delivered = () => readDb(t.lilo).get("SELECT delivery FROM messages WHERE role = 'assistant' ORDER BY id DESC LIMIT 1") as { delivery: string };
+    const answers = () => (readDb(t.lilo).get("SELECT count(*) AS n FROM messages WHERE role = 'assistant'") as { n: number }).n;
+    const before = answers();
+    await chris.sendText(ROOM, SLOW_ASK);
+    await hs.waitFor(() => answers() > before && delivered().delivery === "delivered", 20_000);
+    const sent = hs.sent.slice(from).filter((e) => e.roomId === ROOM);
+    expect(sent.every((e) => e.type === "m.room.encrypted")).toBe(true);
+    const read = await Promise.all(sent.map(async (e) => ({ eventId: e.eventId, sent: e, ...(await chris.read(e)) })));
+    const messages = read.filter((r) => r.type === "m.room.message");
+    const [first, ...edits] = messages;
+    expect(edits.length).toBeGreaterThanOrEqual(2);
+    for (const edit of edits) {
+      expect(edit.sent.content["m.relates_to"]).toEqual({ rel_type: "m.replace", event_id: first!.eventId });
+      expect(JSON.stringify(edit.sent.content)).not.toContain("Antwort");
+    }
+    expect(appliedEditsOf(messages).map((c) => c.body)).toEqual([SLOW_ANSWER]);
   });
 
   it("keeps its keys in the database, with no crypto-store file in the data folder", () => {

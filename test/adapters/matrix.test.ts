@@ -14,6 +14,7 @@ import { isExtraction, makeTestLilo, type TestLilo } from "../helpers/test-lilo.
 import { seedDb } from "../helpers/seed-db.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
 import { readDb } from "../helpers/read-db.ts";
+import { appliedEdits } from "./matrix-edits.ts";
 
 const BOT = "@lilo:fake.server";
 const CHRIS = "@chris:fake.server";
@@ -224,13 +225,10 @@ describe("Matrix adapter against a fake homeserver", () => {
     answer = () => long;
     await join();
     await say("Erzähl viel");
-    await hs.waitFor(
-      () =>
-        messages(hs)
-          .map((e) => String(e.content.body))
-          .join("\n\n").length >= long.length,
-    );
-    const parts = messages(hs).map((e) => String(e.content.body));
+    // What a client shows: a long answer may have been shown as it was written, its messages edited to their final text.
+    const shown = () => appliedEdits(hs, ROOM).map((c) => String(c.body));
+    await hs.waitFor(() => shown().join("\n\n") === long);
+    const parts = shown();
     expect(parts.length).toBeGreaterThan(1);
     expect(parts.every((p) => p.length <= 16_000)).toBe(true);
     expect(parts.join("\n\n")).toBe(long);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runTerminal } from "../../adapters/terminal/terminal.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
+import { piecesOf } from "../fakes/sse.ts";
 import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
 import { readDb } from "../helpers/read-db.ts";
 import { entryScript } from "../helpers/entry.ts";
@@ -48,6 +49,24 @@ describe("terminal chat", () => {
       { role: "user", text: "Hallo Lilo" },
       { role: "assistant", text: "Hallo zurück!" },
     ]);
+  });
+
+  it("prints the answer as it is written, in pieces, never a marker, ending the line on the final text", async () => {
+    const answer = "Schön, dass du fragst. [IMPORTANT: Christian fragt gern nach] Mir geht es gut, danke!";
+    fake.replyAlways((b) => (isExtraction(b.system) ? '{"facts":[]}' : { text: answer, stream: { pieces: piecesOf(answer, 3), paceMs: 3 } }));
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const writes: string[] = [];
+    output.on("data", (c) => writes.push(String(c)));
+    const done = runTerminal(t.lilo, { input, output, userId: "owner" });
+    input.write("Wie geht es dir?\n");
+    input.end("/quit\n");
+    await done;
+    expect(writes.join("")).toContain("Lilo: Schön, dass du fragst. Mir geht es gut, danke!\n");
+    const start = writes.indexOf("Lilo: ");
+    const answerWrites = writes.slice(start + 1, writes.findIndex((w, i) => i > start && w.endsWith("\n")) + 1);
+    expect(answerWrites.length).toBeGreaterThan(3);
+    for (const w of answerWrites) expect(w).not.toMatch(/\[|IMPORTANT/);
   });
 
   it("is a full client: every chat command of Telegram works, an unknown /word never reaches the model or the store", async () => {

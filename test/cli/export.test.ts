@@ -82,6 +82,25 @@ describe("lilo export", () => {
     expect(JSON.parse(last)).toMatchObject({ store: "messages", text: "Hallo Lilo", role: "user", userId: "owner", createdAt: "2025-03-05T09:00:00.000Z" });
   });
 
+  it("marks an answer the person stopped while it was written as stopped in the export", async () => {
+    t.lilo.recall.importChat([
+      { userId: "owner", role: "user", text: "Erzähl mir was", createdAt: "2025-03-05T09:00:00.000Z" },
+      { userId: "owner", role: "assistant", text: "Es war einmal", createdAt: "2025-03-05T09:00:05.000Z" },
+    ]);
+    db.prepare("UPDATE messages SET stopped = 1 WHERE text = 'Es war einmal'").run();
+    const file = join(t.dir, "chat.jsonl");
+    expect((await runCli(open, ["export", "--messages", "--out", file])).code).toBe(0);
+    const chat = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.store === "messages");
+    expect(chat.map((l) => [l.text, l.stopped])).toEqual([
+      ["Erzähl mir was", undefined],
+      ["Es war einmal", true],
+    ]);
+  });
+
   it("round-trips every exported store through lilo import into an empty data dir, field for field", async () => {
     const mem = t.lilo.memory;
     // What a plain add loses is here on purpose: a thought's origin and questions, the diary's day, the same diary text twice.

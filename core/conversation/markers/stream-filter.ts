@@ -78,7 +78,10 @@ export class MarkerStreamFilter<N extends string = string> {
    * long answer costs linear time instead of quadratic.
    */
   private tidied(settled: string): string {
-    const head = settled.startsWith(this.head.raw) ? this.head : { raw: "", tidy: "" };
+    // The decided text only grows at its end (a marker's wrapping emphasis, taken back there, resets the head):
+    // the kept head is still its prefix while it is long enough. Comparing the strings instead would flatten the
+    // decided text, built a piece at a time, on every delta: quadratic in the answer's length.
+    const head = settled.length >= this.head.raw.length ? this.head : { raw: "", tidy: "" };
     const visible = head.tidy + tidy(settled.slice(head.raw.length));
     const trimmed = head.tidy ? visible : visible.trimStart();
     let cut = settled.length - 1;
@@ -117,7 +120,10 @@ export class MarkerStreamFilter<N extends string = string> {
       if ("copyTo" in step) return text.slice(this.pos, step.copyTo);
       if (step.removed) {
         if (step.marker) this.found.push(step.marker as Marker<N>);
-        if (step.wrapped) this.out = this.out.slice(0, -step.wrapped.length);
+        if (step.wrapped) {
+          this.out = this.out.slice(0, -step.wrapped.length);
+          if (this.out.length < this.head.raw.length) this.head = { raw: "", tidy: "" };
+        }
         this.out += GAP;
       } else {
         this.out += text.slice(this.pos, step.end);

@@ -28,8 +28,11 @@ const FIELDS: Record<ExportStore, Record<string, string>> = {
   profile: { category: "category", ...PROVENANCE },
   rules: { enabled: "enabled" },
   topics: { kind: "kind", status: "status", due_at: "dueAt", done_at: "doneAt" },
-  messages: { role: "role", conversation_id: "conversationId", model: "model", mood: "mood" },
+  messages: { role: "role", conversation_id: "conversationId", model: "model", mood: "mood", stopped: "stopped" },
 };
+
+/** Flags stored as 0/1, exported as true when set and left out otherwise. */
+const FLAGS = new Set(["stopped"]);
 
 /** Memory stores keep corrected (superseded) rows for undo; only what Lilo knows now is exported. */
 const LIVE_ONLY = new Set<ExportStore>(["notes", "important", "thoughts", "diary"]);
@@ -43,8 +46,8 @@ export function exportStore(db: Db, store: ExportStore, userId: string | undefin
     const line: ExportLine = { store, text: r.text as string, createdAt: r.created_at as string, userId: r.user_id as string, id: r.id };
     for (const [col, field] of Object.entries(FIELDS[store])) {
       const v = r[col];
-      if (v === null || v === undefined || (col === "superseded_at" && !v)) continue;
-      line[field] = col === "enabled" ? v === 1 : v;
+      if (v === null || v === undefined || (col === "superseded_at" && !v) || (FLAGS.has(col) && !v)) continue;
+      line[field] = col === "enabled" || FLAGS.has(col) ? v === 1 : v;
     }
     return line;
   });
