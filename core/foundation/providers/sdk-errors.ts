@@ -62,7 +62,25 @@ export function sdkFailure(
   if (err instanceof classes.api && typeof err.status === "number") {
     return providerFailure({ ...input, kind: "http", status: err.status, ...(err.headers ? { headers: err.headers } : {}), detail: apiDetail(err) });
   }
+  if (brokeOff(err)) return providerFailure({ ...input, kind: "connection", detail: (err as Error).message });
   return providerFailure({ ...input, kind: "other", detail: err instanceof Error ? err.message : String(err) });
+}
+
+/** Socket failures Node and undici report when a connection breaks after the answer began. */
+const BROKEN_CONNECTION_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "ERR_STREAM_PREMATURE_CLOSE"]);
+
+/**
+ * A streamed answer whose connection broke off midway surfaces as a plain
+ * error (undici's "terminated"), not as the SDK's connection error: it is as
+ * worth another try as a connection that never came up.
+ */
+function brokeOff(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 5; depth++, e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (e.message === "terminated" || (typeof code === "string" && BROKEN_CONNECTION_CODES.has(code))) return true;
+  }
+  return false;
 }
 
 /** HTTP statuses worth retrying (the SDKs' rule too): timeouts, conflicts, rate limits, server errors. */
