@@ -144,11 +144,12 @@ export class VoiceReplies {
     return undefined;
   }
 
-  /** One ledger row per speech call: the characters read out as its input; a local server costs nothing. */
+  /** One ledger row per speech call: the characters read out as its input. */
   private record(speaker: Speaker, userId: string, chars: number, latencyMs: number): void {
     try {
       const counts = { inputTokens: chars, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0 };
-      const price = speaker.local ? { input: 0, cachedInput: 0, output: 0 } : priceOf(this.d.prices(), speaker.provider, speaker.model);
+      // The price table first; a model it does not know costs nothing on the owner's own server, and is unpriced elsewhere.
+      const price = priceOf(this.d.prices(), speaker.provider, speaker.model) ?? (speaker.local ? { input: 0, cachedInput: 0, output: 0 } : undefined);
       const now = this.d.clock.now();
       this.d.ledger.add({
         at: now.toISOString(),
