@@ -76,7 +76,7 @@ export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev
   if (ev.type === "m.reaction") return handleReaction(ctx, source, (content["m.relates_to"] ?? {}) as Record<string, unknown>);
   if (ev.type === "m.sticker") return onSticker(ctx, source);
   if (ev.type !== "m.room.message") return void ctx.logger.debug("matrix event not handled", { roomId, type: ev.type });
-  const answer = (message: IncomingMessage) => answerTurn(ctx, source, message);
+  const answer = (message: IncomingMessage, voiceIn?: boolean) => answerTurn(ctx, source, message, voiceIn);
   if (isMedia(content)) return onMediaMessage(ctx, source, content, answer);
   const text = messageText(content);
   if (!text || (await runCommand(ctx, source, text))) return;
@@ -90,11 +90,11 @@ export function isMedia(content: Record<string, unknown>): boolean {
 }
 
 /** One core turn with typing, then the answer; a failure outside the model gets a short note. */
-async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message: IncomingMessage): Promise<void> {
+async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message: IncomingMessage, voiceIn = false): Promise<void> {
   const { roomId } = source;
   try {
     const result = await withTyping(ctx.client, ctx.logger, roomId, () => ctx.lilo.handleMessage(message));
-    await deliverTurn(ctx, source, result);
+    await deliverTurn(ctx, source, result, voiceIn);
   } catch (err) {
     // Stopped past the grace time: the message waits in the inbox and is answered after the restart.
     if (isCancelled(err)) return ctx.logger.info("matrix turn cancelled on stop", { roomId });

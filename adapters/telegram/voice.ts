@@ -19,7 +19,8 @@ export async function sendVoiceReply(lilo: Lilo, api: Api, chatId: ChatId, userI
     return undefined;
   }
   try {
-    const sent = await api.sendVoice(chatId, new InputFile(reply.audio, "voice.ogg"));
+    const duration = reply.durationMs === undefined ? {} : { duration: Math.max(1, Math.round(reply.durationMs / 1000)) };
+    const sent = await api.sendVoice(chatId, new InputFile(reply.audio, "voice.ogg"), duration);
     logger.info("telegram voice reply sent", { chatId, chars: reply.spoken.length, bytes: reply.audio.length });
     return sent.message_id;
   } catch (err) {

@@ -10,7 +10,7 @@ import type { Budget } from "../../foundation/usage/budget.ts";
 import { costOf, priceOf, type PriceTable } from "../../foundation/usage/prices.ts";
 import type { OpusConverter } from "../../foundation/providers/ffmpeg-opus.ts";
 import { describeError } from "../../foundation/errors.ts";
-import { isOggOpus } from "../../foundation/util/ogg-opus.ts";
+import { isOggOpus, oggOpusDurationMs } from "../../foundation/util/ogg-opus.ts";
 import { localDay } from "../../foundation/util/time.ts";
 import type { MarkerRegistry } from "../markers/marker-registry.ts";
 import { speakableText } from "./speakable-text.ts";
@@ -29,6 +29,8 @@ export type VoiceReply =
       spoken: string;
       /** Only part of the answer was read out (the whole of it is in the text). */
       shortened: boolean;
+      /** How long it plays, when the file says. */
+      durationMs: number | undefined;
     }
   | {
       kind: "text-only";
@@ -124,7 +126,7 @@ export class VoiceReplies {
       return { kind: "text-only", reason: "failed" };
     }
     const opus = await this.asOpus(audio);
-    return opus ? { kind: "voice", audio: opus, spoken: text, shortened } : { kind: "text-only", reason: "not-opus" };
+    return opus ? { kind: "voice", audio: opus, spoken: text, shortened, durationMs: oggOpusDurationMs(opus) } : { kind: "text-only", reason: "not-opus" };
   }
 
   /** The audio as OGG/Opus: as it came, or converted by ffmpeg; undefined (logged) when neither. */
