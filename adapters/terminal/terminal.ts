@@ -4,6 +4,7 @@ import { describeError, type Lilo, type TurnResult } from "../../core/index.ts";
 import { MOOD_NAMES } from "../../core/internal.ts";
 import { terminalTexts } from "./texts.ts";
 import { PAUSED_EMOJI } from "../shared/mood-emoji.ts";
+import { speakToFile } from "./voice.ts";
 import { helpText, parseCommand, TERMINAL_CHAT, TERMINAL_TRANSPORT, type TerminalSession } from "./commands.ts";
 
 export interface TerminalOptions {
@@ -62,7 +63,10 @@ async function handleLine(s: TerminalSession, text: string, parsed: ReturnType<t
   try {
     if (parsed && "unknown" in parsed) return s.say(s.t.unknownCommand(parsed.unknown));
     if (parsed) return await parsed.command.run(s, parsed.arg);
-    s.show(await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT }));
+    const result = await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT });
+    s.show(result);
+    // After `/voice on` (typed messages are no voice notes): the audio file's path beside the text.
+    if (result.ok && !result.paused && result.text && s.lilo.voice.wants(s.userId, false)) await speakToFile(s.lilo, s.userId, result.text, s.say);
   } catch (err) {
     // Refusals and failures in the persona's language; the log keeps the English message.
     s.lilo.logger.warn("terminal line failed", { error: describeError(err) });
