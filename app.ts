@@ -153,6 +153,8 @@ async function serve(lilo: Lilo, logger: Logger, out: { sink: { write: (line: st
     await lilo.close();
     return 1;
   }
+  // Once, at start: whether audio in another format than OGG/Opus can be converted for voice replies.
+  await lilo.voice.check();
   // After-reply work (extraction, checks) that a crash interrupted runs again.
   const resumed = lilo.inbox.resumeJobs();
   if (resumed) logger.info("resuming after-reply jobs left by the last run", { count: resumed });

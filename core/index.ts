@@ -35,6 +35,7 @@ export type { ChatModel, ChatRequest, ChatResponse, ChatMessage, ImageInput, Too
 export type { WebSearch, SearchResult } from "./foundation/ports/web-search.ts";
 export type { Transport, PushMessage, PushTarget } from "./foundation/ports/transport.ts";
 export type { Transcriber, AudioInput } from "./foundation/ports/transcriber.ts";
+export type { Speaker } from "./foundation/ports/speaker.ts";
 export type { Metrics } from "./foundation/ports/metrics.ts";
 
 // Errors: every one a LiloError with a code; describeError words any error as a sentence.

@@ -81,3 +81,5 @@ export { redactSecrets } from "./foundation/util/redact.ts";
 export { normalizeText } from "./foundation/util/text.ts";
 // A model call ended because Lilo stops (adapters say nothing then: the message is answered after the restart).
 export { isCancelled } from "./foundation/models/call-gate.ts";
+export type { VoiceMode, VoiceReply } from "./api/voice-api.ts";
+export { SPEECH_TEXTS } from "./conversation/speech/speech-texts.ts";

@@ -3,6 +3,7 @@ import { noDiaryText, noThoughtText } from "../../core/internal.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import { budgetCommandText } from "../shared/budget-texts.ts";
+import { voiceCommand } from "../shared/voice-command.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
 import { liveAnswer } from "./live-answer.ts";
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   help: async (ctx) => ctx.texts.help.join("\n"),
   usage: async (ctx) => usageText(ctx.lilo.usage.overview(), ctx.lilo.config.persona.language),
   budget: async (ctx) => budgetCommandText(ctx.lilo.usage.liftBudget(), ctx.lilo.config.persona.language),
+  voice: async (ctx, s, arg) => voiceCommand(ctx.lilo, s.userId, arg),
   model: async (ctx, _s, arg) => {
     const { models, clock } = ctx.lilo;
     const label = () => `${models.chatSpec().provider}:${models.chatSpec().model}`;
@@ -65,7 +67,7 @@ const COMMANDS: Record<string, Command> = {
     const live = liveAnswer(ctx, s.roomId);
     const result = await withTyping(ctx.client, ctx.logger, s.roomId, () => ctx.lilo.retry(s.userId, { stream: live.stream }));
     if (!result) return ctx.texts.nothingToRetry;
-    await deliverTurn(ctx, s, result, live);
+    await deliverTurn(ctx, s, result, { live });
   },
   memory: async (ctx, s, arg) => {
     const notes = arg

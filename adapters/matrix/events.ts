@@ -77,7 +77,7 @@ export async function onEvent(ctx: MatrixContext, gate: Gate, roomId: string, ev
   if (ev.type === "m.reaction") return handleReaction(ctx, source, (content["m.relates_to"] ?? {}) as Record<string, unknown>);
   if (ev.type === "m.sticker") return onSticker(ctx, source);
   if (ev.type !== "m.room.message") return void ctx.logger.debug("matrix event not handled", { roomId, type: ev.type });
-  const answer = (message: IncomingMessage) => answerTurn(ctx, source, message);
+  const answer = (message: IncomingMessage, voiceIn?: boolean) => answerTurn(ctx, source, message, voiceIn);
   if (isMedia(content)) return onMediaMessage(ctx, source, content, answer);
   const text = messageText(content);
   if (!text || (await runCommand(ctx, source, text))) return;
@@ -95,12 +95,12 @@ export function isMedia(content: Record<string, unknown>): boolean {
  * then the final answer; a failure outside the model gets a short note, in
  * place of what was shown of the answer.
  */
-async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message: IncomingMessage): Promise<void> {
+async function answerTurn(ctx: MatrixContext, source: MatrixEventSource, message: IncomingMessage, voiceIn = false): Promise<void> {
   const { roomId } = source;
   const live = liveAnswer(ctx, roomId);
   try {
     const result = await withTyping(ctx.client, ctx.logger, roomId, () => ctx.lilo.handleMessage(message, { stream: live.stream }));
-    await deliverTurn(ctx, source, result, live);
+    await deliverTurn(ctx, source, result, { live, voiceIn });
   } catch (err) {
     // Stopped past the grace time: the message waits in the inbox and is answered after the restart, so a half answer shown now is taken back.
     if (isCancelled(err)) {

@@ -5,8 +5,8 @@ import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { decryptAttachment, encryptedFile } from "./crypto/attachments.ts";
 import { sendMarkdown } from "./send.ts";
 
-/** Runs one turn for a message and shows the answer (events.ts). */
-export type AnswerTurn = (message: IncomingMessage) => Promise<void>;
+/** Runs one turn for a message and shows the answer (events.ts); `voiceIn`: the message was a voice note. */
+export type AnswerTurn = (message: IncomingMessage, voiceIn?: boolean) => Promise<void>;
 
 /** Matrix message types Lilo does not open, named as the shared media texts name them. */
 const OTHER_KINDS: Record<string, string> = { "m.file": "document", "m.video": "video", "m.location": "location" };
@@ -45,12 +45,12 @@ export async function onMediaMessage(ctx: MatrixContext, source: MatrixEventSour
       // Nothing to fetch again after a restart (encrypted media): not stored, the short reply says why.
       const outcome = await transcribeVoice(lilo, logger, audio);
       if ("reply" in outcome) return void (await say(outcome.reply));
-      return answer({ ...base, text: outcome.text });
+      return answer({ ...base, text: outcome.text }, true);
     }
     // Stored with the sync as its placeholder (inbox.ts); this finds that row (or stores it).
     const stored = lilo.inbox.receive({ ...base, text: voicePlaceholder(lilo.config.persona.language, content.url) });
     const text = await transcribeStored(lilo, logger, stored.messageId, audio, say);
-    if (text !== undefined) return answer({ ...base, text });
+    if (text !== undefined) return answer({ ...base, text }, true);
     return;
   }
   const kind = OTHER_KINDS[msgtype] ?? msgtype;

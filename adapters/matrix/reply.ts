@@ -2,16 +2,25 @@ import { describeError, type TurnResult } from "../../core/index.ts";
 import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { sendMarkdown, sendReaction } from "./send.ts";
 import { sendQuestion } from "./questions.ts";
+import { sendVoiceReply } from "./voice.ts";
 import { MATRIX_MOOD_REACTIONS } from "./reactions.ts";
 import { PAUSED_EMOJI } from "../shared/mood-emoji.ts";
 import type { LiveAnswer } from "./live-answer.ts";
 
 /**
  * Renders a core answer: the text, the mood as a reaction on the user's
- * message, a yes/no question. With `live`, the answer was shown as it was
- * written: its messages are edited to the final text instead of sent anew.
+ * message, a voice note when the person hears her (`voiceIn`: they sent
+ * one; or `/voice on`), a yes/no question. With `live`, the answer was
+ * shown as it was written: its messages are edited to the final text
+ * instead of sent anew.
  */
-export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource, result: TurnResult, live?: LiveAnswer): Promise<void> {
+export async function deliverTurn(
+  ctx: MatrixContext,
+  source: MatrixEventSource,
+  result: TurnResult,
+  how: { live?: LiveAnswer; voiceIn?: boolean } = {},
+): Promise<void> {
+  const { live, voiceIn = false } = how;
   if (result.duplicate) return live?.discard();
   // Held back by the budget's cap, the person told already today: a reaction says it arrived, no words.
   if (result.paused && !result.text) {
@@ -35,5 +44,8 @@ export async function deliverTurn(ctx: MatrixContext, source: MatrixEventSource,
       ctx.logger.debug("matrix mood reaction failed", { roomId: source.roomId, error: describeError(err) }),
     );
   }
+  // The text is out and its delivery recorded: the voice note only adds to it.
+  if (result.ok && !result.paused && result.text && ctx.lilo.voice.wants(source.userId, voiceIn))
+    await sendVoiceReply(ctx, source.roomId, source.userId, result.text);
   if (result.question) await sendQuestion(ctx, source.roomId, source.userId, result.question);
 }

@@ -6,6 +6,7 @@ import { diaryReply, thinkReply } from "./on-demand.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import { budgetCommandText } from "../shared/budget-texts.ts";
+import { voiceCommand } from "../shared/voice-command.ts";
 import { sendText, withTyping } from "./render.ts";
 import type { TelegramTexts } from "./texts.ts";
 import { runTurn } from "./turn.ts";
@@ -36,6 +37,7 @@ export function availableCommands(texts: TelegramTexts): BotCommand[] {
     "usage",
     "budget",
     "web",
+    "voice",
   ];
   return names.map((command) => ({ command, description: texts.commands[command] }));
 }
@@ -44,7 +46,7 @@ function helpText(texts: TelegramTexts): string {
   return [texts.helpTitle, ...availableCommands(texts).map((c) => `/${c.command} – ${c.description}`)].join("\n");
 }
 
-/** Registers /start, /help, /model, /memory, /retry, /diary, /think, /push, /usage, /budget and /web (/why and /forget: why.ts). */
+/** Registers /start, /help, /model, /memory, /retry, /diary, /think, /push, /usage, /budget, /web and /voice (/why and /forget: why.ts). */
 export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps): void {
   const { lilo, logger, texts } = deps;
   const say = (ctx: LiloContext, text: string) => sendText(ctx.api, ctx.chat!.id, text, logger);
@@ -64,6 +66,7 @@ export function registerCommands(bot: Composer<LiloContext>, deps: TelegramDeps)
     }
   });
 
+  bot.command("voice", (ctx) => say(ctx, voiceCommand(lilo, ctx.liloUserId, ctx.match)));
   bot.command("usage", (ctx) => say(ctx, usageText(lilo.usage.overview(), lilo.config.persona.language)));
   bot.command("budget", (ctx) => say(ctx, budgetCommandText(lilo.usage.liftBudget(), lilo.config.persona.language)));
 

@@ -66,7 +66,7 @@ export function registerMedia(bot: Bot<LiloContext>, deps: TelegramDeps, files: 
       (reply) => say(ctx, reply),
     );
     if (text === undefined) return;
-    await runTurn(ctx, deps, (options) => lilo.handleMessage(incoming(ctx, text), options));
+    await runTurn(ctx, deps, (options) => lilo.handleMessage(incoming(ctx, text), options), true);
   });
 
   bot.on("message:sticker", async (ctx) => {

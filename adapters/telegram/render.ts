@@ -127,11 +127,18 @@ export async function reactWith(api: Api, chatId: ChatId, messageId: number, emo
 }
 
 /**
- * Runs `work` while showing "typing…" in the chat, repeated every 4 s
+ * Runs `work` while showing "typing…" (or another chat action) in the chat, repeated every 4 s
  * until it is done. A failed chat action is cosmetic and only logged.
  */
-export async function withTyping<T>(api: Api, chatId: ChatId, logger: Logger, work: () => Promise<T>, everyMs = TYPING_EVERY_MS): Promise<T> {
-  const ping = () => api.sendChatAction(chatId, "typing").catch((err: unknown) => logger.debug("typing indicator failed", { error: describeError(err) }));
+export async function withTyping<T>(
+  api: Api,
+  chatId: ChatId,
+  logger: Logger,
+  work: () => Promise<T>,
+  everyMs = TYPING_EVERY_MS,
+  action: "typing" | "record_voice" = "typing",
+): Promise<T> {
+  const ping = () => api.sendChatAction(chatId, action).catch((err: unknown) => logger.debug("chat action failed", { action, error: describeError(err) }));
   void ping();
   const timer = setInterval(() => void ping(), everyMs);
   try {

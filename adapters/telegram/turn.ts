@@ -4,6 +4,7 @@ import { react, reactWith, sendQuestion, setKeyboard, withTyping } from "./rende
 import { PAUSED_REACTION } from "./reactions.ts";
 import { deliverAnswer } from "./deliver.ts";
 import { LiveAnswer } from "./live-answer.ts";
+import { sendVoiceReply } from "./voice.ts";
 
 /**
  * Runs one core turn for a chat and shows its result: "typing…" while the
@@ -13,12 +14,15 @@ import { LiveAnswer } from "./live-answer.ts";
  * reaction on the user's message, and a yes/no question with buttons (the
  * buttons of an earlier question in this chat go once the next message has
  * settled it).
+ * After the text, a voice note when the person hears her (`voiceIn`: they
+ * sent one; or `/voice on`).
  * Returns undefined when the core had nothing to answer (e.g. /retry).
  */
 export async function runTurn(
   ctx: LiloContext,
   deps: TelegramDeps,
   produce: (options: TurnOptions) => Promise<TurnResult | undefined>,
+  voiceIn = false,
 ): Promise<TurnResult | undefined> {
   const chatId = ctx.chat!.id;
   const live = new LiveAnswer(
@@ -50,6 +54,11 @@ export async function runTurn(
   // A reply with /why to one of these messages explains this answer.
   if (result.answerMessageId !== undefined) for (const id of sent) deps.answerMessages.set(`${chatId}:${id}`, result.answerMessageId);
   if (ctx.msg) await react(ctx.api, chatId, ctx.msg.message_id, result.mood, deps.logger);
+  // The text is out and its delivery recorded: the voice note only adds to it.
+  if (result.ok && !result.paused && result.text && deps.lilo.voice.wants(ctx.liloUserId, voiceIn)) {
+    const voiceId = await sendVoiceReply(deps.lilo, ctx.api, chatId, ctx.liloUserId, result.text, deps.logger);
+    if (voiceId !== undefined && result.answerMessageId !== undefined) deps.answerMessages.set(`${chatId}:${voiceId}`, result.answerMessageId);
+  }
   if (result.question) {
     const messageId = await sendQuestion(ctx.api, chatId, result.question, deps.logger);
     if (messageId !== undefined) deps.questionMessages.set(String(chatId), messageId);

@@ -6,6 +6,7 @@
 import { noDiaryText, noThoughtText } from "../../core/internal.ts";
 import { type Lilo, type MemoryHit, type TurnResult } from "../../core/index.ts";
 import { pushNotDelivered } from "../shared/push-texts.ts";
+import { voiceCommand } from "../shared/voice-command.ts";
 import { usageText } from "../shared/usage-texts.ts";
 import { budgetCommandText } from "../shared/budget-texts.ts";
 import { terminalWhyCommand } from "./why-commands.ts";
@@ -107,6 +108,7 @@ export const TERMINAL_COMMANDS: TerminalCommand[] = [
   { name: "push", run: push },
   { name: "usage", run: (s) => s.say(usageText(s.lilo.usage.overview(), s.lilo.config.persona.language)) },
   { name: "budget", run: (s) => s.say(budgetCommandText(s.lilo.usage.liftBudget(), s.lilo.config.persona.language)) },
+  { name: "voice", run: (s, arg) => s.say(voiceCommand(s.lilo, s.userId, arg)) },
   { name: "quit", run: () => undefined },
 ];
 

@@ -5,6 +5,7 @@ import { MOOD_NAMES } from "../../core/internal.ts";
 import { terminalTexts } from "./texts.ts";
 import { PAUSED_EMOJI } from "../shared/mood-emoji.ts";
 import { TerminalLiveAnswer } from "./live-answer.ts";
+import { speakToFile } from "./voice.ts";
 import { helpText, parseCommand, TERMINAL_CHAT, TERMINAL_TRANSPORT, type TerminalSession } from "./commands.ts";
 
 export interface TerminalOptions {
@@ -67,7 +68,10 @@ async function handleLine(s: TerminalSession, text: string, parsed: ReturnType<t
     if (parsed && "unknown" in parsed) return s.say(s.t.unknownCommand(parsed.unknown));
     if (parsed) return await parsed.command.run(s, parsed.arg);
     const live = s.live();
-    s.show(await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT }, { stream: live.stream }), live);
+    const result = await s.lilo.handleMessage({ userId: s.userId, text, transport: TERMINAL_TRANSPORT, chatId: TERMINAL_CHAT }, { stream: live.stream });
+    s.show(result, live);
+    // After `/voice on` (typed messages are no voice notes): the audio file's path beside the text.
+    if (result.ok && !result.paused && result.text && s.lilo.voice.wants(s.userId, false)) await speakToFile(s.lilo, s.userId, result.text, s.say);
   } catch (err) {
     // Refusals and failures in the persona's language; the log keeps the English message.
     s.lilo.logger.warn("terminal line failed", { error: describeError(err) });

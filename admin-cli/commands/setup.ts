@@ -19,6 +19,8 @@ interface SetupFlags {
   baseUrl?: string;
   timezone?: string;
   telegramUser?: string;
+  transcribeUrl?: string;
+  speechUrl?: string;
   matrixUser?: string;
   offline?: boolean;
   yes?: boolean;
@@ -48,6 +50,8 @@ export function registerSetup(program: Command, io: CliIO): void {
     .option("--timezone <zone>", "IANA time zone (default: the system's)")
     .option("--telegram-user <id>", "your numeric Telegram id (the token from TELEGRAM_BOT_TOKEN)")
     .option("--matrix-user <id>", "your Matrix id (homeserver and token from MATRIX_HOMESERVER_URL, MATRIX_ACCESS_TOKEN)")
+    .option("--transcribe-url <url>", "voice notes: an OpenAI-compatible /audio/transcriptions endpoint (key from LILO_TRANSCRIBE_API_KEY)")
+    .option("--speech-url <url>", "voice replies: an OpenAI-compatible /audio/speech endpoint (key from LILO_SPEECH_API_KEY; docs/voice.md)")
     .option("--offline", "no internet: download nothing, say which model files to copy where, and write LILO_EMBEDDING_OFFLINE / LILO_LOCAL_OFFLINE")
     .option("-y, --yes", "ask nothing: take the answers from the options (for scripts and servers)")
     .action(async (o: SetupFlags) => {
@@ -88,6 +92,8 @@ async function runSetupCommand(o: SetupFlags, io: CliIO): Promise<number> {
           ...(o.telegramUser ? { telegramUser: o.telegramUser } : {}),
           ...(o.matrixUser ? { matrixUser: o.matrixUser } : {}),
           ...(o.offline ? { offline: true } : {}),
+          ...(o.transcribeUrl ? { transcribeUrl: o.transcribeUrl } : {}),
+          ...(o.speechUrl ? { speechUrl: o.speechUrl } : {}),
         },
         place,
         (line) => io.err(line),

@@ -27,6 +27,10 @@ export interface ScriptedAnswers {
   matrixUser?: string;
   /** No internet: download nothing, say what to copy where, and write the switches that keep Lilo from downloading. */
   offline?: boolean;
+  /** Voice notes in: an OpenAI-compatible /audio/transcriptions endpoint (its key from LILO_TRANSCRIBE_API_KEY in the environment). */
+  transcribeUrl?: string;
+  /** Voice replies: an OpenAI-compatible /audio/speech endpoint (its key from LILO_SPEECH_API_KEY in the environment). */
+  speechUrl?: string;
 }
 
 /** A problem with one option: the option's name and the problem, nothing written. */
@@ -52,6 +56,7 @@ export async function scriptedSetup(a: ScriptedAnswers, place: SetupPlace, say: 
   Object.assign(lines, isLocal(a.model) ? ownModelLines(a.model, place) : await providerLines(a, env));
   if (a.telegramUser) Object.assign(lines, await scriptedTelegram(a.telegramUser, env, owner));
   if (a.matrixUser) Object.assign(lines, await scriptedMatrix(a.matrixUser, env, owner));
+  Object.assign(lines, voiceLines(a, env));
   const missing = missingFiles(lines, env, place.folders, place.catalogue ?? []);
   missingLines(t, missing).forEach(say);
   // Offline by the option (written to .env) or by the environment (which keeps saying so: nothing to write).
@@ -128,4 +133,20 @@ async function scriptedMatrix(user: string, env: SetupPlace["env"], owner: strin
   if (!homeserver || !token) throw new Error("--matrix-user needs MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN in the environment");
   await matrixWhoami(homeserver, token);
   return { MATRIX_HOMESERVER_URL: homeserver, MATRIX_ACCESS_TOKEN: token, MATRIX_ALLOWED_USERS: `${user}=${owner}` };
+}
+
+/** The transcription and speech endpoints, side by side (docs/voice.md), with their keys when the environment has them. */
+function voiceLines(a: ScriptedAnswers, env: NodeJS.ProcessEnv): EnvLines {
+  const lines: EnvLines = {};
+  if (a.transcribeUrl) {
+    problem("--transcribe-url", check("LILO_TRANSCRIBE_BASE_URL", a.transcribeUrl));
+    lines.LILO_TRANSCRIBE_BASE_URL = a.transcribeUrl;
+    if (env.LILO_TRANSCRIBE_API_KEY) lines.LILO_TRANSCRIBE_API_KEY = env.LILO_TRANSCRIBE_API_KEY;
+  }
+  if (a.speechUrl) {
+    problem("--speech-url", check("LILO_SPEECH_BASE_URL", a.speechUrl));
+    lines.LILO_SPEECH_BASE_URL = a.speechUrl;
+    if (env.LILO_SPEECH_API_KEY) lines.LILO_SPEECH_API_KEY = env.LILO_SPEECH_API_KEY;
+  }
+  return lines;
 }

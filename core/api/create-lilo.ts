@@ -25,6 +25,7 @@ import { assembleLilo } from "./wiring/lilo.ts";
 import { wireHealth } from "./wiring/health.ts";
 import { NO_METRICS } from "../foundation/ports/metrics.ts";
 import { wireReminders } from "./wiring/reminders.ts";
+import { wireSpeech } from "./wiring/speech.ts";
 
 export type { LiloPorts } from "./lilo-ports.ts";
 
@@ -90,6 +91,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
     features,
     reminders: reminding.api,
     transcriber: ports.transcriber ?? createTranscriber(config.media),
+    speech: wireSpeech(foundation, stores, modelling.usage, voice.markers, ports),
     health: wireHealth(foundation.db, clock, stores, metrics, (message, options) => turn.handle(message, options)),
     close: async () => {
       await reminding.scheduler.stop();

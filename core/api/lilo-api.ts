@@ -4,6 +4,7 @@ import type { ChatRequest } from "../foundation/ports/chat-model.ts";
 import type { Logger } from "../foundation/ports/logger.ts";
 import type { Transcriber } from "../foundation/ports/transcriber.ts";
 import type { SettingsApi } from "./settings-api.ts";
+import type { VoiceApi } from "./voice-api.ts";
 import type { IncomingMessage, TurnOptions, TurnResult } from "../conversation/turn/types.ts";
 import type { MemoryBlocks } from "../conversation/turn/memory-blocks.ts";
 import type { MemoryHit } from "../memory/memory.ts";
@@ -110,6 +111,8 @@ export interface Lilo {
   readonly logger: Logger;
   /** Speech to text for voice notes; undefined when no transcription endpoint is configured. */
   readonly transcriber: Transcriber | undefined;
+  /** Voice replies: whether an answer is spoken too, and its voice note (docs/voice.md). */
+  readonly voice: VoiceApi;
   /** One chat turn; never throws for a failed model call (see `TurnResult.ok`). `options.stream` shows the answer as it is written. */
   handleMessage(message: IncomingMessage, options?: TurnOptions): Promise<TurnResult>;
   /** The cheat sheet Lilo would send for this message now, with its memory blocks; stores nothing (derived message vectors aside), calls no model. */

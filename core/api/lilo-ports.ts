@@ -8,6 +8,8 @@ import type { Metrics } from "../foundation/ports/metrics.ts";
 import type { Db } from "../foundation/store/db.ts";
 import type { ModelFactory, ModelLister } from "../foundation/models/registry.ts";
 import type { Transcriber } from "../foundation/ports/transcriber.ts";
+import type { Speaker } from "../foundation/ports/speaker.ts";
+import type { OpusConverter } from "../foundation/providers/ffmpeg-opus.ts";
 import type { Reranker } from "../foundation/ports/reranker.ts";
 import type { Lexicon } from "../foundation/ports/lexicon.ts";
 import type { WebSearch } from "../foundation/ports/web-search.ts";
@@ -56,6 +58,10 @@ export interface LiloPorts {
   webSearch?: WebSearch;
   /** Speech to text for voice notes (otherwise the configured LILO_TRANSCRIBE_BASE_URL endpoint, if any). */
   transcriber?: Transcriber;
+  /** Text to speech for voice replies (otherwise the configured LILO_SPEECH_BASE_URL endpoint, if any). */
+  speaker?: Speaker;
+  /** Converts audio that is not OGG/Opus (otherwise the ffmpeg program, LILO_FFMPEG). */
+  opusConverter?: OpusConverter;
   /** The engine of `local:` models (otherwise one built from LILO_LOCAL_*); closed with Lilo. */
   localModels?: LocalModels;
   /** A cross-encoder for the sheet's chat-log candidates (otherwise LILO_RERANKER_MODEL, if set; off by default). */

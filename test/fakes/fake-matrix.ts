@@ -100,6 +100,8 @@ export interface FakeMatrix {
   sendEvent(roomId: string, senderId: string, type: string, content: Record<string, unknown>): string;
   /** Keeps bytes in the media repository; returns their `mxc://` URI. */
   upload(bytes: Uint8Array | string, contentType: string): string;
+  /** What the media repository holds under an `mxc://` URI (the bot's uploads too). */
+  uploaded(uri: string): { bytes: Buffer; contentType: string } | undefined;
   /** Media ids the bot downloaded, in order. */
   downloads: string[];
   /** Another Matrix client (a user's device) with its own access token, for the key and to-device endpoints; returns the token. */
@@ -197,6 +199,10 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
     // Authenticated media (client v1, what the SDK calls) and the older media/v3 path.
     const download = /^\/_matrix\/(?:client\/v1\/media|media\/v3)\/download\/([^/]+)\/([^/]+)/.exec(req.path);
     if (download) return serveMedia(res, decodeURIComponent(download[2]!));
+    if (req.method === "POST" && /^\/_matrix\/media\/(?:v3|r0)\/upload$/.test(req.path)) {
+      const uri = fake.upload(req.rawBytes, String(req.headers["content-type"] ?? "application/octet-stream"));
+      return sendJson(res, 200, { content_uri: uri });
+    }
     const p = req.path.replace(/^\/_matrix\/client\/(v3|r0)/, "");
     const parts = p.split("/").filter(Boolean).map(decodeURIComponent);
     const body = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, unknown>;
@@ -408,6 +414,9 @@ export async function startFakeMatrix(options: FakeMatrixOptions = {}): Promise<
       const id = `media${media.size + 1}`;
       media.set(id, { bytes: Buffer.from(bytes), contentType });
       return `mxc://fake.server/${id}`;
+    },
+    uploaded(uri) {
+      return media.get(uri.replace("mxc://fake.server/", ""));
     },
     sendEvent(roomId, senderId, type, content) {
       return append("timeline", roomId, senderId, type, content).event_id;

@@ -36,6 +36,14 @@ export interface SentCall {
   at: number;
 }
 
+/** One file the bot uploaded in a multipart call. */
+export interface Upload {
+  method: string;
+  chatId: number;
+  fileName: string;
+  bytes: Buffer;
+}
+
 /** A message as the fake keeps it (sent by the bot or pushed by a test). */
 interface StoredMessage {
   message_id: number;
@@ -62,6 +70,8 @@ export interface FakeTelegram {
   addFile(bytes: Uint8Array | string, ext: string): { file_id: string; file_unique_id: string; file_size: number };
   /** File downloads the bot made (paths without the token), in order. */
   downloads: string[];
+  /** Files the bot uploaded (sendVoice…), with their bytes as sent. */
+  uploads: Upload[];
   /** Queues a message from a user with any fields (photo, caption, voice, sticker, location…) instead of text. */
   pushMedia(m: { fromId: number; chatId: number; fields: Record<string, unknown> }): { message_id: number };
   /** Queues a text message from a user; returns the message (its id is what reactions point at). */
@@ -112,6 +122,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const sent: SentCall[] = [];
   const files = new Map<string, { path: string; bytes: Buffer }>();
   const downloads: string[] = [];
+  const uploads: Upload[] = [];
   let nextUpdate = 1;
   let nextMessage = 1;
   let nextCallback = 1;
@@ -151,7 +162,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     const failure = failures.get(method)?.shift();
     const result: Result = failure
       ? { ok: false, status: failure.status, description: failure.description, ...(failure.retryAfter !== undefined ? { retryAfter: failure.retryAfter } : {}) }
-      : (badEncoding(params) ?? handle(method, params));
+      : (badEncoding(params) ?? handle(method, params, uploadedFiles(req)));
     sent.push({ method, params, ok: result.ok, at: Date.now(), ...(result.ok ? { result: result.result } : { description: result.description }) });
     notify(listeners);
     reply(res, result);
@@ -187,7 +198,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     return ready();
   }
 
-  function handle(method: string, p: Record<string, unknown>): Result {
+  function handle(method: string, p: Record<string, unknown>, parts: { fileName: string; bytes: Buffer }[]): Result {
     switch (method) {
       case "getMe":
         return { ok: true, result: { ...BOT_USER, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } };
@@ -237,6 +248,15 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       case "editMessageText":
       case "editMessageReplyMarkup":
         return edit(method, p);
+      case "sendVoice": {
+        const chatId = Number(p.chat_id);
+        const [file] = parts;
+        if (!file) return { ok: false, status: 400, description: "Bad Request: there is no voice in the request" };
+        uploads.push({ method, chatId, ...file });
+        const id = `voice${uploads.length}`;
+        const voice = { file_id: id, file_unique_id: `u${id}`, duration: 1, mime_type: "audio/ogg", file_size: file.bytes.length };
+        return { ok: true, result: { ...store({ message_id: nextMessage++, date: now(), chat: chatOf(chatId), from: BOT_USER, text: "" }), voice } };
+      }
       case "getFile": {
         const f = files.get(String(p.file_id));
         if (!f) return { ok: false, status: 400, description: "Bad Request: invalid file_id" };
@@ -282,6 +302,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     webhook: undefined,
     drafts: new Map(),
     downloads,
+    uploads,
     addFile(bytes, ext) {
       const id = `file${files.size + 1}`;
       const data = Buffer.from(bytes);
@@ -395,6 +416,26 @@ function parseParams(req: RecordedRequest): Record<string, unknown> {
     }
   }
   return out;
+}
+
+/** The file parts of a multipart body (parts with a filename), read from its bytes. */
+function uploadedFiles(req: RecordedRequest): { fileName: string; bytes: Buffer }[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(String(req.headers["content-type"] ?? ""));
+  if (!boundary) return [];
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const files: { fileName: string; bytes: Buffer }[] = [];
+  let at = req.rawBytes.indexOf(delimiter);
+  while (at >= 0) {
+    const next = req.rawBytes.indexOf(delimiter, at + delimiter.length);
+    if (next < 0) break;
+    const part = req.rawBytes.subarray(at + delimiter.length, next);
+    const headEnd = part.indexOf("\r\n\r\n");
+    const name = /filename=(?:"([^"]*)"|([^;\r\n]+))/i.exec(part.subarray(0, Math.max(0, headEnd)).toString("latin1"));
+    // The part's bytes end before the CRLF that precedes the next delimiter.
+    if (headEnd >= 0 && name) files.push({ fileName: name[1] ?? name[2]!, bytes: Buffer.from(part.subarray(headEnd + 4, part.length - 2)) });
+    at = next;
+  }
+  return files;
 }
 
 /** Form bodies carry objects as JSON strings. */

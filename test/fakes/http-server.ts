@@ -9,6 +9,8 @@ export interface RecordedRequest {
   headers: IncomingMessage["headers"];
   body: unknown;
   rawBody: string;
+  /** The body's bytes as they came (uploads are binary). */
+  rawBytes: Buffer;
 }
 
 export type FakeHandler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
@@ -29,7 +31,8 @@ export async function startFakeServer(handler: FakeHandler): Promise<FakeServer>
   async function record(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const rawBody = Buffer.concat(chunks).toString("utf8");
+    const rawBytes = Buffer.concat(chunks);
+    const rawBody = rawBytes.toString("utf8");
     let body: unknown = rawBody;
     if (rawBody && (req.headers["content-type"] ?? "").includes("json")) {
       try {
@@ -39,7 +42,7 @@ export async function startFakeServer(handler: FakeHandler): Promise<FakeServer>
       }
     }
     const u = new URL(req.url ?? "/", "http://127.0.0.1");
-    const rec: RecordedRequest = { method: req.method ?? "GET", path: u.pathname, query: u.searchParams, headers: req.headers, body, rawBody };
+    const rec: RecordedRequest = { method: req.method ?? "GET", path: u.pathname, query: u.searchParams, headers: req.headers, body, rawBody, rawBytes };
     requests.push(rec);
     try {
       await handler(rec, res);

@@ -29,3 +29,18 @@ export function decryptAttachment(file: EncryptedFile, data: Uint8Array): Buffer
     throw new MatrixCryptoError("the encrypted attachment cannot be opened (wrong key or damaged file)", { cause: err });
   }
 }
+
+/**
+ * Encrypts a file for an encrypted room (AES-CTR with a fresh key, SHA-256
+ * of the result): the bytes to upload, and the `file` of the message
+ * without its `url` (known once uploaded).
+ */
+export function encryptAttachment(data: Uint8Array): { data: Uint8Array; file: Omit<EncryptedFile, "url"> } {
+  try {
+    const encrypted = Attachment.encrypt(new Uint8Array(data));
+    const info = JSON.parse(encrypted.mediaEncryptionInfo ?? "{}") as Omit<EncryptedFile, "url">;
+    return { data: encrypted.encryptedData, file: { v: info.v, key: info.key, iv: info.iv, hashes: info.hashes } };
+  } catch (err) {
+    throw new MatrixCryptoError("the attachment could not be encrypted", { cause: err });
+  }
+}

@@ -116,6 +116,11 @@ export class MatrixE2ee {
     if (this.waiting.length > before) logger.info("matrix encrypted messages wait for their room key", { waiting: this.waiting.length });
   }
 
+  /** Is the room end-to-end encrypted (so an attachment must be encrypted before it is uploaded)? */
+  isEncrypted(roomId: string): Promise<boolean> {
+    return this.parts.rooms.isEncrypted(roomId);
+  }
+
   /**
    * What to send for an event: in an encrypted room its `m.room.encrypted`
    * form (redactions stay plain, as the spec wants), elsewhere unchanged.

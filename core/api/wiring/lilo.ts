@@ -4,6 +4,7 @@
  * API, each handed only the services it works on.
  */
 import type { Transcriber } from "../../foundation/ports/transcriber.ts";
+import type { VoiceApi } from "../voice-api.ts";
 import type { Health } from "./health.ts";
 import type { LiveSettings } from "../../foundation/settings/live-settings.ts";
 import type { Questions } from "../../conversation/questions/questions.ts";
@@ -62,6 +63,8 @@ interface LiloParts {
   features: BackgroundFeatures;
   reminders: RemindersApi;
   transcriber: Transcriber | undefined;
+  /** Voice replies. */
+  speech: VoiceApi;
   /** The timed chat turn and the health use cases. */
   health: Health;
   /** Stops push delivery, waits for background work, closes the indexes, the local models and the database. */
@@ -83,6 +86,7 @@ export function assembleLilo(p: LiloParts): Lilo {
     clock,
     logger,
     transcriber: p.transcriber,
+    voice: p.speech,
     handleMessage: (message, options) => p.health.handleMessage(message, options),
     retry: (userId, options) => turn.retry(userId, options),
     inbox: inboxApi(p),

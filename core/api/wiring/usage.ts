@@ -29,6 +29,8 @@ export interface UsageParts {
   wrap(model: ChatModel): ChatModel;
   /** Runs `listener` after each recorded call (the budget warning). */
   afterCall(listener: () => void): void;
+  /** To be told after a call recorded outside `wrap` (speech): prunes and runs the listeners. */
+  recorded(): void;
 }
 
 /** Builds the usage parts from the configuration (`costs` is live: budgets apply as soon as they change). */
@@ -56,6 +58,7 @@ export function usageLedger(config: LiloConfig, db: Db, clock: Clock, logger: Lo
     prices,
     wrap: (model) => recordingUsage(model, recording),
     afterCall: (listener) => void listeners.push(listener),
+    recorded,
   };
 }
 

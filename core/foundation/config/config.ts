@@ -112,7 +112,7 @@ function complete(raw: RawConfig) {
     },
     analysis: { ...raw.analysis, dir: raw.analysis.dir ? inHome(raw.analysis.dir) : `${dataDir}/analyses` },
     lookup: lookupConfig(raw.lookup),
-    media: mediaConfig(raw.media),
+    media: mediaConfig(raw.media, providers.openai?.apiKey),
   };
 }
 

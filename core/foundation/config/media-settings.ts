@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { int, opt, positiveInt, setting as s, url } from "./rules.ts";
+import { speechSettings } from "./speech-settings.ts";
 
 /* Photos and voice notes. */
 
@@ -27,5 +28,11 @@ export const mediaSettings = z.object({
     apiKey: s(opt(), { env: "LILO_TRANSCRIBE_API_KEY", doc: "the endpoint's key (a local server may need none)", group: "media", secret: true }),
     timeoutMs: s(positiveInt(60_000), { env: "LILO_TRANSCRIBE_TIMEOUT_MS", doc: "per voice note", group: "media" }),
     maxRetries: s(int(2), { env: "LILO_TRANSCRIBE_MAX_RETRIES", doc: "by the SDK, as for model calls", group: "media" }),
+  }),
+  speech: speechSettings,
+  voiceReplies: s(z.enum(["auto", "always", "off"]).default("auto"), {
+    env: "LILO_VOICE_REPLIES",
+    doc: "with a speech endpoint: auto = a voice note is answered with one, always = every answer, off = never; /voice on|off per person",
+    group: "media",
   }),
 });

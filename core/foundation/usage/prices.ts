@@ -26,6 +26,9 @@ const DEFAULT_PRICES: PriceTable = {
   "gpt-4o-mini": { input: 0.15, cachedInput: 0.075, output: 0.6 },
   "deepseek-chat": { input: 0.28, cachedInput: 0.028, output: 0.42 },
   "deepseek-reasoner": { input: 0.28, cachedInput: 0.028, output: 0.42 },
+  // Speech models are billed by the characters read out: their "input" is a price per million characters.
+  "tts-1": { input: 15, cachedInput: 15, output: 0 },
+  "tts-1-hd": { input: 30, cachedInput: 30, output: 0 },
 };
 
 /** Providers that run on the owner's machine: every call costs nothing. */
