@@ -8,12 +8,7 @@ import type { HistoryFormat } from "../memory/history/history-types.ts";
 import { readExport } from "../memory/history/read-export.ts";
 import { chunkSizes } from "../memory/history/extraction-chunks.ts";
 import { historySystemPrompt } from "../background/history/history-prompt.ts";
-import {
-  importRef,
-  type HistoryExtraction,
-  type HistoryExtractionOutcome,
-  type HistoryExtractionProgress,
-} from "../background/history/history-extraction.ts";
+import { importRef, type HistoryExtraction, type HistoryExtractionOutcome, type HistoryExtractionProgress } from "../background/history/history-extraction.ts";
 
 export type { HistoryPlan, PlannedSpeaker, SpeakerRole } from "../memory/history/history-plan.ts";
 export type { HistoryImport } from "../foundation/store/history-imports.ts";

@@ -42,7 +42,9 @@ export interface HistoryPiece {
 }
 
 /** The call's outcome: the items, or the problem of an answer that was no usable JSON; with the characters sent and received. */
-export type HistoryCall = { ok: true; extraction: HistoryExtraction; sentChars: number; receivedChars: number } | { ok: false; problem: string; sentChars: number; receivedChars: number };
+export type HistoryCall =
+  | { ok: true; extraction: HistoryExtraction; sentChars: number; receivedChars: number }
+  | { ok: false; problem: string; sentChars: number; receivedChars: number };
 
 /** Runs the call; a model error (budget spent, server down) is thrown to the caller. */
 export async function extractHistoryPiece(model: ChatModel, piece: HistoryPiece, maxTokens: number): Promise<HistoryCall> {

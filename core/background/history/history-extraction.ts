@@ -31,6 +31,7 @@ const BATCH = 600;
 
 const progressSchema = z.object({
   importId: z.number().int(),
+  format: z.string(),
   /** The last message read: the next piece starts after it. */
   lastMessageId: z.number().int(),
   /** Messages read so far, of `total`. */
@@ -88,6 +89,7 @@ export class HistoryExtraction {
     const total = this.d.imports.countAfter(userId, importId, 0);
     const p: z.infer<typeof progressSchema> = {
       importId,
+      format: this.d.imports.get(userId, importId)?.format ?? "unknown",
       lastMessageId: 0,
       done: 0,
       total,

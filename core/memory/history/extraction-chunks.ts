@@ -42,7 +42,7 @@ export function firstChunk<T extends ChunkLine>(lines: T[], meName: string, maxC
 export function chunkSizes(lines: ChunkLine[], meName: string, maxChars: number): { calls: number; chars: number } {
   let calls = 0;
   let chars = 0;
-  for (let at = 0; at < lines.length; ) {
+  for (let at = 0; at < lines.length;) {
     const chunk = firstChunk(lines.slice(at, at + 2_000), meName, maxChars);
     calls++;
     chars += chunk.reduce((n, l) => n + transcriptLine(l, meName, maxChars).length + 1, 0);
