@@ -18,6 +18,7 @@ import { MAINTENANCE_KIND_PREFIX, type Job, type JobsStore } from "../../foundat
 import { currentProcess, isRunning } from "../../foundation/store/writer-lock.ts";
 import { ConfigError, LiloError, describeError } from "../../foundation/errors.ts";
 import { tagCalls } from "../../foundation/usage/call-tags.ts";
+import { isCancelled } from "../../foundation/models/call-gate.ts";
 import type { Memory } from "../../memory/memory.ts";
 import type { Persona } from "../../conversation/persona/persona.ts";
 import { firstChunk, transcriptLine } from "../../memory/history/extraction-chunks.ts";
@@ -182,6 +183,11 @@ export class HistoryExtraction {
       try {
         written = await this.readPiece(p.userId, piece, { ref, title: imp.fileName, me: imp.me, userName }, p);
       } catch (err) {
+        // Lilo is stopping: the piece is read again on the next run.
+        if (isCancelled(err)) {
+          this.save({ ...p, owner: null });
+          return "stopped";
+        }
         const spent = err instanceof LiloError && err.code === "budget-spent";
         if (spent || err instanceof ConfigError) {
           const paused = spent ? err.message : `no model to extract with: ${err.message}`;
