@@ -190,7 +190,8 @@ export class HistoryExtraction {
         }
         const spent = err instanceof LiloError && err.code === "budget-spent";
         if (spent || err instanceof ConfigError) {
-          const paused = spent ? err.message : `no model to extract with: ${err.message}`;
+          // The configuration's own sentence lists every way to a model; here it is enough to say that one is missing.
+          const paused = spent ? err.message : "no language model is configured to extract with (npx lilo setup sets one)";
           this.save({ ...p, paused, owner: null });
           this.d.logger.info("history extraction paused", { reason: paused, importId: p.importId, done: p.done, total: p.total });
           return { paused };
