@@ -5,6 +5,7 @@ import { createLilo, type Lilo, type LiloConfig } from "../../../core/index.ts";
 import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { runCli } from "../../helpers/cli.ts";
+import { WHY_TEXTS } from "../../../adapters/shared/why-texts.ts";
 import { startFakeOpenAI, type FakeOpenAI, type OpenAIRequestBody } from "../../fakes/fake-openai.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures/history");
@@ -84,7 +85,8 @@ describe("memories from an imported chat, in the background", () => {
       { text: "Mara wohnt in der Gartenstraße 12, dritter Stock", subject: "Mara", provenance: "import", provenance_ref: "whatsapp:1" },
     ]);
     const id = db.prepare("SELECT id FROM notes WHERE subject = 'Mara'").pluck().get() as number;
-    expect((await runCli(open, ["memory", "show", String(id)])).out).toContain("import whatsapp:1");
+    expect((await runCli(open, ["memory", "show", String(id)])).out).toContain("from:  import whatsapp:1");
+    expect(WHY_TEXTS.en.from({ kind: "import", ref: "whatsapp:1" })).toBe("imported (whatsapp:1)");
   });
 
   it("shows the speakers' names in the transcript the model reads, the person's lines under their own", async () => {
