@@ -5,8 +5,8 @@ import { CrashWorld, tokens, until } from "./world.ts";
 
 /**
  * The extraction of an imported chat, killed with SIGKILL in the middle of
- * its pieces, goes on from the piece it was reading: the real `lilo` CLI,
- * each run its own process.
+ * its pieces, goes on from the piece it was reading when the bot starts: the
+ * real `lilo` CLI and the real bot, each its own process.
  */
 describe("history extraction killed and resumed", () => {
   let w: CrashWorld;
@@ -19,7 +19,7 @@ describe("history extraction killed and resumed", () => {
     await w?.close();
   });
 
-  it("kill -9 while it reads the third conversation: the next run reads only what was left, each conversation once", async () => {
+  it("kill -9 while it reads the third conversation: the bot's next start reads only what was left, each conversation once", async () => {
     // Five conversations, a day apart, each with its own token: the fake model holds the third one's answer.
     const lines = conversations.map(
       (t, i) => `0${i + 1}.11.25, 18:0${i} - Christian: Ich trinke heute grünen Tee (${t}).\n0${i + 1}.11.25, 18:1${i} - Mara: Schön!`,
@@ -44,11 +44,16 @@ describe("history extraction killed and resumed", () => {
     expect(conversations.map(asked)).toEqual([1, 1, 1, 0, 0]);
 
     w.release();
-    const second = w.cli(["import-history", "extract"]);
-    expect(await second.exited).toBe(0);
-    expect(second.output()).toContain("import 1: memories done");
+    // The bot's start continues it in the background.
+    const bot = await w.startBot();
+    await until(
+      () => w.query(`SELECT id FROM jobs WHERE kind = 'maintenance:history-extraction' AND status = 'pending'`).length === 0,
+      60_000,
+      () => bot.output(),
+    );
+    expect(bot.output()).toContain("continuing the memories of imported chats");
+    await w.kill(bot);
     // The third is asked again (its answer never came); the first two are not.
     expect(conversations.map(asked)).toEqual([1, 1, 2, 1, 1]);
-    expect(w.query(`SELECT id FROM jobs WHERE kind = 'maintenance:history-extraction' AND status = 'pending'`)).toHaveLength(0);
   }, 60_000);
 });
