@@ -14,6 +14,17 @@ const FIXTURES = join(import.meta.dirname, "../../fixtures/history");
 function answer(body: OpenAIRequestBody): string {
   const chat = body.messages.at(-1)!.content;
   if (!body.messages[0]!.content.includes("old chat")) return "{}";
+  if (chat.includes("marathon"))
+    return JSON.stringify({
+      facts: [
+        { text: "The user runs the Berlin marathon next September", about: "user" },
+        // The assistant's advice and its own words: no one's facts.
+        { text: "ChatGPT recommends strength work for the hips", about: "ChatGPT" },
+        { text: "The assistant finds knee pain common", about: "lilo" },
+      ],
+      profile: [],
+      important: [],
+    });
   if (chat.includes("Kletterkurs"))
     return JSON.stringify({ facts: [{ text: "Jonas hat im Dezember einen Kletterkurs gebucht", about: "user" }], profile: [], important: [] });
   return JSON.stringify({
@@ -111,6 +122,15 @@ describe("memories from an imported chat, in the background", () => {
     // Only the piece it had not read yet.
     expect(llm.requests).toHaveLength(2);
     expect(rows("SELECT id FROM jobs WHERE status = 'pending'")).toHaveLength(0);
+  });
+
+  it("keeps nothing an assistant of the export said as a fact, neither its own nor Lilo's", async () => {
+    const f = join(t.dir, "conversations.json");
+    copyFileSync(join(FIXTURES, "chatgpt-conversations.json"), f);
+    await runCli(open, ["import-history", f, "--apply"]);
+    expect(rows<{ text: string; subject: string }>("SELECT text, subject FROM notes")).toEqual([
+      { text: "The user runs the Berlin marathon next September", subject: "user" },
+    ]);
   });
 
   it("forgets the extracted memories with the messages on undo", async () => {
