@@ -126,9 +126,9 @@ export function historyApi(d: HistoryDeps): HistoryApi {
         me: plan.me,
         now,
         rows: plan.planned,
+        // Their memories follow in the background, resumable: the job is written with the messages.
+        within: (r) => void (r.added && d.extraction.queue(plan.userId, r.id)),
       });
-      // The messages are in the chat log now; their memories follow in the background, resumable.
-      if (done.added) d.extraction.queue(plan.userId, done.id);
       return done;
     },
     extract: (o) => d.extraction.run(o),

@@ -89,7 +89,17 @@ export class HistoryImports {
    * Writes the import's row and its new messages in one transaction (rows
    * sorted by the caller); returns the import's id and how many were new.
    */
-  write(o: { userId: string; format: string; fileName: string; fileHash: string; me: string; now: string; rows: HistoryRow[] }): { id: number; added: number } {
+  write(o: {
+    userId: string;
+    format: string;
+    fileName: string;
+    fileHash: string;
+    me: string;
+    now: string;
+    rows: HistoryRow[];
+    /** Runs inside the same transaction once the rows are in (the extraction's job is recorded with them, so a kill cannot split them). */
+    within?: (written: { id: number; added: number }) => void;
+  }): { id: number; added: number } {
     return writeTransaction(this.db, () => {
       const id = Number(
         prepared(this.db, `INSERT INTO history_imports (user_id, format, file_name, file_hash, me, created_at) VALUES (?, ?, ?, ?, ?, ?)`).run(
@@ -130,6 +140,7 @@ export class HistoryImports {
         `DELETE FROM conversations WHERE user_id = ? AND id IN (${[...conversations.values()].map(() => "?").join(",") || "NULL"}) AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = conversations.id)`,
       ).run(o.userId, ...conversations.values());
       prepared(this.db, `UPDATE history_imports SET messages = ? WHERE id = ?`).run(added, id);
+      o.within?.({ id, added });
       return { id, added };
     });
   }
