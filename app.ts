@@ -161,6 +161,8 @@ async function serve(lilo: Lilo, logger: Logger, out: { sink: { write: (line: st
   // A reindex a crash interrupted, or rows written while the embedding model was missing, are embedded in the
   // background once the model is there; meanwhile search falls back to what it has (keywords).
   const reindexing = resumeReindex(lilo, logger);
+  // Memories from imported chats that a kill or a spent budget left half read go on in the background.
+  const importing = resumeHistoryExtraction(lilo, logger);
   const adapters = await startConfiguredAdapters(lilo, logger);
   // Lilo's pages (LILO_WEB_PORT), stopped with the adapters.
   const pages = await startBotPages(lilo, logger);
@@ -177,6 +179,7 @@ async function serve(lilo: Lilo, logger: Logger, out: { sink: { write: (line: st
     for (const a of adapters) await a.stop();
     await pages?.close();
     await reindexing.stop();
+    await importing.stop();
     await lilo.close();
     return 1;
   }
@@ -197,7 +200,7 @@ async function serve(lilo: Lilo, logger: Logger, out: { sink: { write: (line: st
       lilo,
       logger,
       graceMs: lilo.config.run.shutdownGraceS * 1000,
-      stopIntake: () => [jobs?.stop(), ...running.map((a) => a.stop()), pages?.close(), reindexing.stop()],
+      stopIntake: () => [jobs?.stop(), ...running.map((a) => a.stop()), pages?.close(), reindexing.stop(), importing.stop()],
     });
     await health?.close();
   };
@@ -258,6 +261,31 @@ function resumeReindex(lilo: Lilo, logger: Logger): { stop(): Promise<void> } {
       if (err instanceof LiloError && err.code === "locked") logger.info(describeError(err));
       else logger.error("could not finish the interrupted reindex; run `lilo reindex --apply`", { error: describeError(err) });
     },
+  );
+  return {
+    stop: async () => {
+      abort.abort();
+      await run;
+    },
+  };
+}
+
+/**
+ * Continues the extraction of imported chats (`lilo import-history`) that a
+ * kill or a spent budget left unfinished; `stop()` ends it between pieces
+ * (it stays resumable) and waits, before the database closes.
+ */
+function resumeHistoryExtraction(lilo: Lilo, logger: Logger): { stop(): Promise<void> } {
+  const abort = new AbortController();
+  const pending = lilo.history.extracting();
+  if (pending.length) logger.info("continuing the memories of imported chats in the background", { imports: pending.map((p) => p.importId) });
+  const run = (pending.length ? lilo.history.extract({ signal: abort.signal }) : Promise.resolve(undefined)).then(
+    (outcome) => {
+      if (outcome?.paused) logger.info(`imported chats wait for their memories: ${outcome.paused}`);
+      else if (outcome?.finished.length) logger.info("memories of imported chats done", { imports: outcome.finished });
+    },
+    (err: unknown) =>
+      logger.error("could not finish the memories of an imported chat; `lilo import-history extract` tries again", { error: describeError(err) }),
   );
   return {
     stop: async () => {

@@ -47,7 +47,7 @@ export { formatMoney, formatTokens, spendOfLimit } from "./foundation/usage/spen
 // Names the use cases take (the CLI offers them as choices before any core code runs).
 export { EXPORT_STORES, DEDUPE_STORES, type ExportStore, type DedupeStore } from "./api/names.ts";
 export { IMPORT_STORES, type ImportStore } from "./memory/transfer/import-stores.ts";
-export { HISTORY_FORMATS, type HistoryDryRun, type HistoryFormat } from "./api/history-api.ts";
+export { HISTORY_FORMATS, type HistoryDryRun, type HistoryFormat, type HistoryExtractionProgress } from "./api/history-api.ts";
 export { VECTOR_STORES, type VectorStore, type VectorIndexState } from "./foundation/ports/vector-index.ts";
 
 // Configuration: the start-up checks, Lilo's home, the table behind `.env.example` and `lilo settings`.

@@ -22,7 +22,7 @@ export const WHY_TEXTS = {
             : p.kind === "lookup"
               ? `nachgeschlagen${p.ref ? ` (${p.ref})` : ""}`
               : p.kind === "import"
-                ? "importiert"
+                ? `importiert${p.ref ? ` (${p.ref})` : ""}`
                 : "vom Betreiber",
     about: (s: string) => (s === "user" ? "" : s === "lilo" ? " · über mich" : ` · über ${s}`),
     wrong: "stimmt nicht",
@@ -49,7 +49,7 @@ export const WHY_TEXTS = {
             : p.kind === "lookup"
               ? `looked up${p.ref ? ` (${p.ref})` : ""}`
               : p.kind === "import"
-                ? "imported"
+                ? `imported${p.ref ? ` (${p.ref})` : ""}`
                 : "by the operator",
     about: (s: string) => (s === "user" ? "" : s === "lilo" ? " · about me" : ` · about ${s}`),
     wrong: "wrong",

@@ -7,6 +7,7 @@ import { registerLogin, registerLogout, requireSession } from "./auth.tsx";
 import { Shell } from "./layout.tsx";
 import { registerCorrections } from "./pages/corrections.tsx";
 import { registerForget } from "./pages/forget.tsx";
+import { registerHistory } from "./pages/history.tsx";
 import { registerJournal } from "./pages/journal.tsx";
 import { registerMemories } from "./pages/memories.tsx";
 import { registerProfile } from "./pages/profile.tsx";
@@ -65,7 +66,16 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   app.use(requireSession(deps));
   registerLogout(app, deps);
   app.get("/", (c) => c.redirect(href(c.get("viewer"), "/memories"), 303));
-  for (const register of [registerMemories, registerForget, registerProfile, registerJournal, registerTopics, registerRules, registerCorrections])
+  for (const register of [
+    registerMemories,
+    registerForget,
+    registerProfile,
+    registerJournal,
+    registerTopics,
+    registerRules,
+    registerCorrections,
+    registerHistory,
+  ])
     register(app, deps);
   registerInsight(app, deps);
   registerSettings(app, deps);

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { recallLine, type ContactStatus } from "../../core/internal.ts";
+import { recallLine, type ContactStatus, type HistoryExtractionProgress } from "../../core/internal.ts";
 import type { Lilo } from "../../core/index.ts";
 import type { CliIO, LiloOpener } from "../context.ts";
 import { localStamp } from "./local-time.ts";
@@ -17,8 +17,10 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
         const contacts = await statusRows(lilo);
         // How the bot recalls, once the embedding model went missing: by words only, catching up, or full again.
         const recall = lilo.maintenance.recallState();
+        // Imported chats whose memories are still being read (or wait for the budget).
+        const imports = lilo.history.extracting().map((p) => ({ name: `history import ${p.importId}`, ...p, line: extractionLine(p) }));
         if (o.json) {
-          io.out(JSON.stringify(recall ? [...contacts, { name: "recall", ...recall, line: recallLine(recall) }] : contacts));
+          io.out(JSON.stringify([...contacts, ...(recall ? [{ name: "recall", ...recall, line: recallLine(recall) }] : []), ...imports]));
           return 0;
         }
         const now = lilo.clock.now().getTime();
@@ -33,6 +35,7 @@ export function registerStatus(program: Command, open: LiloOpener, io: CliIO): v
           io.out(`${r.name.padEnd(34)} ${ok}${failed}`);
         }
         if (recall) io.out(recallLine(recall));
+        for (const p of imports) io.out(p.line);
         io.out(todaysSpend(lilo));
         return 0;
       }),
@@ -53,6 +56,13 @@ async function statusRows(lilo: Lilo): Promise<ContactStatus[]> {
   }
   for (const name of expected) if (!contacts.some((c) => c.name === name)) contacts.push({ name });
   return contacts;
+}
+
+/** One import's extraction as status shows it: how far it got, and why it waits. */
+function extractionLine(p: HistoryExtractionProgress): string {
+  const share = p.total ? Math.floor((p.done / p.total) * 100) : 100;
+  const state = p.paused ? `; paused: ${p.paused}` : "; continues in the background (lilo import-history extract runs it now)";
+  return `history import ${p.importId} (${p.format}): memories from ${p.done} of ${p.total} messages (${share} %)${state}`;
 }
 
 function ago(now: number, iso: string): string {

@@ -6,9 +6,25 @@ import type { Forgetting } from "../memory/forgetting/forget-everywhere.ts";
 import { planHistory, type HistoryPlan } from "../memory/history/history-plan.ts";
 import type { HistoryFormat } from "../memory/history/history-types.ts";
 import { readExport } from "../memory/history/read-export.ts";
+import { chunkSizes } from "../memory/history/extraction-chunks.ts";
+import { historySystemPrompt } from "../background/history/history-prompt.ts";
+import { importRef, type HistoryExtraction, type HistoryExtractionOutcome, type HistoryExtractionProgress } from "../background/history/history-extraction.ts";
 
 export type { HistoryPlan, PlannedSpeaker, SpeakerRole } from "../memory/history/history-plan.ts";
 export type { HistoryImport } from "../foundation/store/history-imports.ts";
+export type { HistoryExtractionOutcome, HistoryExtractionProgress } from "../background/history/history-extraction.ts";
+
+/** What the background extraction of an import would cost, as the dry run shows it. */
+export interface HistoryCostEstimate {
+  /** Extraction calls: one a conversation, or a piece of a long one. */
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** "provider:model" of the extraction role, undefined when no model is configured. */
+  model: string | undefined;
+  /** In the price table's currency; undefined when the model has no price. */
+  cost: number | undefined;
+}
 export { HISTORY_FORMATS, HISTORY_FILE_MAX_BYTES, HISTORY_MESSAGE_MAX_CHARS, type HistoryFormat } from "../memory/history/history-types.ts";
 
 /** A plan with what the chat log already holds of it. */
@@ -16,6 +32,8 @@ export interface HistoryDryRun extends HistoryPlan {
   userId: string;
   /** Messages the chat log does not hold yet: what `apply` would add. */
   newMessages: number;
+  /** The background extraction over the new messages. */
+  estimate: HistoryCostEstimate;
 }
 
 /**
@@ -29,10 +47,17 @@ export interface HistoryApi {
   plan(bytes: Uint8Array, o: { fileName: string; userId: string; format?: HistoryFormat | "auto" | undefined; me?: string | undefined }): HistoryDryRun;
   /** Writes the plan's new messages; refused while it is not known which speaker is the person. */
   apply(plan: HistoryDryRun): { id: number; added: number };
+  /**
+   * Runs the background extraction of every import not yet read to its end
+   * (a killed run continues where it stopped); a spent budget pauses it.
+   */
+  extract(o?: { signal?: AbortSignal; onProgress?: (p: HistoryExtractionProgress) => void }): Promise<HistoryExtractionOutcome>;
+  /** The extractions not finished yet, with their progress (`lilo status`). */
+  extracting(userId?: string): HistoryExtractionProgress[];
   /** The user's imports, newest first. */
   list(userId: string): HistoryImport[];
-  /** Forgets every message an import brought (`apply: false` only counts them). */
-  undo(userId: string, id: number, o: { apply: boolean }): Promise<{ import: HistoryImport; messages: number }>;
+  /** Forgets every message an import brought and every memory extracted from them (`apply: false` only counts them). */
+  undo(userId: string, id: number, o: { apply: boolean }): Promise<{ import: HistoryImport; messages: number; memories: number }>;
 }
 
 /** What the history use cases need. */
@@ -44,6 +69,35 @@ export interface HistoryDeps {
   pauseMinutes: number;
   /** The names Lilo knows each user by. */
   userNames: Record<string, string>;
+  extraction: HistoryExtraction;
+  /** The extraction role's model and its price for these tokens (undefined: no model or no price). */
+  price(inputTokens: number, outputTokens: number): { model: string | undefined; cost: number | undefined };
+  /** One extraction call reads at most this many characters of transcript. */
+  maxInputChars: number;
+  assistantName: string;
+  language: "de" | "en";
+}
+
+/** What an extraction answer is taken to cost in tokens, for the estimate: a short JSON object. */
+const ANSWER_TOKENS = 150;
+/** About four characters a token, as the usage ledger estimates. */
+const CHARS_PER_TOKEN = 4;
+
+/** The cost of extracting the plan's new messages. */
+function estimate(d: HistoryDeps, plan: HistoryPlan, have: Set<string>, userId: string): HistoryCostEstimate {
+  const rows = plan.planned.filter((r) => !have.has(r.key));
+  const me = plan.me ?? "";
+  const { calls, chars } = chunkSizes(rows, me, d.maxInputChars);
+  const system = historySystemPrompt({
+    userName: d.userNames[userId] ?? me,
+    meName: me,
+    others: plan.speakers.filter((s) => s.as !== "me").map((s) => ({ name: s.name, assistant: s.as === "assistant" })),
+    assistantName: d.assistantName,
+    language: d.language,
+  }).length;
+  const inputTokens = Math.ceil((chars + calls * (system + 40)) / CHARS_PER_TOKEN);
+  const outputTokens = calls * ANSWER_TOKENS;
+  return { calls, inputTokens, outputTokens, ...d.price(inputTokens, outputTokens) };
 }
 
 /** Builds the history import use cases. */
@@ -58,13 +112,13 @@ export function historyApi(d: HistoryDeps): HistoryApi {
         o.userId,
         plan.planned.map((r) => r.key),
       );
-      return { ...plan, userId: o.userId, newMessages: plan.planned.filter((r) => !have.has(r.key)).length };
+      return { ...plan, userId: o.userId, newMessages: plan.planned.filter((r) => !have.has(r.key)).length, estimate: estimate(d, plan, have, o.userId) };
     },
     apply: (plan) => {
       if (plan.me === undefined)
         throw new LiloError("invalid-input", `which speaker are you? Say it with --me (${plan.speakers.map((s) => s.name).join(", ")})`);
       const now = d.clock.now().toISOString();
-      return d.imports.write({
+      const done = d.imports.write({
         userId: plan.userId,
         format: plan.format,
         fileName: plan.fileName,
@@ -72,19 +126,30 @@ export function historyApi(d: HistoryDeps): HistoryApi {
         me: plan.me,
         now,
         rows: plan.planned,
+        // Their memories follow in the background, resumable: the job is written with the messages.
+        within: (r) => void (r.added && d.extraction.queue(plan.userId, r.id)),
       });
+      return done;
     },
+    extract: (o) => d.extraction.run(o),
+    extracting: (userId) => d.extraction.pending(userId),
     list: (userId) => d.imports.list(userId),
     undo: async (userId, id, o) => {
       const found = d.imports.get(userId, id);
       if (!found) throw new NotFoundError(`no import ${id} of ${userId} (lilo import-history list shows them)`);
       const ids = d.imports.messageIds(userId, id);
+      const memories = d.imports.derived(userId, importRef(found.format, id));
       if (o.apply) {
-        const items = ids.map((mid) => ({ kind: "messages" as const, id: mid, text: "", createdAt: "", match: "words" as const, action: "redact" as const }));
+        // The extraction stops first, so it writes nothing more from messages about to go.
+        d.extraction.cancel(userId, id);
+        const items = [
+          ...ids.map((mid) => ({ kind: "messages" as const, id: mid, text: "", createdAt: "", match: "words" as const, action: "redact" as const })),
+          ...memories.map((m) => ({ ...m, match: "words" as const, action: "remove" as const })),
+        ];
         await d.forgetting.apply({ userId, words: [], items });
         d.imports.markUndone(userId, id, d.clock.now().toISOString());
       }
-      return { import: found, messages: ids.length };
+      return { import: found, messages: ids.length, memories: memories.length };
     },
   };
 }

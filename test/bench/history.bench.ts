@@ -4,7 +4,10 @@
  * 24-hour dates, a multi-line message in every fifty, media lines) read,
  * planned and written into the chat log through `lilo import-history`'s own
  * use cases, then the time until recall on it answers (the user's keyword
- * index built), and the process's memory. Run alone with BENCH_ONLY=history.
+ * index built), and the process's memory; then the background extraction
+ * over it with a fake model that answers at once (one fact a call): calls and
+ * tokens per 1,000 messages, calls per conversation, and the time the rest of
+ * Lilo takes around the calls. Run alone with BENCH_ONLY=history.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,8 +15,28 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { mb, sentence } from "./bench-kit.ts";
 import { createLilo, loadConfig, type ChatModel, type Embedder } from "../../core/index.ts";
+import type { ChatRequest, ChatResponse } from "../../core/foundation/ports/chat-model.ts";
 
-const unusedModel: ChatModel = { provider: "bench", model: "none", complete: () => Promise.reject(new Error("the benchmark never calls a model")) };
+/** The extraction's model: answers at once with one fact, counting calls and tokens (four characters a token). */
+function fakeExtractionModel(): ChatModel & { calls: number; inputTokens: number; outputTokens: number } {
+  const m = {
+    provider: "bench",
+    model: "fake",
+    calls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    complete: (request: ChatRequest): Promise<ChatResponse> => {
+      const text = JSON.stringify({ facts: [{ text: `Mara mag Fakt ${m.calls}`, about: "Mara" }], profile: [], important: [] });
+      const inputTokens = Math.ceil((request.system.length + request.messages.reduce((n, x) => n + x.content.length, 0)) / 4);
+      const outputTokens = Math.ceil(text.length / 4);
+      m.calls++;
+      m.inputTokens += inputTokens;
+      m.outputTokens += outputTokens;
+      return Promise.resolve({ text, model: "fake", usage: { inputTokens, outputTokens } });
+    },
+  };
+  return m;
+}
 
 /** A WhatsApp export of `n` messages, one every few minutes from 2019 on. */
 function whatsAppExport(n: number): string {
@@ -36,7 +59,8 @@ export async function runHistoryBench(embedder: Embedder): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "lilo-bench-history-"));
   try {
     const config = loadConfig({ LILO_DATA_DIR: dir, LILO_TIMEZONE: "Europe/Berlin", LILO_LANGUAGE: "de" });
-    const lilo = createLilo(config, { embedder, chatModel: unusedModel });
+    const model = fakeExtractionModel();
+    const lilo = createLilo(config, { embedder, chatModel: model });
     const bytes = new TextEncoder().encode(whatsAppExport(n));
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
@@ -56,6 +80,15 @@ export async function runHistoryBench(embedder: Embedder): Promise<void> {
     );
     const again = lilo.history.plan(bytes, { fileName: "bench.txt", userId: "bench", me: "Jonas" });
     console.log(`  a second import of the same file: ${again.newMessages} new messages`);
+    const conversations = new Set(plan.planned.map((r) => r.conversation)).size;
+    const t4 = performance.now();
+    await lilo.history.extract();
+    const t5 = performance.now();
+    const per1k = (x: number) => Math.round((x / done.added) * 1_000).toLocaleString("en");
+    console.log(
+      `  extraction (fake model): ${model.calls.toLocaleString("en")} calls for ${conversations.toLocaleString("en")} conversations (${(model.calls / conversations).toFixed(2)} a conversation), ${((t5 - t4) / 1000).toFixed(1)} s`,
+    );
+    console.log(`    per 1,000 messages: ${per1k(model.calls)} calls, ${per1k(model.inputTokens)} tokens in, ${per1k(model.outputTokens)} out`);
     await lilo.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

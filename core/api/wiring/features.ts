@@ -19,6 +19,7 @@ import type { News } from "../../lookups/news.ts";
 import type { Base } from "./foundation.ts";
 import type { Stores } from "./stores.ts";
 import type { Voice } from "./voice.ts";
+import { HistoryExtraction } from "../../background/history/history-extraction.ts";
 
 /** The groups of services the background features are built from. */
 interface FeatureServices {
@@ -40,6 +41,8 @@ export interface BackgroundFeatures {
   reflection: ReflectionApi;
   greeting: GreetingApi;
   analysis: AnalysisApi;
+  /** Memory from imported chat histories, in the background. */
+  historyExtraction: HistoryExtraction;
   /** Stores a delivered push as Lilo's message (for `push.setDeliveredHandler`). */
   delivered: DeliveredHandler;
 }
@@ -62,6 +65,19 @@ export function backgroundFeatures(f: FeatureServices): BackgroundFeatures {
       feature,
     ),
     greeting: greetingApi({ chatLog, history, models, push, topics, topicsConfig: config.topics, markers, boundaries }, config.greeting, persona, feature),
+    historyExtraction: new HistoryExtraction({
+      imports: f.stores.historyImports,
+      jobs: f.stores.jobs,
+      models,
+      memory,
+      profile,
+      problems: f.stores.problems,
+      persona,
+      clock,
+      logger,
+      maxInputChars: config.budget.maxInputChars,
+      maxTokens: config.modelCall.maxTokens,
+    }),
     analysis: analysisApi({ db, models, settings, userNames: config.persona.userNames, markers }, config.analysis, persona, feature),
     delivered: deliveredBookkeeping({
       persona,

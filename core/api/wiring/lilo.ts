@@ -46,6 +46,8 @@ import type { Pushing } from "./push.ts";
 import type { MemoryCare } from "./memory-care.ts";
 import type { BackgroundFeatures } from "./features.ts";
 import type { RemindersApi } from "../reminders-api.ts";
+import { ConfigError } from "../../foundation/errors.ts";
+import { costOf, priceOf } from "../../foundation/usage/prices.ts";
 
 /** Everything the use cases work on, built by `createLilo`. */
 interface LiloParts {
@@ -105,6 +107,11 @@ export function assembleLilo(p: LiloParts): Lilo {
       timeZone: config.timezone,
       pauseMinutes: config.memory.conversationPauseMinutes,
       userNames: config.persona.userNames,
+      extraction: features.historyExtraction,
+      price: (inputTokens, outputTokens) => extractionPrice(p.modelling, inputTokens, outputTokens),
+      maxInputChars: config.budget.maxInputChars,
+      assistantName: config.persona.name,
+      language,
     }),
     backup: backupApi(db, config, clock, stores.deviceKeys),
     settings: createSettingsApi({
@@ -154,6 +161,20 @@ export function assembleLilo(p: LiloParts): Lilo {
     cancelModelCalls: () => p.modelling.gate.cancel(),
     close: p.close,
   };
+}
+
+/** The extraction role's model and what these tokens cost on it; a Lilo without a model configured has neither. */
+function extractionPrice(m: Modelling, inputTokens: number, outputTokens: number): { model: string | undefined; cost: number | undefined } {
+  let model: { provider: string; model: string };
+  try {
+    model = m.models.forRole("extraction");
+  } catch (err) {
+    if (err instanceof ConfigError) return { model: undefined, cost: undefined };
+    throw err;
+  }
+  const price = priceOf(m.usage.prices, model.provider, model.model);
+  const cost = price && costOf(price, { inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0 });
+  return { model: `${model.provider}:${model.model}`, cost };
 }
 
 /** The durable inbox: the turn stores and finishes messages; the inbox store keeps their reply and delivery state. */

@@ -41,7 +41,8 @@ export function renderConversation(c: SelectedConversation, o: TranscriptOptions
     // Same day as the header: the time suffices; otherwise the date too, so quotes keep their date.
     const stamp = at.slice(0, 10) === startDay ? at.slice(11) : at;
     if (m.proactive) lines.push(`[${stamp}] ${t.speaksUp(o.liloName, user)}`);
-    const speaker = m.role === "assistant" ? o.liloName : user;
+    // An imported chat's other party (a friend, ChatGPT) speaks under its own name, never the person's or Lilo's.
+    const speaker = m.speaker ?? (m.role === "assistant" ? o.liloName : user);
     lines.push(`[${stamp}] ${speaker}: ${cutMessage(m.text, o.maxMessageChars, o.language)}`);
   }
   return { header, continuedHeader, lines };

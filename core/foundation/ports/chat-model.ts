@@ -47,7 +47,19 @@ export interface ToolResult {
  * by it which calls may still run.
  */
 export type CallPurpose =
-  "chat" | "tool-round" | "lookup-follow-up" | "extraction" | "judge" | "summary" | "diary" | "reflection" | "greeting" | "concern" | "analysis" | "other";
+  | "chat"
+  | "tool-round"
+  | "lookup-follow-up"
+  | "extraction"
+  | "judge"
+  | "summary"
+  | "diary"
+  | "reflection"
+  | "greeting"
+  | "concern"
+  | "analysis"
+  | "history"
+  | "other";
 
 export interface ChatRequest {
   /** The cheat sheet's system part. */

@@ -8,7 +8,7 @@ export interface ConversationWithMessages {
   title: string | null;
   startedAt: string;
   startModel: string | null;
-  messages: ChatLogMessage[];
+  messages: (ChatLogMessage & { speaker?: string })[];
 }
 
 interface ConversationRow {
@@ -56,7 +56,11 @@ export function conversationsStarted(
       title: r.title,
       startedAt: r.started_at,
       startModel: r.start_model,
-      messages: (messagesOf.all(r.id) as RawMessage[]).map(toMessage),
+      // An imported chat's other party keeps its name (`speaker`), so no reader takes their lines for the person's or Lilo's.
+      messages: (messagesOf.all(r.id) as (RawMessage & { speaker: string | null })[]).map((m) => ({
+        ...toMessage(m),
+        ...(m.speaker ? { speaker: m.speaker } : {}),
+      })),
     }))
     .filter((c) => c.messages.length > 0);
 }

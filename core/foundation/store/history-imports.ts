@@ -22,6 +22,20 @@ export interface HistoryRow {
   conversation: number;
 }
 
+/** One imported message as the background extraction reads it. */
+export interface ImportedMessage {
+  id: number;
+  conversationId: number;
+  role: Role;
+  /** The other party's name; null for the person's own lines. */
+  speaker: string | null;
+  text: string;
+  createdAt: string;
+}
+
+/** The memory tables an import's extraction writes into. */
+const DERIVED_TABLES = ["notes", "important", "profile"] as const;
+
 /** An import as `lilo import-history` lists it. */
 export interface HistoryImport {
   id: number;
@@ -75,7 +89,17 @@ export class HistoryImports {
    * Writes the import's row and its new messages in one transaction (rows
    * sorted by the caller); returns the import's id and how many were new.
    */
-  write(o: { userId: string; format: string; fileName: string; fileHash: string; me: string; now: string; rows: HistoryRow[] }): { id: number; added: number } {
+  write(o: {
+    userId: string;
+    format: string;
+    fileName: string;
+    fileHash: string;
+    me: string;
+    now: string;
+    rows: HistoryRow[];
+    /** Runs inside the same transaction once the rows are in (the extraction's job is recorded with them, so a kill cannot split them). */
+    within?: (written: { id: number; added: number }) => void;
+  }): { id: number; added: number } {
     return writeTransaction(this.db, () => {
       const id = Number(
         prepared(this.db, `INSERT INTO history_imports (user_id, format, file_name, file_hash, me, created_at) VALUES (?, ?, ?, ?, ?, ?)`).run(
@@ -116,6 +140,7 @@ export class HistoryImports {
         `DELETE FROM conversations WHERE user_id = ? AND id IN (${[...conversations.values()].map(() => "?").join(",") || "NULL"}) AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = conversations.id)`,
       ).run(o.userId, ...conversations.values());
       prepared(this.db, `UPDATE history_imports SET messages = ? WHERE id = ?`).run(added, id);
+      o.within?.({ id, added });
       return { id, added };
     });
   }
@@ -145,5 +170,39 @@ export class HistoryImports {
       prepared(this.db, `UPDATE history_imports SET undone_at = ? WHERE user_id = ? AND id = ?`).run(now, userId, id);
       prepared(this.db, `UPDATE messages SET import_key = NULL WHERE user_id = ? AND history_import = ?`).run(userId, id);
     });
+  }
+
+  /** The import's live messages after `afterId`, in the order they were written (conversation by conversation). */
+  messagesAfter(userId: string, id: number, afterId: number, limit: number): ImportedMessage[] {
+    return (
+      prepared(
+        this.db,
+        `SELECT id, conversation_id, role, speaker, text, created_at FROM messages
+           WHERE user_id = ? AND history_import = ? AND id > ? AND redacted_at IS NULL ORDER BY id LIMIT ?`,
+      ).all(userId, id, afterId, limit) as { id: number; conversation_id: number; role: Role; speaker: string | null; text: string; created_at: string }[]
+    ).map((r) => ({ id: r.id, conversationId: r.conversation_id, role: r.role, speaker: r.speaker, text: r.text, createdAt: r.created_at }));
+  }
+
+  /** How many live messages of the import stand after `afterId`. */
+  countAfter(userId: string, id: number, afterId: number): number {
+    return (
+      prepared(this.db, `SELECT count(*) AS n FROM messages WHERE user_id = ? AND history_import = ? AND id > ? AND redacted_at IS NULL`).get(
+        userId,
+        id,
+        afterId,
+      ) as { n: number }
+    ).n;
+  }
+
+  /** The memories (notes, important, profile) whose provenance is `import` with `ref`: what an import's extraction wrote. */
+  derived(userId: string, ref: string): { kind: (typeof DERIVED_TABLES)[number]; id: number; text: string; createdAt: string }[] {
+    return DERIVED_TABLES.flatMap((kind) =>
+      (
+        prepared(this.db, `SELECT id, text, created_at FROM ${kind} WHERE user_id = ? AND provenance = 'import' AND provenance_ref = ? ORDER BY id`).all(
+          userId,
+          ref,
+        ) as { id: number; text: string; created_at: string }[]
+      ).map((r) => ({ kind, id: r.id, text: r.text, createdAt: r.created_at })),
+    );
   }
 }

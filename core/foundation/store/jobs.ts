@@ -57,6 +57,11 @@ export class JobsStore {
     return row && toJob(row);
   }
 
+  /** Every pending job of one kind, oldest first (maintenance runs to continue one after another). */
+  pendingOf(kind: string): Job[] {
+    return (prepared(this.db, `SELECT * FROM jobs WHERE status = 'pending' AND kind = ? ORDER BY id`).all(kind) as RawJob[]).map(toJob);
+  }
+
   /** Records how far a maintenance run got (its payload), so a run killed after this continues from here. */
   progress(id: number, payload: unknown, now: string): void {
     prepared(this.db, `UPDATE jobs SET payload = ?, updated_at = ? WHERE id = ?`).run(JSON.stringify(payload), now, id);

@@ -7,7 +7,7 @@ import { localDay } from "../util/time.ts";
 import { parseBudget, type BudgetLimit } from "./budget-value.ts";
 
 /** The purposes that stop at the cap even when a fallback model is configured: what Lilo does on her own. */
-const BACKGROUND_PURPOSES: ReadonlySet<CallPurpose> = new Set(["diary", "reflection", "greeting", "concern"]);
+const BACKGROUND_PURPOSES: ReadonlySet<CallPurpose> = new Set(["diary", "reflection", "greeting", "concern", "history"]);
 
 /** The global setting holding the local day whose cap `/budget` lifted. */
 const LIFTED_KEY = "budget.lifted_on";

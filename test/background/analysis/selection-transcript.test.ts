@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fixedClock } from "../../../core/index.ts";
 import { sampleEven, selectConversations } from "../../../core/background/analysis/selection.ts";
 import { renderConversation, transcriptText } from "../../../core/background/analysis/transcript.ts";
@@ -45,6 +47,17 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
     expect(sampleEven(items, 1)).toEqual([50]);
     expect(sampleEven(items, 0)).toBe(items);
     expect(sampleEven([1, 2], 5)).toEqual([1, 2]);
+  });
+
+  it("renders an imported chat's other party under its own name, the person's lines under theirs", () => {
+    const file = join(import.meta.dirname, "../../fixtures/history/whatsapp-android-de.txt");
+    const plan = t.lilo.history.plan(readFileSync(file), { fileName: "chat.txt", userId: "chris", me: "Jonas" });
+    t.lilo.history.apply(plan);
+    const opts = { language: "de" as const, timeZone: TZ, liloName: "Lilo", userNames: { chris: "Christian" }, maxMessageChars: 4_000 };
+    const text = transcriptText(selectConversations(sql, { from: "2025-11-01", to: "2025-11-30" }, TZ).map((c) => renderConversation(c, opts)));
+    expect(text).toContain("[18:02] Mara: Hast du am Samstag Zeit? Ich ziehe um 😅");
+    expect(text).toContain("[18:05] Christian: Klar, ich bringe den Bulli mit.");
+    expect(text).not.toMatch(/(Christian|Lilo): Meine neue Wohnung/);
   });
 
   it("renders a conversation as the analyst reads it: headers, local times, a stand-in for a greeting's missing message", () => {
