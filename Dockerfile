@@ -3,7 +3,7 @@
 # from the environment (compose's env_file: .env).
 
 # Build: native modules (better-sqlite3, usearch) compile here if no prebuilt binary fits.
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
   && rm -rf /var/lib/apt/lists/*
@@ -14,7 +14,7 @@ RUN npm ci --omit=dev --no-audit --no-fund \
   && npm cache clean --force
 
 # Run: the slim image, the built app, a non-root user.
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     LILO_HOME=/app \
     LILO_DATA_DIR=/data \

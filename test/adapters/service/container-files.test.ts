@@ -7,7 +7,7 @@ import { sendJson, startFakeServer } from "../../fakes/http-server.ts";
 /**
  * The Dockerfile, .dockerignore and compose.yaml, read as files: what an
  * image of Lilo must have. (Building the image needs a registry to pull
- * node:20-bookworm-slim from; these checks run everywhere.)
+ * node:22-bookworm-slim from; these checks run everywhere.)
  */
 
 /** One Dockerfile instruction: its keyword and its arguments, continuation lines joined. */
@@ -50,9 +50,10 @@ const all = (op: string, stage: Instruction[] = runtime) => stage.filter((i) => 
 const env = Object.fromEntries(all("ENV").flatMap((a) => [...a.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
 
 describe("the container files", () => {
-  it("build on Node 20 slim in every stage", () => {
+  it("build on a slim image of the Node major that package.json's engines require, in every stage", () => {
+    const major = /(\d+)/.exec(String((JSON.parse(readFileSync("package.json", "utf8")) as { engines: { node: string } }).engines.node))![1];
     expect(stages.length).toBeGreaterThan(0);
-    for (const s of stages) expect(s[0]!.args).toMatch(/^node:20-[a-z]*-?slim\b/);
+    for (const s of stages) expect(s[0]!.args).toMatch(new RegExp(`^node:${major}-[a-z]*-?slim\\b`));
   });
 
   it("install production dependencies with npm ci --omit=dev, which also builds the CLI", () => {
