@@ -4,13 +4,15 @@ import type { Db } from "../foundation/store/db.ts";
 import { LiloError } from "../foundation/errors.ts";
 import { ensurePrivateDir, makePrivate } from "../foundation/util/file-modes.ts";
 import { WriterLock } from "../foundation/store/writer-lock.ts";
-import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../foundation/store/db-file.ts";
+import { assertNoWriter, copyDatabase, inspectBackup, restoreInto, summarize, type DbSummary } from "../foundation/store/db-file.ts";
+import type { DataKey } from "../foundation/store/data-key.ts";
+import { isEncryptedFile } from "../foundation/store/db.ts";
 
 /** Backups of the whole database and restoring one (`lilo backup`, `lilo restore`, the backup before every repair). */
 export interface BackupApi {
   /**
-   * Copies the database (with WAL content, via SQLite's online backup) into
-   * `data/backups/`, readable by the owner only (0600 in a 0700 directory);
+   * Copies the database (with WAL content; encrypted with the data key when
+   * the database is) into `data/backups/`, readable by the owner only (0600 in a 0700 directory);
    * returns the backup's path.
    */
   create(): Promise<string>;
@@ -20,26 +22,26 @@ export interface BackupApi {
    * Replaces the live database with `file`: refuses an in-memory database
    * and a running bot (the writer lock, then a write lock without waiting),
    * backs the current database up first (`onBackup` hears where) and copies
-   * the file in with SQLite's online backup.
+   * the file in (db-file.ts: restoreInto).
    */
   restore(file: string, onBackup?: (path: string) => void): Promise<void>;
 }
 
 /** Builds the backup use cases over the open database. */
-export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, clock: Clock): BackupApi {
+export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, clock: Clock, key?: DataKey): BackupApi {
   const create = async () => {
     const dir = join(paths.dataDir, "backups");
     ensurePrivateDir(dir);
     const stamp = clock.now().toISOString().replace(/[:.]/g, "-");
     const target = join(dir, `lilo-${stamp}.db`);
     if (paths.dbPath === ":memory:") return "(in-memory database, no backup)";
-    await db.backup(target);
+    await copyDatabase(db, target, isEncryptedFile(paths.dbPath));
     makePrivate(target);
     return target;
   };
   return {
     create,
-    compare: (file) => ({ incoming: inspectBackup(file, paths.dbPath), current: summarize(db) }),
+    compare: (file) => ({ incoming: inspectBackup(file, paths.dbPath, key), current: summarize(db) }),
     restore: async (file, onBackup) => {
       if (paths.dbPath === ":memory:") throw new LiloError("restore", "an in-memory database cannot be restored");
       // The bot must not run while pages are replaced, busy or idle: refuse rather than wait.
@@ -49,7 +51,7 @@ export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, cl
         assertNoWriter(db);
         const backup = await create();
         onBackup?.(backup);
-        await restoreInto(file, paths.dbPath);
+        await restoreInto(file, paths.dbPath, key, db);
       } finally {
         lock.release();
       }

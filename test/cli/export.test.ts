@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 import { SettingsStore } from "../../core/foundation/store/settings.ts";
@@ -29,7 +29,7 @@ describe("lilo export", () => {
     const now = "2025-03-05T08:00:00.000Z";
     clock = fixedClock(now);
     t = makeTestLilo({}, { clock });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     for (const m of MEMORY) await t.lilo.memory.add({ ...m, userId: "owner" });
     await t.lilo.memory.add({ text: "Anna mag Jazz", userId: "anna" });
     t.lilo.profile.add("owner", "work", "Christian ist Lehrer");
@@ -132,7 +132,7 @@ describe("lilo export", () => {
     for (const s of ["notes", "important", "thoughts", "diary", "profile", "rules", "topics"]) expect(stores.has(s)).toBe(true);
 
     const fresh = makeTestLilo();
-    const freshDb = openDatabase(fresh.lilo.config.dbPath);
+    const freshDb = openLiloDatabase(fresh.lilo.config);
     const openFresh = (): Lilo => createLilo(fresh.lilo.config, { embedder: fresh.embedder, db: freshDb, clock: fresh.lilo.clock });
     try {
       const dry = await runCli(openFresh, ["import", file]);
@@ -162,7 +162,7 @@ describe("lilo export", () => {
     await runCli(open, ["export", "--out", file]);
     const lines = readFileSync(file, "utf8").trim().split("\n");
     const fresh = makeTestLilo();
-    const freshDb = openDatabase(fresh.lilo.config.dbPath);
+    const freshDb = openLiloDatabase(fresh.lilo.config);
     const openFresh = (): Lilo => createLilo(fresh.lilo.config, { embedder: fresh.embedder, db: freshDb, clock: fresh.lilo.clock });
     try {
       const truncated = join(t.dir, "truncated.jsonl");

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
 import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/controlled-embedder.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 import { ProfileStore } from "../../core/foundation/store/profile.ts";
@@ -22,7 +22,7 @@ describe("lilo memory / doctor / reindex", () => {
 
   beforeEach(() => {
     t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();
@@ -215,7 +215,7 @@ describe("lilo memory / doctor / reindex", () => {
 describe("lilo push", () => {
   it("shows the push log with the target", async () => {
     const t = makeTestLilo();
-    const db = openDatabase(t.lilo.config.dbPath);
+    const db = openLiloDatabase(t.lilo.config);
     const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db });
     try {
       t.lilo.push.registerTransport({ name: "telegram", send: async () => {} });

@@ -3,6 +3,7 @@
  * out, with the chat turn, the inbox, the chat-log recall and every use-case
  * API, each handed only the services it works on.
  */
+import { configuredDataKey } from "../../foundation/store/data-key.ts";
 import type { Transcriber } from "../../foundation/ports/transcriber.ts";
 import type { Health } from "./health.ts";
 import type { LiveSettings } from "../../foundation/settings/live-settings.ts";
@@ -101,7 +102,7 @@ export function assembleLilo(p: LiloParts): Lilo {
       pauseMinutes: config.memory.conversationPauseMinutes,
       userNames: config.persona.userNames,
     }),
-    backup: backupApi(db, config, clock),
+    backup: backupApi(db, config, clock, configuredDataKey(config)),
     settings: createSettingsApi({
       config,
       live: p.live,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../../core/index.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../../helpers/test-lilo.ts";
@@ -37,7 +37,7 @@ describe("usage ledger", () => {
       },
       { clock },
     );
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterAll(async () => {
     db.close();
