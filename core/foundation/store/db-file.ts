@@ -2,7 +2,7 @@ import Database from "better-sqlite3-multiple-ciphers";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { dbFileState, openConnection } from "./db-open.ts";
-import { rekeyPragmas, type DataKey } from "./data-key.ts";
+import type { DataKey } from "./data-key.ts";
 import { replaceContent } from "./replace-content.ts";
 import { LiloError } from "../errors.ts";
 import { MIGRATIONS } from "./schema.ts";
@@ -150,16 +150,5 @@ export async function restoreInto(file: string, livePath: string, key?: DataKey,
     throw new LiloError("restore", `Restoring ${file} failed: ${(err as Error).message}`, { cause: err });
   } finally {
     if (src.open) src.close();
-  }
-}
-
-/** Encrypts a plain database file that nothing else has open with `key` (SQLite3MultipleCiphers' rekey of a plain file). */
-export function encryptInPlace(path: string, key: DataKey): void {
-  const db = new Database(path, { fileMustExist: true });
-  try {
-    db.pragma("journal_mode = DELETE");
-    for (const p of rekeyPragmas(key)) db.pragma(p);
-  } finally {
-    db.close();
   }
 }
