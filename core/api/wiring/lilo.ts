@@ -93,7 +93,13 @@ export function assembleLilo(p: LiloParts): Lilo {
     rules: rulesApi(stores.rules, clock),
     topics: topicsApi(stores.topics, clock),
     suggestions: suggestionsApi(stores.suggestions, clock),
-    transfer: transferApi(db, { db, memory, embedder: remembering.embedder, index: remembering.index }, clock, config.budget.maxInputChars),
+    transfer: transferApi(
+      db,
+      { db, memory, embedder: remembering.embedder, index: remembering.index },
+      clock,
+      config.budget.maxInputChars,
+      configuredDataKey(config),
+    ),
     history: historyApi({
       imports: stores.historyImports,
       forgetting: care.forgetting,

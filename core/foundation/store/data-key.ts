@@ -15,6 +15,8 @@ export interface DataKey {
   readonly source: string;
   /** The statements that put the key on a fresh connection, in order. */
   readonly pragmas: readonly string[];
+  /** The key's text, for the files encrypted outside SQLite (exports). */
+  readonly text: string;
 }
 
 /** The cipher settings every encrypted connection starts with: SQLCipher 4, so `sqlcipher` can read a copy too. */
@@ -32,7 +34,7 @@ export function dataKeyOf(text: string, source = "LILO_DATA_KEY"): DataKey {
   const value = text.trim();
   if (value === "") throw new ConfigError(`${source} is empty: set it to the key of the database, or remove it`);
   const key = RAW_KEY.test(value) ? `"x'${value.toLowerCase()}'"` : `'${value.replaceAll("'", "''")}'`;
-  return { source, pragmas: [...CIPHER_PRAGMAS, `key = ${key}`] };
+  return { source, pragmas: [...CIPHER_PRAGMAS, `key = ${key}`], text: value };
 }
 
 /** The statements that change a connection's key to `next` (SQLite3MultipleCiphers' rekey). */

@@ -138,7 +138,7 @@ describe("usage ledger", () => {
   });
 
   it("exports the ledger on request", async () => {
-    const exported = await runCli(open, ["export", "--all", "--store", "rules", "--usage"]);
+    const exported = await runCli(open, ["export", "--plain", "--all", "--store", "rules", "--usage"]);
     const lines = exported.out.split("\n").map((l) => JSON.parse(l) as { store: string; purpose?: string });
     expect(lines.filter((l) => l.store === "usage").map((l) => l.purpose)).toContain("extraction");
   });
