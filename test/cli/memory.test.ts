@@ -133,6 +133,11 @@ describe("lilo memory / doctor / reindex", () => {
   });
 
   it("doctor rebuilds the embedded index from SQLite when its copy disagrees, reporting the copy either way", async () => {
+    // The saved copy (the snapshot file) is kept beside an unencrypted database only.
+    db.close();
+    await t.cleanup();
+    t = makeTestLilo({ LILO_DATA_KEY: "" });
+    db = openLiloDatabase(t.lilo.config);
     for (const text of ["eins", "zwei"]) await t.lilo.memory.add({ text, userId: "owner" });
     // The test's own Lilo finishes its snapshot writes (they run off the event loop) before the CLI writes its own:
     // when two copies write the same files at once the next start catches up from SQLite, which would show the loss.
