@@ -1,7 +1,7 @@
 import Database from "better-sqlite3-multiple-ciphers";
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { LiloError } from "../errors.ts";
+import { ConfigError, LiloError } from "../errors.ts";
 import { fsyncDir, fsyncFile } from "../util/fsync.ts";
 import { makePrivate } from "../util/file-modes.ts";
 import { dbFileState, openConnection } from "./db-open.ts";
@@ -113,9 +113,10 @@ function opens(path: string, key: DataKey | undefined): boolean {
   try {
     openConnection(path, key, { fileMustExist: true, readonly: true }).close();
     return true;
-  } catch {
-    // A key that does not open the file is the answer "no", not an error.
-    return false;
+  } catch (err) {
+    // A key that does not open the file (a ConfigError of openConnection) is the answer "no"; anything else is an error.
+    if (err instanceof ConfigError) return false;
+    throw err;
   }
 }
 
