@@ -6,7 +6,6 @@ import { ensurePrivateDir, makePrivate } from "../foundation/util/file-modes.ts"
 import { WriterLock } from "../foundation/store/writer-lock.ts";
 import { assertNoWriter, copyDatabase, inspectBackup, restoreInto, summarize, type DbSummary } from "../foundation/store/db-file.ts";
 import type { DataKey } from "../foundation/store/data-key.ts";
-import { isEncryptedFile } from "../foundation/store/db.ts";
 
 /** Backups of the whole database and restoring one (`lilo backup`, `lilo restore`, the backup before every repair). */
 export interface BackupApi {
@@ -35,7 +34,7 @@ export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, cl
     const stamp = clock.now().toISOString().replace(/[:.]/g, "-");
     const target = join(dir, `lilo-${stamp}.db`);
     if (paths.dbPath === ":memory:") return "(in-memory database, no backup)";
-    await copyDatabase(db, target, isEncryptedFile(paths.dbPath));
+    await copyDatabase(db, target, { path: paths.dbPath, key });
     makePrivate(target);
     return target;
   };

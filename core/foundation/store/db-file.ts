@@ -1,5 +1,5 @@
 import Database from "better-sqlite3-multiple-ciphers";
-import { existsSync } from "node:fs";
+import { constants, copyFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { dbFileState, openConnection } from "./db-open.ts";
 import type { DataKey } from "./data-key.ts";
@@ -106,13 +106,35 @@ function openBackupFile(file: string, key: DataKey | undefined): Db {
 
 /**
  * Writes a consistent copy of the open database to `target` (a new file).
- * An encrypted database is copied with VACUUM INTO, which writes the copy
- * encrypted with the same key (SQLite's online backup refuses an encrypted
- * source into a plain target); a plain one with the online backup.
+ * A plain database is copied with SQLite's online backup. An encrypted one
+ * (which the online backup cannot copy: its target would be plain) is copied
+ * as a file, encrypted as it is: with the write lock held on `db`, so no
+ * commit can land, a second connection checkpoints the WAL into the file;
+ * when every frame made it, the file's bytes are the database. Otherwise (a
+ * reader still on an older snapshot) VACUUM INTO writes the copy, encrypted
+ * with the same key, more slowly.
  */
-export async function copyDatabase(db: Db, target: string, encrypted: boolean): Promise<void> {
-  if (encrypted) db.prepare("VACUUM INTO ?").run(target);
-  else await db.backup(target);
+export async function copyDatabase(db: Db, target: string, live: { path: string; key: DataKey | undefined }): Promise<void> {
+  if (dbFileState(live.path) !== "encrypted") {
+    await db.backup(target);
+    return;
+  }
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const other = openConnection(live.path, live.key, { fileMustExist: true });
+    try {
+      const [r] = other.pragma("wal_checkpoint(PASSIVE)") as { busy: number; log: number; checkpointed: number }[];
+      if (r && r.busy === 0 && r.log === r.checkpointed) {
+        copyFileSync(live.path, target, constants.COPYFILE_EXCL);
+        return;
+      }
+    } finally {
+      other.close();
+    }
+  } finally {
+    db.exec("ROLLBACK");
+  }
+  db.prepare("VACUUM INTO ?").run(target);
 }
 
 /**
