@@ -16,6 +16,7 @@ import { registerReminders } from "./commands/reminders.ts";
 import { registerGreet } from "./commands/greet.ts";
 import { registerAnalysis } from "./commands/analysis.ts";
 import { registerBackup } from "./commands/backup.ts";
+import { registerEncrypt } from "./commands/encrypt.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerImport } from "./commands/import.ts";
 import { registerImportHistory } from "./commands/import-history.ts";
@@ -63,6 +64,7 @@ export function buildProgram(open: LiloOpener, rawIO: CliIO): Command {
   registerAnalysis(program, open, io);
   registerMaintenance(program, open, io);
   registerBackup(program, open, io);
+  registerEncrypt(program, io);
   registerExport(program, open, io);
   registerImport(program, open, io);
   registerImportHistory(program, open, io);

@@ -76,6 +76,9 @@ export { withRetry, type Sleep } from "./foundation/util/retry.ts";
 
 // One writer per database, private file modes, secret redaction, well-formed text.
 export { WriterLock, liveHolder } from "./foundation/store/writer-lock.ts";
+// The database's key at rest: a new one for the setup, converting an install to it (`lilo encrypt`, `lilo rekey`).
+export { generateDataKey } from "./foundation/store/data-key.ts";
+export { convertInstall, CONVERSION_PHASES, type ConversionItem, type ConversionPhase } from "./api/convert-install.ts";
 export { ensurePrivateDir, makePrivate, openToOthers, PRIVATE_FILE_MODE } from "./foundation/util/file-modes.ts";
 export { redactSecrets } from "./foundation/util/redact.ts";
 export { normalizeText } from "./foundation/util/text.ts";

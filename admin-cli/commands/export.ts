@@ -27,11 +27,17 @@ export function registerExport(program: Command, open: LiloOpener, io: CliIO): v
     .option("--store <list>", `only these stores, comma-separated (${EXPORT_STORES.join(", ")})`, parseStores)
     .option("--messages", "also the chat log (every message verbatim)")
     .option("--usage", "also the usage ledger (every model call with its tokens and cost; not read by `lilo import`)")
-    .option("-o, --out <file>", "write to a file instead of stdout")
-    .action((o: { user?: string; all?: boolean; store?: ExportStore[]; messages?: boolean; usage?: boolean; out?: string }) =>
+    .option("-o, --out <file>", "write to a file (encrypted with LILO_DATA_KEY, read back by `lilo import`)")
+    .option("--plain", "readable JSON Lines instead of an encrypted file (to stdout without --out); anyone with the file reads it")
+    .action((o: { user?: string; all?: boolean; store?: ExportStore[]; messages?: boolean; usage?: boolean; out?: string; plain?: boolean }) =>
       withLilo(open, io, async (lilo) => {
         if (o.all && o.user) {
           io.err("error: use either --user or --all");
+          return 1;
+        }
+        const sealed = lilo.transfer.sealsExports && !o.plain;
+        if (!o.out && sealed) {
+          io.err("error: the export is encrypted: write it with --out FILE, or add --plain for readable JSON Lines on stdout");
           return 1;
         }
         const userId = o.all ? undefined : (o.user ?? lilo.config.terminal.userId);
@@ -49,9 +55,17 @@ export function registerExport(program: Command, open: LiloOpener, io: CliIO): v
           for (const { at, userId: user, ...e } of calls)
             lines.push(JSON.stringify({ store: "usage", text: `${e.provider}:${e.model} ${e.purpose}`, createdAt: at, userId: user ?? "", ...e }));
         }
+        if (!sealed) {
+          io.err(
+            !lilo.transfer.sealsExports
+              ? "warning: the export is not encrypted (no LILO_DATA_KEY): anyone with it reads her memory"
+              : "warning: --plain: the export is not encrypted; anyone with it reads her memory",
+          );
+        }
         if (o.out) {
-          // Memories and messages: readable by the owner only, like the database.
-          writeFileSync(o.out, lines.length ? `${lines.join("\n")}\n` : "", { encoding: "utf8", mode: PRIVATE_FILE_MODE });
+          const text = lines.length ? `${lines.join("\n")}\n` : "";
+          // Memories and messages: readable by the owner only, like the database; sealed with the data key unless --plain.
+          writeFileSync(o.out, sealed ? lilo.transfer.sealExport(text) : text, { mode: PRIVATE_FILE_MODE });
           makePrivate(o.out);
           io.out(`exported ${lines.length} lines to ${o.out} (${counts.join(", ")})`);
         } else for (const l of lines) io.out(l);

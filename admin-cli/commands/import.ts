@@ -35,7 +35,10 @@ export function registerImport(parent: Command, open: LiloOpener, io: CliIO, nam
 }
 
 async function runImport(lilo: Lilo, io: CliIO, file: string, o: ImportOptions): Promise<number> {
-  const { lines, refused } = lilo.transfer.parse(readFileSync(file, "utf8"), { store: o.store, userId: o.user ?? lilo.config.terminal.userId });
+  const { lines, refused } = lilo.transfer.parse(lilo.transfer.readExport(readFileSync(file), file), {
+    store: o.store,
+    userId: o.user ?? lilo.config.terminal.userId,
+  });
   const plan = await lilo.transfer.plan(lines, refused, { allowDuplicates: !!o.allowDuplicates });
   io.out(`${"store".padEnd(10)} ${"add".padStart(7)} ${"skip".padStart(7)} ${"refuse".padStart(7)}`);
   for (const [store, c] of Object.entries(lilo.transfer.counts(plan))) {

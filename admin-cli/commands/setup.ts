@@ -68,17 +68,17 @@ async function runSetupCommand(o: SetupFlags, io: CliIO): Promise<number> {
   ]);
   const install = installDir(import.meta.url);
   const { envFile, home } = liloPlace(process.env, install);
-  const folders = ((): ModelFolders => {
+  const { folders, dbPath } = ((): { folders: ModelFolders; dbPath: string | undefined } => {
     try {
       // A copy of the environment: the setup must not take the old .env's values for its own.
       const config = loadConfigFromEnv({ ...process.env }, [], install);
-      return { embedding: config.embedding.localDir, local: config.local.dir };
+      return { folders: { embedding: config.embedding.localDir, local: config.local.dir }, dbPath: config.dbPath };
     } catch {
       const models = `${home}/data/models`; // an unreadable .env is the setup's to replace: the default folders
-      return { embedding: models, local: models };
+      return { folders: { embedding: models, local: models }, dbPath: undefined };
     }
   })();
-  const place = { envFile, env: process.env, catalogue: LOCAL_MODEL_CATALOGUE, folders };
+  const place = { envFile, env: process.env, catalogue: LOCAL_MODEL_CATALOGUE, folders, dbPath };
   try {
     if (o.yes) {
       if (!o.model) throw new Error("--yes needs at least --model (and --name, --language)");

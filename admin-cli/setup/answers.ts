@@ -23,6 +23,8 @@ export interface SetupPlace {
   catalogue?: readonly LocalModelOffer[];
   /** Where the embedding model and Lilo's own model are read from (the configuration's folders). */
   folders: ModelFolders;
+  /** The database this setup's Lilo will use (an existing one is not given a key: it would no longer open). */
+  dbPath?: string;
   /** How long to wait for the user's first Telegram message per try. */
   telegramWaitMs?: number;
   /** Where a download's progress bar goes when it is a terminal (a log line per tenth otherwise). */

@@ -13,6 +13,7 @@ import { matrixWhoami, SetupCheckError, telegramBotName, telegramFirstSender } f
 import { currentAnswers } from "./current.ts";
 import { fetchOwnModel, missingFiles, missingLines, offlineWay, offlineWritten } from "./downloads.ts";
 import { writeEnvFile } from "./env-file.ts";
+import { dataKeyStep } from "./data-key.ts";
 import { currentChoice, modelChoices, type EnvLines } from "./model-choices.ts";
 import { setupTexts, YES_ANSWERS, type SetupTexts } from "./texts.ts";
 
@@ -60,8 +61,11 @@ export async function interactiveSetup(streams: SetupStreams, place: SetupPlace)
       asker.say(t.kept);
       return undefined;
     }
+    const key = dataKeyStep(place.envFile, place.env, place.dbPath);
+    Object.assign(lines, key.lines);
     writeEnvFile(place.envFile, lines);
     asker.say(t.written(place.envFile));
+    if (key.say) asker.say(key.say);
     // After .env: an interrupted download loses no answer, and the next try continues its part.
     if (!offline && missing.own) {
       const problem = await fetchOwnModel(t, missing.own, place.env, (line) => asker.say(line), place.progress);

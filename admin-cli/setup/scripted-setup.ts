@@ -10,6 +10,7 @@ import { check, checkName, checkWhole, ownerId, systemTimeZone, type SetupPlace 
 import { matrixWhoami, telegramBotName } from "./checks.ts";
 import { fetchOwnModel, missingFiles, missingLines, offlineWay, offlineWritten } from "./downloads.ts";
 import { writeEnvFile } from "./env-file.ts";
+import { dataKeyStep } from "./data-key.ts";
 import { notOffered, settingsFor, type EnvLines } from "./model-choices.ts";
 import { setupTexts } from "./texts.ts";
 
@@ -72,7 +73,10 @@ export async function scriptedSetup(a: ScriptedAnswers, place: SetupPlace, say: 
     offlineWritten(t, way.lines).forEach(say);
   }
   checkWhole(lines);
+  const key = dataKeyStep(place.envFile, env, place.dbPath);
+  Object.assign(lines, key.lines);
   writeEnvFile(place.envFile, lines);
+  if (key.say) say(key.say);
   if (!offlineOwn && missing.own) {
     const failed = await fetchOwnModel(t, missing.own, env, say, place.progress);
     if (failed) throw new Error(`${failed}\n(${place.envFile} is written.)`);

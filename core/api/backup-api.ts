@@ -6,13 +6,14 @@ import { ensurePrivateDir, makePrivate } from "../foundation/util/file-modes.ts"
 import { migrate } from "../foundation/store/db.ts";
 import { WriterLock } from "../foundation/store/writer-lock.ts";
 import type { DeviceKeysStore, KeyStoreCopy } from "../foundation/store/device-keys.ts";
-import { assertNoWriter, inspectBackup, restoreInto, summarize, type DbSummary } from "../foundation/store/db-file.ts";
+import { assertNoWriter, copyDatabase, inspectBackup, restoreInto, summarize, type DbSummary } from "../foundation/store/db-file.ts";
+import type { DataKey } from "../foundation/store/data-key.ts";
 
 /** Backups of the whole database and restoring one (`lilo backup`, `lilo restore`, the backup before every repair). */
 export interface BackupApi {
   /**
-   * Copies the database (with WAL content, via SQLite's online backup) into
-   * `data/backups/`, readable by the owner only (0600 in a 0700 directory);
+   * Copies the database (with WAL content; encrypted with the data key when
+   * the database is) into `data/backups/`, readable by the owner only (0600 in a 0700 directory);
    * returns the backup's path.
    */
   create(): Promise<string>;
@@ -22,7 +23,7 @@ export interface BackupApi {
    * Replaces the live database with `file`: refuses an in-memory database
    * and a running bot (the writer lock, then a write lock without waiting),
    * backs the current database up first (`onBackup` hears where) and copies
-   * the file in with SQLite's online backup. The encryption devices' key
+   * the file in (db-file.ts: restoreInto). The encryption devices' key
    * stores that exist now are kept (see `RestoreOutcome`).
    */
   restore(file: string, onBackup?: (path: string) => void): Promise<RestoreOutcome>;
@@ -42,20 +43,20 @@ export interface RestoreOutcome {
 }
 
 /** Builds the backup use cases over the open database. */
-export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, clock: Clock, deviceKeys: DeviceKeysStore): BackupApi {
+export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, clock: Clock, deviceKeys: DeviceKeysStore, key?: DataKey): BackupApi {
   const create = async () => {
     const dir = join(paths.dataDir, "backups");
     ensurePrivateDir(dir);
     const stamp = clock.now().toISOString().replace(/[:.]/g, "-");
     const target = join(dir, `lilo-${stamp}.db`);
     if (paths.dbPath === ":memory:") return "(in-memory database, no backup)";
-    await db.backup(target);
+    await copyDatabase(db, target, { path: paths.dbPath, key });
     makePrivate(target);
     return target;
   };
   return {
     create,
-    compare: (file) => ({ incoming: inspectBackup(file, paths.dbPath), current: summarize(db) }),
+    compare: (file) => ({ incoming: inspectBackup(file, paths.dbPath, key), current: summarize(db) }),
     restore: async (file, onBackup) => {
       if (paths.dbPath === ":memory:") throw new LiloError("restore", "an in-memory database cannot be restored");
       // The bot must not run while pages are replaced, busy or idle: refuse rather than wait.
@@ -66,7 +67,7 @@ export function backupApi(db: Db, paths: { dbPath: string; dataDir: string }, cl
         const backup = await create();
         onBackup?.(backup);
         const kept = new Map<string, KeyStoreCopy>(deviceKeys.names().map((name) => [name, deviceKeys.load(name)!]));
-        await restoreInto(file, paths.dbPath);
+        await restoreInto(file, paths.dbPath, key, db);
         // A backup of an older Lilo lacks the newer tables (the key stores' among them): bring it up to date now.
         migrate(db);
         for (const [name, copy] of kept) deviceKeys.replace(name, copy);

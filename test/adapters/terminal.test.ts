@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
-import Database from "better-sqlite3";
+import Database from "better-sqlite3-multiple-ciphers";
 import { createTinyModel } from "../fixtures/tiny-model.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

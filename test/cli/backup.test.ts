@@ -1,14 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import Database from "better-sqlite3";
+import Database from "better-sqlite3-multiple-ciphers";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
 import { join } from "node:path";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { MIGRATIONS } from "../../core/foundation/store/schema.ts";
-import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
+import { openConnection } from "../../core/foundation/store/db-open.ts";
+import { dataKeyOf } from "../../core/foundation/store/data-key.ts";
+import { makeTestLilo, TEST_DATA_KEY, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 import { writeLegacyMatrixStore } from "../helpers/legacy-matrix-store.ts";
+
+/** Opens a database file of the test Lilo (encrypted with its key). */
+const openKeyed = (file: string, opts: { readonly?: boolean } = {}) => openConnection(file, dataKeyOf(TEST_DATA_KEY), opts);
 
 describe("lilo backup / restore", () => {
   let t: TestLilo;
@@ -22,7 +27,7 @@ describe("lilo backup / restore", () => {
 
   beforeEach(async () => {
     t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     await t.lilo.memory.add({ text: "Christian mag Kino", userId: "owner" });
     await t.lilo.memory.add({ text: "Christian trinkt Tee", userId: "owner" });
   });
@@ -101,7 +106,7 @@ describe("lilo backup / restore", () => {
     expect(check.vectorsWithoutRow).toEqual([]);
     // The pre-restore backup holds the three notes.
     const pre = /backup of the current database: (.+)$/m.exec(res.out)![1]!;
-    const preDb = new Database(pre, { readonly: true });
+    const preDb = openKeyed(pre, { readonly: true });
     expect((preDb.prepare("SELECT count(*) AS n FROM notes").get() as { n: number }).n).toBe(3);
     preDb.close();
   });
@@ -125,7 +130,7 @@ describe("lilo backup / restore", () => {
 
   it("refuses a newer schema", async () => {
     const file = await backup();
-    const b = new Database(file);
+    const b = openKeyed(file);
     b.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     b.close();
     const res = await runCli(open, ["restore", file, "--apply"]);
@@ -136,7 +141,7 @@ describe("lilo backup / restore", () => {
   it("refuses while another process holds the write lock", async () => {
     const file = await backup();
     await t.lilo.memory.add({ text: "Christian spielt Schach", userId: "owner" });
-    const bot = new Database(t.lilo.config.dbPath);
+    const bot = openKeyed(t.lilo.config.dbPath);
     bot.exec("BEGIN IMMEDIATE");
     try {
       const backupsBefore = readdirSync(join(t.dir, "backups")).length;
@@ -153,7 +158,7 @@ describe("lilo backup / restore", () => {
 
   it("refuses a damaged Lilo backup, naming every missing table or index", async () => {
     const file = await backup();
-    const damaged = new Database(file);
+    const damaged = openKeyed(file);
     damaged.exec("DROP TABLE profile; DROP INDEX messages_external; DROP TABLE jobs");
     damaged.close();
     const res = await runCli(open, ["restore", file, "--apply"]);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { basisVector, vectorWithCosine } from "../fakes/controlled-embedder.ts";
 import { localStamp } from "../../admin-cli/commands/local-time.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -16,7 +16,7 @@ describe("lilo corrections / rules / profile", () => {
 
   beforeEach(async () => {
     s = await startScenario();
-    db = openDatabase(s.t.lilo.config.dbPath);
+    db = openLiloDatabase(s.t.lilo.config);
   });
   afterEach(async () => {
     db.close();

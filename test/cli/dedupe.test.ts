@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -19,7 +19,7 @@ describe("lilo dedupe", () => {
 
   beforeEach(async () => {
     t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     // The newer copy is inserted first: "oldest" means createdAt, not id.
     await add("newer", "Christian mag Kino", "2025-04-02T10:00:00Z");
     await add("oldest", "Christian mag Kino", "2025-04-01T10:00:00Z");

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedExchange } from "../helpers/seed-chat.ts";
@@ -31,7 +31,7 @@ describe("lilo diary / thoughts / topics", () => {
       },
       { clock },
     );
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();

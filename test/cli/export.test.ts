@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 import { SettingsStore } from "../../core/foundation/store/settings.ts";
@@ -29,7 +29,7 @@ describe("lilo export", () => {
     const now = "2025-03-05T08:00:00.000Z";
     clock = fixedClock(now);
     t = makeTestLilo({}, { clock });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     for (const m of MEMORY) await t.lilo.memory.add({ ...m, userId: "owner" });
     await t.lilo.memory.add({ text: "Anna mag Jazz", userId: "anna" });
     t.lilo.profile.add("owner", "work", "Christian ist Lehrer");
@@ -46,7 +46,7 @@ describe("lilo export", () => {
 
   it("writes every store of one user as JSON Lines, no settings, no secrets", async () => {
     const file = join(t.dir, "owner.jsonl");
-    const res = await runCli(open, ["export", "--out", file]);
+    const res = await runCli(open, ["export", "--plain", "--out", file]);
     expect(res.code).toBe(0);
     expect(res.out).toContain("exported 8 lines");
     const raw = readFileSync(file, "utf8");
@@ -66,7 +66,7 @@ describe("lilo export", () => {
     expect(lines.find((l) => l.store === "rules")).toMatchObject({ enabled: true });
     expect(lines.find((l) => l.store === "topics")).toMatchObject({ kind: "followup", status: "open", dueAt: "2025-03-10T08:00:00.000Z" });
 
-    const all = await runCli(open, ["export", "--all", "--store", "notes"]);
+    const all = await runCli(open, ["export", "--plain", "--all", "--store", "notes"]);
     expect(all.out.split("\n").map((l) => JSON.parse(l).text)).toEqual(["Christian mag Kino", "Christian trinkt Tee", "Anna mag Jazz"]);
     expect((await runCli(open, ["export", "--all", "--user", "anna"])).code).toBe(1);
     expect((await runCli(open, ["export", "--store", "settings"])).err).toContain('unknown store "settings"');
@@ -74,8 +74,8 @@ describe("lilo export", () => {
 
   it("includes chat messages only with --messages", async () => {
     t.lilo.recall.importChat([{ userId: "owner", role: "user", text: "Hallo Lilo", createdAt: "2025-03-05T09:00:00.000Z" }]);
-    const without = await runCli(open, ["export", "--out", join(t.dir, "a.jsonl")]);
-    const withMessages = await runCli(open, ["export", "--messages", "--out", join(t.dir, "b.jsonl")]);
+    const without = await runCli(open, ["export", "--plain", "--out", join(t.dir, "a.jsonl")]);
+    const withMessages = await runCli(open, ["export", "--plain", "--messages", "--out", join(t.dir, "b.jsonl")]);
     expect(without.out).not.toContain("messages");
     expect(withMessages.out).toContain("messages 1");
     const last = readFileSync(join(t.dir, "b.jsonl"), "utf8").trim().split("\n").at(-1)!;
@@ -142,7 +142,7 @@ describe("lilo export", () => {
     t.lilo.profile.add("owner", "person", "Christian ist 41");
 
     const file = join(t.dir, "all.jsonl");
-    expect((await runCli(open, ["export", "--out", file])).code).toBe(0);
+    expect((await runCli(open, ["export", "--plain", "--out", file])).code).toBe(0);
     const before = readFileSync(file, "utf8")
       .trim()
       .split("\n")
@@ -151,7 +151,7 @@ describe("lilo export", () => {
     for (const s of ["notes", "important", "thoughts", "diary", "profile", "rules", "topics"]) expect(stores.has(s)).toBe(true);
 
     const fresh = makeTestLilo();
-    const freshDb = openDatabase(fresh.lilo.config.dbPath);
+    const freshDb = openLiloDatabase(fresh.lilo.config);
     const openFresh = (): Lilo => createLilo(fresh.lilo.config, { embedder: fresh.embedder, db: freshDb, clock: fresh.lilo.clock });
     try {
       const dry = await runCli(openFresh, ["import", file]);
@@ -161,7 +161,7 @@ describe("lilo export", () => {
       const imp = await runCli(openFresh, ["import", file, "--apply"]);
       expect(imp.err).toBe("");
       expect(imp.out).toContain(`imported ${before.length}, skipped 0 duplicates`);
-      const after = (await runCli(openFresh, ["export"])).out.split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      const after = (await runCli(openFresh, ["export", "--plain"])).out.split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
       const withoutId = (l: Record<string, unknown>) => ({ ...l, id: undefined });
       // A line without a recorded origin is marked as imported, so its provenance never claims a conversation it did not come from; a recorded one is kept.
       const imported = (l: Record<string, unknown>) => (l.store === "rules" || l.store === "topics" || l.provenance ? l : { ...l, provenance: "import" });
@@ -176,12 +176,46 @@ describe("lilo export", () => {
     }
   });
 
+  it("writes an encrypted file by default, which import reads with the key and refuses with another, naming LILO_DATA_KEY", async () => {
+    const file = join(t.dir, "sealed.lilo");
+    const res = await runCli(open, ["export", "--out", file]);
+    expect(res.code).toBe(0);
+    expect(res.err).toBe("");
+    const bytes = readFileSync(file);
+    expect(bytes.includes(Buffer.from("Christian mag Kino"))).toBe(false);
+    expect(bytes.subarray(0, 8).toString("latin1")).toBe("LILOSEAL");
+    expect((await runCli(open, ["export"])).err).toContain("--out FILE, or add --plain");
+
+    const plain = await runCli(open, ["export", "--plain", "--store", "notes"]);
+    expect(plain.err).toContain("warning: --plain: the export is not encrypted");
+
+    const fresh = makeTestLilo();
+    const other = makeTestLilo({ LILO_DATA_KEY: "7a".repeat(32) });
+    const freshDb = openLiloDatabase(fresh.lilo.config);
+    const otherDb = openLiloDatabase(other.lilo.config);
+    try {
+      const openFresh = (): Lilo => createLilo(fresh.lilo.config, { embedder: fresh.embedder, db: freshDb, clock: fresh.lilo.clock });
+      const imp = await runCli(openFresh, ["import", file, "--apply"]);
+      expect(imp.err).toBe("");
+      expect(imp.out).toContain("imported 8, skipped 0 duplicates");
+      const openOther = (): Lilo => createLilo(other.lilo.config, { embedder: other.embedder, db: otherDb, clock: other.lilo.clock });
+      const refused = await runCli(openOther, ["import", file]);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain(`LILO_DATA_KEY does not open ${file}`);
+    } finally {
+      freshDb.close();
+      otherDb.close();
+      await fresh.cleanup();
+      await other.cleanup();
+    }
+  });
+
   it("imports nothing from a truncated or wrong-schema file", async () => {
     const file = join(t.dir, "all.jsonl");
-    await runCli(open, ["export", "--out", file]);
+    await runCli(open, ["export", "--plain", "--out", file]);
     const lines = readFileSync(file, "utf8").trim().split("\n");
     const fresh = makeTestLilo();
-    const freshDb = openDatabase(fresh.lilo.config.dbPath);
+    const freshDb = openLiloDatabase(fresh.lilo.config);
     const openFresh = (): Lilo => createLilo(fresh.lilo.config, { embedder: fresh.embedder, db: freshDb, clock: fresh.lilo.clock });
     try {
       const truncated = join(t.dir, "truncated.jsonl");

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -22,7 +22,7 @@ describe("lilo import-history", () => {
 
   beforeEach(() => {
     t = makeTestLilo({ LILO_TIMEZONE: "Europe/Berlin", LILO_TERMINAL_USER: "jonas" });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();

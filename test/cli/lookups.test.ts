@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, silentLogger, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { startFakeWeb, rss, type FakeWeb } from "../fakes/fake-web.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -28,7 +28,7 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
       rss("Feed B", [{ guid: "b1", title: "Meldung B", link: "https://b.example/1", pubDate: "2026-12-02T11:00:00Z" }]),
     );
     t = makeTestLilo({ LILO_FEEDS: `${web.url}/a.xml`, LILO_DIARY_ENABLED: "false", LILO_REFLECTION_ENABLED: "false" }, { clock });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();
@@ -67,7 +67,7 @@ describe("lilo search-log and lilo feeds; the feeds job", () => {
     await t.cleanup();
     t = makeTestLilo({ BRAVE_SEARCH_API_KEY: "brave-SECRET-9", LILO_FEEDS: `${web.url}/a.xml`, LILO_NATIVE_TOOLS: "markers,anthropic=native" }, { clock });
     db.close();
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     const r = await runCli(open, ["settings"]);
     expect(r.out).toMatch(/search\.provider = brave/);
     expect(r.out).toMatch(/tools\.native = markers,anthropic=native/);

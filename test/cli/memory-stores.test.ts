@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { atTime } from "../helpers/clock-at.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -18,7 +18,7 @@ describe("lilo memory list and search: the stores and scores they show", () => {
 
   beforeEach(() => {
     t = makeTestLilo({ LILO_TIMEZONE: "Europe/Berlin" }, { clock });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();

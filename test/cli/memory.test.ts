@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
 import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/controlled-embedder.ts";
-import { openDatabase } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase } from "../../core/foundation/store/db.ts";
 import { makeTestLilo } from "../helpers/test-lilo.ts";
 import { cliDatabase, runCli } from "../helpers/cli.ts";
 import { ProfileStore } from "../../core/foundation/store/profile.ts";
@@ -122,31 +122,6 @@ describe("lilo memory / doctor / reindex", () => {
     expect(JSON.parse(again.out)).toMatchObject({ rows: 2, vectors: 2, rowsWithoutVector: [], vectorsWithoutRow: [] });
   });
 
-  it("doctor rebuilds the embedded index from SQLite when its copy disagrees, reporting the copy either way", async () => {
-    for (const text of ["eins", "zwei"]) await w.t.lilo.memory.add({ text, userId: "owner" });
-    // The test's own Lilo finishes its snapshot writes (they run off the event loop) before the CLI writes its own:
-    // when two copies write the same files at once the next start catches up from SQLite, which would show the loss.
-    await w.t.lilo.close();
-    const ok = await runCli(open, ["doctor"]);
-    expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(
-      /index: 2 entries in 1 partitions \(0 with a graph\), 2 vectors in SQLite; last change applied (\d+) of \1; loaded from [^;]+; rebuild needed: no/,
-    );
-    // A vector vanishes behind the change log's back (say, a hand-edited file): the saved copy no longer matches.
-    w.db.prepare("DELETE FROM memory_vectors WHERE row_id = (SELECT MIN(row_id) FROM memory_vectors)").run();
-    const dry = await runCli(open, ["doctor", "--json"]);
-    expect(dry.code).toBe(2);
-    expect(JSON.parse(dry.out).index).toMatchObject({ entries: 2, vectorsInSqlite: 1, rebuildNeeded: expect.stringContaining("SQLite 1") });
-    const fixed = await runCli(open, ["doctor", "--apply"]);
-    expect(fixed.out).toContain("rebuilt the index from the vectors in SQLite");
-    expect(fixed.out).toContain("repaired 1 entries");
-    const again = await runCli(open, ["doctor", "--json"]);
-    expect(again.code).toBe(0);
-    const report = JSON.parse(again.out);
-    expect(report).toMatchObject({ rows: 2, vectors: 2, index: { entries: 2, vectorsInSqlite: 2 } });
-    expect(report.index.rebuildNeeded).toBeUndefined();
-  });
-
   it("reindex rebuilds the index for a new embedding model, after a dry run", async () => {
     for (const text of ["eins", "zwei", "drei"]) await w.t.lilo.memory.add({ text, userId: "owner" });
     // A new model (other id and dimension) refuses the old index until reindexed.
@@ -202,10 +177,41 @@ describe("lilo memory / doctor / reindex", () => {
   });
 });
 
+describe("lilo doctor and the embedded index's saved copy", () => {
+  // The saved copy (the snapshot file) is kept beside an unencrypted database only.
+  const w = cliDatabase({ LILO_DATA_KEY: "" });
+  const open = (): Lilo => createLilo(w.t.lilo.config, { embedder: w.t.embedder, db: w.db, clock: w.t.lilo.clock });
+
+  it("doctor rebuilds the embedded index from SQLite when its copy disagrees, reporting the copy either way", async () => {
+    for (const text of ["eins", "zwei"]) await w.t.lilo.memory.add({ text, userId: "owner" });
+    // The test's own Lilo finishes its snapshot writes (they run off the event loop) before the CLI writes its own:
+    // when two copies write the same files at once the next start catches up from SQLite, which would show the loss.
+    await w.t.lilo.close();
+    const ok = await runCli(open, ["doctor"]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(
+      /index: 2 entries in 1 partitions \(0 with a graph\), 2 vectors in SQLite; last change applied (\d+) of \1; loaded from [^;]+; rebuild needed: no/,
+    );
+    // A vector vanishes behind the change log's back (say, a hand-edited file): the saved copy no longer matches.
+    w.db.prepare("DELETE FROM memory_vectors WHERE row_id = (SELECT MIN(row_id) FROM memory_vectors)").run();
+    const dry = await runCli(open, ["doctor", "--json"]);
+    expect(dry.code).toBe(2);
+    expect(JSON.parse(dry.out).index).toMatchObject({ entries: 2, vectorsInSqlite: 1, rebuildNeeded: expect.stringContaining("SQLite 1") });
+    const fixed = await runCli(open, ["doctor", "--apply"]);
+    expect(fixed.out).toContain("rebuilt the index from the vectors in SQLite");
+    expect(fixed.out).toContain("repaired 1 entries");
+    const again = await runCli(open, ["doctor", "--json"]);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.out);
+    expect(report).toMatchObject({ rows: 2, vectors: 2, index: { entries: 2, vectorsInSqlite: 2 } });
+    expect(report.index.rebuildNeeded).toBeUndefined();
+  });
+});
+
 describe("lilo push", () => {
   it("shows the push log with the target", async () => {
     const t = makeTestLilo();
-    const db = openDatabase(t.lilo.config.dbPath);
+    const db = openLiloDatabase(t.lilo.config);
     const open = (): Lilo => createLilo(t.lilo.config, { embedder: t.embedder, db });
     try {
       t.lilo.push.registerTransport({ name: "telegram", send: async () => {} });

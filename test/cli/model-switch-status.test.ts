@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
@@ -34,7 +34,7 @@ describe("a model switched away from after it failed", () => {
     });
     const failed = await t.lilo.handleMessage({ userId: "chris", text: "Hallo Lilo" });
     expect(failed.ok).toBe(false);
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     const open = (): Lilo => createLilo(t!.lilo.config, { embedder: t!.embedder, db: db!, clock: t!.lilo.clock });
     // Before the switch the failure is what status is for.
     expect((await runCli(open, ["status"])).out).toMatch(/model local:qwen2\.5-1\.5b .*last failure .*LILO_LOCAL_OFFLINE/);

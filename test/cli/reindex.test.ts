@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { JobsStore } from "../../core/foundation/store/jobs.ts";
 import type { Embedder } from "../../core/foundation/ports/embedder.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
@@ -23,7 +23,7 @@ describe("lilo reindex is resumable", () => {
     // The offline hash embedder: a vector for any number of texts.
     const base = new HashEmbedder(64);
     t = makeTestLilo({}, { embedder: base });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     counting = {
       id: base.id,
       dimension: () => base.dimension(),

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -13,7 +13,7 @@ describe("lilo reminders list/add/cancel", () => {
   beforeEach(() => {
     clock.set("2025-12-05T10:00:00Z");
     t = makeTestLilo({ LILO_TIMEZONE: "Europe/Berlin", LILO_LANGUAGE: "de", LILO_TERMINAL_USER: "chris" }, { clock });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();

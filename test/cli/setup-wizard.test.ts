@@ -148,6 +148,7 @@ describe("the setup's questions", () => {
       "LILO_TIMEZONE=Europe/Berlin",
       `OPENAI_BASE_URL=${llm.baseURL}`,
       "LILO_CHAT_MODEL=openai:qwen2.5",
+      `LILO_DATA_KEY=${"0f".repeat(32)}`,
       "",
     ].join("\n");
     writeFileSync(join(home, ".env"), before);

@@ -97,7 +97,12 @@ describe("first run: npm start asks the setup's questions, then chats", () => {
 
     const file = join(home, ".env");
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(readFileSync(file, "utf8")).toBe(
+    const written = readFileSync(file, "utf8");
+    // A new install gets a random data key, once; the screen says where it is and that losing it loses the memory.
+    expect(written).toMatch(/\nLILO_DATA_KEY=[0-9a-f]{64}\n$/);
+    expect(screen).toContain(`LILO_DATA_KEY in ${file}`);
+    expect(screen).toContain("loses it loses the memory");
+    expect(written.replace(/LILO_DATA_KEY=.*\n/, "")).toBe(
       [
         "LILO_LANGUAGE=en",
         "LILO_USER_NAMES=owner=Sam",
@@ -146,7 +151,10 @@ describe("first run: npm start asks the setup's questions, then chats", () => {
       expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('the provider does not offer "bogus"') });
       const out = await run(process.execPath, [bin, ...args, "--telegram-user", String(USER), "--yes"], { cwd: other, env: scripted });
       expect(out.stdout).toContain(`wrote ${join(other, ".env")}`);
-      expect(readFileSync(join(other, ".env"), "utf8")).toBe(readFileSync(join(home, ".env"), "utf8"));
+      // The same answers, and a data key of its own.
+      const noKey = (dir: string) => readFileSync(join(dir, ".env"), "utf8").replace(/LILO_DATA_KEY=.*\n/, "");
+      expect(noKey(other)).toBe(noKey(home));
+      expect(readFileSync(join(other, ".env"), "utf8")).not.toBe(readFileSync(join(home, ".env"), "utf8"));
       expect(statSync(join(other, ".env")).mode & 0o777).toBe(0o600);
     } finally {
       rmSync(other, { recursive: true, force: true });

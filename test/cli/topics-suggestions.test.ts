@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { runCli } from "../helpers/cli.ts";
 import { atTime } from "../helpers/clock-at.ts";
@@ -14,7 +14,7 @@ describe("lilo topics edit/done/delete, lilo suggestions, local times", () => {
   beforeEach(() => {
     clock = fixedClock("2026-07-03T08:00:00Z");
     t = makeTestLilo({ LILO_TIMEZONE: "Europe/Berlin" }, { clock });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();

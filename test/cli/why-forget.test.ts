@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLilo, type Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startScenario, say, USER, type Scenario } from "../conversation/correction/scenario.ts";
 
@@ -16,7 +16,7 @@ describe("lilo why / forget / boundaries / memory show", () => {
 
   beforeAll(async () => {
     s = await startScenario({ LILO_USER_NAMES: "chris=Christian", LILO_TIMEZONE: "Asia/Tokyo" });
-    db = openDatabase(s.t.lilo.config.dbPath);
+    db = openLiloDatabase(s.t.lilo.config);
     const added = await s.t.lilo.memory.add({
       text: "Christian segelt am Wannsee",
       userId: USER,

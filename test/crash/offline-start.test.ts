@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import Database from "better-sqlite3";
+import Database from "better-sqlite3-multiple-ciphers";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.ts";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/fake-telegram.ts";
 import { createTinyModel } from "../fixtures/tiny-model.ts";

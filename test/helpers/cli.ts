@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach } from "vitest";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "./test-lilo.ts";
 import type { Lilo } from "../../core/index.ts";
 import { buildProgram } from "../../admin-cli/program.ts";
@@ -33,12 +33,12 @@ export async function runCli(open: () => Lilo, args: string[]): Promise<{ out: s
  * before each test of the calling `describe` and closed after it. The CLI
  * closes the Lilo it opens, so a test opens a fresh one per call on `db`.
  */
-export function cliDatabase(): { readonly t: TestLilo; readonly db: Db } {
+export function cliDatabase(env: Record<string, string> = {}): { readonly t: TestLilo; readonly db: Db } {
   let t: TestLilo | undefined;
   let db: Db | undefined;
   beforeEach(() => {
-    t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
+    t = makeTestLilo(env);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db?.close();

@@ -1,5 +1,7 @@
-import Database from "better-sqlite3";
 import type { Lilo } from "../../core/index.ts";
+import { openConnection } from "../../core/foundation/store/db-open.ts";
+import { configuredDataKey } from "../../core/foundation/store/data-key.ts";
+import type { Db } from "../../core/foundation/store/db.ts";
 
 /**
  * Reads Lilo's SQLite file the way an outside inspector would: each query on
@@ -7,8 +9,8 @@ import type { Lilo } from "../../core/index.ts";
  * committed write. For tests that check raw rows no use case shows.
  */
 export function readDb(lilo: Lilo): { all(sql: string, ...params: unknown[]): unknown[]; get(sql: string, ...params: unknown[]): unknown } {
-  const run = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(lilo.config.dbPath, { readonly: true, fileMustExist: true });
+  const run = <T>(fn: (db: Db) => T): T => {
+    const db = openConnection(lilo.config.dbPath, configuredDataKey(lilo.config), { readonly: true, fileMustExist: true });
     try {
       return fn(db);
     } finally {

@@ -1,5 +1,5 @@
 import type { Lilo } from "../../core/index.ts";
-import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 
 /**
  * Runs `fn` on its own read-write connection to Lilo's SQLite file, for
@@ -9,7 +9,7 @@ import { openDatabase, type Db } from "../../core/foundation/store/db.ts";
  * Lilo's own handles stay private.
  */
 export function seedDb<T>(lilo: Lilo, fn: (sql: Db) => T): T {
-  const sql = openDatabase(lilo.config.dbPath);
+  const sql = openLiloDatabase(lilo.config);
   try {
     return fn(sql);
   } finally {

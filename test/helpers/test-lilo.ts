@@ -12,15 +12,18 @@ export interface TestLilo {
   cleanup(): Promise<void>;
 }
 
+/** The data key of every test Lilo (64 hex digits, as `lilo setup` makes them): the tests run on an encrypted database. */
+export const TEST_DATA_KEY = "5e".repeat(32);
+
 /**
- * A Lilo on a real SQLite file in a fresh temp dir, with an embedder whose
+ * A Lilo on a real SQLite file, encrypted with TEST_DATA_KEY, in a fresh temp dir, with an embedder whose
  * vectors the test controls and the embedded vector index. Its
  * configuration has the adapters' sections, as with `npm start`.
  */
 export function makeTestLilo(env: Record<string, string> = {}, ports: LiloPorts = {}): TestLilo {
   const dir = mkdtempSync(join(tmpdir(), "lilo-test-"));
   const embedder = (ports.embedder as ControlledEmbedder | undefined) ?? new ControlledEmbedder(64);
-  const config = loadConfig({ LILO_DATA_DIR: dir, LILO_MODEL_MAX_RETRIES: "0", ...env }, ADAPTER_SECTIONS);
+  const config = loadConfig({ LILO_DATA_DIR: dir, LILO_MODEL_MAX_RETRIES: "0", LILO_DATA_KEY: TEST_DATA_KEY, ...env }, ADAPTER_SECTIONS);
   const lilo = createLilo(config, { embedder, ...ports });
   return {
     lilo,

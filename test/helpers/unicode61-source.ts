@@ -1,6 +1,6 @@
 /**
  * Reads the unicode61 tokenizer's tables out of the SQLite amalgamation that
- * better-sqlite3 builds (node_modules/better-sqlite3/deps/sqlite3/sqlite3.c),
+ * better-sqlite3-multiple-ciphers builds (node_modules/better-sqlite3-multiple-ciphers/deps/sqlite3/sqlite3.c),
  * and renders them as core/memory/recall/keyword-index/unicode61-tables.ts:
  * the chat log's keyword index must cut and fold words exactly as FTS5 does.
  * A test compares the committed file with this rendering, so an SQLite
@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const SQLITE_C = `${ROOT}node_modules/better-sqlite3/deps/sqlite3/sqlite3.c`;
+export const SQLITE_C = `${ROOT}node_modules/better-sqlite3-multiple-ciphers/deps/sqlite3/sqlite3.c`;
 export const TABLES_TS = `${ROOT}core/memory/recall/keyword-index/unicode61-tables.ts`;
 
 /** The numbers of the C array `name` (`… name[] = { … };`); characters like 'a'|HIBIT are evaluated. */

@@ -4,7 +4,7 @@ import { startFakeWeb, rss, type FakeWeb } from "../fakes/fake-web.ts";
 import { makeTestLilo, type TestLilo } from "../helpers/test-lilo.ts";
 import { seedExchange } from "../helpers/seed-chat.ts";
 import { createLilo, fixedClock } from "../../core/index.ts";
-import { openDatabase } from "../../core/foundation/store/db.ts";
+import { openLiloDatabase } from "../../core/foundation/store/db.ts";
 import { runCli } from "../helpers/cli.ts";
 import { whyText } from "../../adapters/shared/why-texts.ts";
 
@@ -88,7 +88,7 @@ describe("reflection with the newest news items", () => {
     t.embedder.set(text, [1, ...Array<number>(63).fill(0)]).set("Betrifft mich der Bahnstreik?", [1, ...Array<number>(63).fill(0)]);
     const answer = await t.lilo.handleMessage({ userId: "chris", text: "Betrifft mich der Bahnstreik?" });
     expect(whyText("de", t.lilo.why.why("chris"), false)).toContain(`T${thought.id} · Gedanke: ${text}\n   ↳ nachgeschlagen (${STREIK})`);
-    const db = openDatabase(t.lilo.config.dbPath);
+    const db = openLiloDatabase(t.lilo.config);
     try {
       const cli = (...args: string[]) => runCli(() => createLilo(t.lilo.config, { embedder: t.embedder, db, clock }), args);
       expect((await cli("why", String(answer.answerMessageId))).out).toContain(`[from: lookup ${STREIK}] ${text}`);

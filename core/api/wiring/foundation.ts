@@ -15,6 +15,7 @@ import type { SettingsStore } from "../../foundation/store/settings.ts";
 import { describeError } from "../../foundation/errors.ts";
 import { BackgroundCheckpoints } from "../../foundation/store/background-checkpoints.ts";
 import { openDatabase, setPageCache, type Db } from "../../foundation/store/db.ts";
+import { configuredDataKey } from "../../foundation/store/data-key.ts";
 import { BackgroundTasks } from "../../foundation/util/background.ts";
 import { registerSecrets } from "../../foundation/util/redact.ts";
 import type { LiloPorts } from "../lilo-ports.ts";
@@ -43,9 +44,15 @@ export function openFoundation(sharedConfig: LiloConfig, ports: Pick<LiloPorts, 
   const config = ownLiveSections(sharedConfig);
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
-  const db = ports.db ?? openDatabase(config.dbPath);
+  const key = ports.db ? undefined : configuredDataKey(config);
+  const db =
+    ports.db ??
+    openDatabase(config.dbPath, key, {
+      onPlain: () =>
+        logger.warn("the database is not encrypted: set LILO_DATA_KEY (`lilo setup` makes one) and run `lilo encrypt --apply`", { path: config.dbPath }),
+    });
   setPageCache(db, config.memory.sqliteCacheMb);
-  const checkpoints = ports.backgroundCheckpoints && !db.memory ? new BackgroundCheckpoints(db, db.name, logger) : undefined;
+  const checkpoints = ports.backgroundCheckpoints && !db.memory ? new BackgroundCheckpoints(db, db.name, logger, undefined, key) : undefined;
   return {
     config,
     clock,

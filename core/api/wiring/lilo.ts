@@ -3,6 +3,7 @@
  * out, with the chat turn, the inbox, the chat-log recall and every use-case
  * API, each handed only the services it works on.
  */
+import { configuredDataKey } from "../../foundation/store/data-key.ts";
 import type { Transcriber } from "../../foundation/ports/transcriber.ts";
 import type { VoiceApi } from "../voice-api.ts";
 import type { Health } from "./health.ts";
@@ -99,7 +100,13 @@ export function assembleLilo(p: LiloParts): Lilo {
     rules: rulesApi(stores.rules, clock),
     topics: topicsApi(stores.topics, clock),
     suggestions: suggestionsApi(stores.suggestions, clock),
-    transfer: transferApi(db, { db, memory, embedder: remembering.embedder, index: remembering.index }, clock, config.budget.maxInputChars),
+    transfer: transferApi(
+      db,
+      { db, memory, embedder: remembering.embedder, index: remembering.index },
+      clock,
+      config.budget.maxInputChars,
+      configuredDataKey(config),
+    ),
     history: historyApi({
       imports: stores.historyImports,
       forgetting: care.forgetting,
@@ -113,7 +120,7 @@ export function assembleLilo(p: LiloParts): Lilo {
       assistantName: config.persona.name,
       language,
     }),
-    backup: backupApi(db, config, clock, stores.deviceKeys),
+    backup: backupApi(db, config, clock, stores.deviceKeys, configuredDataKey(config)),
     settings: createSettingsApi({
       config,
       live: p.live,

@@ -91,6 +91,7 @@ function complete(raw: RawConfig) {
     run: { ...raw.run, envFile: raw.run.envFile ?? inHome(".env") },
     persona: { ...raw.persona, userNames: parsePairs(envAt(["persona", "userNames"]), raw.persona.userNames) },
     dbPath: raw.dbPath ? inHome(raw.dbPath) : `${dataDir}/lilo.db`,
+    dataKeyFile: raw.dataKeyFile ? inHome(raw.dataKeyFile) : undefined,
     models: modelSpecs(raw.models, providers),
     providers,
     embedding: {

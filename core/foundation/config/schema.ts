@@ -96,6 +96,18 @@ export const rawConfigSchema = z.object({
   }),
   dataDir: s(z.string().default("data"), { env: "LILO_DATA_DIR", doc: "the database, models, analyses, backups; relative to LILO_HOME", group: "data" }),
   dbPath: s(opt(), { env: "LILO_DB_PATH", doc: "default: $LILO_DATA_DIR/lilo.db", group: "data", example: "data/lilo.db" }),
+  dataKey: s(opt(), {
+    env: "LILO_DATA_KEY",
+    doc: "the key that encrypts the database, its backups and exports (64 hex digits from `lilo setup`, or a passphrase); losing it loses the memory; unset: an unencrypted database",
+    group: "data",
+    secret: true,
+  }),
+  dataKeyFile: s(opt(), {
+    env: "LILO_DATA_KEY_FILE",
+    doc: "instead of LILO_DATA_KEY: a file holding the key, outside the data folder (a systemd credential, a mounted secret)",
+    group: "data",
+    example: "/run/credentials/lilo.service/data-key",
+  }),
   run: runSettings,
   embedding: embeddingSettings,
   local: localSettings,

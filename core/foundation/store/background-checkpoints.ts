@@ -12,6 +12,7 @@ import { once } from "node:events";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Db } from "./db-type.ts";
+import type { DataKey } from "./data-key.ts";
 import type { Logger } from "../ports/logger.ts";
 
 /** SQLite's default: a commit checkpoints once the WAL holds this many pages. */
@@ -33,6 +34,7 @@ const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
+for (const p of workerData.keyPragmas) db.pragma(p);
 db.pragma("busy_timeout = 5000");
 function checkpoint(id) {
   try {
@@ -59,16 +61,17 @@ export class BackgroundCheckpoints {
   private stopping = false;
   private failed = false;
 
-  /** Starts checkpointing the database file `path` (open as `db`) from a worker, every `everyMs`. */
+  /** Starts checkpointing the database file `path` (open as `db`, encrypted with `key`) from a worker, every `everyMs`. */
   constructor(
     private readonly db: Db,
     path: string,
     private readonly logger: Logger,
     everyMs = EVERY_MS,
+    key?: DataKey,
   ) {
     db.pragma("wal_autocheckpoint = 0");
-    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.worker = new Worker(WORKER, { eval: true, workerData: { driver, path, everyMs } });
+    const driver = createRequire(import.meta.url).resolve("better-sqlite3-multiple-ciphers");
+    this.worker = new Worker(WORKER, { eval: true, workerData: { driver, path, everyMs, keyPragmas: key?.pragmas ?? [] } });
     this.worker.unref(); // never what keeps the process alive; `stop` ends it
     this.worker.on("message", (m: Reply) => this.answer(m));
     this.worker.on("error", (err) => this.fallBack(err));

@@ -1,6 +1,9 @@
-import Database from "better-sqlite3";
-import { existsSync } from "node:fs";
+import Database from "better-sqlite3-multiple-ciphers";
+import { constants, copyFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { dbFileState, openConnection } from "./db-open.ts";
+import type { DataKey } from "./data-key.ts";
+import { replaceContent } from "./replace-content.ts";
 import { LiloError } from "../errors.ts";
 import { MIGRATIONS } from "./schema.ts";
 import type { Db } from "./db.ts";
@@ -38,12 +41,19 @@ export function summarize(db: Db): DbSummary {
  * Opens a file read-only and checks that it is a Lilo database this Lilo can
  * read: a SQLite file with Lilo's tables and a schema version not newer than ours.
  */
-export function inspectBackup(file: string, livePath: string): DbSummary {
+export function inspectBackup(file: string, livePath: string, key?: DataKey): DbSummary {
   if (!existsSync(file)) throw new LiloError("restore", `${file} does not exist`);
   if (livePath !== ":memory:" && resolve(file) === resolve(livePath)) throw new LiloError("restore", `${file} is the live database itself`);
   let db: Db | undefined;
   try {
-    db = openBackupFile(file);
+    try {
+      db = openBackupFile(file, key);
+    } catch (err) {
+      const why = key
+        ? "LILO_DATA_KEY does not decrypt it (another key, or not a database at all)"
+        : "it is encrypted or damaged, and LILO_DATA_KEY is not set";
+      throw new LiloError("restore", `${file} is not a Lilo database this Lilo can open: ${why}`, { cause: err });
+    }
     const summary = summarize(db);
     if (summary.schemaVersion > MIGRATIONS.length) {
       throw new LiloError("restore", `${file} has schema version ${summary.schemaVersion}, newer than this Lilo (${MIGRATIONS.length}); update Lilo first`);
@@ -85,12 +95,46 @@ function schemaObjects(db: Db): string[] {
 }
 
 /**
- * Opens a backup file without writing to it. Not `readonly`: a read-only
- * connection to a WAL file leaves -wal/-shm files behind, a normal one
- * removes them on close; nothing here writes.
+ * Opens a backup file without writing to it, with the data key when it is
+ * encrypted (a plain one, from before encryption, opens without). Not
+ * `readonly`: a read-only connection to a WAL file leaves -wal/-shm files
+ * behind, a normal one removes them on close; nothing here writes.
  */
-function openBackupFile(file: string): Db {
-  return new Database(file, { fileMustExist: true });
+function openBackupFile(file: string, key: DataKey | undefined): Db {
+  return openConnection(file, dbFileState(file) === "plain" ? undefined : key, { fileMustExist: true });
+}
+
+/**
+ * Writes a consistent copy of the open database to `target` (a new file).
+ * A plain database is copied with SQLite's online backup. An encrypted one
+ * (which the online backup cannot copy: its target would be plain) is copied
+ * as a file, encrypted as it is: with the write lock held on `db`, so no
+ * commit can land, a second connection checkpoints the WAL into the file;
+ * when every frame made it, the file's bytes are the database. Otherwise (a
+ * reader still on an older snapshot) VACUUM INTO writes the copy, encrypted
+ * with the same key, more slowly.
+ */
+export async function copyDatabase(db: Db, target: string, live: { path: string; key: DataKey | undefined }): Promise<void> {
+  if (dbFileState(live.path) !== "encrypted") {
+    await db.backup(target);
+    return;
+  }
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const other = openConnection(live.path, live.key, { fileMustExist: true });
+    try {
+      const [r] = other.pragma("wal_checkpoint(PASSIVE)") as { busy: number; log: number; checkpointed: number }[];
+      if (r && r.busy === 0 && r.log === r.checkpointed) {
+        copyFileSync(live.path, target, constants.COPYFILE_EXCL);
+        return;
+      }
+    } finally {
+      other.close();
+    }
+  } finally {
+    db.exec("ROLLBACK");
+  }
+  db.prepare("VACUUM INTO ?").run(target);
 }
 
 /**
@@ -110,14 +154,23 @@ export function assertNoWriter(db: Db): void {
   }
 }
 
-/** Copies `file` over the live database with SQLite's online backup (pages, not a file copy, so open connections stay valid). */
-export async function restoreInto(file: string, livePath: string): Promise<void> {
-  const src = openBackupFile(file);
+/**
+ * Copies `file` over the live database. A plain live database gets SQLite's
+ * online backup (pages, not a file copy, so open connections stay valid); an
+ * encrypted one, which the online backup cannot write without its key, gets
+ * the file's schema and rows in one transaction on `live` (replace-content.ts).
+ */
+export async function restoreInto(file: string, livePath: string, key?: DataKey, live?: Db): Promise<void> {
+  const src = openBackupFile(file, key);
   try {
-    await src.backup(livePath);
+    if (key && live && dbFileState(livePath) === "encrypted") {
+      const fileKey = dbFileState(file) === "plain" ? undefined : key;
+      src.close();
+      replaceContent(live, file, fileKey);
+    } else await src.backup(livePath);
   } catch (err) {
     throw new LiloError("restore", `Restoring ${file} failed: ${(err as Error).message}`, { cause: err });
   } finally {
-    src.close();
+    if (src.open) src.close();
   }
 }

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import type Database from "better-sqlite3-multiple-ciphers";
 
 /**
  * An open SQLite connection. On its own so the transaction helpers (tx.ts)

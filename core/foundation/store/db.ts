@@ -1,28 +1,33 @@
-import Database from "better-sqlite3";
 import { dirname } from "node:path";
 import { LiloError } from "../errors.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { ensurePrivateDir, makeDatabasePrivate } from "../util/file-modes.ts";
 import { writeTransaction } from "./tx.ts";
 import type { Db } from "./db-type.ts";
+import { openConnection, dbFileState } from "./db-open.ts";
+import { configuredDataKey, type DataKey, type DataKeySettings } from "./data-key.ts";
 
 /** An open SQLite connection (the type lives in db-type.ts, so tx.ts needs no import of this file). */
 export type { Db } from "./db-type.ts";
 
+/** What opening the database can tell its caller beyond the connection. */
+export interface OpenOptions {
+  /** Called when the database is opened without a key, so its caller can warn once that it lies unencrypted. */
+  onPlain?: () => void;
+}
+
 /**
  * Opens (and creates) Lilo's SQLite database, private to its owner (directory
- * 0700, files 0600): WAL so the CLI can work while
- * the bot runs, a busy timeout instead of "database is locked" errors, and
- * all pending migrations applied in one transaction each.
+ * 0700, files 0600), encrypted with `key` (data-key.ts; none: a plain
+ * database, which keeps working for installs from before encryption): WAL so
+ * the CLI can work while the bot runs, a busy timeout instead of "database is
+ * locked" errors, and all pending migrations applied in one transaction each.
+ * A missing, wrong or unexpected key is refused before anything is written (db-open.ts).
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(path: string, key?: DataKey, opts: OpenOptions = {}): Db {
   if (path !== ":memory:") ensurePrivateDir(dirname(path));
-  let db: Db;
-  try {
-    db = new Database(path);
-  } catch (err) {
-    throw new LiloError("database", `Cannot open database ${path}`, { cause: err });
-  }
+  const db = openConnection(path, path === ":memory:" ? undefined : key);
+  if (!key && path !== ":memory:") opts.onPlain?.();
   // Before WAL mode: SQLite gives the -wal and -shm files the database file's mode.
   if (path !== ":memory:") makeDatabasePrivate(path);
   db.pragma("journal_mode = WAL");
@@ -32,6 +37,16 @@ export function openDatabase(path: string): Db {
   migrate(db);
   if (path !== ":memory:") makeDatabasePrivate(path);
   return db;
+}
+
+/** Opens the database of a configuration with its data key (LILO_DATA_KEY or LILO_DATA_KEY_FILE). */
+export function openLiloDatabase(config: DataKeySettings & { dbPath: string }, opts: OpenOptions = {}): Db {
+  return openDatabase(config.dbPath, configuredDataKey(config), opts);
+}
+
+/** Whether the database at `path` is encrypted on disk (an absent one is not). */
+export function isEncryptedFile(path: string): boolean {
+  return dbFileState(path) === "encrypted";
 }
 
 /**

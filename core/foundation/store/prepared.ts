@@ -1,4 +1,4 @@
-import type { Statement } from "better-sqlite3";
+import type { Statement } from "better-sqlite3-multiple-ciphers";
 import type { Db } from "./db.ts";
 
 const cache = new WeakMap<Db, Map<string, Statement>>();

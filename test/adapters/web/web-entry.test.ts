@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLilo, loadConfig, silentLogger, type Lilo } from "../../../core/index.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { ADAPTER_SECTIONS } from "../../../adapters/config.ts";
 import { createWebApp } from "../../../adapters/web/app.tsx";
 import { registerWeb } from "../../../admin-cli/commands/web.ts";
@@ -22,7 +22,7 @@ describe("Lilo's pages: lilo web and /web", () => {
 
   beforeAll(() => {
     t = makeTestLilo();
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterAll(async () => {
     db.close();

@@ -8,7 +8,7 @@ import { analysisApi } from "../../../core/api/analysis-api.ts";
 import { startFakeAnthropic, type AnthropicRequestBody, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { SettingsStore } from "../../../core/foundation/store/settings.ts";
 import { ProfileStore } from "../../../core/foundation/store/profile.ts";
 import { ModelRegistry } from "../../../core/foundation/models/registry.ts";
@@ -44,7 +44,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     waits = [];
     const l = t.lilo;
     // The analysis built on its own connection to Lilo's file, with a sleep that never waits.
-    sql = openDatabase(l.config.dbPath);
+    sql = openLiloDatabase(l.config);
     const settings = new SettingsStore(sql);
     const models = new ModelRegistry(l.config, (spec) => createChatModel(spec, l.config), settings);
     api = analysisApi(

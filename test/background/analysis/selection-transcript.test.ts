@@ -8,7 +8,7 @@ import { chunkTranscript } from "../../../core/background/analysis/chunks.ts";
 import { extractQuotes, verifyQuotes } from "../../../core/background/analysis/quotes.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { ChatLog } from "../../../core/foundation/store/chat-log.ts";
 
 const TZ = "Europe/Berlin";
@@ -21,7 +21,7 @@ describe("analysis: selection, transcript, chunks, quotes", () => {
   beforeEach(() => {
     t = makeTestLilo({ LILO_USER_NAMES: "chris=Christian" }, { clock: fixedClock("2026-12-02T14:00:00Z") });
     ids = seedAnalysisChats(t.lilo);
-    sql = openDatabase(t.lilo.config.dbPath);
+    sql = openLiloDatabase(t.lilo.config);
   });
   afterEach(() => {
     sql.close();

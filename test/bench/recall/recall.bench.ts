@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import Database from "better-sqlite3";
+import Database from "better-sqlite3-multiple-ciphers";
 import { createLilo, fixedClock, loadConfig, type Embedder, type Lilo, type LiloPorts, type Reranker } from "../../../core/index.ts";
 import { type MemoryBlocks } from "../../../core/internal.ts";
 import { sheetMessageIds } from "../../../core/conversation/turn/memory-blocks.ts";

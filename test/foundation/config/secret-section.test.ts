@@ -6,7 +6,7 @@ import { configSection } from "../../../core/foundation/config/section.ts";
 import { configSecrets } from "../../../core/foundation/config/secrets.ts";
 import { renderEnvExample } from "../../../core/foundation/config/env-example.ts";
 import { ControlledEmbedder } from "../../fakes/controlled-embedder.ts";
-import { openDatabase } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase } from "../../../core/foundation/store/db.ts";
 import { SettingsStore } from "../../../core/foundation/store/settings.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -83,7 +83,7 @@ describe("a leaf marked only `secret: true` in a registered section", () => {
     expect(set.settings.list().secrets.find((r) => r.env === "PAGER_API_KEY")).toMatchObject({ value: "set", source: "env" });
     expect(set.settings.get("PAGER_API_KEY")?.value).toBe("set");
     // Program state that happens to hold the secret is masked by value too.
-    const db = openDatabase(set.config.dbPath);
+    const db = openLiloDatabase(set.config);
     new SettingsStore(db).set("pager.last_call", `called with ${KEY}`, "2025-01-01T00:00:00Z");
     db.close();
     expect(set.settings.list().state).toEqual([{ key: "pager.last_call", userId: undefined, value: "called with ***" }]);

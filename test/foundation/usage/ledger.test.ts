@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../../core/index.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../../fakes/fake-anthropic.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../../helpers/test-lilo.ts";
@@ -37,7 +37,7 @@ describe("usage ledger", () => {
       },
       { clock },
     );
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterAll(async () => {
     db.close();
@@ -138,7 +138,7 @@ describe("usage ledger", () => {
   });
 
   it("exports the ledger on request", async () => {
-    const exported = await runCli(open, ["export", "--all", "--store", "rules", "--usage"]);
+    const exported = await runCli(open, ["export", "--plain", "--all", "--store", "rules", "--usage"]);
     const lines = exported.out.split("\n").map((l) => JSON.parse(l) as { store: string; purpose?: string });
     expect(lines.filter((l) => l.store === "usage").map((l) => l.purpose)).toContain("extraction");
   });

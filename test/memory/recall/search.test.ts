@@ -5,7 +5,7 @@ import { isRecallRequest } from "../../../core/memory/recall/recall-talk.ts";
 import { fixedClock } from "../../../core/foundation/ports/clock.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { seedConversation } from "../../helpers/seed-conversation.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 
 const TZ = "Europe/Berlin";
 const clock = fixedClock("2026-12-02T18:00:00Z"); // Wednesday 19:00 in Berlin
@@ -20,7 +20,7 @@ describe("ChatSearch (FTS5 recall over the chat log)", () => {
 
   beforeEach(() => {
     t = makeTestLilo({}, { clock });
-    sql = openDatabase(t.lilo.config.dbPath);
+    sql = openLiloDatabase(t.lilo.config);
     search = new ChatSearch(sql, TZ);
   });
   afterEach(async () => {

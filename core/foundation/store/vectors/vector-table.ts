@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type Database from "better-sqlite3";
+import type Database from "better-sqlite3-multiple-ciphers";
 import { INDEX_STORES, type IndexStore } from "../../ports/vector-index.ts";
 import { VectorIndexError } from "../../errors.ts";
 import type { Db } from "../db.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import Database from "better-sqlite3";
+import Database from "better-sqlite3-multiple-ciphers";
 import { unicode61Tokens } from "../../../../core/memory/recall/keyword-index/unicode61.ts";
 import * as tables from "../../../../core/memory/recall/keyword-index/unicode61-tables.ts";
 import { SQLITE_C, cArray, diacriticMasks, foldEntries } from "../../../helpers/unicode61-source.ts";

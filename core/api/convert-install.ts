@@ -1,0 +1,64 @@
+import type { Clock } from "../foundation/ports/clock.ts";
+import { ConfigError } from "../foundation/errors.ts";
+import { configuredDataKey, dataKeyOf, type DataKey, type DataKeySettings } from "../foundation/store/data-key.ts";
+import { WriterLock } from "../foundation/store/writer-lock.ts";
+import {
+  convertFile,
+  databaseFiles,
+  planConversion,
+  removeSnapshot,
+  removeUnfinished,
+  type ConversionItem,
+  type ConversionPhase,
+} from "../foundation/store/convert-files.ts";
+
+export type { ConversionItem, ConversionPhase } from "../foundation/store/convert-files.ts";
+export { CONVERSION_PHASES } from "../foundation/store/convert-files.ts";
+
+/** The paths and key settings a conversion reads from the configuration. */
+export type ConversionConfig = DataKeySettings & { dbPath: string; dataDir: string };
+
+/** `lilo encrypt` (plain → LILO_DATA_KEY) or `lilo rekey` (LILO_DATA_KEY → the new key's text). */
+export type ConversionKind = { kind: "encrypt" } | { kind: "rekey"; newKey: string };
+
+/** How a conversion runs: a dry run plans only; `onPhase` hears each step of each file. */
+export interface ConversionRun {
+  apply: boolean;
+  clock: Clock;
+  onPhase?: (file: string, phase: ConversionPhase) => void;
+}
+
+/**
+ * Converts the database and every backup of an install to a new key
+ * (convert-files.ts), with the bot stopped (the writer lock). Returns the
+ * plan: each file, converted or already done. Runs again safely after a crash.
+ */
+export function convertInstall(config: ConversionConfig, what: ConversionKind, run: ConversionRun): ConversionItem[] {
+  const current = configuredDataKey(config);
+  let from: DataKey | undefined;
+  let to: DataKey;
+  if (what.kind === "encrypt") {
+    if (!current) throw new ConfigError("lilo encrypt needs the key to encrypt with: set LILO_DATA_KEY (or LILO_DATA_KEY_FILE); `lilo setup` makes one");
+    to = current;
+  } else {
+    if (!current) throw new ConfigError("lilo rekey needs the current key in LILO_DATA_KEY (or LILO_DATA_KEY_FILE)");
+    from = current;
+    to = dataKeyOf(what.newKey, "the new key");
+  }
+  const files = databaseFiles(config.dbPath, config.dataDir);
+  const plan = planConversion(files, from, to);
+  if (!run.apply) return plan;
+  const lock = WriterLock.acquire(config.dbPath, what.kind, run.clock.now());
+  try {
+    removeUnfinished(files);
+    for (const item of plan.filter((i) => i.action === "convert")) {
+      convertFile(item.path, item.plain ? undefined : from, to, (phase) => run.onPhase?.(item.path, phase));
+    }
+    // Last, and again on a run after a crash: the plain vector snapshot (rebuilt from the database on start).
+    run.onPhase?.(config.dbPath, "snapshot");
+    removeSnapshot(config.dbPath);
+  } finally {
+    lock.release();
+  }
+  return plan;
+}
