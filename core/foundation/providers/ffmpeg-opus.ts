@@ -25,10 +25,11 @@ export interface OpusConverter {
 export function ffmpegOpus(command: string): OpusConverter {
   let found: Promise<boolean> | undefined;
   return {
-    available: () => (found ??= run(command, ["-version"], new Uint8Array()).then(
-      () => true,
-      () => false,
-    )),
+    available: () =>
+      (found ??= run(command, ["-version"], new Uint8Array()).then(
+        () => true,
+        () => false,
+      )),
     toOggOpus: (data) =>
       run(command, ["-hide_banner", "-loglevel", "error", "-i", "pipe:0", "-vn", "-c:a", "libopus", "-b:a", "32k", "-f", "ogg", "pipe:1"], data),
   };
