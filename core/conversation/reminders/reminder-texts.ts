@@ -45,6 +45,11 @@ export const REMINDER_TEXTS = {
     doneRecurring: (next: string) => `✅ Erledigt. Nächstes Mal: ${next}`,
     snoozed: (when: string) => `💤 Verschoben auf ${when}.`,
     cancelled: "🗑 Gelöscht.",
+    forModel: {
+      set: (sentence: string) => `Die Erinnerung ist gespeichert. Bestätige sie mit genau diesem Satz (Tag und Uhrzeit unverändert): ${sentence}`,
+      notSet: (sentence: string) =>
+        `Es wurde KEINE Erinnerung gespeichert. Sag der Person das mit diesem Grund und frag nach, was fehlt; nenne keine eigene Uhrzeit: ${sentence}`,
+    },
     why: {
       fromMessage: (what: string, at: string, message: string) =>
         `🔎 Die Erinnerung „${what}“ hast du mir am ${at} aufgetragen, mit diesen Worten: „${message}“`,
@@ -93,6 +98,11 @@ export const REMINDER_TEXTS = {
     doneRecurring: (next: string) => `✅ Done. Next time: ${next}`,
     snoozed: (when: string) => `💤 Moved to ${when}.`,
     cancelled: "🗑 Deleted.",
+    forModel: {
+      set: (sentence: string) => `The reminder is set. Confirm it with exactly this sentence (day and time unchanged): ${sentence}`,
+      notSet: (sentence: string) =>
+        `NO reminder was set. Tell the person so with this reason and ask for what is missing; name no time of your own: ${sentence}`,
+    },
     why: {
       fromMessage: (what: string, at: string, message: string) => `🔎 You asked me for the reminder “${what}” on ${at}, in these words: “${message}”`,
       fromSource: (what: string, at: string, how: string) => `🔎 You set the reminder “${what}” on ${at} ${how}.`,
