@@ -7,6 +7,7 @@ import type { MatrixContext, MatrixEventSource } from "./context.ts";
 import { deliverTurn } from "./reply.ts";
 import { sendMarkdown, withTyping } from "./send.ts";
 import { WHY_COMMANDS } from "./why.ts";
+import { REMINDER_COMMANDS } from "./reminders.ts";
 
 /**
  * Chat commands, written `!name` or `/name` (Element and other clients
@@ -85,6 +86,8 @@ const COMMANDS: Record<string, Command> = {
   },
   // !why, !wrong, !outdated and !forget: why.ts.
   ...WHY_COMMANDS,
+  // !remind, !reminders and their typed actions !done, !snooze, !delete: reminders.ts.
+  ...REMINDER_COMMANDS,
 };
 
 /**
