@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { PrecomputedEmbedder, mb, ms, pct, sentence, time, word } from "./bench-kit.ts";
 import { runScaleBench } from "./scale.bench.ts";
 import { runHistoryBench } from "./history.bench.ts";
+import { runRemindersBench } from "./reminders.bench.ts";
 import { createLilo, loadConfig, type Embedder, type ChatModel } from "../../core/index.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../core/foundation/providers/transformers-embedder.ts";
@@ -193,3 +194,4 @@ console.log(`embedder: ${note}; ${QUERIES} queries, k = ${K}; search = index.sea
 if (!process.env.BENCH_ONLY) for (const n of SIZES) await benchSize(n, embedder);
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "scale") await runScaleBench(embedder, { quick: QUICK, million: MILLION });
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "history") await runHistoryBench(embedder);
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "reminders") await runRemindersBench(embedder);
