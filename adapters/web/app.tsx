@@ -13,6 +13,7 @@ import { registerProfile } from "./pages/profile.tsx";
 import { registerRules } from "./pages/rules.tsx";
 import { registerSettings } from "./pages/settings.tsx";
 import { registerTopics } from "./pages/topics.tsx";
+import { registerReminders } from "./pages/reminders.tsx";
 import { registerInsight } from "./pages/usage.tsx";
 import { defaultSources, type WebSources } from "./sources.ts";
 import { textsFor } from "./texts.ts";
@@ -65,7 +66,16 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   app.use(requireSession(deps));
   registerLogout(app, deps);
   app.get("/", (c) => c.redirect(href(c.get("viewer"), "/memories"), 303));
-  for (const register of [registerMemories, registerForget, registerProfile, registerJournal, registerTopics, registerRules, registerCorrections])
+  for (const register of [
+    registerMemories,
+    registerForget,
+    registerProfile,
+    registerJournal,
+    registerTopics,
+    registerReminders,
+    registerRules,
+    registerCorrections,
+  ])
     register(app, deps);
   registerInsight(app, deps);
   registerSettings(app, deps);
