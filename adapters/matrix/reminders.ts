@@ -8,7 +8,7 @@ const MATRIX_TRANSPORT = "matrix";
 type Command = (ctx: MatrixContext, source: MatrixEventSource, arg: string) => Promise<string | void>;
 
 /** What the Matrix reminder commands say besides the core's sentences. */
-const TEXTS = {
+export const MATRIX_REMINDER_TEXTS = {
   de: {
     title: "**Deine Erinnerungen:**",
     empty: "Du hast keine offenen Erinnerungen. Neu: `!remind morgen 9:00 Tabletten`",
@@ -29,7 +29,7 @@ const TEXTS = {
 
 const SNOOZES: Record<string, Snooze> = { "10m": "10m", "10": "10m", "1h": "1h", "60": "1h", morgen: "tomorrow", tomorrow: "tomorrow" };
 
-const textsOf = (lilo: Lilo) => TEXTS[lilo.config.persona.language];
+const textsOf = (lilo: Lilo) => MATRIX_REMINDER_TEXTS[lilo.config.persona.language];
 
 /** The typed actions under a rung or confirmed reminder: Matrix has no buttons, so each is a command with the reminder's number. */
 export function reminderActions(lilo: Lilo, id: number): string {
