@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { reminderActions } from "./reminders.ts";
 import { LogLevel, LogService, MatrixClient, SimpleFsStorageProvider, type IStorageProvider } from "matrix-bot-sdk";
 import { DurableSyncClient, resumeMatrix, storeSync } from "./inbox.ts";
 import { ConfigError, describeError, type Lilo, type Logger } from "../../core/index.ts";
@@ -90,7 +91,7 @@ export async function startMatrix(lilo: Lilo, logger: Logger, options: MatrixAda
     }),
   );
   client.on("room.event", (roomId: string, ev: RawEvent) => run(roomId, () => onEvent(ctx, gate, roomId, ev)));
-  lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars, privacy));
+  lilo.push.registerTransport(new MatrixTransport(client, maxMessageChars, privacy, (id) => reminderActions(lilo, id)));
   // What a crash left open is answered first; then each sync's messages are stored before its token is saved.
   await resumeMatrix(ctx, allowedUsers, logger);
   if (crypto?.news) await announceDevice(ctx, crypto.news);

@@ -9,6 +9,7 @@ import { deliverTurn } from "./reply.ts";
 import { liveAnswer } from "./live-answer.ts";
 import { sendMarkdown, withTyping } from "./send.ts";
 import { WHY_COMMANDS } from "./why.ts";
+import { REMINDER_COMMANDS } from "./reminders.ts";
 
 /**
  * Chat commands, written `!name` or `/name` (Element and other clients
@@ -89,6 +90,8 @@ const COMMANDS: Record<string, Command> = {
   },
   // !why, !wrong, !outdated and !forget: why.ts.
   ...WHY_COMMANDS,
+  // !remind, !reminders and their typed actions !done, !snooze, !delete: reminders.ts.
+  ...REMINDER_COMMANDS,
 };
 
 /**

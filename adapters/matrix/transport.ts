@@ -15,11 +15,14 @@ export class MatrixTransport implements Transport {
     private readonly client: MatrixClient,
     private readonly maxMessageChars: number,
     private readonly privacy: RoomPrivacy,
+    /** The typed actions under a rung reminder (Matrix has no buttons). */
+    private readonly reminderActions?: (reminderId: number) => string,
   ) {}
 
   async send(target: PushTarget, message: PushMessage): Promise<void> {
     // A room that gained members since the opt-in is no place for Lilo's pushes.
     if (!(await this.privacy.partner(target.chatId))) throw new LiloError("not-private", `Matrix room ${target.chatId} is not private any more: push withheld`);
-    await sendMarkdown(this.client, target.chatId, message.text, this.maxMessageChars);
+    const actions = message.reminderId !== undefined ? this.reminderActions?.(message.reminderId) : undefined;
+    await sendMarkdown(this.client, target.chatId, actions ? `${message.text}\n\n${actions}` : message.text, this.maxMessageChars);
   }
 }

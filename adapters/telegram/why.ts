@@ -1,4 +1,5 @@
 import { InlineKeyboard, type Composer } from "grammy";
+import type { InlineKeyboardMarkup } from "grammy/types";
 import { groupWhyItems, type Verdict, type VerdictOutcome, type WhyView } from "../../core/internal.ts";
 import type { LiloContext, TelegramDeps } from "./context.ts";
 import { WHY_TEXTS, verdictText, whyText } from "../shared/why-texts.ts";
@@ -24,8 +25,13 @@ export function registerWhy(bot: Composer<LiloContext>, deps: TelegramDeps): voi
   const t = WHY_TEXTS[language];
 
   bot.command("why", async (ctx) => {
-    const replied = ctx.msg.reply_to_message?.message_id;
+    const reply = ctx.msg.reply_to_message;
+    const replied = reply?.message_id;
     const answerId = replied !== undefined ? deps.answerMessages.get(`${ctx.chat.id}:${replied}`) : undefined;
+    // A rung or confirmed reminder carries its id in its buttons; without a reply, her newest message may be a rung reminder.
+    const reminderId = reply ? reminderIdOf(reply) : undefined;
+    const reminder = answerId === undefined && (!reply || reminderId !== undefined) ? lilo.reminders.why(ctx.liloUserId, reminderId) : undefined;
+    if (reminder) return void (await sendText(ctx.api, ctx.chat.id, reminder, logger));
     const view = lilo.why.why(ctx.liloUserId, answerId);
     await sendText(ctx.api, ctx.chat.id, whyText(language, view, false), logger, view?.items.length ? keyboard(view, t) : undefined);
   });
@@ -73,6 +79,17 @@ export function registerWhy(bot: Composer<LiloContext>, deps: TelegramDeps): voi
     const rows = (msg.reply_markup?.inline_keyboard ?? []).filter((row) => !row.some((b) => "callback_data" in b && b.callback_data.endsWith(`:${ref}`)));
     await setKeyboard(ctx.api, msg.chat.id, msg.message_id, rows, logger);
   });
+}
+
+/** The reminder a message's buttons act on (`r:<id>:…`), if it has such buttons. */
+function reminderIdOf(message: { reply_markup?: InlineKeyboardMarkup }): number | undefined {
+  for (const row of message.reply_markup?.inline_keyboard ?? []) {
+    for (const b of row) {
+      const m = "callback_data" in b ? /^r:(\d+):/.exec(b.callback_data) : null;
+      if (m) return Number(m[1]);
+    }
+  }
+  return undefined;
 }
 
 /**

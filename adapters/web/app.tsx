@@ -14,6 +14,7 @@ import { registerProfile } from "./pages/profile.tsx";
 import { registerRules } from "./pages/rules.tsx";
 import { registerSettings } from "./pages/settings.tsx";
 import { registerTopics } from "./pages/topics.tsx";
+import { registerReminders } from "./pages/reminders.tsx";
 import { registerInsight } from "./pages/usage.tsx";
 import { defaultSources, type WebSources } from "./sources.ts";
 import { textsFor } from "./texts.ts";
@@ -75,6 +76,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     registerRules,
     registerCorrections,
     registerHistory,
+    registerReminders,
   ])
     register(app, deps);
   registerInsight(app, deps);

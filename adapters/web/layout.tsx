@@ -4,7 +4,21 @@ import { href, type Viewer } from "./viewer.ts";
 import type { Texts } from "./texts.ts";
 
 /** The pages in the navigation, in order. */
-const NAV = ["memories", "important", "profile", "thoughts", "diary", "topics", "rules", "corrections", "receipts", "usage", "history", "settings"] as const;
+const NAV = [
+  "memories",
+  "important",
+  "profile",
+  "thoughts",
+  "diary",
+  "topics",
+  "reminders",
+  "rules",
+  "corrections",
+  "receipts",
+  "usage",
+  "history",
+  "settings",
+] as const;
 export type PageName = (typeof NAV)[number];
 
 /** The document around every page: head, scripts from /static (no CDN), navigation, the operator's user choice. */

@@ -21,7 +21,7 @@ function parseStores(value: string): ExportStore[] {
 export function registerExport(program: Command, open: LiloOpener, io: CliIO): void {
   program
     .command("export")
-    .description("export notes, important, thoughts, diary, profile, rules, topics as JSON Lines (no settings, no secrets)")
+    .description("export notes, important, thoughts, diary, profile, rules, topics, reminders as JSON Lines (no settings, no secrets)")
     .option(...userOption)
     .option("--all", "every user")
     .option("--store <list>", `only these stores, comma-separated (${EXPORT_STORES.join(", ")})`, parseStores)

@@ -26,7 +26,7 @@ interface ImportOptions {
 export function registerImport(parent: Command, open: LiloOpener, io: CliIO, name = "import"): void {
   parent
     .command(`${name} <file>`)
-    .description("import JSON Lines (the format of lilo export: notes, important, thoughts, diary, profile, rules, topics); dry run unless --apply")
+    .description("import JSON Lines (the format of lilo export: notes, important, thoughts, diary, profile, rules, topics, reminders); dry run unless --apply")
     .option("--store <store>", `store of lines without one (${IMPORT_STORES.join(", ")})`, parseImportStore, "notes")
     .option(...userOption)
     .option("--allow-duplicates", "skip the duplicate checks")

@@ -44,6 +44,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   const durable = new DurableJobs(stores.jobs, background, clock, logger, config.inbox.jobMaxAttempts);
   const voice = voiceOf(config, ports.markers);
   const models = modelling.models;
+  const reminding = wireReminders(foundation, stores, pushing.push);
   const turn = createChatTurn(
     chatTurnParts(
       {
@@ -58,6 +59,7 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
         questions,
         lookups: looks,
         durable,
+        reminders: reminding.api,
       },
       ports.steps,
     ),
@@ -75,7 +77,6 @@ export function createLilo(sharedConfig: LiloConfig, ports: LiloPorts = {}): Lil
   pushing.push.setDeliveredHandler(features.delivered);
   const metrics = ports.metrics ?? NO_METRICS;
   pushing.push.onSent((adapter) => metrics.pushSent({ adapter }));
-  const reminding = wireReminders(foundation, stores, pushing.push);
   return assembleLilo({
     foundation,
     live,

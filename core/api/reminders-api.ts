@@ -24,6 +24,13 @@ export interface RemindersApi {
   confirmation(reminder: Reminder): string;
   /** The sentence for a refusal, in the persona's language. */
   refusal(reason: ReminderRefusal): string;
+  /**
+   * /why on a reminder: the sentence naming where it came from (the
+   * person's message that set it, or /remind, the CLI, the pages). With an
+   * id, that reminder; without, her newest message if it was a rung reminder.
+   * Undefined when there is none of this person's.
+   */
+  why(userId: string, reminderId?: number): string | undefined;
   /** The words of the buttons under a reminder. */
   buttons(): { done: string; snooze10: string; snooze60: string; tomorrow: string; delete: string };
   /** Starts ringing reminders (the process with the chat connections, after the adapters registered their transports). */

@@ -79,4 +79,23 @@ describe("telegram: reminders", () => {
     expect((await answered(press.id)).params.text).toBe("💤 Verschoben auf Fr 5.12., 12:00.");
     expect(h.lilo.reminders.list("chris")[0]).toMatchObject({ state: "snoozed", dueAt: "2025-12-05T11:00:00.000Z" });
   });
+
+  it("/why on a rung reminder names how it was set: as a reply to it, and as the next message after it", async () => {
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/remind in 1 Minute Tee aufsetzen" });
+    await waitForMessages(h.tg, CHRIS, 1);
+    clock.advance(60_000);
+    await h.lilo.reminders.runDue();
+    const ring = (await waitForMessages(h.tg, CHRIS, 2))[1]!;
+    const expected = "🔎 Die Erinnerung „Tee aufsetzen“ hast du am Fr 5.12., 11:00 mit /remind gesetzt.";
+
+    h.tg.pushMessage({ fromId: CHRIS, chatId: CHRIS, text: "/why" });
+    expect((await waitForMessages(h.tg, CHRIS, 3))[2]!.params.text).toBe(expected);
+
+    const replyTo = { message_id: (ring.result as { message_id: number }).message_id, date: 0, chat: { id: CHRIS, type: "private" }, ...ring.params };
+    const fields = { text: "/why", entities: [{ type: "bot_command", offset: 0, length: 4 }], reply_to_message: replyTo };
+    h.tg.pushMedia({ fromId: CHRIS, chatId: CHRIS, fields });
+    expect((await waitForMessages(h.tg, CHRIS, 4))[3]!.params.text).toBe(expected);
+    h.tg.pushMedia({ fromId: ANNA, chatId: ANNA, fields: { ...fields, reply_to_message: { ...replyTo, chat: { id: ANNA, type: "private" } } } });
+    expect(String((await waitForMessages(h.tg, ANNA, 1))[0]!.params.text)).not.toContain("Tee aufsetzen");
+  });
 });

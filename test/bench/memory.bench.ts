@@ -14,6 +14,7 @@ import { PrecomputedEmbedder, mb, ms, pct, sentence, time, word } from "./bench-
 import { runScaleBench } from "./scale.bench.ts";
 import { runHistoryBench } from "./history.bench.ts";
 import { runAtRestBench } from "./at-rest.bench.ts";
+import { runRemindersBench } from "./reminders.bench.ts";
 import { createLilo, loadConfig, type Embedder, type ChatModel } from "../../core/index.ts";
 import { HashEmbedder } from "../../core/foundation/providers/hash-embedder.ts";
 import { TransformersEmbedder } from "../../core/foundation/providers/transformers-embedder.ts";
@@ -195,3 +196,4 @@ if (!process.env.BENCH_ONLY) for (const n of SIZES) await benchSize(n, embedder)
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "scale") await runScaleBench(embedder, { quick: QUICK, million: MILLION });
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "history") await runHistoryBench(embedder);
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "at-rest") await runAtRestBench(embedder);
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === "reminders") await runRemindersBench(embedder);

@@ -108,7 +108,14 @@ describe("web search", () => {
       expect(r).toMatchObject({ ok: true, text: "Samstag Sonne, Sonntag Regen.", mood: "neugierig" });
       expect(fake.requests).toHaveLength(3); // tool round, answer, extraction
       const first = fake.requests[0]!;
-      expect((first.tools as Array<{ name: string }>).map((x) => x.name)).toEqual(["memory_search", "recall", "diary_search", "web_search", "fetch_url"]);
+      expect((first.tools as Array<{ name: string }>).map((x) => x.name)).toEqual([
+        "memory_search",
+        "recall",
+        "diary_search",
+        "web_search",
+        "fetch_url",
+        "set_reminder",
+      ]);
       expect(first.system).not.toContain("[SEARCH:"); // tools, not markers
       expect(first.system).not.toContain("[RECALL:");
       expect(first.system).toContain("[EMOTION:"); // store markers stay markers

@@ -6,6 +6,7 @@
  */
 import { Reminders } from "../../conversation/reminders/reminders.ts";
 import { REMINDER_TEXTS } from "../../conversation/reminders/reminder-texts.ts";
+import { explainReminder } from "../../conversation/reminders/reminder-why.ts";
 import { ReminderScheduler } from "../../background/reminders/scheduler.ts";
 import type { Push } from "../../background/push/push.ts";
 import type { RemindersApi } from "../reminders-api.ts";
@@ -19,7 +20,7 @@ export interface Reminding {
 }
 
 /** Builds the reminders over their store and the push outbox. */
-export function wireReminders(base: Base, stores: Pick<Stores, "reminders">, push: Push): Reminding {
+export function wireReminders(base: Base, stores: Pick<Stores, "reminders" | "chatLog">, push: Push): Reminding {
   const { config, db, clock, logger } = base;
   const language = config.persona.language;
   let scheduler: ReminderScheduler | undefined;
@@ -54,6 +55,7 @@ export function wireReminders(base: Base, stores: Pick<Stores, "reminders">, pus
     line: (r) => reminders.line(r),
     confirmation: (r) => reminders.confirmation(r),
     refusal: (reason) => reminders.refusal(reason),
+    why: (u, id) => explainReminder({ store: stores.reminders, chatLog: stores.chatLog, language, when: (at, zone) => reminders.when(at, zone) }, u, id),
     buttons: () => REMINDER_TEXTS[language].buttons,
     startScheduler: () => running.start(),
     runDue: () => running.runDue(),

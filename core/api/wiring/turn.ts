@@ -4,6 +4,7 @@
  * services with exactly the dependencies it declares. core/api/pipeline.ts
  * orders them.
  */
+import type { RemindersApi } from "../reminders-api.ts";
 import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { Budget } from "../../foundation/usage/budget.ts";
@@ -59,6 +60,8 @@ interface TurnServices {
   lookups: { lookups: Lookups; tools: ToolCalling };
   /** Runs the after-reply jobs recorded with each answer. */
   durable: DurableJobs;
+  /** Reminders set in the chat ([REMIND:], set_reminder); without them the marker is unavailable. */
+  reminders?: Pick<RemindersApi, "set">;
 }
 
 /** The turn's parts from the services; `extra` is `LiloPorts.steps`. */
@@ -194,7 +197,7 @@ function answerStep(t: TurnServices, sheet: TurnSheet): TurnMiddleware {
 }
 
 /** The chat model with what its markers and tools look things up with and save into. */
-function answering(t: Pick<TurnServices, "base" | "stores" | "remembering" | "models" | "voice" | "care" | "lookups">): Answering {
+function answering(t: Pick<TurnServices, "base" | "stores" | "remembering" | "models" | "voice" | "care" | "lookups" | "reminders">): Answering {
   const { config, clock, logger } = t.base;
   const { memory } = t.remembering;
   const fetching: FetchDeps = {
@@ -207,6 +210,7 @@ function answering(t: Pick<TurnServices, "base" | "stores" | "remembering" | "mo
     chatRecall: t.remembering.chatRecall,
     lookups: t.lookups.lookups,
     markers: t.voice.markers,
+    ...(t.reminders ? { reminders: chatReminders(t.reminders, t.stores.chatLog) } : {}),
   };
   return createAnswering({
     models: t.models,
@@ -236,4 +240,22 @@ function chatLabel(models: ModelRegistry, logger: Logger): string | null {
     logger.debug("no chat model to record for the conversation", { error: describeError(err) });
     return null;
   }
+}
+
+/** A reminder asked for in the chat rings in the chat the person's message came from, and remembers that message (for /why). */
+function chatReminders(reminders: Pick<RemindersApi, "set">, chatLog: Stores["chatLog"]): NonNullable<FetchDeps["reminders"]> {
+  return {
+    fromChat(userId, conversationId, when, what) {
+      const origin = chatLog.lastUserOrigin(conversationId);
+      return reminders.set({
+        userId,
+        words: when,
+        what,
+        transport: origin?.transport ?? "terminal",
+        chatId: origin?.chatId ?? userId,
+        source: "tool",
+        ...(origin ? { sourceMessageId: origin.id } : {}),
+      });
+    },
+  };
 }

@@ -68,6 +68,8 @@ export type FetchOutcome =
   | { marker: Marker; status: "found" | "empty"; kind: "search"; results: SearchResult[] }
   | { marker: Marker; status: "found"; kind: "page"; page: ReadPage }
   | { marker: Marker; status: "found" | "empty"; kind: "news"; items: FeedItem[] }
+  /** [REMIND:] / set_reminder: "found" when the reminder was set, "empty" when it was not; `text` is the program's sentence either way. */
+  | { marker: Marker; status: "found" | "empty"; kind: "reminder"; text: string }
   | { marker: Marker; status: "refused"; reason: string }
   | { marker: Marker; status: "unavailable" }
   | { marker: Marker; status: "failed"; error: string };
@@ -84,6 +86,11 @@ export interface FetchServices {
   recall: ChatSearch;
   /** The chat-log search with its meaning side; without it [RECALL:] ranks by words alone. */
   chatRecall?: ChatRecallDeps;
+  /**
+   * Sets a reminder asked for in the chat ([REMIND:], set_reminder): the program reads the time from
+   * the person's words and answers with its confirmation or refusal; without it the marker is unavailable.
+   */
+  reminders?: { fromChat(userId: string, conversationId: number, when: string, what: string): { ok: boolean; text: string } };
   /** Web search, fetch_url and news ([SEARCH:], [FETCH:], [NEWS:]); without it they are unavailable. */
   lookups?: Lookups | undefined;
 }
@@ -98,6 +105,8 @@ export interface MarkerTool {
   readonly name: string;
   readonly description: string;
   readonly args: z.ZodObject;
+  /** The marker payload its validated arguments stand for, when they are more than one `query` or `url`. */
+  readonly payload?: (args: Record<string, unknown>) => string;
 }
 
 interface MarkerBase<N extends string> {

@@ -17,9 +17,10 @@ import { EMOTION_MARKER } from "./emotion-marker.ts";
 import { RECALL_MARKER } from "./recall-marker.ts";
 import { DIARY_MARKER } from "./diary-marker.ts";
 import { FOLLOWUP_MARKER } from "../topics/followup-marker.ts";
+import { REMIND_MARKER } from "../reminders/reminder-marker.ts";
 
 /** The markers of this program, in teaching order. */
-export const MARKERS = new MarkerRegistry([...STORE_MARKERS, ...LOOKUP_MARKERS, EMOTION_MARKER, RECALL_MARKER, DIARY_MARKER, FOLLOWUP_MARKER]);
+export const MARKERS = new MarkerRegistry([...STORE_MARKERS, ...LOOKUP_MARKERS, EMOTION_MARKER, RECALL_MARKER, DIARY_MARKER, FOLLOWUP_MARKER, REMIND_MARKER]);
 
 /** A built-in marker's canonical name: the union of the definitions' own names (a plugin's registry widens it, see `with`). */
 export type MarkerName = ReturnType<typeof MARKERS.names>[number];

@@ -4,6 +4,7 @@
  * ("Beantworte jetzt … basierend auf diesen Original-Passagen"). Nothing
  * found is said plainly, so the model does not invent a memory.
  */
+import { REMINDER_TEXTS } from "../reminders/reminder-texts.ts";
 import type { FetchOutcome } from "../markers/marker.ts";
 import type { PassageMessage, RecallPassage } from "../../memory/recall/search.ts";
 import { localDay } from "../../foundation/util/time.ts";
@@ -79,6 +80,9 @@ export function fetchOutcomeText(p: Omit<FetchResultsInput, "outcomes">, o: Fetc
 
 function body(p: Omit<FetchResultsInput, "outcomes">, o: FetchOutcome): string {
   const t = RECALL_PROMPT[p.language];
+  if (o.status !== "unavailable" && o.status !== "failed" && o.status !== "refused" && o.kind === "reminder") {
+    return o.status === "found" ? REMINDER_TEXTS[p.language].forModel.set(o.text) : REMINDER_TEXTS[p.language].forModel.notSet(o.text);
+  }
   const lookup = lookupBody(o, p.language, p.timeZone);
   if (lookup !== undefined) return lookup;
   if (o.status === "unavailable") return t.unavailable;

@@ -1,5 +1,6 @@
 import type { Recurrence } from "./recurrence.ts";
 import type { WhenRefusal } from "./parse-when.ts";
+import type { ReminderSource } from "../../foundation/store/reminders.ts";
 
 /** A local day and time as the texts show it. */
 export interface ShownTime {
@@ -44,6 +45,24 @@ export const REMINDER_TEXTS = {
     doneRecurring: (next: string) => `✅ Erledigt. Nächstes Mal: ${next}`,
     snoozed: (when: string) => `💤 Verschoben auf ${when}.`,
     cancelled: "🗑 Gelöscht.",
+    forModel: {
+      set: (sentence: string) => `Die Erinnerung ist gespeichert. Bestätige sie mit genau diesem Satz (Tag und Uhrzeit unverändert): ${sentence}`,
+      notSet: (sentence: string) =>
+        `Es wurde KEINE Erinnerung gespeichert. Sag der Person das mit diesem Grund und frag nach, was fehlt; nenne keine eigene Uhrzeit: ${sentence}`,
+    },
+    why: {
+      fromMessage: (what: string, at: string, message: string) =>
+        `🔎 Die Erinnerung „${what}“ hast du mir am ${at} aufgetragen, mit diesen Worten: „${message}“`,
+      fromSource: (what: string, at: string, how: string) => `🔎 Die Erinnerung „${what}“ hast du am ${at} ${how} gesetzt.`,
+      sources: {
+        command: "mit /remind",
+        tool: "im Gespräch",
+        marker: "im Gespräch",
+        cli: "mit lilo reminders add",
+        web: "auf meinen Seiten",
+        import: "per Import",
+      } satisfies Record<ReminderSource, string>,
+    },
     buttons: { done: "✅ Erledigt", snooze10: "💤 10 Min", snooze60: "💤 1 Std", tomorrow: "💤 Morgen", delete: "🗑 Löschen" },
     refused: {
       past: "Dieser Zeitpunkt liegt in der Vergangenheit – ich kann nur an Kommendes erinnern.",
@@ -79,6 +98,23 @@ export const REMINDER_TEXTS = {
     doneRecurring: (next: string) => `✅ Done. Next time: ${next}`,
     snoozed: (when: string) => `💤 Moved to ${when}.`,
     cancelled: "🗑 Deleted.",
+    forModel: {
+      set: (sentence: string) => `The reminder is set. Confirm it with exactly this sentence (day and time unchanged): ${sentence}`,
+      notSet: (sentence: string) =>
+        `NO reminder was set. Tell the person so with this reason and ask for what is missing; name no time of your own: ${sentence}`,
+    },
+    why: {
+      fromMessage: (what: string, at: string, message: string) => `🔎 You asked me for the reminder “${what}” on ${at}, in these words: “${message}”`,
+      fromSource: (what: string, at: string, how: string) => `🔎 You set the reminder “${what}” on ${at} ${how}.`,
+      sources: {
+        command: "with /remind",
+        tool: "in our conversation",
+        marker: "in our conversation",
+        cli: "with lilo reminders add",
+        web: "on my pages",
+        import: "by an import",
+      } satisfies Record<ReminderSource, string>,
+    },
     buttons: { done: "✅ Done", snooze10: "💤 10 min", snooze60: "💤 1 h", tomorrow: "💤 Tomorrow", delete: "🗑 Delete" },
     refused: {
       past: "That time has passed – I can only remind you of what is still ahead.",

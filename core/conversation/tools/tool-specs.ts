@@ -47,7 +47,7 @@ export function toolPayload(registry: MarkerRegistry, name: string, input: unkno
     return { ok: false, error: `invalid arguments for ${name}: ${issues}` };
   }
   const data = parsed.data as { query?: string; url?: string };
-  const payload = data.query ?? data.url;
+  const payload = found.tool.payload ? found.tool.payload(parsed.data as Record<string, unknown>) : (data.query ?? data.url);
   if (payload === undefined) return { ok: false, error: `the tool ${name} takes a query or a url` };
   return { ok: true, marker: found.marker, payload };
 }

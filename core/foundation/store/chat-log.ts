@@ -187,6 +187,14 @@ export class ChatLog {
     return r && toMessage(r);
   }
 
+  /** The newest message the person wrote in a conversation, with the chat it came from (where a reminder set in it rings). */
+  lastUserOrigin(conversationId: number): { id: number; transport: string | null; chatId: string | null } | undefined {
+    const r = prepared(this.db, `SELECT id, transport, chat_id FROM messages WHERE conversation_id = ? AND role = 'user' ORDER BY id DESC LIMIT 1`).get(
+      conversationId,
+    ) as { id: number; transport: string | null; chat_id: string | null } | undefined;
+    return r && { id: r.id, transport: r.transport, chatId: r.chat_id };
+  }
+
   /** The assistant message that preceded message `id` in its conversation. */
   previousAssistant(conversationId: number, beforeId: number): ChatLogMessage | undefined {
     const r = prepared(

@@ -10,7 +10,7 @@ export interface ExportLine {
 }
 
 /** The stores `lilo export` writes, in this order; `messages` only on request. */
-export const EXPORT_STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics", "messages"] as const;
+export const EXPORT_STORES = ["notes", "important", "thoughts", "diary", "profile", "rules", "topics", "reminders", "messages"] as const;
 export type ExportStore = (typeof EXPORT_STORES)[number];
 
 /** Where a memory came from: exported with it. */
@@ -29,6 +29,20 @@ const FIELDS: Record<ExportStore, Record<string, string>> = {
   rules: { enabled: "enabled" },
   topics: { kind: "kind", status: "status", due_at: "dueAt", done_at: "doneAt" },
   messages: { role: "role", conversation_id: "conversationId", model: "model", mood: "mood", stopped: "stopped" },
+  reminders: {
+    time_zone: "timeZone",
+    recurrence: "recurrence",
+    due_at: "dueAt",
+    state: "state",
+    transport: "transport",
+    chat_id: "chatId",
+    source: "source",
+    source_message_id: "sourceMessageId",
+    delivered_count: "deliveredCount",
+    last_due_at: "lastDueAt",
+    last_message_id: "lastMessageId",
+    updated_at: "updatedAt",
+  },
 };
 
 /** Flags stored as 0/1, exported as true when set and left out otherwise. */

@@ -61,6 +61,53 @@ export function insertImportedTopic(
   );
 }
 
+/** A reminder as an import writes it: its rule, times and state as exported; the chat-log ids of the old database are not carried. */
+export interface ImportedReminder {
+  userId: string;
+  text: string;
+  timeZone: string;
+  recurrence: string | null;
+  dueAt: string;
+  state: string;
+  transport: string;
+  chatId: string;
+  source: string;
+  deliveredCount: number;
+  lastDueAt: string | null;
+  at: string;
+}
+
+/** Is this reminder (same text, due time and rule) already stored for the user? */
+export function hasImportedReminder(db: Db, l: Pick<ImportedReminder, "userId" | "text" | "dueAt" | "recurrence">): boolean {
+  return (
+    db
+      .prepare(`SELECT 1 FROM reminders WHERE user_id = ? AND text = ? AND due_at = ? AND recurrence IS ? LIMIT 1`)
+      .get(l.userId, l.text, l.dueAt, l.recurrence) !== undefined
+  );
+}
+
+/** Inserts a reminder as imported; returns its id. A waiting one is rung by the scheduler as any other (late, or missed past the limit). */
+export function insertImportedReminder(db: Db, l: ImportedReminder): number {
+  return run(
+    db,
+    `INSERT INTO reminders (user_id, text, time_zone, recurrence, due_at, state, transport, chat_id, source, delivered_count, last_due_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    l.userId,
+    l.text,
+    l.timeZone,
+    l.recurrence,
+    l.dueAt,
+    l.state,
+    l.transport,
+    l.chatId,
+    l.source,
+    l.deliveredCount,
+    l.lastDueAt,
+    l.at,
+    l.at,
+  );
+}
+
 function run(db: Db, sql: string, ...args: (string | number | null)[]): number {
   return Number(db.prepare(sql).run(...args).lastInsertRowid);
 }

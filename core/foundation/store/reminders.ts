@@ -1,13 +1,15 @@
 import type { Db } from "./db.ts";
 
 /** A reminder's state: waiting (pending, snoozed), rung once (delivered), closed (done, cancelled), or not sent because the bot was down too long (missed). */
-export type ReminderState = "pending" | "snoozed" | "delivered" | "done" | "cancelled" | "missed";
+export const REMINDER_STATES = ["pending", "snoozed", "delivered", "done", "cancelled", "missed"] as const;
+export type ReminderState = (typeof REMINDER_STATES)[number];
 
 /** The states of a reminder that still waits for its time. */
 export const WAITING_STATES: readonly ReminderState[] = ["pending", "snoozed"];
 
 /** How a reminder was asked for. */
-export type ReminderSource = "command" | "tool" | "marker" | "cli" | "web" | "import";
+export const REMINDER_SOURCES = ["command", "tool", "marker", "cli", "web", "import"] as const;
+export type ReminderSource = (typeof REMINDER_SOURCES)[number];
 
 /** One reminder as the store keeps it. `recurrence` is the rule's JSON (core/conversation/reminders/recurrence.ts), null for a one-shot. */
 export interface Reminder {

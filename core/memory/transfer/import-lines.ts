@@ -3,6 +3,8 @@ import { z } from "zod";
 import { IMPORT_STORES, type ImportStore } from "./import-stores.ts";
 import { STORE_VALUES, describeValueIssues, storeTime } from "../../foundation/store/values.ts";
 import { LiloError } from "../../foundation/errors.ts";
+import { REMINDER_SOURCES, REMINDER_STATES } from "../../foundation/store/reminders.ts";
+import { readRecurrence } from "../../foundation/util/recurrence-rule.ts";
 import { USER_ID_RULE, dueTime, importUserId, isUserId, pastTime, quoteValue, textLength, type ImportLimits } from "./import-limits.ts";
 
 /**
@@ -58,7 +60,44 @@ function lineSchema(limits: ImportLimits) {
       dueAt: topics.shape.dueAt.superRefine(dueTime("dueAt", limits)),
       doneAt: topics.shape.doneAt.superRefine(pastTime("doneAt", limits)),
     }),
+    z.strictObject({ store: z.literal("reminders"), ...base, ...reminderFields(limits) }),
   ]);
+}
+
+/** The fields of an exported reminder; the chat-log ids and the last change are accepted and not carried (they belong to the old database). */
+function reminderFields(limits: ImportLimits) {
+  const oneOf = (what: string, values: readonly string[]) => ({ error: `reminder ${what} must be one of ${values.join(", ")}` });
+  return {
+    text: z.string({ error: "text must be text" }).trim().min(1, "text must not be empty").superRefine(textLength("text", limits)),
+    timeZone: z
+      .string({ error: "timeZone must be text" })
+      .refine(isTimeZone, { error: (iss) => `timeZone ${quoteValue(String(iss.input))} is not a time zone (e.g. Europe/Berlin)` }),
+    recurrence: z
+      .string()
+      .nullable()
+      .optional()
+      .refine((r) => r == null || readRecurrence(r) !== undefined, "recurrence is not a rule Lilo knows (as lilo export writes it)"),
+    dueAt: storeTime.superRefine(dueTime("dueAt", limits)),
+    state: z.enum(REMINDER_STATES, oneOf("state", REMINDER_STATES)).optional(),
+    transport: z.string().trim().min(1).max(MAX_ABOUT_CHARS, `transport must be at most ${MAX_ABOUT_CHARS} characters`),
+    chatId: z.string().trim().min(1).max(MAX_REF_CHARS, `chatId must be at most ${MAX_REF_CHARS} characters`),
+    source: z.enum(REMINDER_SOURCES, oneOf("source", REMINDER_SOURCES)).optional(),
+    deliveredCount: z.number().int().min(0).optional(),
+    lastDueAt: storeTime.superRefine(pastTime("lastDueAt", limits)).nullable().optional(),
+    sourceMessageId: z.number().optional(),
+    lastMessageId: z.number().optional(),
+    updatedAt: z.string().optional(),
+  };
+}
+
+/** Is this an IANA time zone the runtime knows? */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** A URL or a message id says where a memory came from; longer is no reference. */

@@ -4,7 +4,14 @@ import type { VectorIndex, VectorRecord, VectorStore } from "../../foundation/po
 import { VECTOR_STORES } from "../../foundation/ports/vector-index.ts";
 import type { Memory } from "../memory.ts";
 import { asyncWriteTransaction } from "../../foundation/store/tx.ts";
-import { hasImportedText, insertImportedProfile, insertImportedRule, insertImportedTopic } from "../../foundation/store/import-rows.ts";
+import {
+  hasImportedReminder,
+  hasImportedText,
+  insertImportedProfile,
+  insertImportedReminder,
+  insertImportedRule,
+  insertImportedTopic,
+} from "../../foundation/store/import-rows.ts";
 import { LiloError, describeError } from "../../foundation/errors.ts";
 import { IMPORT_STORES, type ImportLine, type ImportStore, type RefusedLine } from "./import-lines.ts";
 
@@ -53,7 +60,7 @@ export async function planImport(deps: ImportDeps, lines: ImportLine[], refused:
   const seen = new Set<string>();
   const candidates: ImportLine[] = [];
   for (const l of lines) {
-    const key = `${l.store}\u0000${l.userId}\u0000${l.store === "profile" ? l.category : ""}\u0000${l.text}`;
+    const key = `${l.store}\u0000${l.userId}\u0000${l.store === "profile" ? l.category : l.store === "reminders" ? `${l.dueAt}\u0000${l.recurrence}` : ""}\u0000${l.text}`;
     const dedup = l.store !== "diary" && !opts.allowDuplicates;
     if (dedup && (seen.has(key) || exists(deps, l))) plan.skip.push({ line: l, reason: "same text" });
     else candidates.push(l);
@@ -86,6 +93,7 @@ export async function planImport(deps: ImportDeps, lines: ImportLine[], refused:
 /** Is this line's text already stored for its user (live rows; profile per category)? */
 function exists(deps: ImportDeps, l: ImportLine): boolean {
   if (isVectorStore(l.store)) return deps.memory.rows[l.store].findExact(l.userId, l.text) !== undefined;
+  if (l.store === "reminders") return hasImportedReminder(deps.db, { ...l, dueAt: new Date(l.dueAt).toISOString(), recurrence: l.recurrence ?? null });
   return hasImportedText(deps.db, l.store, l.userId, l.text, l.store === "profile" ? l.category : undefined);
 }
 
@@ -156,6 +164,21 @@ function insertRow(deps: ImportDeps, l: ImportLine): number {
         status: l.status ?? "open",
         dueAt: l.dueAt ? new Date(l.dueAt).toISOString() : at,
         doneAt: l.doneAt ? new Date(l.doneAt).toISOString() : null,
+        at,
+      });
+    case "reminders":
+      return insertImportedReminder(deps.db, {
+        userId: l.userId,
+        text: l.text,
+        timeZone: l.timeZone,
+        recurrence: l.recurrence ?? null,
+        dueAt: new Date(l.dueAt).toISOString(),
+        state: l.state ?? "pending",
+        transport: l.transport,
+        chatId: l.chatId,
+        source: l.source ?? "import",
+        deliveredCount: l.deliveredCount ?? 0,
+        lastDueAt: l.lastDueAt ? new Date(l.lastDueAt).toISOString() : null,
         at,
       });
   }

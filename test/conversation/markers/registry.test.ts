@@ -58,7 +58,20 @@ describe("a marker is one object in the registry", () => {
 
 describe("teaching order is carried by the marker objects", () => {
   it("keeps Lilo's order whatever order the feature lists are gathered in", () => {
-    expect(MARKERS.names()).toEqual(["RECALL", "DIARY", "IMPORTANT", "SEARCH", "FETCH", "NEWS", "THOUGHT", "FOLLOWUP", "EMOTION", "VORSCHLAG", "ANSPRECHEN"]);
+    expect(MARKERS.names()).toEqual([
+      "RECALL",
+      "DIARY",
+      "IMPORTANT",
+      "SEARCH",
+      "FETCH",
+      "NEWS",
+      "THOUGHT",
+      "FOLLOWUP",
+      "REMIND",
+      "EMOTION",
+      "VORSCHLAG",
+      "ANSPRECHEN",
+    ]);
   });
 
   it("places a new store marker by its teachOrder alone (one object, no registry edit)", () => {
@@ -122,8 +135,15 @@ describe("a fetch marker carries its native tool", () => {
 
   it("becomes a tool whose call reads back as the marker", () => {
     const registry = MARKERS.with(PLANTS);
-    expect(toolSpecs(registry, []).map((t) => t.name)).toEqual(["memory_search", "recall", "diary_search", "plant_search"]);
-    expect(toolSpecs(MARKERS, ["search", "news"]).map((t) => t.name)).toEqual(["memory_search", "recall", "diary_search", "web_search", "news_search"]);
+    expect(toolSpecs(registry, []).map((t) => t.name)).toEqual(["memory_search", "recall", "diary_search", "set_reminder", "plant_search"]);
+    expect(toolSpecs(MARKERS, ["search", "news"]).map((t) => t.name)).toEqual([
+      "memory_search",
+      "recall",
+      "diary_search",
+      "web_search",
+      "news_search",
+      "set_reminder",
+    ]);
     const call = toolPayload(registry, "plant_search", { query: "Monstera" });
     expect(call.ok && { marker: call.marker?.name, payload: call.payload }).toEqual({ marker: "PLANTS", payload: "Monstera" });
     expect(toolPayload(MARKERS, "plant_search", { query: "Monstera" })).toEqual({ ok: false, error: "unknown tool plant_search" });
@@ -137,7 +157,7 @@ describe("a fetch marker carries its native tool", () => {
 
   it("keeps the built-in names as one union type, widened by a plugin's registry", () => {
     expectTypeOf<MarkerName>().toEqualTypeOf<
-      "RECALL" | "DIARY" | "IMPORTANT" | "SEARCH" | "FETCH" | "NEWS" | "THOUGHT" | "FOLLOWUP" | "EMOTION" | "VORSCHLAG" | "ANSPRECHEN"
+      "RECALL" | "DIARY" | "IMPORTANT" | "SEARCH" | "FETCH" | "NEWS" | "THOUGHT" | "FOLLOWUP" | "EMOTION" | "VORSCHLAG" | "ANSPRECHEN" | "REMIND"
     >();
     expectTypeOf(MARKERS.with(PLANTS).names()).toEqualTypeOf<(MarkerName | "PLANTS")[]>();
   });
