@@ -31,7 +31,7 @@ describe("a reminder set by talking", () => {
     const r = await t.lilo.handleMessage(MESSAGE);
     await t.lilo.idle();
     expect(r.text).toBe(`Mach ich! ${CONFIRMED}`);
-    expect(JSON.stringify(fake.requests[0]!.tools)).toContain("\"set_reminder\"");
+    expect(JSON.stringify(fake.requests[0]!.tools)).toContain('"set_reminder"');
     expect(lastUserText(fake, 1)).toContain(`Bestätige sie mit genau diesem Satz (Tag und Uhrzeit unverändert): ${CONFIRMED}`);
     const [reminder] = t.lilo.reminders.list("chris");
     expect(reminder).toMatchObject({ text: "Tabletten nehmen", dueAt: "2025-12-06T08:00:00.000Z", transport: "telegram", chatId: "111", source: "tool" });
