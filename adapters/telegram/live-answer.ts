@@ -4,6 +4,7 @@ import { describeError, type Logger, type TurnOptions } from "../../core/index.t
 import type { StreamUpdate } from "../../core/index.ts";
 import { normalizeText } from "../../core/internal.ts";
 import { renderChunks, TELEGRAM_TEXT_LIMIT, type Chunk } from "../shared/format.ts";
+import { settledMarkdown } from "../shared/settled-markdown.ts";
 import type { ChatId } from "./render.ts";
 
 /**
@@ -58,7 +59,7 @@ export interface LiveAnswerDeps {
  * drafts are refused, a first message that is edited as the text grows, with
  * a stop button under it. Either way updates are throttled and every update
  * is whole, valid HTML (each part rendered on its own, so no cut ever
- * splits a tag). The final text goes out once, by `finish` (edits) or as a
+ * splits a tag) with no half-written span (see `settledMarkdown`). The final text goes out once, by `finish` (edits) or as a
  * normal message (drafts vanish when it arrives).
  */
 export class LiveAnswer {
@@ -148,7 +149,8 @@ export class LiveAnswer {
   /** Shows the newest text now when the interval has passed and nothing is under way; else once it has. */
   private schedule(): void {
     if (this.closed || this.inflight || this.timer) return;
-    const text = this.latest;
+    // A span still being written is held back, so no update shows its Markdown delimiters.
+    const text = settledMarkdown(this.latest);
     if (text === this.shown || !text.trim()) return;
     const wait = this.lastAt + this.interval() - this.now();
     if (wait > 0) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRAFT_EVERY_MS, EDIT_EVERY_MS } from "../../adapters/telegram/live-answer.ts";
-import type { SentCall } from "../fakes/fake-telegram.ts";
+import { htmlProblem, type SentCall } from "../fakes/fake-telegram.ts";
 import { readDb } from "../helpers/read-db.ts";
 import { ANNA, CHRIS, startTelegramHarness, type TelegramHarness } from "./telegram-harness.ts";
 
@@ -173,6 +173,37 @@ describe("Telegram shows the answer as it is written", () => {
     const row = readDb(h.lilo).get("SELECT text, stopped FROM messages WHERE role = 'assistant' AND user_id = 'anna' ORDER BY id DESC LIMIT 1");
     expect(row).toEqual({ text: shown, stopped: 1 });
   });
+
+  it("an answer with bold, code, a code block and a link written in small pieces: every draft and edit is valid HTML and never shows half-written Markdown", async () => {
+    const text =
+      "Hier ist **das Wichtigste** für morgen: starte mit `npm run dev` und schau dann in die Doku unter [Lilos Seite](https://example.org/lilo?a=1&b=2).\n\n" +
+      "```ts\nconst gruss = `Hallo ${name}`;\nif (a < b && b > c) gruss;\n```\n\nDanach ist alles **fertig** & du kannst `lilo status` aufrufen.";
+    h.streamPlan = { pieces: pieces(text, 3), paceMs: 25 };
+    h.answer = () => text;
+    const from = h.tg.sent.length;
+    // Both ways at once: the first message and its edits in Anna's chat (drafts refused there), drafts in Christian's.
+    const refused = (c: SentCall) => c.method === "sendMessageDraft" && !c.ok && Number(c.params.chat_id) === ANNA;
+    if (!h.tg.sent.some(refused)) h.tg.failNext("sendMessageDraft", 404, "Not Found: method not found");
+    const annaTurn = turn(h, ANNA, "Was steht morgen an?");
+    await h.tg.waitFor((calls) => calls.slice(from).find((c) => Number(c.params.chat_id) === ANNA && /^send(Message|MessageDraft)$/.test(c.method)));
+    const [chris, anna] = await Promise.all([turn(h, CHRIS, "Was steht morgen an?"), annaTurn]);
+    await h.tg.waitFor(() => callsSince(h, from, "editMessageText", ANNA).find((c) => !c.params.reply_markup), 15_000);
+    const updates = [...callsSince(h, from, "sendMessageDraft", CHRIS), ...anna.sent, ...callsSince(h, from, "editMessageText", ANNA)];
+    expect(callsSince(h, from, "sendMessageDraft", CHRIS).length).toBeGreaterThanOrEqual(3);
+    expect(callsSince(h, from, "editMessageText", ANNA).length).toBeGreaterThanOrEqual(2);
+    // No update failed and fell back to plain text: each went out as HTML that Telegram's parser accepts.
+    expect(h.tg.sent.slice(from).filter((c) => !c.ok && !refused(c))).toEqual([]);
+    for (const u of updates) {
+      expect(u.params.parse_mode).toBe("HTML");
+      expect(htmlProblem(String(u.params.text))).toBeUndefined();
+      // Rendered Markdown leaves no delimiter on the screen; a span still being written is held back until it closes.
+      const prose = String(u.params.text).replace(/<(pre|code)\b[^>]*>[\s\S]*?<\/\1>/g, "");
+      expect(prose).not.toMatch(/\*\*|`|\]\(|\[Lilo/);
+      expect(String(u.params.text)).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
+    }
+    expect(String(chris.sent[0]!.params.text)).toContain('<a href="https://example.org/lilo?a=1&amp;b=2">Lilos Seite</a>');
+    expect(String(chris.sent[0]!.params.text)).toContain("<b>fertig</b>");
+  }, 20_000);
 
   it("/retry after a stream that broke off answers the message in full", async () => {
     h.streamPlan = { paceMs: 20, dropAfter: 3 };

@@ -9,7 +9,11 @@
  *   after the first token, the turn's result after the last token;
  * - through the Matrix adapter (real matrix-bot-sdk, the fake homeserver):
  *   the first message in the room after the first token, the gaps between
- *   its edits, the final edit after the last token.
+ *   its edits, the final edit after the last token;
+ * - through the Telegram adapter (real grammY, the fake Bot API), once with
+ *   drafts and once where drafts are refused (first message, then edits):
+ *   the first visible update after the first token, the gaps between
+ *   updates, the final message (or final edit) after the last token.
  *
  * Then the marker filter alone, on a 5,800-character answer in 1,500 deltas
  * (the long answer's worst case: every delta re-examines what is held back),
@@ -24,6 +28,8 @@ import { parseMarkers } from "../../core/conversation/markers/parse.ts";
 import { MARKERS } from "../../core/conversation/markers/registry.ts";
 import { startMatrix } from "../../adapters/matrix/bot.ts";
 import { startFakeMatrix, type SentEvent } from "../fakes/fake-matrix.ts";
+import type { SentCall } from "../fakes/fake-telegram.ts";
+import { ANNA, CHRIS, startTelegramHarness } from "../adapters/telegram-harness.ts";
 import { piecesOf } from "../fakes/sse.ts";
 import { makeTestLilo, NO_EXTRACTION } from "../helpers/test-lilo.ts";
 import { ms, pct, time } from "./bench-kit.ts";
@@ -154,6 +160,74 @@ async function matrixTurns(): Promise<void> {
   console.log(`  edits per answer: ${(edits / RUNS).toFixed(1)}`);
 }
 
+/** One way of showing the answer on Telegram: which calls are updates while writing, and which one is the final text. */
+interface TelegramWay {
+  label: string;
+  chatId: number;
+  /** A visible update while the answer is written (the final one included). */
+  update: (c: SentCall) => boolean;
+  final: (c: SentCall) => boolean;
+}
+
+async function telegramTurns(): Promise<void> {
+  const paces: Pace[] = [];
+  const h = await startTelegramHarness({ ports: { chatModel: pacedModel(paces) } });
+  const at = new Map<SentCall, number>();
+  const push = h.tg.sent.push.bind(h.tg.sent);
+  h.tg.sent.push = (...calls: SentCall[]) => {
+    for (const c of calls) at.set(c, performance.now());
+    return push(...calls);
+  };
+  const inChat = (c: SentCall, chatId: number) => c.ok && Number(c.params.chat_id) === chatId;
+  const ways: TelegramWay[] = [
+    {
+      label: "drafts (sendMessageDraft, then sendMessage)",
+      chatId: CHRIS,
+      update: (c) => inChat(c, CHRIS) && (c.method === "sendMessageDraft" || c.method === "sendMessage"),
+      final: (c) => inChat(c, CHRIS) && c.method === "sendMessage",
+    },
+    {
+      label: "drafts refused (first message, then editMessageText)",
+      chatId: ANNA,
+      update: (c) => inChat(c, ANNA) && (c.method === "sendMessage" || c.method === "editMessageText"),
+      // The final edit is the one without the stop button.
+      final: (c) => inChat(c, ANNA) && c.method === "editMessageText" && !c.params.reply_markup,
+    },
+  ];
+  try {
+    for (const way of ways) {
+      // As on an older Bot API server: Anna's chat refuses the first draft, and the adapter remembers it.
+      if (way.chatId === ANNA) h.tg.failNext("sendMessageDraft", 404, "Not Found: method not found");
+      const first: number[] = [];
+      const final: number[] = [];
+      const gaps: number[] = [];
+      let updates = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const from = h.tg.sent.length;
+        const answered = paces.length;
+        h.tg.pushMessage({ fromId: way.chatId, chatId: way.chatId, text: `Wie war dein Tag? (${i})` });
+        const last = await h.tg.waitFor((calls) => paces.length > answered && calls.slice(from).find(way.final), 120_000);
+        const shown = h.tg.sent.slice(from, h.tg.sent.indexOf(last) + 1).filter(way.update);
+        if (shown.some((c) => JSON.stringify(c.params.text).includes("["))) throw new Error("a marker reached the chat");
+        const pace = paces.at(-1)!;
+        const times = shown.map((c) => at.get(c)!);
+        first.push(times[0]! - pace.firstToken);
+        final.push(times.at(-1)! - pace.lastToken);
+        for (let j = 1; j < times.length - 1; j++) gaps.push(times[j]! - times[j - 1]!);
+        updates += shown.length - 1;
+        await h.lilo.idle();
+      }
+      console.log(`\nTelegram chat, ${way.label}, ${RUNS} runs`.padEnd(52) + "  p50 ms   p95 ms");
+      console.log(`  first visible words after the first token         ${ms(first)}`);
+      console.log(`  gap between updates while writing                 ${gaps.length ? ms(gaps) : "       –        –"}`);
+      console.log(`  final text after the last token                   ${ms(final)}`);
+      console.log(`  updates per answer before the final one: ${(updates / RUNS).toFixed(1)}`);
+    }
+  } finally {
+    await h.stop();
+  }
+}
+
 async function filterCost(): Promise<void> {
   const SIZE = 5_800;
   const DELTAS = 1_500;
@@ -195,3 +269,4 @@ console.log(`fake model: ${TOKENS} tokens at ${TOKENS_PER_S} tokens/s (${(TOKENS
 await filterCost();
 await coreTurns();
 await matrixTurns();
+await telegramTurns();
