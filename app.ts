@@ -10,7 +10,7 @@ import {
   type LiloPorts,
   type Logger,
 } from "./core/index.ts";
-import { openToOthers, requireModel, NO_MODEL_HELP, WriterLock, installDir } from "./core/internal.ts";
+import { openToOthers, requireModel, NO_MODEL_HELP, WriterLock, installDir, isEncryptedFile } from "./core/internal.ts";
 import { runTerminal } from "./adapters/terminal/terminal.ts";
 import { openLogFile, type LogFile } from "./adapters/service/log-file.ts";
 import { startConfiguredAdapters } from "./adapters/index.ts";
@@ -145,6 +145,9 @@ function setupSteps(envFile: string): string {
 async function serve(lilo: Lilo, logger: Logger, out: { sink: { write: (line: string) => void }; log: LogFile }, metrics?: PromMetrics): Promise<number> {
   const spec = lilo.models.chatSpec();
   logger.info(`Lilo starts with ${spec.provider}:${spec.model}, data in ${lilo.config.dbPath}`);
+  // Once per start of the bot, not on every `lilo` command: a plain database keeps working, the owner is told how to lock it.
+  if (lilo.config.dbPath !== ":memory:" && !isEncryptedFile(lilo.config.dbPath))
+    logger.warn("the database is not encrypted: set LILO_DATA_KEY (`lilo setup` makes one) and run `lilo encrypt --apply`", { path: lilo.config.dbPath });
   logger.info(`loading the embedding model ${lilo.config.embedding.model} (downloaded once on the first start)`);
   try {
     await lilo.warmUp();

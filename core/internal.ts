@@ -47,7 +47,9 @@ export { formatMoney, formatTokens, spendOfLimit } from "./foundation/usage/spen
 // Names the use cases take (the CLI offers them as choices before any core code runs).
 export { EXPORT_STORES, DEDUPE_STORES, type ExportStore, type DedupeStore } from "./api/names.ts";
 export { IMPORT_STORES, type ImportStore } from "./memory/transfer/import-stores.ts";
-export { HISTORY_FORMATS, type HistoryDryRun, type HistoryFormat, type HistoryExtractionProgress } from "./api/history-api.ts";
+// From the file that defines it: the CLI's start loads the value alone, not the import's use cases behind history-api.ts.
+export { HISTORY_FORMATS, type HistoryFormat } from "./memory/history/history-types.ts";
+export type { HistoryDryRun, HistoryExtractionProgress } from "./api/history-api.ts";
 export { VECTOR_STORES, type VectorStore, type VectorIndexState } from "./foundation/ports/vector-index.ts";
 
 // Configuration: the start-up checks, Lilo's home, the table behind `.env.example` and `lilo settings`.
@@ -86,3 +88,5 @@ export { normalizeText } from "./foundation/util/text.ts";
 export { isCancelled } from "./foundation/models/call-gate.ts";
 export type { VoiceMode, VoiceReply } from "./api/voice-api.ts";
 export { SPEECH_TEXTS } from "./conversation/speech/speech-texts.ts";
+// The bot warns once at start when her memory lies unencrypted.
+export { isEncryptedFile } from "./foundation/store/db.ts";

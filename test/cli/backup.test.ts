@@ -73,7 +73,7 @@ describe("lilo backup / restore", () => {
     const copy = t.lilo.deviceKeys.load("matrix/OLD");
     t.lilo.deviceKeys.remove("matrix/OLD");
     // The backup itself holds no key store, as one of an earlier version would not.
-    const old = new Database(file);
+    const old = openKeyed(file);
     old.exec("DELETE FROM device_key_stores");
     old.close();
     const restored = await runCli(open, ["restore", file, "--apply"]);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createLilo, loadConfig, type Lilo } from "../../core/index.ts";
 import { basisVector, vectorWithCosine, ControlledEmbedder } from "../fakes/controlled-embedder.ts";
 import { openLiloDatabase } from "../../core/foundation/store/db.ts";
-import { makeTestLilo } from "../helpers/test-lilo.ts";
+import { makeTestLilo, TEST_DATA_KEY } from "../helpers/test-lilo.ts";
 import { cliDatabase, runCli } from "../helpers/cli.ts";
 import { ProfileStore } from "../../core/foundation/store/profile.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
@@ -126,7 +126,7 @@ describe("lilo memory / doctor / reindex", () => {
     for (const text of ["eins", "zwei", "drei"]) await w.t.lilo.memory.add({ text, userId: "owner" });
     // A new model (other id and dimension) refuses the old index until reindexed.
     const other = new ControlledEmbedder(32);
-    const openOther = () => createLilo(loadConfig({ LILO_DATA_DIR: w.t.dir }), { embedder: other, db: w.db });
+    const openOther = () => createLilo(loadConfig({ LILO_DATA_DIR: w.t.dir, LILO_DATA_KEY: TEST_DATA_KEY }), { embedder: other, db: w.db });
     const refused = await runCli(openOther, ["memory", "search", "eins", "--json"]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain("Run `lilo reindex --apply`");

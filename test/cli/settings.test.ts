@@ -118,8 +118,8 @@ describe("lilo settings", () => {
     const json = JSON.parse((await runCli(open, ["settings", "--json"])).out) as { env: string; source: string }[];
     expect(json.find((r) => r.env === "LILO_DIARY_ENABLED")).toMatchObject({ source: "env" });
     expect(json.find((r) => r.env === "LILO_CHAT_MODEL")).toMatchObject({ source: "default" });
-    // Every row: env exactly when the variable was given (makeTestLilo gives LILO_DATA_DIR and LILO_MODEL_MAX_RETRIES too).
-    const names = new Set([...Object.keys(given), "LILO_DATA_DIR", "LILO_MODEL_MAX_RETRIES"]);
+    // Every row: env exactly when the variable was given (makeTestLilo gives LILO_DATA_DIR, LILO_MODEL_MAX_RETRIES and LILO_DATA_KEY too).
+    const names = new Set([...Object.keys(given), "LILO_DATA_DIR", "LILO_MODEL_MAX_RETRIES", "LILO_DATA_KEY"]);
     for (const r of json) expect(`${r.env}: ${r.source}`).toBe(`${r.env}: ${names.has(r.env) ? "env" : "default"}`);
     const text = (await runCli(open, ["settings"])).out;
     expect(text).toContain("diary.enabled = true  (LILO_DIARY_ENABLED, env)");

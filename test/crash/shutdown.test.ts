@@ -80,6 +80,10 @@ describe("graceful stop of the real process", () => {
     await w?.close();
   });
 
+  it("warns once at start that the database lies unencrypted, naming what to set", () => {
+    expect(bot!.output().match(/the database is not encrypted: set LILO_DATA_KEY/g)).toHaveLength(1);
+  });
+
   it("SIGTERM while the model is slower than the grace time exits 0 within it, says nothing, and the message is answered exactly once after the restart", async () => {
     const [t] = tokens(100, 1);
     await sendHeld(t!);

@@ -45,12 +45,7 @@ export function openFoundation(sharedConfig: LiloConfig, ports: Pick<LiloPorts, 
   const clock = ports.clock ?? systemClock;
   const logger = ports.logger ?? silentLogger;
   const key = ports.db ? undefined : configuredDataKey(config);
-  const db =
-    ports.db ??
-    openDatabase(config.dbPath, key, {
-      onPlain: () =>
-        logger.warn("the database is not encrypted: set LILO_DATA_KEY (`lilo setup` makes one) and run `lilo encrypt --apply`", { path: config.dbPath }),
-    });
+  const db = ports.db ?? openDatabase(config.dbPath, key);
   setPageCache(db, config.memory.sqliteCacheMb);
   const checkpoints = ports.backgroundCheckpoints && !db.memory ? new BackgroundCheckpoints(db, db.name, logger, undefined, key) : undefined;
   return {

@@ -10,12 +10,6 @@ import { configuredDataKey, type DataKey, type DataKeySettings } from "./data-ke
 /** An open SQLite connection (the type lives in db-type.ts, so tx.ts needs no import of this file). */
 export type { Db } from "./db-type.ts";
 
-/** What opening the database can tell its caller beyond the connection. */
-export interface OpenOptions {
-  /** Called when the database is opened without a key, so its caller can warn once that it lies unencrypted. */
-  onPlain?: () => void;
-}
-
 /**
  * Opens (and creates) Lilo's SQLite database, private to its owner (directory
  * 0700, files 0600), encrypted with `key` (data-key.ts; none: a plain
@@ -24,10 +18,9 @@ export interface OpenOptions {
  * locked" errors, and all pending migrations applied in one transaction each.
  * A missing, wrong or unexpected key is refused before anything is written (db-open.ts).
  */
-export function openDatabase(path: string, key?: DataKey, opts: OpenOptions = {}): Db {
+export function openDatabase(path: string, key?: DataKey): Db {
   if (path !== ":memory:") ensurePrivateDir(dirname(path));
   const db = openConnection(path, path === ":memory:" ? undefined : key);
-  if (!key && path !== ":memory:") opts.onPlain?.();
   // Before WAL mode: SQLite gives the -wal and -shm files the database file's mode.
   if (path !== ":memory:") makeDatabasePrivate(path);
   db.pragma("journal_mode = WAL");
@@ -40,8 +33,8 @@ export function openDatabase(path: string, key?: DataKey, opts: OpenOptions = {}
 }
 
 /** Opens the database of a configuration with its data key (LILO_DATA_KEY or LILO_DATA_KEY_FILE). */
-export function openLiloDatabase(config: DataKeySettings & { dbPath: string }, opts: OpenOptions = {}): Db {
-  return openDatabase(config.dbPath, configuredDataKey(config), opts);
+export function openLiloDatabase(config: DataKeySettings & { dbPath: string }): Db {
+  return openDatabase(config.dbPath, configuredDataKey(config));
 }
 
 /** Whether the database at `path` is encrypted on disk (an absent one is not). */

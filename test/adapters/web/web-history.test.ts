@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixedClock, silentLogger } from "../../../core/index.ts";
 import { createWebApp } from "../../../adapters/web/app.tsx";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { webLogin, type WebSession } from "./web-session.ts";
 
@@ -27,7 +27,7 @@ describe("Lilo's pages: importing a chat history", () => {
 
   beforeAll(async () => {
     t = makeTestLilo({ LILO_LANGUAGE: "en", LILO_TIMEZONE: "Europe/Berlin" }, { clock: fixedClock("2026-12-03T10:00:00Z") });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
     app = createWebApp({ lilo: t.lilo, logger: silentLogger, sessionHours: 12 });
     jonas = await webLogin(app, t.lilo, "jonas");
   });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLilo, type Lilo, type LiloConfig } from "../../../core/index.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { WHY_TEXTS } from "../../../adapters/shared/why-texts.ts";
@@ -66,7 +66,7 @@ describe("memories from an imported chat, in the background", () => {
       OPENAI_BASE_URL: llm.baseURL,
       LILO_CHAT_MODEL: "openai:gpt-4o-mini",
     });
-    db = openDatabase(t.lilo.config.dbPath);
+    db = openLiloDatabase(t.lilo.config);
   });
   afterEach(async () => {
     db.close();
