@@ -89,7 +89,7 @@ describe("lilo export", () => {
     ]);
     db.prepare("UPDATE messages SET stopped = 1 WHERE text = 'Es war einmal'").run();
     const file = join(t.dir, "chat.jsonl");
-    expect((await runCli(open, ["export", "--messages", "--out", file])).code).toBe(0);
+    expect((await runCli(open, ["export", "--plain", "--messages", "--out", file])).code).toBe(0);
     const chat = readFileSync(file, "utf8")
       .trim()
       .split("\n")

@@ -66,6 +66,19 @@ describe("graceful stop of the real process", () => {
     const res = await fetch(`${health}/healthz`);
     return { status: res.status, body: (await res.json()) as { status: string } };
   };
+  /** The health server starts after the adapters: after a start, wait until it answers. */
+  const untilServing = async () => {
+    for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+      if (
+        await fetch(`${health}/healthz`).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
+    }
+    throw new Error("the health server did not answer within 10 s");
+  };
   const chatCalls = async () => total(parsePrometheus(await (await fetch(`${health}/metrics`)).text()), "lilo_model_calls_total", { role: "chat" });
 
   beforeAll(async () => {
@@ -113,6 +126,7 @@ describe("graceful stop of the real process", () => {
     expect(await exited, bot!.output().slice(-2000)).toBe(0);
     expect(w.deliveredAnswers().get(t!)).toBe(1);
     bot = await start();
+    await untilServing();
     // The start answers what was left open before it polls; one more message proves that start is past it.
     const [probe] = tokens(111, 1);
     const callsBefore = await chatCalls();

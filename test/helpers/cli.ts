@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import type { Command } from "commander";
 import { afterEach, beforeEach } from "vitest";
 import { openLiloDatabase, type Db } from "../../core/foundation/store/db.ts";
 import { makeTestLilo, type TestLilo } from "./test-lilo.ts";
@@ -16,7 +17,13 @@ export async function runCli(open: () => Lilo, args: string[]): Promise<{ out: s
   progress.resume();
   process.exitCode = 0;
   const program = buildProgram(open, { out: (t) => out.push(t), err: (t) => err.push(t), progressStream: progress });
-  program.exitOverride();
+  // Every command, not just the root: commander copies the setting only into commands made after it, and a
+  // subcommand's usage error would otherwise end the test worker with process.exit.
+  const throwInsteadOfExit = (c: Command): void => {
+    c.exitOverride();
+    for (const sub of c.commands) throwInsteadOfExit(sub);
+  };
+  throwInsteadOfExit(program);
   try {
     await program.parseAsync(["node", "lilo", ...args]);
   } catch (e) {
