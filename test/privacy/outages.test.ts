@@ -71,7 +71,8 @@ describe("outages are visible: warned with their retry delay, last contact in `l
     expect(contacts.map((c) => c.name)).toEqual(["model anthropic:claude-test", "telegram"]);
     expect(contacts[1]!.lastOkAt! >= contacts[1]!.lastFailureAt!).toBe(true);
 
-    const open = () => createLilo(loadConfig({ LILO_DATA_DIR: t!.dir, LILO_DATA_KEY: TEST_DATA_KEY, ...env }, ADAPTER_SECTIONS), { embedder: new ControlledEmbedder(64) });
+    const open = () =>
+      createLilo(loadConfig({ LILO_DATA_DIR: t!.dir, LILO_DATA_KEY: TEST_DATA_KEY, ...env }, ADAPTER_SECTIONS), { embedder: new ControlledEmbedder(64) });
     const status = await runCli(open, ["status"]);
     expect(status.code).toBe(0);
     expect(status.out).toMatch(/^telegram\s+last contact \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ s ago\); last failure .*\/bot\*\*\*\/sendMessage failed/m);

@@ -1,9 +1,8 @@
 import OpenAI from "openai";
 import type { Speaker, SpeechAudio, SpeechRequest } from "../ports/speaker.ts";
 import type { SpeechConfig } from "../config/media.ts";
-import { PLACEHOLDER_API_KEY } from "./openai-model.ts";
+import { openAiAudioClient } from "./openai-audio-client.ts";
 import { sdkFailure } from "./sdk-errors.ts";
-import { sdkRetryOptions } from "./sdk-retry.ts";
 
 const PROVIDER = "speech";
 
@@ -24,16 +23,7 @@ class OpenAISpeaker implements Speaker {
   constructor(private readonly settings: SpeechConfig & { baseUrl: string }) {
     this.model = settings.model;
     this.local = LOOPBACK.test(new URL(settings.baseUrl).hostname);
-    // Explicit nulls keep the SDK from reading OPENAI_* variables and sending them to another vendor.
-    this.client = new OpenAI({
-      apiKey: settings.apiKey || PLACEHOLDER_API_KEY,
-      baseURL: settings.baseUrl,
-      adminAPIKey: null,
-      organization: null,
-      project: null,
-      timeout: settings.timeoutMs,
-      ...sdkRetryOptions(settings.maxRetries),
-    });
+    this.client = openAiAudioClient(settings);
   }
 
   async speak(request: SpeechRequest): Promise<SpeechAudio> {

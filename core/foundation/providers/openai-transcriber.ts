@@ -1,9 +1,8 @@
 import OpenAI, { toFile } from "openai";
 import type { AudioInput, Transcriber } from "../ports/transcriber.ts";
 import type { MediaConfig } from "../config/media.ts";
-import { PLACEHOLDER_API_KEY } from "./openai-model.ts";
+import { openAiAudioClient } from "./openai-audio-client.ts";
 import { sdkFailure } from "./sdk-errors.ts";
-import { sdkRetryOptions } from "./sdk-retry.ts";
 
 const PROVIDER = "transcribe";
 
@@ -19,16 +18,7 @@ class OpenAITranscriber implements Transcriber {
 
   constructor(private readonly settings: MediaConfig["transcribe"] & { baseUrl: string }) {
     this.label = `${PROVIDER}:${settings.model}`;
-    // Explicit nulls keep the SDK from reading OPENAI_* variables and sending them to another vendor.
-    this.client = new OpenAI({
-      apiKey: settings.apiKey || PLACEHOLDER_API_KEY,
-      baseURL: settings.baseUrl,
-      adminAPIKey: null,
-      organization: null,
-      project: null,
-      timeout: settings.timeoutMs,
-      ...sdkRetryOptions(settings.maxRetries),
-    });
+    this.client = openAiAudioClient(settings);
   }
 
   async transcribe(audio: AudioInput): Promise<string> {
