@@ -67,8 +67,9 @@ export class FileSeal {
     const nonce = randomBytes(NONCE);
     const cipher = createCipheriv("aes-256-gcm", this.key, nonce);
     cipher.setAAD(aad);
-    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-    return Buffer.concat([nonce, body, cipher.getAuthTag()]);
+    const body = cipher.update(plain);
+    const end = cipher.final(); // empty for GCM
+    return Buffer.concat([nonce, body, end, cipher.getAuthTag()]);
   }
 
   /** Decrypts a sealed record; throws a VectorIndexError when the key is another or a byte was changed. */
@@ -78,7 +79,10 @@ export class FileSeal {
       const decipher = createDecipheriv("aes-256-gcm", this.key, sealed.subarray(0, NONCE));
       decipher.setAAD(aad);
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
-      return Buffer.concat([decipher.update(sealed.subarray(NONCE, sealed.length - TAG)), decipher.final()]);
+      // No concat: GCM's final() adds no bytes, and a copy of every record would cost start-up (docs/benchmarks.md).
+      const plain = decipher.update(sealed.subarray(NONCE, sealed.length - TAG));
+      const end = decipher.final();
+      return end.length === 0 ? plain : Buffer.concat([plain, end]);
     } catch (err) {
       throw new VectorIndexError("A sealed vector record does not open with the data key (another key, or the file was altered)", { cause: err });
     }

@@ -209,10 +209,10 @@ function recordAad(index: number, last: boolean): Buffer {
 }
 
 /**
- * The plain bytes of a sealed snapshot. Throws when the key is another, a
+ * The plain records of a sealed snapshot, in order. Throws when the key is another, a
  * record was altered, moved or dropped, or the file ends before its last record.
  */
-function unseal(path: string, buf: Buffer, key: SnapshotKey | undefined): Buffer {
+function unseal(path: string, buf: Buffer, key: SnapshotKey | undefined): Buffer[] {
   if (!key) throw new VectorIndexError(`${path} is sealed and no data key is configured`);
   let off = MAGIC_SEALED.length + SALT_BYTES;
   if (off > buf.length) throw new VectorIndexError(`${path} is truncated`);
@@ -230,7 +230,7 @@ function unseal(path: string, buf: Buffer, key: SnapshotKey | undefined): Buffer
     } catch (err) {
       throw new VectorIndexError(`${path} does not open with the data key (another key, or the file was altered or cut off)`, { cause: err });
     }
-    if (last) return Buffer.concat(plain);
+    if (last) return plain;
   }
 }
 
@@ -255,7 +255,9 @@ export function loadSnapshot(path: string, key?: SnapshotKey): { header: Snapsho
   const raw = readFileSync(path);
   const isSealed = raw.subarray(0, MAGIC_SEALED.length).toString() === MAGIC_SEALED;
   if (key && !isSealed) throw new VectorIndexError(`${path} is not sealed, and the database is encrypted`);
-  const buf = isSealed ? unseal(path, raw, key) : raw;
+  // A sealed file is read a record at a time without joining them: each record holds whole rows (SnapshotWriter).
+  const pieces = isSealed ? unseal(path, raw, key) : [raw];
+  const buf = pieces[0]!;
   const magic = buf.subarray(0, MAGIC_V2.length).toString();
   if (magic !== MAGIC_V1 && magic !== MAGIC_V2) throw new Error(`${path} is not a Lilo vector snapshot`);
   const len = buf.readUInt32LE(MAGIC_V2.length);
@@ -263,33 +265,25 @@ export function loadSnapshot(path: string, key?: SnapshotKey): { header: Snapsho
   const header = JSON.parse(buf.subarray(off, off + len).toString()) as SnapshotHeader;
   off += len;
   const d = header.dimension;
+  if (magic === MAGIC_V1) return { header, partitions: readV1(path, header, buf, off), bytes: raw.length };
+  const at = new Cursor(path, pieces, off);
   const partitions = header.partitions.map((h) => {
     const ids = new Float64Array(h.count);
     const data = new Int8Array(h.count * d);
-    const size = h.count * (8 + d);
-    if (off + size > buf.length) throw new Error(`${path} is truncated`);
-    if (magic === MAGIC_V1) {
-      new Uint8Array(ids.buffer).set(buf.subarray(off, off + h.count * 8));
-      new Uint8Array(data.buffer).set(buf.subarray(off + h.count * 8, off + size));
-    } else {
-      // One Buffer view over the partition's vectors and a native copy per record: no object per row.
-      const into = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      for (let i = 0, o = off; i < h.count; i++, o += 8 + d) {
-        ids[i] = buf.readDoubleLE(o);
-        buf.copy(into, i * d, o + 8, o + 8 + d);
-      }
+    // One Buffer view over the partition's vectors and a native copy per record: no object per row.
+    const into = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    for (let i = 0; i < h.count; i++) {
+      const [b, o] = at.take(8 + d);
+      ids[i] = b.readDoubleLE(o);
+      b.copy(into, i * d, o + 8, o + 8 + d);
     }
-    off += size;
     return Partition.from(h.userId, h.store, d, ids, data);
   });
-  if (magic === MAGIC_V2) {
-    if (off + 4 > buf.length) throw new Error(`${path} is truncated`);
-    const moved = buf.readUInt32LE(off);
-    off += 4;
-    if (off + moved * (12 + d) > buf.length) throw new Error(`${path} is truncated`);
-    for (let i = 0; i < moved; i++, off += 12 + d) {
-      partitions[buf.readUInt32LE(off)]?.putInt8(buf.readDoubleLE(off + 4), new Int8Array(buf.buffer, buf.byteOffset + off + 12, d));
-    }
+  const [cb, co] = at.take(4);
+  const moved = cb.readUInt32LE(co);
+  for (let i = 0; i < moved; i++) {
+    const [b, o] = at.take(12 + d);
+    partitions[b.readUInt32LE(o)]?.putInt8(b.readDoubleLE(o + 4), new Int8Array(b.buffer, b.byteOffset + o + 12, d));
   }
   // A graph that cannot be loaded is rebuilt by the index from the int8 vectors.
   header.partitions.forEach((h, i) => {
@@ -297,6 +291,45 @@ export function loadSnapshot(path: string, key?: SnapshotKey): { header: Snapsho
     if (h.graph && existsSync(file)) partitions[i]!.loadGraph(file);
   });
   return { header, partitions, bytes: raw.length };
+}
+
+/** Version 1's partitions (every row id, then every vector, per partition) from `off` of the whole file. */
+function readV1(path: string, header: SnapshotHeader, buf: Buffer, off: number): Partition[] {
+  const d = header.dimension;
+  return header.partitions.map((h) => {
+    const ids = new Float64Array(h.count);
+    const data = new Int8Array(h.count * d);
+    const size = h.count * (8 + d);
+    if (off + size > buf.length) throw new Error(`${path} is truncated`);
+    new Uint8Array(ids.buffer).set(buf.subarray(off, off + h.count * 8));
+    new Uint8Array(data.buffer).set(buf.subarray(off + h.count * 8, off + size));
+    off += size;
+    return Partition.from(h.userId, h.store, d, ids, data);
+  });
+}
+
+/** Reads a version 2 file's rows from pieces that each hold whole records (a sealed file's records, or the whole plain file). */
+class Cursor {
+  private i = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly pieces: Buffer[],
+    private off: number,
+  ) {}
+
+  /** The piece holding the next `n` bytes and where they start in it; throws when the file ends first. */
+  take(n: number): [Buffer, number] {
+    while (this.i < this.pieces.length && this.off >= this.pieces[this.i]!.length) {
+      this.i++;
+      this.off = 0;
+    }
+    const piece = this.pieces[this.i];
+    if (!piece || this.off + n > piece.length) throw new Error(`${this.path} is truncated`);
+    const at = this.off;
+    this.off += n;
+    return [piece, at];
+  }
 }
 
 /**
