@@ -54,7 +54,8 @@ export function convertInstall(config: ConversionConfig, what: ConversionKind, r
     for (const item of plan.filter((i) => i.action === "convert")) {
       convertFile(item.path, item.plain ? undefined : from, to, (phase) => run.onPhase?.(item.path, phase));
     }
-    // Last, and again on a run after a crash: the plain vector snapshot (rebuilt from the database on start).
+    // Last, and again on a run after a crash: the vector snapshot goes rather than being converted (it is derived data;
+    // the next start builds it from the database and writes it sealed with the new key), so no plain copy stays behind.
     run.onPhase?.(config.dbPath, "snapshot");
     removeSnapshot(config.dbPath);
   } finally {

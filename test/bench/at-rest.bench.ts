@@ -2,8 +2,8 @@
  * `npm run bench`, the rows of encryption at rest: the same install measured
  * unencrypted and encrypted (LILO_DATA_KEY) in one run — the memory work of a
  * turn (p95), `lilo backup` of the database, and start-up (opening the
- * database and building the vector index: an encrypted install keeps no
- * snapshot file, so it builds the index from SQLite). BENCH_AT_REST_NOTES
+ * database and loading the vector index from its snapshot, sealed with a key
+ * derived from the data key when encrypted). BENCH_AT_REST_NOTES
  * sets the size (default 100,000 notes).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -39,7 +39,7 @@ async function measure(n: number, embedder: Embedder, encrypted: boolean): Promi
     const index = new EmbeddedIndex(db, {
       graphMinSize: Number.POSITIVE_INFINITY,
       saveEvery: Number.POSITIVE_INFINITY,
-      ...(encrypted ? { snapshotPath: null } : {}),
+      ...(encrypted ? { dataKey: loadKey() } : {}),
     });
     await index.init(dim, embedder.id);
     const notes = memoryTable(db, "notes");

@@ -12,15 +12,17 @@
  * - `append`: half of a batch appended to the log.
  *
  * The `nth` occurrence is the one that kills (later ones find older files to
- * recover from). Usage: snapshot-kill-child.ts <dir> <point> <nth>
+ * recover from). With a key, the database is encrypted with it and the
+ * snapshot files are sealed. Usage: snapshot-kill-child.ts <dir> <point> <nth> [key]
  */
 import fsp, { type FileHandle } from "node:fs/promises";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { openDatabase } from "../../core/foundation/store/db.ts";
+import { dataKeyOf } from "../../core/foundation/store/data-key.ts";
 
-const [dir, point, nth] = process.argv.slice(2) as [string, string, string];
+const [dir, point, nth, key] = process.argv.slice(2) as [string, string, string, string | undefined];
 const DIM = 16;
 /** A pseudo-random vector per row and version (a row's vector is replaced now and then). */
 const vectorOf = (id: number, version: number) => Float32Array.from({ length: DIM }, (_, i) => Math.sin(id * 12.9898 + version * 3.7 + i * 78.233));
@@ -67,8 +69,16 @@ function patchWrite(proto: FileHandle): void {
   } as typeof proto.write;
 }
 
-const db = openDatabase(join(dir, "lilo.db"));
-const index = new EmbeddedIndex(db, { saveEvery: 25, compactAtBytes: 1, snapshotChunkBytes: 40 * (DIM + 8), appendRows: 30, keepLog: 20 });
+const dataKey = key ? dataKeyOf(key) : undefined;
+const db = openDatabase(join(dir, "lilo.db"), dataKey);
+const index = new EmbeddedIndex(db, {
+  ...(dataKey ? { dataKey } : {}),
+  saveEvery: 25,
+  compactAtBytes: 1,
+  snapshotChunkBytes: 40 * (DIM + 8),
+  appendRows: 30,
+  keepLog: 20,
+});
 await index.init(DIM, "kill-test");
 const tick = () => new Promise((r) => setImmediate(r));
 // Rows 1..400 over three users; each pass adds some, replaces some (a new vector for the same row) and removes some

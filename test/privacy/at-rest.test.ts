@@ -78,6 +78,12 @@ describe("memory at rest, seen from outside", () => {
     const [backup, exported] = await Promise.all([lilo(["backup"]), lilo(["export", "--messages", "--out", exportFile])]);
     expect([backup.code, exported.code]).toEqual([0, 0]);
     expect(plainFindings(dir, PHRASE)).toEqual([]);
+    // The vector snapshot is kept beside the encrypted database, sealed (a start loads it instead of rebuilding).
+    expect(
+      readFileSync(join(dir, "data", "lilo.db.vectors"))
+        .subarray(0, 8)
+        .toString(),
+    ).toBe("LILOVSX1");
 
     const before = folderHashes(join(dir, "data"));
     const [shown, noKey, wrongKey, bot] = await Promise.all([

@@ -9,7 +9,7 @@ import type { Logger } from "../../foundation/ports/logger.ts";
 import type { VectorIndex } from "../../foundation/ports/vector-index.ts";
 import type { Embedder } from "../../foundation/ports/embedder.ts";
 import { isEncryptedFile, type Db } from "../../foundation/store/db.ts";
-import { removeSnapshot } from "../../foundation/store/convert-files.ts";
+import { configuredDataKey } from "../../foundation/store/data-key.ts";
 import { lazyVectorIndex } from "../../foundation/providers/lazy.ts";
 import { EmbeddedIndex } from "../../foundation/providers/embedded-index/embedded-index.ts";
 import { TransformersEmbedder } from "../../foundation/providers/transformers-embedder.ts";
@@ -106,12 +106,11 @@ function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
   if (config.vector.removedBackend) {
     logger.warn("LILO_VECTOR_BACKEND=sqlite-vec is no longer supported and is read as embedded; set LILO_VECTOR_BACKEND=embedded (or remove the line) in .env");
   }
-  // The snapshot file holds the vectors unencrypted: beside an encrypted database there is none (a stale one goes), and
-  // the index is built from SQLite's vectors on each start.
-  const encrypted = !db.memory && isEncryptedFile(config.dbPath);
-  if (encrypted) removeSnapshot(config.dbPath);
+  // Beside an encrypted database the snapshot and its log are sealed with a key derived from the data key.
+  const dataKey = !db.memory && isEncryptedFile(config.dbPath) ? configuredDataKey(config) : undefined;
   return new EmbeddedIndex(db, {
-    ...(encrypted ? { snapshotPath: null } : {}),
+    ...(dataKey ? { dataKey } : {}),
+    warn: (message) => logger.warn(message),
     graphMinSize: config.vector.graphMinSize,
     messageGraphMinSize: config.vector.messageGraphMinSize,
     residualBudgetMb: config.vector.residualMb,

@@ -6,12 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedIndex } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import type { IndexStore, VectorKey } from "../../../core/foundation/ports/vector-index.ts";
 import { openDatabase } from "../../../core/foundation/store/db.ts";
+import { dataKeyOf, type DataKey } from "../../../core/foundation/store/data-key.ts";
 import { entryScript } from "../../helpers/entry.ts";
 
+/** The data key of the encrypted runs: the database encrypted, the snapshot and its log sealed. */
+const KEY = "5e".repeat(32);
+
 /** Runs the child until it SIGKILLs itself at the `nth` occurrence of `point` (see test/helpers/snapshot-kill-child.ts). */
-function runUntilKilled(dir: string, point: string, nth: number): Promise<void> {
+function runUntilKilled(dir: string, point: string, nth: number, key: string | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entryScript("test/helpers/snapshot-kill-child.ts"), dir, point, String(nth)], {
+    const child = spawn(process.execPath, [entryScript("test/helpers/snapshot-kill-child.ts"), dir, point, String(nth), ...(key ? [key] : [])], {
       cwd: process.cwd(),
       stdio: ["ignore", "ignore", "pipe"],
     });
@@ -24,9 +28,9 @@ function runUntilKilled(dir: string, point: string, nth: number): Promise<void> 
 const key = (k: VectorKey<IndexStore>) => `${k.store}/${k.userId}/${k.rowId}`;
 
 /** Opens what the killed process left and checks the index against SQLite: every row, its user, its vector. */
-async function checkAgainstSqlite(dir: string): Promise<string> {
-  const db = openDatabase(join(dir, "lilo.db"));
-  const index = new EmbeddedIndex(db);
+async function checkAgainstSqlite(dir: string, dataKey: DataKey | undefined): Promise<string> {
+  const db = openDatabase(join(dir, "lilo.db"), dataKey);
+  const index = new EmbeddedIndex(db, dataKey ? { dataKey } : {});
   try {
     await index.init(16, "kill-test");
     const rows = db.prepare("SELECT store, row_id AS rowId, user_id AS userId, vector FROM memory_vectors").all() as (VectorKey<IndexStore> & {
@@ -56,8 +60,12 @@ async function checkAgainstSqlite(dir: string): Promise<string> {
  * consistent index from the files or rebuilds it from SQLite — never a lost
  * vector, a removed one, or one in the wrong row or user.
  */
-describe("embedded index snapshot after kill -9 during an asynchronous write", () => {
+describe.each([
+  ["unencrypted", undefined],
+  ["encrypted (sealed snapshot)", KEY],
+])("embedded index snapshot after kill -9 during an asynchronous write, %s", (_name, key) => {
   let dir: string;
+  const loadedFrom: string[] = [];
   beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), "lilo-snapkill-"))));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -71,8 +79,14 @@ describe("embedded index snapshot after kill -9 during an asynchronous write", (
   ];
   for (const [point, nth] of points) {
     it(`${point} #${nth}`, async () => {
-      await runUntilKilled(dir, point, nth);
-      expect(["snapshot", "sqlite"]).toContain(await checkAgainstSqlite(dir));
+      await runUntilKilled(dir, point, nth, key);
+      const from = await checkAgainstSqlite(dir, key ? dataKeyOf(key) : undefined);
+      expect(["snapshot", "sqlite"]).toContain(from);
+      loadedFrom.push(from);
     }, 60_000);
   }
+
+  it("loads the index from the files after some of the kills (they are read, not always rebuilt)", () => {
+    expect(loadedFrom).toContain("snapshot");
+  });
 });

@@ -1,6 +1,7 @@
 import { VectorIndexError } from "../../errors.ts";
 import type { IndexStore, VectorHit, VectorIndex, VectorIndexState, VectorKey, VectorQuery, VectorRecord } from "../../ports/vector-index.ts";
-import type { Db } from "../../store/db.ts";
+import { isEncryptedFile, type Db } from "../../store/db.ts";
+import { snapshotKeyOf } from "./seal.ts";
 import { Partition, quantize } from "./partition.ts";
 import { SnapshotStore } from "./snapshot-store.ts";
 import {
@@ -57,12 +58,16 @@ export class EmbeddedIndex implements VectorIndex {
   private graphTimer: NodeJS.Immediate | undefined;
   private readonly pruner: LogPruner;
   private readonly graphWaiters: (() => void)[] = [];
+  private readonly warn: ((message: string) => void) | undefined;
 
   constructor(
     private readonly db: Db,
     opts: EmbeddedIndexOptions = {},
   ) {
-    this.snapshotPath = opts.snapshotPath === null ? undefined : (opts.snapshotPath ?? (db.memory ? undefined : `${db.name}.vectors`));
+    const path = opts.snapshotPath === null ? undefined : (opts.snapshotPath ?? (db.memory ? undefined : `${db.name}.vectors`));
+    // Beside an encrypted database a snapshot is kept only sealed: without the key, none at all.
+    this.snapshotPath = path && !opts.dataKey && !db.memory && isEncryptedFile(db.name) ? undefined : path;
+    this.warn = opts.warn;
     this.graphMinSize = opts.graphMinSize ?? DEFAULT_GRAPH_MIN_SIZE;
     this.messageGraphMinSize = opts.messageGraphMinSize ?? DEFAULT_MESSAGE_GRAPH_MIN_SIZE;
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
@@ -77,7 +82,8 @@ export class EmbeddedIndex implements VectorIndex {
       state: () => ({ ...this.ready().meta, lastSeq: this.lastSeq }),
       persisted: (seq: number) => this.pruner.persisted(seq),
     };
-    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, opts) : undefined;
+    const key = this.snapshotPath && opts.dataKey ? snapshotKeyOf(opts.dataKey) : undefined;
+    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, opts, key) : undefined;
     this.pruner = new LogPruner(() => this.table, opts.keepLog ?? 10_000, this.snapshots); // a failure is raised by the next save
   }
 
@@ -261,8 +267,10 @@ export class EmbeddedIndex implements VectorIndex {
     let snap: ReturnType<SnapshotStore["load"]>;
     try {
       snap = this.snapshots?.load();
-    } catch {
-      snap = undefined; // a damaged snapshot is derived data: rebuilt from SQLite below
+    } catch (err) {
+      // A damaged snapshot (or one sealed with another key) is derived data: rebuilt from SQLite below.
+      this.warn?.(`The vector snapshot ${this.snapshotPath} was not used (${(err as Error).message}); the index is rebuilt from the database`);
+      snap = undefined;
     }
     const h = snap?.header;
     const fits =

@@ -6,7 +6,8 @@ import { Partition } from "./partition.ts";
 import { otherGraphFiles, loadSnapshot, removeStaleTemps, SnapshotWriter, type SnapshotHeader } from "./snapshot.ts";
 import { SerialIo } from "./serial-io.ts";
 import { LongestStep } from "./longest-step.ts";
-import { appendBatch, encodeBatch, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
+import { appendBatch, encodeBatch, logSeal, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
+import type { FileSeal, SnapshotKey } from "./seal.ts";
 
 /** What the snapshot store reads from the index it saves. */
 interface SnapshotSource {
@@ -45,7 +46,9 @@ const DEFAULT_APPEND_ROWS = 1000;
  * after another in the order asked ({@link SerialIo}); SQLite's change log
  * is pruned only behind what is on disk. Loading reads the snapshot and
  * replays the log; whatever the files miss (a crash mid-write) the index
- * catches up from SQLite.
+ * catches up from SQLite. With a key (beside an encrypted database) both
+ * files are sealed (seal.ts) and no graph file is written: usearch writes
+ * graphs in plain, and a start builds them again.
  */
 export class SnapshotStore {
   /** Bytes written to snapshot files since start (for `lilo doctor` and the benchmark). */
@@ -73,11 +76,14 @@ export class SnapshotStore {
   private failure: unknown;
   /** Set by `flush`: a finished snapshot does not start appending on later turns (the index is closing). */
   private closing = false;
+  /** The seal of the current log, kept with the snapshot id it belongs to. */
+  private seal: { baseId: string; seal: FileSeal } | undefined;
 
   constructor(
     readonly path: string,
     private readonly source: SnapshotSource,
     opts: SnapshotStoreOptions = {},
+    private readonly key?: SnapshotKey,
   ) {
     this.compactAt = opts.compactAtBytes ?? DEFAULT_COMPACT_AT;
     this.chunk = opts.snapshotChunkBytes ?? DEFAULT_CHUNK;
@@ -92,22 +98,29 @@ export class SnapshotStore {
   load(): { header: SnapshotHeader; partitions: Partition[]; lastSeq: number } | undefined {
     removeStaleTemps(this.path);
     this.closing = false;
-    const snap = loadSnapshot(this.path);
+    const snap = loadSnapshot(this.path, this.key);
     if (!snap) return undefined;
     const { header, partitions } = snap;
     const byKey = new Map(partitions.map((p) => [key(p.userId, p.store), p]));
     let lastSeq = header.lastSeq;
     const log = header.baseId
-      ? replayLog(this.logPath, header.baseId, header.lastSeq, header.dimension, (r) => {
-          let p = byKey.get(key(r.userId, r.store));
-          if (!p && r.int8) {
-            p = new Partition(r.userId, r.store, header.dimension);
-            byKey.set(key(r.userId, r.store), p);
-            partitions.push(p);
-          }
-          if (r.int8) p!.putInt8(r.rowId, r.int8);
-          else p?.remove(r.rowId);
-        })
+      ? replayLog(
+          this.logPath,
+          header.baseId,
+          header.lastSeq,
+          header.dimension,
+          (r) => {
+            let p = byKey.get(key(r.userId, r.store));
+            if (!p && r.int8) {
+              p = new Partition(r.userId, r.store, header.dimension);
+              byKey.set(key(r.userId, r.store), p);
+              partitions.push(p);
+            }
+            if (r.int8) p!.putInt8(r.rowId, r.int8);
+            else p?.remove(r.rowId);
+          },
+          this.key,
+        )
       : undefined;
     if (log) lastSeq = log.lastSeq;
     this.baseId = log ? header.baseId : undefined; // without its log, the next save starts a new snapshot
@@ -158,7 +171,7 @@ export class SnapshotStore {
    */
   save(withGraphs = false): void {
     this.raise();
-    this.timed(() => this.saveNow(withGraphs));
+    this.timed(() => this.saveNow(withGraphs && !this.key));
   }
 
   private saveNow(withGraphs: boolean): void {
@@ -207,13 +220,20 @@ export class SnapshotStore {
       const set = this.pending;
       const rows = this.takeRows(set.rows, this.appendRows);
       const done = set.rows.size === 0;
-      this.append(encodeBatch(this.savedSeq, done ? set.seq : this.savedSeq, rows, dimension), done ? set.seq : undefined);
+      this.append(encodeBatch(this.savedSeq, done ? set.seq : this.savedSeq, rows, dimension, this.logSeal()), done ? set.seq : undefined);
       if (!done) continue;
       this.pending = undefined;
       this.savedSeq = set.seq;
       if (this.logBytes > Math.max(this.compactAt, this.baseBytes)) return this.startWriter(false);
     }
     if (this.pending) this.appendTimer = setImmediate(() => this.timed(() => this.appendSome(1)));
+  }
+
+  /** The seal of the current snapshot's log; undefined without a key. */
+  private logSeal(): FileSeal | undefined {
+    if (!this.key || !this.baseId) return undefined;
+    if (this.seal?.baseId !== this.baseId) this.seal = { baseId: this.baseId, seal: logSeal(this.key, this.baseId) };
+    return this.seal.seal;
   }
 
   private timed(fn: () => void): void {
@@ -266,7 +286,7 @@ export class SnapshotStore {
     this.closing = true;
     this.clearAppendTimer();
     await this.io.drain();
-    if (withGraphs || !this.baseId) this.save(withGraphs);
+    if ((withGraphs && !this.key) || !this.baseId) this.save(withGraphs);
     await this.io.drain();
     if (this.baseId) this.appendSome(Number.POSITIVE_INFINITY); // every piece at once
     await this.io.drain();
@@ -298,12 +318,12 @@ export class SnapshotStore {
     // Everything up to lastSeq goes into the new snapshot; rows changed from here on are noted again.
     this.dirty = new Map();
     this.pending = undefined;
-    const w = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), withGraphs, this.chunk, this.longestStep);
+    const w = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), withGraphs, this.chunk, this.longestStep, this.key);
     this.writer = w;
     this.io.run(
       async () => {
         if (!(await w.write()) || this.writer !== w) return; // aborted (invalidate, reset): nothing to install
-        const n = await startLog(this.logPath, w.header.baseId!);
+        const n = await startLog(this.logPath, w.header.baseId!, this.key !== undefined);
         // Graphs of the snapshot replaced (none are written with a background snapshot: a start rebuilds them).
         await Promise.all((await otherGraphFiles(this.path, w.header.baseId)).map((f) => rm(f, { force: true })));
         if (this.writer !== w) return;

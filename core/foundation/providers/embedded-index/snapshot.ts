@@ -5,11 +5,20 @@ import { basename, dirname, join } from "node:path";
 import type { LongestStep } from "./longest-step.ts";
 import { Partition } from "./partition.ts";
 import { PRIVATE_FILE_MODE, makePrivate } from "../../util/file-modes.ts";
+import { VectorIndexError } from "../../errors.ts";
+import { FileSeal, SALT_BYTES, type SnapshotKey } from "./seal.ts";
 
 /** Version 1: per partition all row ids, then all int8 vectors (read for upgrades, no longer written). */
 const MAGIC_V1 = "LILOVIX1";
 /** Version 2: per partition one record per row (float64 row id + int8 vector), then rows moved while writing. */
 const MAGIC_V2 = "LILOVIX2";
+/**
+ * Sealed (beside an encrypted database, seal.ts): the magic, the file's salt,
+ * then records of u32 length + sealed bytes whose plain texts, joined, are a
+ * version 2 file. Each record's additional data is its index and whether it is
+ * the last, so records cannot be reordered, dropped or cut off unnoticed.
+ */
+const MAGIC_SEALED = "LILOVSX1";
 
 /** What a snapshot file says about itself. */
 export interface SnapshotHeader {
@@ -36,7 +45,8 @@ export interface SnapshotHeader {
  * moves a row from the part not yet taken into the part already taken, the
  * row would be missed — such rows are written at the end. Graphs go to
  * their own files in usearch's format (only when asked for: usearch writes
- * them synchronously, so only on close). Written to a temporary file,
+ * them synchronously, so only on close; never when sealed: usearch writes
+ * them in plain, and a start rebuilds them). Written to a temporary file,
  * fsynced, then renamed: a crash at any moment leaves the old snapshot or
  * the new one, never half of one.
  */
@@ -50,6 +60,8 @@ export class SnapshotWriter {
   private readonly moved: { part: number; rowId: number }[] = [];
   private released = false;
   private aborted = false;
+  private readonly seal: FileSeal | undefined;
+  private records = 0;
 
   constructor(
     private readonly path: string,
@@ -58,10 +70,12 @@ export class SnapshotWriter {
     withGraphs: boolean,
     private readonly chunkBytes: number,
     private readonly steps?: LongestStep,
+    key?: SnapshotKey,
   ) {
+    this.seal = key ? FileSeal.create(key) : undefined;
     this.header = {
       ...header,
-      partitions: parts.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && p.hasGraph })),
+      partitions: parts.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && !key && p.hasGraph })),
     };
     this.tmp = tempPath(path);
     parts.forEach((p, i) => (p.onMove = (rowId, from, to) => this.noteMove(i, rowId, from, to)));
@@ -78,7 +92,7 @@ export class SnapshotWriter {
       if (this.aborted) return false;
       const tail = this.tail();
       this.release(); // every row is taken: moves no longer matter
-      await this.put(fh, tail);
+      await this.put(fh, tail, true);
       await fh.datasync(); // the data is on disk before the name points at it
       if (this.aborted) return false;
       this.saveGraphs();
@@ -168,10 +182,55 @@ export class SnapshotWriter {
     for (const p of this.parts) p.onMove = undefined;
   }
 
-  private async put(fh: FileHandle, b: Buffer): Promise<void> {
+  private async put(fh: FileHandle, plain: Buffer, last = false): Promise<void> {
+    const b = this.seal ? this.sealed(plain, last) : plain;
     let off = 0;
     while (off < b.length) off += (await fh.write(b, off, b.length - off)).bytesWritten;
     this.written += b.length;
+  }
+
+  /** A record of the sealed file (with the magic and salt before the first). */
+  private sealed(plain: Buffer, last: boolean): Buffer {
+    const seal = this.seal!;
+    const record = seal.seal(plain, recordAad(this.records, last));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(record.length, 0);
+    const start = this.records++ === 0 ? [Buffer.from(MAGIC_SEALED), seal.salt] : [];
+    return Buffer.concat([...start, length, record]);
+  }
+}
+
+/** What a sealed record's tag also covers: its place in the file and whether it is the last one. */
+function recordAad(index: number, last: boolean): Buffer {
+  const aad = Buffer.alloc(5);
+  aad.writeUInt32LE(index, 0);
+  aad[4] = last ? 1 : 0;
+  return aad;
+}
+
+/**
+ * The plain records of a sealed snapshot, in order. Throws when the key is another, a
+ * record was altered, moved or dropped, or the file ends before its last record.
+ */
+function unseal(path: string, buf: Buffer, key: SnapshotKey | undefined): Buffer[] {
+  if (!key) throw new VectorIndexError(`${path} is sealed and no data key is configured`);
+  let off = MAGIC_SEALED.length + SALT_BYTES;
+  if (off > buf.length) throw new VectorIndexError(`${path} is truncated`);
+  const seal = FileSeal.of(key, buf.subarray(MAGIC_SEALED.length, off));
+  const plain: Buffer[] = [];
+  for (let i = 0; ; i++) {
+    if (off + 4 > buf.length) throw new VectorIndexError(`${path} is truncated`);
+    const end = off + 4 + buf.readUInt32LE(off);
+    if (end > buf.length) throw new VectorIndexError(`${path} is truncated`);
+    const record = buf.subarray(off + 4, end);
+    off = end;
+    const last = off === buf.length;
+    try {
+      plain.push(seal.open(record, recordAad(i, last)));
+    } catch (err) {
+      throw new VectorIndexError(`${path} does not open with the data key (another key, or the file was altered or cut off)`, { cause: err });
+    }
+    if (last) return plain;
   }
 }
 
@@ -185,10 +244,20 @@ function records(p: Partition, slot: number, n: number, out: Buffer, at: number)
   return at;
 }
 
-/** Reads a snapshot; undefined when there is none. Throws on a damaged file (the caller rebuilds). */
-export function loadSnapshot(path: string): { header: SnapshotHeader; partitions: Partition[]; bytes: number } | undefined {
+/**
+ * Reads a snapshot, unsealing it with `key` (seal.ts); undefined when there is
+ * none. Throws on a damaged file, a sealed one without the key or with another,
+ * and a plain one when a key is given (a leftover from before encryption):
+ * the caller rebuilds, and the next snapshot replaces the file.
+ */
+export function loadSnapshot(path: string, key?: SnapshotKey): { header: SnapshotHeader; partitions: Partition[]; bytes: number } | undefined {
   if (!existsSync(path)) return undefined;
-  const buf = readFileSync(path);
+  const raw = readFileSync(path);
+  const isSealed = raw.subarray(0, MAGIC_SEALED.length).toString() === MAGIC_SEALED;
+  if (key && !isSealed) throw new VectorIndexError(`${path} is not sealed, and the database is encrypted`);
+  // A sealed file is read a record at a time without joining them: each record holds whole rows (SnapshotWriter).
+  const pieces = isSealed ? unseal(path, raw, key) : [raw];
+  const buf = pieces[0]!;
   const magic = buf.subarray(0, MAGIC_V2.length).toString();
   if (magic !== MAGIC_V1 && magic !== MAGIC_V2) throw new Error(`${path} is not a Lilo vector snapshot`);
   const len = buf.readUInt32LE(MAGIC_V2.length);
@@ -196,40 +265,71 @@ export function loadSnapshot(path: string): { header: SnapshotHeader; partitions
   const header = JSON.parse(buf.subarray(off, off + len).toString()) as SnapshotHeader;
   off += len;
   const d = header.dimension;
+  if (magic === MAGIC_V1) return { header, partitions: readV1(path, header, buf, off), bytes: raw.length };
+  const at = new Cursor(path, pieces, off);
   const partitions = header.partitions.map((h) => {
     const ids = new Float64Array(h.count);
     const data = new Int8Array(h.count * d);
-    const size = h.count * (8 + d);
-    if (off + size > buf.length) throw new Error(`${path} is truncated`);
-    if (magic === MAGIC_V1) {
-      new Uint8Array(ids.buffer).set(buf.subarray(off, off + h.count * 8));
-      new Uint8Array(data.buffer).set(buf.subarray(off + h.count * 8, off + size));
-    } else {
-      // One Buffer view over the partition's vectors and a native copy per record: no object per row.
-      const into = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      for (let i = 0, o = off; i < h.count; i++, o += 8 + d) {
-        ids[i] = buf.readDoubleLE(o);
-        buf.copy(into, i * d, o + 8, o + 8 + d);
-      }
+    // One Buffer view over the partition's vectors and a native copy per record: no object per row.
+    const into = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    for (let i = 0; i < h.count; i++) {
+      const [b, o] = at.take(8 + d);
+      ids[i] = b.readDoubleLE(o);
+      b.copy(into, i * d, o + 8, o + 8 + d);
     }
-    off += size;
     return Partition.from(h.userId, h.store, d, ids, data);
   });
-  if (magic === MAGIC_V2) {
-    if (off + 4 > buf.length) throw new Error(`${path} is truncated`);
-    const moved = buf.readUInt32LE(off);
-    off += 4;
-    if (off + moved * (12 + d) > buf.length) throw new Error(`${path} is truncated`);
-    for (let i = 0; i < moved; i++, off += 12 + d) {
-      partitions[buf.readUInt32LE(off)]?.putInt8(buf.readDoubleLE(off + 4), new Int8Array(buf.buffer, buf.byteOffset + off + 12, d));
-    }
+  const [cb, co] = at.take(4);
+  const moved = cb.readUInt32LE(co);
+  for (let i = 0; i < moved; i++) {
+    const [b, o] = at.take(12 + d);
+    partitions[b.readUInt32LE(o)]?.putInt8(b.readDoubleLE(o + 4), new Int8Array(b.buffer, b.byteOffset + o + 12, d));
   }
   // A graph that cannot be loaded is rebuilt by the index from the int8 vectors.
   header.partitions.forEach((h, i) => {
     const file = graphPath(path, i, header.baseId);
     if (h.graph && existsSync(file)) partitions[i]!.loadGraph(file);
   });
-  return { header, partitions, bytes: buf.length };
+  return { header, partitions, bytes: raw.length };
+}
+
+/** Version 1's partitions (every row id, then every vector, per partition) from `off` of the whole file. */
+function readV1(path: string, header: SnapshotHeader, buf: Buffer, off: number): Partition[] {
+  const d = header.dimension;
+  return header.partitions.map((h) => {
+    const ids = new Float64Array(h.count);
+    const data = new Int8Array(h.count * d);
+    const size = h.count * (8 + d);
+    if (off + size > buf.length) throw new Error(`${path} is truncated`);
+    new Uint8Array(ids.buffer).set(buf.subarray(off, off + h.count * 8));
+    new Uint8Array(data.buffer).set(buf.subarray(off + h.count * 8, off + size));
+    off += size;
+    return Partition.from(h.userId, h.store, d, ids, data);
+  });
+}
+
+/** Reads a version 2 file's rows from pieces that each hold whole records (a sealed file's records, or the whole plain file). */
+class Cursor {
+  private i = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly pieces: Buffer[],
+    private off: number,
+  ) {}
+
+  /** The piece holding the next `n` bytes and where they start in it; throws when the file ends first. */
+  take(n: number): [Buffer, number] {
+    while (this.i < this.pieces.length && this.off >= this.pieces[this.i]!.length) {
+      this.i++;
+      this.off = 0;
+    }
+    const piece = this.pieces[this.i];
+    if (!piece || this.off + n > piece.length) throw new Error(`${this.path} is truncated`);
+    const at = this.off;
+    this.off += n;
+    return [piece, at];
+  }
 }
 
 /**
