@@ -10,7 +10,6 @@ import {
   DEFAULT_RESCORE_DEPTH,
   DEFAULT_RESIDUAL_BUDGET_MB,
   GRAPH_CHUNK,
-  RESIDUAL_CHUNK,
   GRAPH_DEPTH_FACTOR,
   GRAPH_EXTRA_MAX,
   MESSAGE_GRAPH_BREADTH,
@@ -22,7 +21,7 @@ import { VectorTable, type Change, type TableMeta } from "../../store/vectors/ve
 import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } from "./take-over-sqlite-vec.ts";
 import { asIndexError } from "../index-errors.ts";
 import { rescore } from "./rescoring.ts";
-import { fillResiduals, residualsFit } from "./residual-budget.ts";
+import { GraphUpkeep } from "./graph-upkeep.ts";
 
 export type { EmbeddedIndexOptions } from "./options.ts";
 
@@ -47,17 +46,11 @@ export class EmbeddedIndex implements VectorIndex {
   private readonly snapshotPath: string | undefined;
   private readonly snapshots: SnapshotStore | undefined;
   private loadedFrom: "snapshot" | "sqlite" = "sqlite";
-  private readonly graphMinSize: number;
-  private readonly messageGraphMinSize: number;
   private readonly rescoreDepth: number;
   private readonly messageGraphBreadth: number;
   private readonly saveEvery: number;
-  private readonly graphBuild: "background" | "inline";
-  private readonly graphChunk: number;
-  private readonly residualBudget: number;
-  private graphTimer: NodeJS.Immediate | undefined;
   private readonly pruner: LogPruner;
-  private readonly graphWaiters: (() => void)[] = [];
+  private readonly graphs: GraphUpkeep;
   private readonly warn: ((message: string) => void) | undefined;
 
   constructor(
@@ -68,14 +61,20 @@ export class EmbeddedIndex implements VectorIndex {
     // Beside an encrypted database a snapshot is kept only sealed: without the key, none at all.
     this.snapshotPath = path && !opts.dataKey && !db.memory && isEncryptedFile(db.name) ? undefined : path;
     this.warn = opts.warn;
-    this.graphMinSize = opts.graphMinSize ?? DEFAULT_GRAPH_MIN_SIZE;
-    this.messageGraphMinSize = opts.messageGraphMinSize ?? DEFAULT_MESSAGE_GRAPH_MIN_SIZE;
     this.rescoreDepth = opts.rescoreDepth ?? DEFAULT_RESCORE_DEPTH;
     this.messageGraphBreadth = opts.messageGraphBreadth ?? MESSAGE_GRAPH_BREADTH;
     this.saveEvery = opts.saveEvery ?? 5000;
-    this.graphBuild = opts.graphBuild ?? "background";
-    this.graphChunk = opts.graphChunk ?? GRAPH_CHUNK;
-    this.residualBudget = (opts.residualBudgetMb ?? DEFAULT_RESIDUAL_BUDGET_MB) * 2 ** 20;
+    this.graphs = new GraphUpkeep(
+      () => this.parts.values(),
+      (p, ids) => this.run(() => this.table!.floats(p.store as IndexStore, ids), "read vectors for the residual copy"),
+      {
+        graphMinSize: opts.graphMinSize ?? DEFAULT_GRAPH_MIN_SIZE,
+        messageGraphMinSize: opts.messageGraphMinSize ?? DEFAULT_MESSAGE_GRAPH_MIN_SIZE,
+        graphBuild: opts.graphBuild ?? "background",
+        graphChunk: opts.graphChunk ?? GRAPH_CHUNK,
+        residualBudget: (opts.residualBudgetMb ?? DEFAULT_RESIDUAL_BUDGET_MB) * 2 ** 20,
+      },
+    );
     const source = {
       parts: () => [...this.parts.values()],
       part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
@@ -243,9 +242,7 @@ export class EmbeddedIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
-    if (this.graphTimer) clearImmediate(this.graphTimer);
-    this.graphTimer = undefined;
-    for (const resolve of this.graphWaiters.splice(0)) resolve();
+    this.graphs.stop();
     const snapshots = this.snapshots;
     try {
       if (this.meta && snapshots) {
@@ -286,7 +283,7 @@ export class EmbeddedIndex implements VectorIndex {
       this.parts = new Map(snap.partitions.map((p) => [partKey(p.userId, p.store), p]));
       this.lastSeq = snap.lastSeq; // the snapshot's, or further when its log was replayed
       this.loadedFrom = "snapshot";
-      for (const p of this.parts.values()) this.fitGraph(p);
+      for (const p of this.parts.values()) this.graphs.fit(p);
       return this.catchUp(table.changesAfter(this.lastSeq));
     }
     this.loadedFrom = "sqlite";
@@ -306,7 +303,7 @@ export class EmbeddedIndex implements VectorIndex {
         n += page.length;
       }
     })();
-    for (const p of this.parts.values()) this.fitGraph(p);
+    for (const p of this.parts.values()) this.graphs.fit(p);
     return Math.max(n, 1);
   }
 
@@ -365,67 +362,17 @@ export class EmbeddedIndex implements VectorIndex {
     if (vector) {
       const p = this.partition(userId, store);
       p.put(rowId, vector);
-      this.fitGraph(p);
+      this.graphs.fit(p);
       return;
     }
     const p = this.parts.get(partKey(userId, store));
     if (!p?.remove(rowId)) return;
-    this.fitGraph(p);
-  }
-
-  /** Starts a graph at the threshold, drops it well below (no flapping); with a graph, residuals while they fit the budget. */
-  private fitGraph(p: Partition): void {
-    const min = p.store === "messages" ? this.messageGraphMinSize : this.graphMinSize;
-    if (!p.hasGraph && !p.buildingGraph && p.count >= min) {
-      p.startGraph();
-      if (this.graphBuild === "inline") p.buildStep(Number.POSITIVE_INFINITY);
-      else this.scheduleGraphWork();
-    } else if ((p.hasGraph || p.buildingGraph) && p.count < min / 2) p.dropGraph();
-    if (p.hasGraph || p.buildingGraph) this.fitResiduals(p);
-    else p.dropResiduals();
-  }
-
-  /** Keeps residuals for a large partition while every partition's together fit the budget (filled in the background). */
-  private fitResiduals(p: Partition): void {
-    const fits = residualsFit(p, this.parts.values(), this.residualBudget);
-    if (p.hasResiduals && !fits) p.dropResiduals();
-    if (p.hasResiduals || !fits) return;
-    p.keepResiduals();
-    if (this.graphBuild === "inline") this.fillResiduals(p, Number.POSITIVE_INFINITY);
-    else this.scheduleGraphWork();
-  }
-
-  private fillResiduals(p: Partition, n: number): void {
-    fillResiduals(p, n, (ids) => this.run(() => this.table!.floats(p.store as IndexStore, ids), "read vectors for the residual copy"));
-  }
-
-  /**
-   * Builds graphs a chunk at a time between other work: a graph over 500k
-   * vectors takes minutes, and the bot must keep answering (by exact scan)
-   * meanwhile.
-   */
-  private scheduleGraphWork(): void {
-    if (this.graphTimer) return;
-    this.graphTimer = setImmediate(() => {
-      this.graphTimer = undefined;
-      const pending = [...this.parts.values()].filter((p) => p.buildingGraph || p.residualsPending);
-      for (const p of pending) {
-        if (p.buildingGraph) p.buildStep(this.graphChunk);
-        else this.fillResiduals(p, RESIDUAL_CHUNK);
-      }
-      if (pending.some((p) => p.buildingGraph || p.residualsPending)) this.scheduleGraphWork();
-      else {
-        // Not saved here: usearch writes a graph synchronously (a stall of seconds at millions); close() saves it.
-        for (const resolve of this.graphWaiters.splice(0)) resolve();
-      }
-    });
-    // Not unref'd: an unref'd immediate waits for some other event to wake the loop. close() stops the build.
+    this.graphs.fit(p);
   }
 
   /** Resolves once no graph is being built and no residual copy filled (benchmark, tests). */
   graphsBuilt(): Promise<void> {
-    if (![...this.parts.values()].some((p) => p.buildingGraph || p.residualsPending)) return Promise.resolve();
-    return new Promise((resolve) => this.graphWaiters.push(resolve));
+    return this.graphs.built();
   }
 
   private afterChanges(n: number): void {

@@ -1,0 +1,91 @@
+import type { Partition } from "./partition.ts";
+import { fillResiduals, residualsFit } from "./residual-budget.ts";
+import { RESIDUAL_CHUNK } from "./options.ts";
+
+/** How the index keeps its HNSW graphs and residual copies (options.ts has the defaults). */
+export interface GraphUpkeepSettings {
+  graphMinSize: number;
+  messageGraphMinSize: number;
+  graphBuild: "background" | "inline";
+  graphChunk: number;
+  /** Bytes all partitions' residual copies may take together. */
+  residualBudget: number;
+}
+
+/**
+ * Decides for each partition whether it has a graph and a residual copy, and
+ * builds them: at once (`inline`) or a chunk at a time between other work,
+ * since a graph over 500k vectors takes minutes and the bot must keep
+ * answering (by exact scan) meanwhile.
+ */
+export class GraphUpkeep {
+  private timer: NodeJS.Immediate | undefined;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly parts: () => Iterable<Partition>,
+    /** The float vectors of `ids` in `p`'s store, for its residual copy. */
+    private readonly floats: (p: Partition, ids: number[]) => Map<number, Float32Array>,
+    private readonly settings: GraphUpkeepSettings,
+  ) {}
+
+  /** Starts a graph at the threshold, drops it well below (no flapping); with a graph, residuals while they fit the budget. */
+  fit(p: Partition): void {
+    const min = p.store === "messages" ? this.settings.messageGraphMinSize : this.settings.graphMinSize;
+    if (!p.hasGraph && !p.buildingGraph && p.count >= min) {
+      p.startGraph();
+      if (this.settings.graphBuild === "inline") p.buildStep(Number.POSITIVE_INFINITY);
+      else this.schedule();
+    } else if ((p.hasGraph || p.buildingGraph) && p.count < min / 2) p.dropGraph();
+    if (p.hasGraph || p.buildingGraph) this.fitResiduals(p);
+    else p.dropResiduals();
+  }
+
+  /** Resolves once no graph is being built and no residual copy filled (benchmark, tests). */
+  built(): Promise<void> {
+    if (!this.pending().length) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Stops the background work and releases whoever waits for it. */
+  stop(): void {
+    if (this.timer) clearImmediate(this.timer);
+    this.timer = undefined;
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /** Keeps residuals for a large partition while every partition's together fit the budget (filled in the background). */
+  private fitResiduals(p: Partition): void {
+    const fits = residualsFit(p, this.parts(), this.settings.residualBudget);
+    if (p.hasResiduals && !fits) p.dropResiduals();
+    if (p.hasResiduals || !fits) return;
+    p.keepResiduals();
+    if (this.settings.graphBuild === "inline") this.fill(p, Number.POSITIVE_INFINITY);
+    else this.schedule();
+  }
+
+  private fill(p: Partition, n: number): void {
+    fillResiduals(p, n, (ids) => this.floats(p, ids));
+  }
+
+  private pending(): Partition[] {
+    return [...this.parts()].filter((p) => p.buildingGraph || p.residualsPending);
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setImmediate(() => {
+      this.timer = undefined;
+      for (const p of this.pending()) {
+        if (p.buildingGraph) p.buildStep(this.settings.graphChunk);
+        else this.fill(p, RESIDUAL_CHUNK);
+      }
+      if (this.pending().length) this.schedule();
+      else {
+        // Not saved here: usearch writes a graph synchronously (a stall of seconds at millions); close() saves it.
+        for (const resolve of this.waiters.splice(0)) resolve();
+      }
+    });
+    // Not unref'd: an unref'd immediate waits for some other event to wake the loop. close() stops the build.
+  }
+}
