@@ -44,11 +44,13 @@ describe("Matrix shows an answer as it is written", () => {
   let t: TestLilo;
   let bot: RunningMatrix;
   let reply: AnthropicReply = "ok";
+  /** Chat replies given once each, in order, before `reply`. */
+  const queued: AnthropicReply[] = [];
 
   beforeAll(async () => {
     hs = await startFakeMatrix({ botUserId: BOT, accessToken: "mx-token" });
     model = await startFakeAnthropic();
-    model.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : reply));
+    model.replyAlways((body) => (isExtraction(body.system) ? NO_EXTRACTION : (queued.shift() ?? reply)));
     t = makeTestLilo({
       ANTHROPIC_API_KEY: "sk-ant-test",
       ANTHROPIC_BASE_URL: model.baseURL,
@@ -94,6 +96,21 @@ describe("Matrix shows an answer as it is written", () => {
     for (const edit of edits) expect(edit.content["m.relates_to"]).toEqual({ rel_type: "m.replace", event_id: first.eventId });
     expect(appliedEdits(hs, ROOM, from).map((c) => c.body)).toEqual([SHOWN]);
     expect(readDb(t.lilo).get("SELECT text FROM messages WHERE role = 'assistant' ORDER BY id DESC LIMIT 1")).toEqual({ text: SHOWN });
+  });
+
+  it("keeps showing the answer across a tool call in its middle, and ends on the answer after it", async () => {
+    const after = "Du trinkst am liebsten grünen Tee, am Nachmittag mit etwas Honig.";
+    queued.push(
+      { text: "Moment, ich schaue nach.", toolCalls: [{ name: "memory_search", input: { query: "Tee" } }], stream: { paceMs: 40 } },
+      { text: after, stream: { paceMs: 60 } },
+    );
+    const from = await ask("Was trinke ich gern?");
+    expect(queued).toEqual([]);
+    const events = botMessages(hs, ROOM, from);
+    // The words before the tool call were shown first, then edited into the answer after it.
+    expect(String(events[0]!.content.body)).toMatch(/^Mom/);
+    expect(appliedEdits(hs, ROOM, from).map((c) => c.body)).toEqual([after]);
+    expect(readDb(t.lilo).get("SELECT text FROM messages WHERE role = 'assistant' ORDER BY id DESC LIMIT 1")).toEqual({ text: after });
   });
 
   it("never shows a marker or the beginning of one in any message or edit", async () => {
