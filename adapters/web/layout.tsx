@@ -130,6 +130,17 @@ export function PostForm(props: { v: Viewer; action: string; children: Child; sw
   );
 }
 
+/** The red "delete" link of a list item, asking first. */
+export function DeleteForm(props: { v: Viewer; action: string }) {
+  return (
+    <PostForm v={props.v} action={props.action} confirm={props.v.t.confirmDelete}>
+      <button type="submit" class="link danger">
+        {props.v.t.delete}
+      </button>
+    </PostForm>
+  );
+}
+
 /** A page's list of items (`each` renders one `<li>`), or the `empty` line when there are none. */
 export function Items<T>(props: { list: T[]; empty: string; each: (item: T) => Child }) {
   if (props.list.length === 0) return <p class="empty">{props.empty}</p>;

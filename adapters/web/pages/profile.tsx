@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import { itemRef, type ProfileEntry } from "../../../core/internal.ts";
 import { ForgottenNotice } from "./forget.tsx";
-import { InlineEdit, PostForm } from "../layout.tsx";
+import { DeleteForm, InlineEdit } from "../layout.tsx";
 import { attempt, changed, field, idParam, notFound, page } from "../respond.tsx";
 import { href, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
@@ -13,11 +13,7 @@ function FactRow({ v, f }: { v: Viewer; f: ProfileEntry }) {
     <li class="item" id={`fact-${f.id}`}>
       <InlineEdit v={v} action={href(v, base)} value={f.text} label={v.t.categories[f.category] ?? f.category} />
       <span class="actions">
-        <PostForm v={v} action={href(v, `${base}/delete`)} confirm={v.t.confirmDelete}>
-          <button type="submit" class="link danger">
-            {v.t.delete}
-          </button>
-        </PostForm>
+        <DeleteForm v={v} action={href(v, `${base}/delete`)} />
         <a href={href(v, `/forget/${itemRef("profile", f.id)}`)} class="danger">
           {v.t.forget}
         </a>

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { Reminder } from "../../../core/internal.ts";
-import { Items, PostForm } from "../layout.tsx";
+import { DeleteForm, Items } from "../layout.tsx";
 import { page, rowActions } from "../respond.tsx";
 import { href, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";
 import type { Lilo } from "../../../core/index.ts";
@@ -20,11 +20,7 @@ function ReminderRow({ v, lilo, reminder }: { v: Viewer; lilo: Lilo; reminder: R
           {reminder.transport} · <span class="badge">{v.t.reminderState[reminder.state] ?? reminder.state}</span>
         </span>
         <span class="actions">
-          <PostForm v={v} action={href(v, `/reminders/${reminder.id}/delete`)} confirm={v.t.confirmDelete}>
-            <button type="submit" class="link danger">
-              {v.t.delete}
-            </button>
-          </PostForm>
+          <DeleteForm v={v} action={href(v, `/reminders/${reminder.id}/delete`)} />
         </span>
       </div>
     </li>

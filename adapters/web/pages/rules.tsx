@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { Rule } from "../../../core/internal.ts";
-import { Items, PostForm } from "../layout.tsx";
+import { Items, PostForm, DeleteForm } from "../layout.tsx";
 import { field, idParam, notFound, page, rowActions } from "../respond.tsx";
 import { href, localTime, mayChange, type Viewer, type WebContext, type WebDeps, type WebEnv } from "../viewer.ts";
 
@@ -39,11 +39,7 @@ function RuleRow({ v, r, editing }: { v: Viewer; r: Rule; editing?: boolean }) {
               <a href={href(v, `${base}/edit`)} hx-get={href(v, `${base}/edit`)} hx-target="closest li" hx-swap="outerHTML">
                 {v.t.edit}
               </a>
-              <PostForm v={v} action={href(v, `${base}/delete`)} confirm={v.t.confirmDelete}>
-                <button type="submit" class="link danger">
-                  {v.t.delete}
-                </button>
-              </PostForm>
+              <DeleteForm v={v} action={href(v, `${base}/delete`)} />
             </span>
           </div>
         </>

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Hono } from "hono";
 import type { Topic } from "../../../core/internal.ts";
-import { InlineEdit, Items, PostForm } from "../layout.tsx";
+import { InlineEdit, Items, PostForm, DeleteForm } from "../layout.tsx";
 import { field, page, rowActions } from "../respond.tsx";
 import { href, localTime, type Viewer, type WebDeps, type WebEnv } from "../viewer.ts";
 
@@ -23,11 +23,7 @@ function TopicRow({ v, topic }: { v: Viewer; topic: Topic }) {
               </button>
             </PostForm>
           )}
-          <PostForm v={v} action={href(v, `${base}/delete`)} confirm={v.t.confirmDelete}>
-            <button type="submit" class="link danger">
-              {v.t.delete}
-            </button>
-          </PostForm>
+          <DeleteForm v={v} action={href(v, `${base}/delete`)} />
         </span>
       </div>
     </li>
