@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { PassThrough } from "node:stream";
-import { runTerminal } from "../../adapters/terminal/terminal.ts";
+import { typeIntoTerminal } from "./terminal-session.ts";
 import type { Lilo } from "../../core/index.ts";
 import { CHRIS, messagesIn, startTelegramHarness, waitForMessages, type TelegramHarness } from "./telegram-harness.ts";
 
@@ -85,14 +84,6 @@ describe("errors reach the chat in the persona's language", () => {
 });
 
 /** Runs the terminal chat over the lines (after `before`) and returns what it printed. */
-async function terminal(lilo: Lilo, before: () => void, lines: string[]): Promise<string> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let printed = "";
-  output.on("data", (c) => (printed += String(c)));
-  const done = runTerminal(lilo, { input, output, userId: "chris" });
-  before();
-  input.end(`${lines.join("\n")}\n`);
-  await done;
-  return printed;
+function terminal(lilo: Lilo, before: () => void, lines: string[]): Promise<string> {
+  return typeIntoTerminal(lilo, lines, { userId: "chris", before });
 }

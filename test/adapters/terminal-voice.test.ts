@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runTerminal } from "../../adapters/terminal/terminal.ts";
+import { typeIntoTerminal } from "./terminal-session.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { startFakeSpeech, TINY_OGG_OPUS, type FakeSpeech } from "../fakes/fake-speech.ts";
 import { isExtraction, makeTestLilo, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
@@ -28,15 +27,7 @@ describe("terminal: voice replies as audio files", () => {
   });
 
   it("after /voice on, prints the path of the answer's OGG/Opus file beside the text, the file private to the owner", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let printed = "";
-    output.on("data", (c) => (printed += String(c)));
-    const done = runTerminal(t.lilo, { input, output, userId: "owner" });
-    input.write("Hallo Lilo\n");
-    input.write("/voice on\n");
-    input.end("Und jetzt?\n");
-    await done;
+    const printed = await typeIntoTerminal(t.lilo, ["Hallo Lilo", "/voice on", "Und jetzt?"]);
     const paths = [...printed.matchAll(/🔊 (\S+\.ogg)/g)].map((m) => m[1]!);
     expect(paths).toHaveLength(1);
     expect(printed.indexOf("Ab jetzt antworte ich dir auch mit Sprachnachrichten.")).toBeLessThan(printed.indexOf("🔊"));

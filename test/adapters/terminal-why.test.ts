@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PassThrough } from "node:stream";
-import { runTerminal } from "../../adapters/terminal/terminal.ts";
+import { typeIntoTerminal } from "./terminal-session.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { JUDGE_PROMPT_MARK } from "../../core/conversation/prompts/correction.ts";
 import { makeTestLilo, isExtraction, NO_EXTRACTION, type TestLilo } from "../helpers/test-lilo.ts";
@@ -37,14 +36,7 @@ describe("terminal: /why, /wrong and /forget <words>", () => {
 
   /** Runs the lines through the terminal chat; returns what it printed. */
   async function chat(lines: string[], lilo = t.lilo): Promise<string> {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let printed = "";
-    output.on("data", (c) => (printed += String(c)));
-    const done = runTerminal(lilo, { input, output, userId: "owner" });
-    for (const l of lines) input.write(`${l}\n`);
-    input.end("/quit\n");
-    await done;
+    const printed = await typeIntoTerminal(lilo, [...lines, "/quit"]);
     await lilo.idle();
     return printed;
   }

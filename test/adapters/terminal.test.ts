@@ -7,6 +7,7 @@ import { createTinyModel } from "../fixtures/tiny-model.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runTerminal } from "../../adapters/terminal/terminal.ts";
+import { typeIntoTerminal } from "./terminal-session.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../fakes/fake-anthropic.ts";
 import { piecesOf } from "../fakes/sse.ts";
 import { makeTestLilo, isExtraction, type TestLilo } from "../helpers/test-lilo.ts";
@@ -27,16 +28,7 @@ describe("terminal chat", () => {
   });
 
   it("goes through the same core path as the bots", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let printed = "";
-    output.on("data", (c) => (printed += String(c)));
-    const done = runTerminal(t.lilo, { input, output, userId: "owner" });
-    input.write("Hallo Lilo\n");
-    input.write("/model\n");
-    input.write("/diary\n");
-    input.end("/quit\n");
-    await done;
+    const printed = await typeIntoTerminal(t.lilo, ["Hallo Lilo", "/model", "/diary", "/quit"]);
     await t.lilo.idle();
     expect(printed).toContain("Lilo: Hallo zurück!");
     // The interface speaks the persona's language (German by default).
@@ -154,14 +146,7 @@ describe("terminal chat", () => {
   it("speaks English under an English persona", async () => {
     const en = makeTestLilo({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.baseURL, LILO_CHAT_MODEL: "anthropic:claude-test", LILO_LANGUAGE: "en" });
     try {
-      const input = new PassThrough();
-      const output = new PassThrough();
-      let printed = "";
-      output.on("data", (c) => (printed += String(c)));
-      const done = runTerminal(en.lilo, { input, output, userId: "owner", logFile: "/x/lilo.log" });
-      input.write("/retry\n");
-      input.end("/model\n");
-      await done;
+      const printed = await typeIntoTerminal(en.lilo, ["/retry", "/model"], { logFile: "/x/lilo.log" });
       expect(printed).toContain("Lilo is listening. Commands:\n/help – this list");
       expect(printed).toContain("(log: /x/lilo.log)");
       expect(printed).toContain("Nothing to retry");
