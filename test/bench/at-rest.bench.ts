@@ -1,89 +1,214 @@
 /**
- * `npm run bench`, the rows of encryption at rest: the same install measured
- * unencrypted and encrypted (LILO_DATA_KEY) in one run — the memory work of a
- * turn (p95), `lilo backup` of the database, and start-up (opening the
- * database and loading the vector index from its snapshot, sealed with a key
- * derived from the data key when encrypted). BENCH_AT_REST_NOTES
- * sets the size (default 100,000 notes).
+ * `npm run bench`, the rows of encryption at rest: each install built twice,
+ * unencrypted and encrypted (LILO_DATA_KEY), and the two measured in turn
+ * (one of each, again and again), so a busy minute of the machine falls on
+ * both alike:
+ * - the memory work of a turn (`lilo preview` without embedding) at
+ *   BENCH_AT_REST_NOTES notes (default 100,000);
+ * - the same with BENCH_AT_REST_MESSAGES messages in the chat log (default
+ *   100,000) beside 1,000 notes;
+ * - start-up: opening the database until the vector index is ready (from its
+ *   snapshot, sealed with a key derived from the data key when encrypted);
+ * - `lilo backup` of a database of BENCH_AT_REST_DB_MB (default 1,024 MB).
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { ms, pct, sentence, time, word } from "./bench-kit.ts";
+import { mb, pct, PrecomputedEmbedder, sentence, word } from "./bench-kit.ts";
 import { createLilo, loadConfig, type ChatModel, type Embedder } from "../../core/index.ts";
 import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
 import { openDatabase } from "../../core/foundation/store/db.ts";
 import { dataKeyOf } from "../../core/foundation/store/data-key.ts";
+import { convertFile } from "../../core/foundation/store/convert-files.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
 
 const USER = "bench";
-const QUERIES = 50;
+const ROUNDS = 100;
+const STARTS = 7;
+const BACKUPS = 3;
 const KEY = "b7".repeat(32);
+const key = () => dataKeyOf(KEY);
 const unusedModel: ChatModel = { provider: "bench", model: "none", complete: () => Promise.reject(new Error("the benchmark never calls a model")) };
+const queries = Array.from({ length: ROUNDS }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}? #${i}`);
 
-interface Measured {
-  turn: number[];
-  backupMs: number;
-  startMs: number;
-  bytes: number;
+/** One install: its folder and the settings a Lilo over it starts with. */
+interface Install {
+  dir: string;
+  env: Record<string, string>;
+  encrypted: boolean;
 }
 
-async function measure(n: number, embedder: Embedder, encrypted: boolean): Promise<Measured> {
+function newInstall(encrypted: boolean): Install {
   const dir = mkdtempSync(join(tmpdir(), "lilo-bench-atrest-"));
-  const env = { LILO_DATA_DIR: dir, ...(encrypted ? { LILO_DATA_KEY: KEY } : {}) };
-  try {
-    const dim = await embedder.dimension();
-    // Filled directly (rows and vectors), as memory.bench.ts does: the rows below time only reading them.
-    const db = openDatabase(join(dir, "lilo.db"), encrypted ? loadKey() : undefined);
-    const index = new EmbeddedIndex(db, {
-      graphMinSize: Number.POSITIVE_INFINITY,
-      saveEvery: Number.POSITIVE_INFINITY,
-      ...(encrypted ? { dataKey: loadKey() } : {}),
-    });
-    await index.init(dim, embedder.id);
-    const notes = memoryTable(db, "notes");
-    for (let start = 0; start < n; start += 2000) {
-      const texts = Array.from({ length: Math.min(2000, n - start) }, (_, j) => sentence(start + j));
-      const vectors = await embedder.embed(texts);
-      const ids = db.transaction(() => texts.map((t, j) => notes.insert(USER, t, new Date(Date.UTC(2026, 0, 1) + start + j).toISOString())))();
-      await index.upsert(ids.map((id, j) => ({ store: "notes" as const, rowId: id, userId: USER, vector: vectors[j]! })));
-    }
-    await index.close();
-    db.pragma("wal_checkpoint(TRUNCATE)");
-    db.close();
+  return { dir, encrypted, env: { LILO_DATA_DIR: dir, ...(encrypted ? { LILO_DATA_KEY: KEY } : {}) } };
+}
 
-    const t0 = performance.now();
-    const lilo = createLilo(loadConfig(env), { embedder, chatModel: unusedModel });
+/** `n` notes with their vectors, written directly (rows and index), as memory.bench.ts does: the rows time only reading them. */
+async function fillNotes(inst: Install, embedder: Embedder, n: number): Promise<void> {
+  const db = openDatabase(join(inst.dir, "lilo.db"), inst.encrypted ? key() : undefined);
+  const index = new EmbeddedIndex(db, {
+    graphMinSize: Number.POSITIVE_INFINITY,
+    saveEvery: Number.POSITIVE_INFINITY,
+    ...(inst.encrypted ? { dataKey: key() } : {}),
+  });
+  await index.init(await embedder.dimension(), embedder.id);
+  const notes = memoryTable(db, "notes");
+  for (let start = 0; start < n; start += 2000) {
+    const texts = Array.from({ length: Math.min(2000, n - start) }, (_, j) => sentence(start + j));
+    const vectors = await embedder.embed(texts);
+    const ids = db.transaction(() => texts.map((t, j) => notes.insert(USER, t, new Date(Date.UTC(2026, 0, 1) + start + j).toISOString())))();
+    await index.upsert(ids.map((id, j) => ({ store: "notes" as const, rowId: id, userId: USER, vector: vectors[j]! })));
+  }
+  await index.close();
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
+/** `n` chat messages in conversations of 20, a minute apart, two a day, imported and indexed as `lilo import` leaves them. */
+async function fillChat(inst: Install, embedder: Embedder, n: number, text: (i: number) => string, index = true): Promise<void> {
+  const lilo = createLilo(loadConfig(inst.env), { embedder, chatModel: unusedModel });
+  const start = Date.UTC(2019, 0, 1);
+  for (let from = 0; from < n; from += 20_000) {
+    lilo.recall.importChat(
+      Array.from({ length: Math.min(20_000, n - from) }, (_, j) => {
+        const i = from + j;
+        return {
+          userId: USER,
+          role: i % 2 ? ("assistant" as const) : ("user" as const),
+          text: text(i),
+          createdAt: new Date(start + Math.floor(i / 20) * 12 * 3_600_000 + (i % 20) * 60_000).toISOString(),
+        };
+      }),
+    );
+  }
+  if (index) await lilo.recall.indexMessages(USER);
+  await lilo.close();
+}
+
+/** Turns of two Lilos taken in turn; returns each one's milliseconds per turn. */
+async function pairedTurns(installs: Install[], embedder: Embedder): Promise<number[][]> {
+  const pre = new PrecomputedEmbedder(embedder);
+  await pre.prepare(queries);
+  const lilos = installs.map((inst) => createLilo(loadConfig(inst.env), { embedder: pre, chatModel: unusedModel }));
+  for (const lilo of lilos) {
     await lilo.warmUp();
-    const startMs = performance.now() - t0;
+    await lilo.preview({ userId: USER, text: queries[0]! }); // loads what the first turn loads: start-up, not a turn
+    await lilo.recall.indexMessages(USER);
     await lilo.memory.indexKeywords(USER);
-    const texts = Array.from({ length: QUERIES }, (_, i) => `Was weißt du über ${word(i * 7 + 1)} und ${word(i * 13 + 2)}? #${i}`);
-    const turn = await time(QUERIES, (i) => lilo.preview({ userId: USER, text: texts[i]! }));
-    const t1 = performance.now();
-    const file = await lilo.backup.create();
-    const backupMs = performance.now() - t1;
-    const bytes = statSync(file).size;
-    await lilo.close();
-    return { turn, backupMs, startMs, bytes };
+    for (let w = 1; w <= 5; w++) await lilo.preview({ userId: USER, text: queries[w]! });
+  }
+  const out = installs.map(() => [] as number[]);
+  for (let r = 0; r < ROUNDS; r++) {
+    // Alternate which goes first, so neither always follows the other's cache misses.
+    const order = r % 2 ? [1, 0] : [0, 1];
+    for (const i of order) {
+      const t = performance.now();
+      await lilos[i]!.preview({ userId: USER, text: queries[r]! });
+      out[i]!.push(performance.now() - t);
+    }
+  }
+  for (const lilo of lilos) await lilo.close();
+  return out;
+}
+
+/** Start-ups (open, vector index ready), one of each in turn. */
+async function pairedStarts(installs: Install[], embedder: Embedder): Promise<number[][]> {
+  const out = installs.map(() => [] as number[]);
+  for (let r = 0; r < STARTS; r++) {
+    for (const i of r % 2 ? [1, 0] : [0, 1]) {
+      const t = performance.now();
+      const lilo = createLilo(loadConfig(installs[i]!.env), { embedder, chatModel: unusedModel });
+      await lilo.warmUp();
+      out[i]!.push(performance.now() - t);
+      await lilo.close();
+    }
+  }
+  return out;
+}
+
+/** `lilo backup` runs, one of each in turn; each backup is removed after it is timed. */
+async function pairedBackups(installs: Install[], embedder: Embedder): Promise<number[][]> {
+  const lilos = installs.map((inst) => createLilo(loadConfig(inst.env), { embedder, chatModel: unusedModel }));
+  const out = installs.map(() => [] as number[]);
+  for (let r = 0; r < BACKUPS; r++) {
+    for (const i of r % 2 ? [1, 0] : [0, 1]) {
+      const t = performance.now();
+      const file = await lilos[i]!.backup.create();
+      out[i]!.push(performance.now() - t);
+      rmSync(file);
+    }
+  }
+  for (const lilo of lilos) await lilo.close();
+  return out;
+}
+
+/** A plain install and its encrypted twin, converted the way `lilo encrypt --apply` converts (same rows, same pages). */
+function encryptedTwin(plain: Install): Install {
+  const twin = newInstall(true);
+  copyFileSync(join(plain.dir, "lilo.db"), join(twin.dir, "lilo.db"));
+  convertFile(join(twin.dir, "lilo.db"), undefined, key());
+  return twin;
+}
+
+const cost = (a: number, b: number) => `${b >= a ? "+" : ""}${(((b - a) / a) * 100).toFixed(0)} %`;
+const median = (xs: number[]) => pct(xs, 50);
+function row(label: string, [a, b]: number[][], figure: (xs: number[]) => number, detail = ""): void {
+  const [x, y] = [figure(a!), figure(b!)];
+  console.log(`  ${label.padEnd(44)} ${x.toFixed(1).padStart(9)} ms ${y.toFixed(1).padStart(9)} ms   ${cost(x, y).padStart(6)}${detail}`);
+}
+const p50s = ([a, b]: number[][]) => `   (p50 ${pct(a!, 50).toFixed(1)} / ${pct(b!, 50).toFixed(1)} ms)`;
+
+async function withInstalls(build: (inst: Install) => Promise<void>, measure: (installs: Install[]) => Promise<void>): Promise<void> {
+  const installs = [newInstall(false), newInstall(true)];
+  try {
+    for (const inst of installs) await build(inst);
+    await measure(installs);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (const inst of installs) rmSync(inst.dir, { recursive: true, force: true });
   }
 }
 
-const loadKey = () => dataKeyOf(KEY);
-
 /** Prints the rows: each measure unencrypted, encrypted, and what encryption costs. */
 export async function runAtRestBench(embedder: Embedder): Promise<void> {
-  const n = Number(process.env.BENCH_AT_REST_NOTES ?? 100_000);
-  const plain = await measure(n, embedder, false);
-  const sealed = await measure(n, embedder, true);
-  const cost = (a: number, b: number) => `${b >= a ? "+" : ""}${(((b - a) / a) * 100).toFixed(0)} %`;
-  console.log(`encryption at rest, ${n.toLocaleString("en")} notes (database ${(plain.bytes / 2 ** 20).toFixed(0)} MB)   unencrypted   encrypted   cost`);
-  const row = (label: string, a: number, b: number) =>
-    console.log(`  ${label.padEnd(40)} ${a.toFixed(1).padStart(10)} ms ${b.toFixed(1).padStart(10)} ms   ${cost(a, b)}`);
-  row("turn memory work p95", pct(plain.turn, 95), pct(sealed.turn, 95));
-  console.log(`  ${"turn memory work p50 / p95".padEnd(40)} ${ms(plain.turn)} | ${ms(sealed.turn)}`);
-  row("lilo backup", plain.backupMs, sealed.backupMs);
-  row("start-up (open, index ready)", plain.startMs, sealed.startMs);
+  const notes = Number(process.env.BENCH_AT_REST_NOTES ?? 100_000);
+  const messages = Number(process.env.BENCH_AT_REST_MESSAGES ?? 100_000);
+  const dbMb = Number(process.env.BENCH_AT_REST_DB_MB ?? 1024);
+  console.log(`\nencryption at rest (unencrypted and encrypted installs measured in turn)  unencrypted  encrypted   cost`);
+
+  await withInstalls(
+    (inst) => fillNotes(inst, embedder, notes),
+    async (installs) => {
+      const size = mb(statSync(join(installs[0]!.dir, "lilo.db")).size);
+      const turns = await pairedTurns(installs, embedder);
+      row(`turn memory work p95, ${notes.toLocaleString("en")} notes (${size})`, turns, (xs) => pct(xs, 95), p50s(turns));
+      row(`start-up median (open, index ready)`, await pairedStarts(installs, embedder), median);
+    },
+  );
+
+  await withInstalls(
+    async (inst) => {
+      await fillNotes(inst, embedder, 1000);
+      await fillChat(inst, embedder, messages, (i) => sentence(i * 31 + 5).replace("Notiz", i % 2 ? "Antwort" : "Ich"));
+    },
+    async (installs) => {
+      const turns = await pairedTurns(installs, embedder);
+      row(`chat-log turn p95, ${messages.toLocaleString("en")} messages + 1,000 notes`, turns, (xs) => pct(xs, 95), p50s(turns));
+    },
+  );
+
+  // The large database is filled once, unencrypted, and converted: filling it twice would double the longest part of the run.
+  const plain = newInstall(false);
+  const installs = [plain];
+  try {
+    const long = (i: number) => [0, 1, 2, 3].map((k) => sentence(i * 4 + k)).join(" ");
+    const perMessage = 1850; // bytes a message of four sentences takes with its keyword indexes, measured on a small fill
+    await fillChat(plain, embedder, Math.round((dbMb * 2 ** 20) / perMessage), long, false);
+    installs.push(encryptedTwin(plain));
+    const size = statSync(join(plain.dir, "lilo.db")).size;
+    const backups = await pairedBackups(installs, embedder);
+    row(`lilo backup median, ${mb(size)} database`, backups, median, `   (runs: ${backups.map((b) => b.map((x) => x.toFixed(0)).join("/")).join(" | ")} ms)`);
+  } finally {
+    for (const inst of installs) rmSync(inst.dir, { recursive: true, force: true });
+  }
 }

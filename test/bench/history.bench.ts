@@ -4,8 +4,9 @@
  * 24-hour dates, a multi-line message in every fifty, media lines) read,
  * planned and written into the chat log through `lilo import-history`'s own
  * use cases, then the time until recall on it answers (the user's keyword
- * index built), and the process's memory; then the background extraction
- * over it with a fake model that answers at once (one fact a call): calls and
+ * index built) and until every message has its vector, and the process's
+ * memory; then the background extraction over it with a fake model that
+ * answers at once (one fact a call): calls and
  * tokens per 1,000 messages, calls per conversation, and the time the rest of
  * Lilo takes around the calls. Run alone with BENCH_ONLY=history.
  */
@@ -77,6 +78,11 @@ export async function runHistoryBench(embedder: Embedder): Promise<void> {
     );
     console.log(
       `  first recall on it (the keyword index built) ${((t3 - t2) / 1000).toFixed(1)} s after the write; RSS +${mb(rssPeak - rss0)} while importing`,
+    );
+    const t6 = performance.now();
+    await lilo.recall.indexMessages("bench");
+    console.log(
+      `  every message's vector (recall.indexMessages, this run's embedder) ${((performance.now() - t6) / 1000).toFixed(1)} s more: recall by meaning ready ${((performance.now() - t0) / 1000).toFixed(1)} s after the start`,
     );
     const again = lilo.history.plan(bytes, { fileName: "bench.txt", userId: "bench", me: "Jonas" });
     console.log(`  a second import of the same file: ${again.newMessages} new messages`);
