@@ -12,15 +12,25 @@ export function registerTopics(program: Command, open: LiloOpener, io: CliIO): v
     .description("open topics and queued concerns (--all: also done and dropped)")
     .option(...userOption)
     .option("--all", "include done and dropped topics")
-    .option("--json", "print JSON: [{ id, text, kind, status, dueAt, createdAt }]")
+    .option("--json", "print JSON: [{ id, text, kind, status, dueAt, createdAt, origin }], origin { kind, ref } or null")
     .action((o: { user?: string; all?: boolean; json?: boolean }) =>
       withLilo(open, io, async (lilo) => {
         const userId = o.user ?? lilo.config.terminal.userId;
         const statuses = o.all ? (["open", "queued", "done", "dropped"] as const) : (["open", "queued"] as const);
         const list = statuses.flatMap((s) => lilo.topics.list(userId, s));
-        if (o.json) io.out(JSON.stringify(list.map(({ id, text, kind, status, dueAt, createdAt }) => ({ id, text, kind, status, dueAt, createdAt }))));
+        if (o.json)
+          io.out(
+            JSON.stringify(
+              list.map(({ id, text, kind, status, dueAt, createdAt, origin }) => ({ id, text, kind, status, dueAt, createdAt, origin: origin ?? null })),
+            ),
+          );
         else if (list.length === 0) io.out("no open topics");
-        else for (const t of list) io.out(`#${t.id}  ${t.status.padEnd(6)}  ${t.kind.padEnd(8)}  due ${localStamp(t.dueAt, lilo.config.timezone)}  ${t.text}`);
+        else
+          for (const t of list) {
+            // Where it came from, as `lilo memory show` says it: an imported chat's follow-up names the import to undo.
+            const from = t.origin ? `  (from ${t.origin.kind}${t.origin.ref ? ` ${t.origin.ref}` : ""})` : "";
+            io.out(`#${t.id}  ${t.status.padEnd(6)}  ${t.kind.padEnd(8)}  due ${localStamp(t.dueAt, lilo.config.timezone)}  ${t.text}${from}`);
+          }
         return 0;
       }),
     );

@@ -8,6 +8,7 @@ import type { HistoryFormat } from "../memory/history/history-types.ts";
 import { readExport } from "../memory/history/read-export.ts";
 import { chunkSizes } from "../memory/history/extraction-chunks.ts";
 import { historySystemPrompt } from "../background/history/history-prompt.ts";
+import { asksForFollowups } from "../background/history/history-followups.ts";
 import { importRef, type HistoryExtraction, type HistoryExtractionOutcome, type HistoryExtractionProgress } from "../background/history/history-extraction.ts";
 
 export type { HistoryPlan, PlannedSpeaker, SpeakerRole } from "../memory/history/history-plan.ts";
@@ -74,6 +75,8 @@ export interface HistoryDeps {
   price(inputTokens: number, outputTokens: number): { model: string | undefined; cost: number | undefined };
   /** One extraction call reads at most this many characters of transcript. */
   maxInputChars: number;
+  /** Conversations that ended at most this many days ago are also asked for follow-ups: a longer prompt. */
+  followupRecentDays: number;
   assistantName: string;
   language: "de" | "en";
 }
@@ -88,14 +91,22 @@ function estimate(d: HistoryDeps, plan: HistoryPlan, have: Set<string>, userId: 
   const rows = plan.planned.filter((r) => !have.has(r.key));
   const me = plan.me ?? "";
   const { calls, chars } = chunkSizes(rows, me, d.maxInputChars);
-  const system = historySystemPrompt({
+  const people = {
     userName: d.userNames[userId] ?? me,
     meName: me,
     others: plan.speakers.filter((s) => s.as !== "me").map((s) => ({ name: s.name, assistant: s.as === "assistant" })),
     assistantName: d.assistantName,
     language: d.language,
-  }).length;
-  const inputTokens = Math.ceil((chars + calls * (system + 40)) / CHARS_PER_TOKEN);
+  };
+  const system = historySystemPrompt(people).length;
+  // A call never spans two conversations, so the recent conversations' calls are counted on their lines alone.
+  const ends = new Map<number, string>();
+  for (const r of rows) if (r.createdAt > (ends.get(r.conversation) ?? "")) ends.set(r.conversation, r.createdAt);
+  const now = d.clock.now();
+  const recent = rows.filter((r) => asksForFollowups(ends.get(r.conversation), now, { recentDays: d.followupRecentDays }));
+  const recentCalls = recent.length ? chunkSizes(recent, me, d.maxInputChars).calls : 0;
+  const longer = historySystemPrompt(people, { followups: true }).length - system;
+  const inputTokens = Math.ceil((chars + calls * (system + 40) + recentCalls * longer) / CHARS_PER_TOKEN);
   const outputTokens = calls * ANSWER_TOKENS;
   return { calls, inputTokens, outputTokens, ...d.price(inputTokens, outputTokens) };
 }

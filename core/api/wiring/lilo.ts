@@ -117,6 +117,7 @@ export function assembleLilo(p: LiloParts): Lilo {
       extraction: features.historyExtraction,
       price: (inputTokens, outputTokens) => extractionPrice(p.modelling, inputTokens, outputTokens),
       maxInputChars: config.budget.maxInputChars,
+      followupRecentDays: config.topics.importRecentDays,
       assistantName: config.persona.name,
       language,
     }),

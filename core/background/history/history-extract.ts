@@ -10,6 +10,7 @@ import { completeJson } from "../../foundation/util/model-json.ts";
 import { STORE_VALUES, type StoreValues } from "../../foundation/store/values.ts";
 import { wordsOnlyFromAssistant } from "../../conversation/extraction/provenance.ts";
 import { normalizeSubject, type Subject } from "../../conversation/extraction/subject.ts";
+import type { HistoryFollowup } from "./history-followups.ts";
 import { historySystemPrompt, historyUserPrompt, type HistoryPromptPeople } from "./history-prompt.ts";
 
 const item = z.object({ text: z.string(), about: z.string().optional() });
@@ -21,11 +22,24 @@ const historySchema = z.object({
   important: z.array(item.extend({ weight: z.unknown().optional() })).default([]),
 });
 
+/** The answer of a recent conversation's call, which also asks for follow-ups; an old one's answer never yields any. */
+const recentSchema = historySchema.extend({
+  followups: z.array(z.object({ text: z.unknown(), date: z.unknown().optional() })).default([]),
+});
+
+/** Either answer: an old conversation's has no follow-ups. */
+type HistoryAnswer = z.infer<typeof historySchema> & { followups?: z.infer<typeof recentSchema>["followups"] };
+
+/** A follow-up's text within the topics store's rules, and its day when it is a calendar day. */
+const followupValues = z.object({ text: STORE_VALUES.topics.shape.text, date: z.iso.date().nullish() });
+
 /** What one piece of history yields, each item within its store's rules. */
 export interface HistoryExtraction {
   facts: { text: string; about: Subject }[];
   profile: StoreValues<"profile">[];
   important: { text: string; weight: number; about: Subject }[];
+  /** Plans to ask about later; always empty for a call that did not ask for them. */
+  followups: HistoryFollowup[];
   /** Items left out: leaning on another speaker's words, about an assistant, or breaking a store's rule. */
   dropped: string[];
 }
@@ -39,6 +53,8 @@ export interface HistoryPiece {
   /** The person's own texts and everyone else's, for the guard on the person's facts. */
   ownTexts: string[];
   otherTexts: string[];
+  /** The conversation ended recently: the call asks for follow-ups too. */
+  followups: boolean;
 }
 
 /** The call's outcome: the items, or the problem of an answer that was no usable JSON; with the characters sent and received. */
@@ -48,15 +64,17 @@ export type HistoryCall =
 
 /** Runs the call; a model error (budget spent, server down) is thrown to the caller. */
 export async function extractHistoryPiece(model: ChatModel, piece: HistoryPiece, maxTokens: number): Promise<HistoryCall> {
-  const system = historySystemPrompt(piece.people);
+  const system = historySystemPrompt(piece.people, { followups: piece.followups });
   const user = historyUserPrompt(piece.title, piece.lines);
-  const answer = await completeJson(model, { system, messages: [{ role: "user", content: user }], schema: historySchema, maxTokens });
+  // An old conversation's answer is read by the schema without follow-ups: whatever the model adds of them is dropped.
+  const schema: z.ZodType<HistoryAnswer> = piece.followups ? recentSchema : historySchema;
+  const answer = await completeJson(model, { system, messages: [{ role: "user", content: user }], schema, maxTokens });
   const sizes = { sentChars: system.length + user.length, receivedChars: answer.raw.length };
   if (!answer.ok) return { ok: false, problem: answer.problem, ...sizes };
-  return { ok: true, extraction: sortByWhom(answer.value, piece), ...sizes };
+  return { ok: true, extraction: sortByWhom({ followups: [], ...answer.value }, piece), ...sizes };
 }
 
-function sortByWhom(value: z.infer<typeof historySchema>, piece: HistoryPiece): HistoryExtraction {
+function sortByWhom(value: Required<HistoryAnswer>, piece: HistoryPiece): HistoryExtraction {
   const { people } = piece;
   const names = { userName: people.userName, assistantName: people.assistantName };
   const assistants = new Set(people.others.filter((o) => o.assistant).map((o) => o.name.toLowerCase()));
@@ -86,5 +104,11 @@ function sortByWhom(value: z.infer<typeof historySchema>, piece: HistoryPiece): 
     const about = subject(i.about);
     return r.success && keep(r.data.text, about) ? [{ text: r.data.text, weight: r.data.weight ?? 1, about }] : [];
   });
-  return { facts, profile, important, dropped };
+  // A plan to ask about is the person's own: one that leans on another speaker's words is not theirs to be asked about.
+  const followups = value.followups.flatMap((f) => {
+    const r = followupValues.safeParse(f);
+    if (!r.success) dropped.push(JSON.stringify(f).slice(0, 200));
+    return r.success && keep(r.data.text, "user") ? [{ text: r.data.text, date: r.data.date ?? undefined }] : [];
+  });
+  return { facts, profile, important, followups, dropped };
 }

@@ -2,7 +2,8 @@
  * Memory from a chat history the person brought along: after an import has
  * written its messages into the chat log, an extraction reads them piece by
  * piece (one call a conversation, or a piece of a long one) and writes notes,
- * profile facts and important memories, each with the import as its
+ * profile facts and important memories, and follow-up topics from recent
+ * conversations (history-followups.ts), each with the import as its
  * provenance. It runs in the background as a maintenance job whose payload
  * records how far it got after every piece, so a killed process continues
  * from there on its next run; a spent budget pauses it, and says so.
@@ -13,6 +14,8 @@ import type { Logger } from "../../foundation/ports/logger.ts";
 import type { ModelRegistry } from "../../foundation/models/registry.ts";
 import type { ModelProblems } from "../../foundation/store/model-problems.ts";
 import type { ProfileStore } from "../../foundation/store/profile.ts";
+import type { TopicsStore } from "../../foundation/store/topics.ts";
+import type { BoundaryGuard } from "../../memory/boundaries/boundaries.ts";
 import type { HistoryImports, ImportedMessage } from "../../foundation/store/history-imports.ts";
 import { MAINTENANCE_KIND_PREFIX, type Job, type JobsStore } from "../../foundation/store/jobs.ts";
 import { currentProcess, isRunning } from "../../foundation/store/writer-lock.ts";
@@ -23,6 +26,7 @@ import type { Memory } from "../../memory/memory.ts";
 import type { Persona } from "../../conversation/persona/persona.ts";
 import { firstChunk, transcriptLine } from "../../memory/history/extraction-chunks.ts";
 import { extractHistoryPiece, type HistoryExtraction as Items } from "./history-extract.ts";
+import { asksForFollowups, writeFollowups, type FollowupRules } from "./history-followups.ts";
 
 /** The job kind of an import's extraction (a maintenance run: the after-reply runner leaves it to this code). */
 export const HISTORY_EXTRACTION_JOB = `${MAINTENANCE_KIND_PREFIX}history-extraction`;
@@ -69,6 +73,9 @@ export interface HistoryExtractionDeps {
   models: ModelRegistry;
   memory: Memory;
   profile: ProfileStore;
+  topics: TopicsStore;
+  /** A follow-up about one of the person's boundaries is not kept. */
+  boundaries?: BoundaryGuard | undefined;
   problems: ModelProblems;
   persona: Persona;
   clock: Clock;
@@ -76,6 +83,8 @@ export interface HistoryExtractionDeps {
   /** One call reads at most this many characters of transcript. */
   maxInputChars: number;
   maxTokens: number;
+  /** Which conversations are asked for follow-ups, and when those fall due. */
+  followups: FollowupRules;
 }
 
 /** The provenance reference of everything an import's extraction writes: `whatsapp:3`. */
@@ -219,6 +228,9 @@ export class HistoryExtraction {
     const others = new Map<string, boolean>();
     for (const m of piece) if (m.speaker !== null) others.set(m.speaker, m.role === "assistant");
     const model = tagCalls(this.d.models.forRole("extraction"), { purpose: "history", userId });
+    // Recent by the conversation's end, not the piece's: the earlier pieces of a recent conversation are asked too.
+    const end = this.d.imports.conversationEnd(userId, piece[0]!.conversationId);
+    const followups = asksForFollowups(end, this.d.clock.now(), this.d.followups);
     const call = await extractHistoryPiece(
       model,
       {
@@ -233,6 +245,7 @@ export class HistoryExtraction {
         lines: piece.map((m) => transcriptLine({ ...m, conversation: m.conversationId }, who.me, this.d.maxInputChars)),
         ownTexts: piece.filter((m) => m.speaker === null).map((m) => m.text),
         otherTexts: piece.filter((m) => m.speaker !== null).map((m) => m.text),
+        followups,
       },
       this.d.maxTokens,
     );
@@ -245,7 +258,10 @@ export class HistoryExtraction {
       return 0;
     }
     const last = piece.at(-1)!;
-    return this.remember(userId, call.extraction, { ref: who.ref, messageId: last.id, at: last.createdAt });
+    const written = await this.remember(userId, call.extraction, { ref: who.ref, messageId: last.id, at: last.createdAt });
+    if (!followups || !end) return written;
+    const at = { ref: who.ref, end, now: this.d.clock.now(), rules: this.d.followups };
+    return written + writeFollowups(this.d, userId, call.extraction.followups, at);
   }
 
   /** Writes a piece's memories, each with the import as provenance and the time the chat had then. */

@@ -102,6 +102,12 @@ export const inboxSettings = z.object({
 /** topics: a section of the table in schema.ts. */
 export const topicsSettings = z.object({
   followupDueDays: s(num(14), { env: "LILO_FOLLOWUP_DUE_DAYS", doc: "when a [FOLLOWUP:] topic becomes due", group: "memory" }),
+  // A plan from a chat of years ago is no follow-up: only imported conversations this recent are asked for topics.
+  importRecentDays: s(int(14), {
+    env: "LILO_IMPORT_FOLLOWUP_DAYS",
+    doc: "imported conversations whose last message is at most this many days old give follow-up topics; 0: none do",
+    group: "memory",
+  }),
   // addressed-check (docs/spec.md §9): meaningful words of a topic that must recur in Lilo's answer
   addressedWords: z.object({
     followup: s(positiveInt(1), {

@@ -33,8 +33,8 @@ export interface ImportedMessage {
   createdAt: string;
 }
 
-/** The memory tables an import's extraction writes into. */
-const DERIVED_TABLES = ["notes", "important", "profile"] as const;
+/** The memory tables an import's extraction writes into (topics: follow-ups of recent conversations). */
+const DERIVED_TABLES = ["notes", "important", "profile", "topics"] as const;
 
 /** An import as `lilo import-history` lists it. */
 export interface HistoryImport {
@@ -183,6 +183,13 @@ export class HistoryImports {
     ).map((r) => ({ id: r.id, conversationId: r.conversation_id, role: r.role, speaker: r.speaker, text: r.text, createdAt: r.created_at }));
   }
 
+  /** When an imported conversation's last message was written, as the conversation row records it. */
+  conversationEnd(userId: string, conversationId: number): string | undefined {
+    const r = prepared(this.db, `SELECT last_message_at FROM conversations WHERE user_id = ? AND id = ?`).get(userId, conversationId) as
+      { last_message_at: string } | undefined;
+    return r?.last_message_at;
+  }
+
   /** How many live messages of the import stand after `afterId`. */
   countAfter(userId: string, id: number, afterId: number): number {
     return (
@@ -194,7 +201,7 @@ export class HistoryImports {
     ).n;
   }
 
-  /** The memories (notes, important, profile) whose provenance is `import` with `ref`: what an import's extraction wrote. */
+  /** The memories (notes, important, profile, topics) whose provenance is `import` with `ref`: what an import's extraction wrote. */
   derived(userId: string, ref: string): { kind: (typeof DERIVED_TABLES)[number]; id: number; text: string; createdAt: string }[] {
     return DERIVED_TABLES.flatMap((kind) =>
       (

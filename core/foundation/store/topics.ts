@@ -1,6 +1,6 @@
 import type { Db } from "./db.ts";
 import { checkStoreValues } from "./values.ts";
-import type { Provenance } from "./provenance.ts";
+import { readProvenance, type Provenance } from "./provenance.ts";
 
 /** A follow-up topic or a 🧠 concern. */
 export interface Topic {
@@ -13,6 +13,8 @@ export interface Topic {
   /** When the addressed-check found it in Lilo's answer. */
   doneAt: string | null;
   createdAt: string;
+  /** Where it came from: Lilo's inference in a chat, an import; undefined for rows older than the columns. */
+  origin: Provenance | undefined;
 }
 
 type RawTopic = {
@@ -24,6 +26,8 @@ type RawTopic = {
   due_at: string;
   done_at: string | null;
   created_at: string;
+  provenance: string | null;
+  provenance_ref: string | null;
 };
 const toTopic = (r: RawTopic): Topic => ({
   id: r.id,
@@ -34,6 +38,7 @@ const toTopic = (r: RawTopic): Topic => ({
   dueAt: r.due_at,
   doneAt: r.done_at,
   createdAt: r.created_at,
+  origin: readProvenance(r),
 });
 
 /** Store 8: things to ask about later. */
