@@ -29,9 +29,21 @@ export function looksLikeWhatsApp(text: string): boolean {
   return head.some((l) => /^\u200E?\[?\d{1,4}[./-]\d{1,2}[./-]\d{1,4},? \d{1,2}[:.]\d{2}/.test(l));
 }
 
+/**
+ * Dates written with dots (`05.12.26`) put the day first in every locale that
+ * writes them so. The parser guesses the order from how the numbers change,
+ * and a chat on the same day of several months misleads it. Slashes are left
+ * to its guess: they stand for both orders.
+ */
+function dotDates(text: string): boolean | undefined {
+  const first = /^\u200E?\[?\d{1,2}([./-])\d{1,2}\1\d{2,4},? \d/m.exec(text);
+  return first?.[1] === "." ? true : undefined;
+}
+
 /** Reads one exported chat; `title` names it (the file's name without the extension). */
 export function readWhatsApp(text: string, title: string, timeZone: string): ChatExport {
-  const parsed = parseString(text.replace(/^\uFEFF/, ""));
+  const clean = text.replace(/^\uFEFF/, "");
+  const parsed = parseString(clean, { daysFirst: dotDates(clean) });
   const messages: ExportMessage[] = [];
   let skipped = 0;
   for (const m of parsed) {

@@ -45,6 +45,12 @@ describe("reading chat exports", () => {
     expect(x.chats[0]!.messages[1]!.at.toISOString()).toBe("2025-11-03T18:04:40.000Z");
   });
 
+  it("reads dotted dates day first, even in a chat on the same day of three months", () => {
+    const text = ["05.10.26, 09:15 - Mara: Wie war's?", "05.11.26, 09:15 - Jonas: Gut!", "05.12.26, 09:15 - Mara: Und heute?"].join("\n");
+    const x = read(strToU8(text), "WhatsApp-Chat mit Mara.txt");
+    expect(x.chats[0]!.messages.map((m) => m.at.toISOString().slice(0, 10))).toEqual(["2026-10-05", "2026-11-05", "2026-12-05"]);
+  });
+
   it("reads the .zip the phone shares, finding _chat.txt beside the media", () => {
     const zip = zipSync({ "_chat.txt": new Uint8Array(fixture("whatsapp-ios-en.txt")), "00000012-PHOTO.jpg": strToU8("jpeg") });
     const x = read(zip, "WhatsApp Chat - Sam.zip", "UTC");
