@@ -30,20 +30,26 @@ export function looksLikeWhatsApp(text: string): boolean {
 }
 
 /**
- * Dates written with dots (`05.12.26`) put the day first in every locale that
- * writes them so. The parser guesses the order from how the numbers change,
- * and a chat on the same day of several months misleads it. Slashes are left
- * to its guess: they stand for both orders.
+ * Whether the export's dates put the day first, where the file itself tells
+ * and the parser's guess (from numbers above 12 and how the numbers change)
+ * can go wrong: dots (`05.12.26`) are day-first wherever they are written,
+ * and a chat on the same day of several months misleads the guess. Slashes
+ * with a 12-hour clock (`2/3/25, 8:01 PM`) are the American month-first
+ * layout unless a first number above 12 says otherwise; a short chat rarely
+ * has one, and the guess then reads it day-first.
  */
-function dotDates(text: string): boolean | undefined {
-  const first = /^\u200E?\[?\d{1,2}([./-])\d{1,2}\1\d{2,4},? \d/m.exec(text);
-  return first?.[1] === "." ? true : undefined;
+function daysFirst(text: string): boolean | undefined {
+  const heads = [...text.matchAll(/^\u200E?\[?(\d{1,2})([./-])\d{1,2}\2\d{2,4},? (\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s?([ap]\.?\s?m\.?)?)?/gim)];
+  if (heads.length === 0) return undefined;
+  if (heads[0]![2] === ".") return true;
+  if (heads[0]![2] !== "/" || !heads.some((h) => h[4])) return undefined;
+  return heads.some((h) => Number(h[1]) > 12) ? undefined : false;
 }
 
 /** Reads one exported chat; `title` names it (the file's name without the extension). */
 export function readWhatsApp(text: string, title: string, timeZone: string): ChatExport {
   const clean = text.replace(/^\uFEFF/, "");
-  const parsed = parseString(clean, { daysFirst: dotDates(clean) });
+  const parsed = parseString(clean, { daysFirst: daysFirst(clean) });
   const messages: ExportMessage[] = [];
   let skipped = 0;
   for (const m of parsed) {
