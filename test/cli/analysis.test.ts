@@ -50,7 +50,7 @@ describe("lilo analysis", () => {
 
     const run = await runCli(open, ["analysis", "run", "--sample", "2", "--model", "anthropic:claude-other"]);
     expect(run.code).toBe(0);
-    expect(run.out).toContain("analysis 20261202-150000 saved: ");
+    expect(run.out).toContain("analysis 20261202-150000 saved (lilo analysis show 20261202-150000)");
     expect(run.out).toContain("quotes: 1 verified, 0 not found");
     expect(run.err).toBe("part 1/1 done");
     expect(fake.requests.map((b) => b.model)).toEqual(["claude-other"]);
