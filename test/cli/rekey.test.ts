@@ -13,7 +13,7 @@ const NEW = "b1".repeat(32);
 
 describe("lilo rekey", () => {
   let dir: string;
-  const config = (key: string) => ({ dbPath: join(dir, "lilo.db"), dataDir: dir, dataKey: key });
+  const config = (key: string) => ({ dbPath: join(dir, "lilo.db"), dataDir: dir, analysis: { dir: join(dir, "analyses") }, dataKey: key });
   const notes = (file: string, key: string) => {
     const db = openConnection(file, dataKeyOf(key), { fileMustExist: true });
     try {
