@@ -70,7 +70,10 @@ describe("lilo analysis", () => {
   it("moves an earlier Lilo's plain report and run state into the database when it opens, and removes the files", async () => {
     const dir = t.lilo.config.analysis.dir;
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "20261101-100000.txt"), "Lilo — Außenblick\nDatum: 2026-11-01 10:00\nAnalyst: anthropic:alt\nModus: blind\nAuswahl: all time\nUmfang: 1 conversation\n\nAlter Bericht.");
+    writeFileSync(
+      join(dir, "20261101-100000.txt"),
+      "Lilo — Außenblick\nDatum: 2026-11-01 10:00\nAnalyst: anthropic:alt\nModus: blind\nAuswahl: all time\nUmfang: 1 conversation\n\nAlter Bericht.",
+    );
     const state = { id: "20261102-100000", createdAt: "2026-11-02T09:00:00Z", analyst: "anthropic:claude-analyst", mode: "blind" };
     const rest = { selection: "all time; all conversations", conversations: 1, chars: 30, system: "Analyst", status: "failed", error: "overloaded" };
     writeFileSync(join(dir, "20261102-100000.json"), JSON.stringify({ ...state, ...rest, chunks: ["Teil eins", "Teil zwei"], partials: ["Eins.", null] }));

@@ -78,7 +78,12 @@ export function backgroundFeatures(f: FeatureServices): BackgroundFeatures {
       maxInputChars: config.budget.maxInputChars,
       maxTokens: config.modelCall.maxTokens,
     }),
-    analysis: analysisApi({ db, models, settings, analyses: f.stores.analyses, userNames: config.persona.userNames, markers }, config.analysis, persona, feature),
+    analysis: analysisApi(
+      { db, models, settings, analyses: f.stores.analyses, userNames: config.persona.userNames, markers },
+      config.analysis,
+      persona,
+      feature,
+    ),
     delivered: deliveredBookkeeping({
       persona,
       conversationPauseMinutes: config.memory.conversationPauseMinutes,

@@ -47,7 +47,15 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     const settings = new SettingsStore(sql);
     const models = new ModelRegistry(l.config, (spec) => createChatModel(spec, l.config), settings);
     api = analysisApi(
-      { db: sql, models, settings, analyses: new AnalysesStore(sql), userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms), markers: MARKERS },
+      {
+        db: sql,
+        models,
+        settings,
+        analyses: new AnalysesStore(sql),
+        userNames: l.config.persona.userNames,
+        sleep: async (ms) => void waits.push(ms),
+        markers: MARKERS,
+      },
       l.config.analysis,
       createPersona(l.config.persona),
       featureContext(l.config, { clock, logger: silentLogger, profile: new ProfileStore(sql) }),
