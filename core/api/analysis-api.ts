@@ -165,9 +165,18 @@ export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona:
       state.analyst = modelLabel(model);
       return runAnalysis(runDeps(), state, model, onPart);
     },
-    list: () => (moveOldFiles(), store.list()),
-    show: (id) => (moveOldFiles(), store.read(id)),
-    delete: (id) => (moveOldFiles(), store.delete(id)),
+    list() {
+      moveOldFiles();
+      return store.list();
+    },
+    show(id) {
+      moveOldFiles();
+      return store.read(id);
+    },
+    delete(id) {
+      moveOldFiles();
+      return store.delete(id);
+    },
     questions: {
       get: () => ({ text: questions(), isDefault: deps.settings.get(QUESTIONS_SETTING) === undefined }),
       set: (text) => {
