@@ -61,7 +61,7 @@ function toOptions(f: SelectionFlags): AnalysisOptions {
 
 function printResult(io: CliIO, r: AnalysisResult): void {
   const found = r.quotes.filter((q) => q.verified).length;
-  io.out(`analysis ${r.id} saved: ${r.file}`);
+  io.out(`analysis ${r.id} saved (lilo analysis show ${r.id})`);
   io.out(`quotes: ${found} verified, ${r.quotes.length - found} not found`);
   io.out("");
   io.out(r.analysis);

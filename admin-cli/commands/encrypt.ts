@@ -5,7 +5,8 @@ import type { ConversionItem } from "../../core/internal.ts";
 
 /**
  * `lilo encrypt [--apply]`: an install from before encryption (a plain
- * database, its backups, the vector snapshot) converted in place to
+ * database, its backups, the vector snapshot, an earlier Lilo's analysis
+ * files, which are moved into the database first) converted in place to
  * LILO_DATA_KEY. `lilo rekey --new-key-file FILE [--apply]`: the same files
  * moved from LILO_DATA_KEY to a new key. Both without opening Lilo, whose
  * start refuses a plain database once a key is set; both need the bot stopped.

@@ -22,7 +22,9 @@ import { approxTokens, chunkTranscript } from "../background/analysis/chunks.ts"
 import { ReportStore, type AnalysisListEntry, type AnalysisState } from "../background/analysis/report-store.ts";
 import { selectionLabel } from "../background/analysis/report-format.ts";
 import { runAnalysis, type AnalysisResult } from "../background/analysis/run.ts";
-import { AnalysisError, ConfigError } from "../foundation/errors.ts";
+import { moveAnalysisFiles } from "../background/analysis/analysis-files.ts";
+import type { AnalysesStore } from "../foundation/store/analyses.ts";
+import { AnalysisError, ConfigError, describeError } from "../foundation/errors.ts";
 
 export { AnalysisError } from "../foundation/errors.ts";
 export type { AnalysisSelection } from "../background/analysis/selection.ts";
@@ -74,6 +76,8 @@ interface AnalysisDeps {
   models: ModelRegistry;
   /** Keeps the edited questions. */
   settings: SettingsStore;
+  /** Keeps the saved analyses: reports and the states of unfinished runs. */
+  analyses: AnalysesStore;
   /** The configured user names (`persona.userNames`); a user without one is shown by id in transcripts. */
   userNames: Record<string, string>;
   /** Injectable so tests never wait between retries. */
@@ -89,7 +93,8 @@ type AnalysisConfig = LiloConfig["analysis"];
 export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona: Persona, ctx: FeatureContext): AnalysisApi {
   const lang = persona.language;
   const name = persona.name;
-  const store = new ReportStore(config.dir);
+  const store = new ReportStore(deps.analyses, ctx.clock);
+  const moveOldFiles = oldFilesMover(config.dir, deps.analyses, ctx);
   const questions = () => deps.settings.get(QUESTIONS_SETTING) ?? defaultQuestions(lang, name);
   const analyst = (spec?: string): ChatModel => (spec ? deps.models.forSpec(spec) : deps.models.forRole("analysis"));
 
@@ -132,6 +137,7 @@ export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona:
     },
     transcript: (o) => transcriptText(prepare(o).rendered),
     async run(o, onPart) {
+      moveOldFiles();
       const model = analyst(o.model);
       const p = prepare(o);
       if (p.chunks.length === 0) throw new AnalysisError("No conversation matches the selection: nothing to analyse.");
@@ -152,15 +158,25 @@ export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona:
       return runAnalysis(runDeps(), state, model, onPart);
     },
     async resume(id, o = {}, onPart) {
+      moveOldFiles();
       const state = store.loadState(id);
       const role = deps.models.forRole("analysis");
       const model = o.model ? analyst(o.model) : modelLabel(role) === state.analyst ? role : deps.models.forSpec(state.analyst);
       state.analyst = modelLabel(model);
       return runAnalysis(runDeps(), state, model, onPart);
     },
-    list: () => store.list(),
-    show: (id) => store.read(id),
-    delete: (id) => store.delete(id),
+    list() {
+      moveOldFiles();
+      return store.list();
+    },
+    show(id) {
+      moveOldFiles();
+      return store.read(id);
+    },
+    delete(id) {
+      moveOldFiles();
+      return store.delete(id);
+    },
     questions: {
       get: () => ({ text: questions(), isDefault: deps.settings.get(QUESTIONS_SETTING) === undefined }),
       set: (text) => {
@@ -170,6 +186,29 @@ export function analysisApi(deps: AnalysisDeps, config: AnalysisConfig, persona:
       reset: () => deps.settings.delete(QUESTIONS_SETTING),
     },
   };
+}
+
+/**
+ * Moves the plain files of an earlier Lilo's saved analyses into the database
+ * (analysis-files.ts): once at the start, so they are not left readable on
+ * disk; if that fails the start goes on with a warning, and every use of the
+ * analyses tries again and stops with the error, so none is ever missing from
+ * a list unnoticed.
+ */
+function oldFilesMover(dir: string, rows: AnalysesStore, ctx: FeatureContext): () => void {
+  let done = false;
+  const move = () => {
+    if (done) return;
+    const count = moveAnalysisFiles(dir, rows, ctx.clock.now().toISOString());
+    done = true;
+    if (count) ctx.logger.info("saved analyses moved into the database; their files are removed", { count });
+  };
+  try {
+    move();
+  } catch (err) {
+    ctx.logger.warn("saved analyses could not be moved into the database; the next `lilo analysis` tries again", { error: describeError(err) });
+  }
+  return move;
 }
 
 /** The analyst's label; the preview still works when none is configured, and says why. */

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLilo, fixedClock, type Lilo } from "../../core/index.ts";
@@ -50,7 +50,7 @@ describe("lilo analysis", () => {
 
     const run = await runCli(open, ["analysis", "run", "--sample", "2", "--model", "anthropic:claude-other"]);
     expect(run.code).toBe(0);
-    expect(run.out).toContain("analysis 20261202-150000 saved: ");
+    expect(run.out).toContain("analysis 20261202-150000 saved (lilo analysis show 20261202-150000)");
     expect(run.out).toContain("quotes: 1 verified, 0 not found");
     expect(run.err).toBe("part 1/1 done");
     expect(fake.requests.map((b) => b.model)).toEqual(["claude-other"]);
@@ -65,6 +65,32 @@ describe("lilo analysis", () => {
     expect((await runCli(open, ["analysis", "list"])).out).toBe("no analyses");
     const missing = await runCli(open, ["analysis", "show", "../../etc/passwd"]);
     expect(missing).toMatchObject({ code: 1, err: "error: no analysis ../../etc/passwd" });
+  });
+
+  it("moves an earlier Lilo's plain report and run state into the database when it opens, and removes the files", async () => {
+    const dir = t.lilo.config.analysis.dir;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "20261101-100000.txt"),
+      "Lilo — Außenblick\nDatum: 2026-11-01 10:00\nAnalyst: anthropic:alt\nModus: blind\nAuswahl: all time\nUmfang: 1 conversation\n\nAlter Bericht.",
+    );
+    const state = { id: "20261102-100000", createdAt: "2026-11-02T09:00:00Z", analyst: "anthropic:claude-analyst", mode: "blind" };
+    const rest = { selection: "all time; all conversations", conversations: 1, chars: 30, system: "Analyst", status: "failed", error: "overloaded" };
+    writeFileSync(join(dir, "20261102-100000.json"), JSON.stringify({ ...state, ...rest, chunks: ["Teil eins", "Teil zwei"], partials: ["Eins.", null] }));
+
+    const list = await runCli(open, ["analysis", "list"]);
+    expect(list.out).toBe(
+      [
+        "20261102-100000  failed  anthropic:claude-analyst | blind | 1/2 parts done | overloaded",
+        "20261101-100000  done  2026-11-01 10:00 | anthropic:alt | blind | all time | 1 conversation",
+      ].join("\n"),
+    );
+    expect(existsSync(dir)).toBe(false);
+    expect((await runCli(open, ["analysis", "show", "20261101-100000"])).out).toContain("Alter Bericht.");
+    const resumed = await runCli(open, ["analysis", "resume", "20261102-100000"]);
+    expect(resumed.err).toBe("part 2/2 done");
+    expect(fake.requests.map((b) => b.messages.at(-1)!.content)).toEqual([expect.stringContaining("Teil zwei"), expect.stringContaining("Eins.")]);
+    expect((await runCli(open, ["analysis", "list"])).out).toMatch(/^20261102-100000 {2}done {2}/);
   });
 
   it("exports the transcript of a selection to a file", async () => {

@@ -15,7 +15,10 @@ const PHRASE = "Leuchtturm von Hiddensee";
 const NOTES = 40;
 const dirs: string[] = [];
 
-/** A plain install from before encryption: the database with NOTES notes, a plain backup of it, a vector snapshot file. */
+/**
+ * A plain install from before encryption: the database with NOTES notes, a plain backup of it, a vector snapshot
+ * file, and two saved analyses as an earlier Lilo kept them, a plain report and an unfinished run's state.
+ */
 function plainInstall(): string {
   const dir = mkdtempSync(join(tmpdir(), "lilo-encrypt-"));
   dirs.push(dir);
@@ -26,15 +29,18 @@ function plainInstall(): string {
   db.prepare("VACUUM INTO ?").run(join(dir, "backups", "lilo-2026-01-01.db"));
   db.close();
   writeFileSync(join(dir, "lilo.db.vectors"), "LILOVEC plain snapshot");
+  mkdirSync(join(dir, "analyses"));
+  writeFileSync(join(dir, "analyses", "20261101-100000.txt"), `Lilo — Außenblick\nSie erzählt vom ${PHRASE}.`);
+  writeFileSync(join(dir, "analyses", "20261102-100000.json"), JSON.stringify({ id: "20261102-100000", chunks: [`[10:00] ${PHRASE}`] }));
   return dir;
 }
 
-/** Notes in a database file: opened plain or with the key, whichever it is now. */
-function notesIn(file: string): number {
+/** Rows of a table in a database file: opened plain or with the key, whichever it is now. */
+function rowsIn(file: string, table = "notes"): number {
   const key = dbFileState(file) === "encrypted" ? dataKeyOf(KEY) : undefined;
   const db = openConnection(file, key, { fileMustExist: true });
   try {
-    return db.prepare("SELECT count(*) FROM notes").pluck().get() as number;
+    return db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   } finally {
     db.close();
   }
@@ -65,19 +71,25 @@ afterAll(() => {
  * no plain copy of her memory left behind.
  */
 describe("lilo encrypt killed at every step", () => {
-  const cases = [...CONVERSION_PHASES.map((phase) => ({ phase, file: "lilo.db" })), { phase: "replace", file: "lilo-2026-01-01.db" }];
+  // The analyses' phase is heard with their folder, every other with the file it converts.
+  const cases = [
+    ...CONVERSION_PHASES.map((phase) => ({ phase, file: phase === "analyses" ? "analyses" : "lilo.db" })),
+    { phase: "replace", file: "lilo-2026-01-01.db" },
+  ];
 
   it.each(cases)("loses nothing when killed at $phase of $file, and a run after it finishes", async ({ phase, file }) => {
     const dir = plainInstall();
     await killedAt(dir, phase, file);
     const files = [join(dir, "lilo.db"), join(dir, "backups", "lilo-2026-01-01.db")];
-    for (const f of files) expect(notesIn(f)).toBe(NOTES);
+    for (const f of files) expect(rowsIn(f)).toBe(NOTES);
 
     convertInstall(loadConfig({ LILO_DATA_DIR: dir, LILO_DATA_KEY: KEY }), { kind: "encrypt" }, { apply: true, clock: systemClock });
     for (const f of files) {
       expect(dbFileState(f)).toBe("encrypted");
-      expect(notesIn(f)).toBe(NOTES);
+      expect(rowsIn(f)).toBe(NOTES);
     }
+    expect(rowsIn(files[0]!, "analyses")).toBe(2);
+    expect(existsSync(join(dir, "analyses"))).toBe(false);
     expect(plainFindings(dir, PHRASE)).toEqual([]);
     expect(readdirSync(dir).filter((f) => f.endsWith(".converting") || f.includes(".vectors"))).toEqual([]);
     expect(existsSync(join(dir, "lilo.db.lock"))).toBe(false);

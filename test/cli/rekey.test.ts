@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,11 +13,11 @@ const NEW = "b1".repeat(32);
 
 describe("lilo rekey", () => {
   let dir: string;
-  const config = (key: string) => ({ dbPath: join(dir, "lilo.db"), dataDir: dir, dataKey: key });
-  const notes = (file: string, key: string) => {
+  const config = (key: string) => ({ dbPath: join(dir, "lilo.db"), dataDir: dir, analysis: { dir: join(dir, "analyses") }, dataKey: key });
+  const notes = (file: string, key: string, table = "notes") => {
     const db = openConnection(file, dataKeyOf(key), { fileMustExist: true });
     try {
-      return db.prepare("SELECT count(*) FROM notes").pluck().get();
+      return db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
     } finally {
       db.close();
     }
@@ -38,14 +38,23 @@ describe("lilo rekey", () => {
     const dry = convertInstall(config(OLD), { kind: "rekey", newKey: NEW }, { apply: false, clock: systemClock });
     expect(dry.map((i) => i.action)).toEqual(["convert", "convert"]);
     expect(notes(files[0]!, OLD)).toBe(1); // a dry run changes nothing
+    // An earlier Lilo's plain analysis file goes into the database (opened with the old key) before it is converted.
+    const analyses = join(dir, "analyses");
+    mkdirSync(analyses);
+    writeFileSync(join(analyses, "20261101-100000.txt"), "Bericht");
 
     convertInstall(config(OLD), { kind: "rekey", newKey: NEW }, { apply: true, clock: systemClock });
     for (const f of files) {
       expect(notes(f, NEW)).toBe(1);
       expect(() => notes(f, OLD)).toThrow(/LILO_DATA_KEY does not open/);
     }
-    // A second run (say, after a crash) finds everything done.
+    expect(notes(files[0]!, NEW, "analyses")).toBe(1);
+    expect(existsSync(analyses)).toBe(false);
+    // A second run (say, after a crash) finds everything done, and opens the database with the new key for a file left.
+    mkdirSync(analyses);
+    writeFileSync(join(analyses, "20261102-100000.txt"), "Bericht");
     expect(convertInstall(config(OLD), { kind: "rekey", newKey: NEW }, { apply: true, clock: systemClock }).map((i) => i.action)).toEqual(["done", "done"]);
+    expect(notes(files[0]!, NEW, "analyses")).toBe(2);
   });
 
   it("refuses a file that neither key opens, changing nothing", () => {

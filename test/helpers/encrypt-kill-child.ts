@@ -9,7 +9,7 @@ import { systemClock } from "../../core/foundation/ports/clock.ts";
 
 const [dir, phase, fileEnd] = process.argv.slice(2) as [string, string, string];
 // The few settings a conversion reads, without the whole configuration: the child starts fast.
-const config = { dbPath: `${dir}/lilo.db`, dataDir: dir, dataKey: process.env.LILO_DATA_KEY };
+const config = { dbPath: `${dir}/lilo.db`, dataDir: dir, analysis: { dir: `${dir}/analyses` }, dataKey: process.env.LILO_DATA_KEY };
 convertInstall(
   config,
   { kind: "encrypt" },

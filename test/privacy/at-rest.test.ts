@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -13,17 +13,21 @@ import { openConnection } from "../../core/foundation/store/db-open.ts";
 import { dataKeyOf } from "../../core/foundation/store/data-key.ts";
 
 const run = promisify(execFile);
+/** The analyst's instruction (`lilo analysis`), in either language. */
+const isAnalyst = (system: string | undefined) => /außenstehender Analyst|outside analyst/.test(system ?? "");
 const KEY = "9d".repeat(32);
 const PHRASE = "Quittengelee aus Wernigerode";
 
 /**
  * From outside, through the real bot and the real `lilo`: after a
- * conversation that mentions a distinctive phrase, a backup and an export,
+ * conversation that mentions a distinctive phrase, an analysis that quotes
+ * it, a backup and an export,
  * no file of the data folder, the backup or the export holds the phrase or
  * starts as a plain SQLite file; with the key the CLI shows the memory,
  * without it or with a wrong one the bot and `lilo status` refuse naming
  * LILO_DATA_KEY and leave the files as they were; a plain install converted
- * by `lilo encrypt --apply` passes the same scan with its rows intact.
+ * by `lilo encrypt --apply` passes the same scan with its rows intact, its
+ * saved analyses from an earlier Lilo's plain files included.
  */
 describe("memory at rest, seen from outside", () => {
   let dir: string;
@@ -64,7 +68,9 @@ describe("memory at rest, seen from outside", () => {
     dir = mkdtempSync(join(tmpdir(), "lilo-atrest-"));
     await createTinyModel(join(dir, "models"), "test/tiny-bert", { dim: 16 });
     fake = await startFakeAnthropic();
-    fake.replyAlways((b) => (isExtraction(b.system) ? '{"facts":[]}' : "Schön zu hören!"));
+    fake.replyAlways((b) =>
+      isExtraction(b.system) ? '{"facts":[]}' : isAnalyst(b.system) ? `Sie antwortet auf „Ich koche ${PHRASE}.“ freundlich.` : "Schön zu hören!",
+    );
   });
   afterAll(async () => {
     await fake.close();
@@ -74,6 +80,11 @@ describe("memory at rest, seen from outside", () => {
   it("leaves no readable trace of a conversation in the data folder, the backup or the export; refuses without the key or with another", async () => {
     const said = await talk(`Ich koche ${PHRASE}.`);
     expect(said.code).toBe(0);
+    // The saved analysis quotes the phrase: its report and its run's state are kept encrypted too.
+    const analysed = await lilo(["analysis", "run"]);
+    expect(analysed.code).toBe(0);
+    expect(analysed.stdout).toContain(`„Ich koche ${PHRASE}.“`);
+    expect(analysed.stdout).toContain("quotes: 1 verified, 0 not found");
     const exportFile = join(dir, "export.lilo");
     const [backup, exported] = await Promise.all([lilo(["backup"]), lilo(["export", "--messages", "--out", exportFile])]);
     expect([backup.code, exported.code]).toEqual([0, 0]);
@@ -101,7 +112,7 @@ describe("memory at rest, seen from outside", () => {
     expect(bot.code).not.toBe(0);
     expect(bot.output).toContain("LILO_DATA_KEY does not open");
     expect(folderHashes(join(dir, "data"))).toEqual(before);
-  }, 90_000); // two bot starts and five CLI runs, each a real process
+  }, 90_000); // two bot starts and six CLI runs, each a real process
 
   it("encrypts a plain install with lilo encrypt --apply: the same scan passes and every row is kept", async () => {
     const data = join(dir, "plain-data");
@@ -111,16 +122,23 @@ describe("memory at rest, seen from outside", () => {
     db.close();
     const backup = await lilo(["backup"], { LILO_DATA_DIR: data, LILO_DATA_KEY: "" });
     expect(backup.code).toBe(0);
+    // Saved analyses as an earlier Lilo kept them: a plain report and an unfinished run's state with the transcript.
+    const analyses = join(data, "analyses");
+    mkdirSync(analyses);
+    writeFileSync(join(analyses, "20261101-100000.txt"), `Lilo — Außenblick\nDatum: 2026-11-01 10:00\n\nSie erzählt vom ${PHRASE}.`);
+    writeFileSync(join(analyses, "20261102-100000.json"), JSON.stringify({ id: "20261102-100000", chunks: [`[10:00] ${PHRASE}`] }));
     expect(plainFindings(data, PHRASE).length).toBeGreaterThan(0);
 
     const applied = await lilo(["encrypt", "--apply"], { LILO_DATA_DIR: data });
     expect(applied.code).toBe(0);
     expect(plainFindings(data, PHRASE)).toEqual([]);
+    const report = await lilo(["analysis", "show", "20261101-100000"], { LILO_DATA_DIR: data });
+    expect(report.stdout).toContain(`Sie erzählt vom ${PHRASE}.`);
     const encrypted = openConnection(join(data, "lilo.db"), dataKeyOf(KEY), { readonly: true });
     expect(encrypted.prepare("SELECT count(*) FROM notes").pluck().get()).toBe(25);
     encrypted.close();
     const status = await lilo(["status"], { LILO_DATA_DIR: data });
     expect(status.code).toBe(0);
     expect(readFileSync(join(data, "lilo.db")).subarray(0, 15).toString("latin1")).not.toBe("SQLite format 3");
-  }, 60_000); // three CLI runs, each a real process
+  }, 60_000); // four CLI runs, each a real process
 });

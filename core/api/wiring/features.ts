@@ -81,7 +81,12 @@ export function backgroundFeatures(f: FeatureServices): BackgroundFeatures {
       maxTokens: config.modelCall.maxTokens,
       followups: { recentDays: config.topics.importRecentDays, followupDueDays: config.topics.followupDueDays, timeZone: config.timezone },
     }),
-    analysis: analysisApi({ db, models, settings, userNames: config.persona.userNames, markers }, config.analysis, persona, feature),
+    analysis: analysisApi(
+      { db, models, settings, analyses: f.stores.analyses, userNames: config.persona.userNames, markers },
+      config.analysis,
+      persona,
+      feature,
+    ),
     delivered: deliveredBookkeeping({
       persona,
       conversationPauseMinutes: config.memory.conversationPauseMinutes,

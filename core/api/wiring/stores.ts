@@ -18,6 +18,7 @@ import { WebTokensStore } from "../../foundation/store/web-tokens.ts";
 import { HistoryImports } from "../../foundation/store/history-imports.ts";
 import { RemindersStore } from "../../foundation/store/reminders.ts";
 import { DeviceKeysStore } from "../../foundation/store/device-keys.ts";
+import { AnalysesStore } from "../../foundation/store/analyses.ts";
 
 /** The stores the turn, the features and the use cases read and write. */
 export interface Stores {
@@ -42,6 +43,8 @@ export interface Stores {
   reminders: RemindersStore;
   /** The key stores of end-to-end encryption devices. */
   deviceKeys: DeviceKeysStore;
+  /** Saved analyses of the outside view. */
+  analyses: AnalysesStore;
 }
 
 /** Opens every store on `db`. */
@@ -62,5 +65,6 @@ export function openStores(db: Db): Stores {
     historyImports: new HistoryImports(db),
     reminders: new RemindersStore(db),
     deviceKeys: new DeviceKeysStore(db),
+    analyses: new AnalysesStore(db),
   };
 }

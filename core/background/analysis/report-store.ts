@@ -1,13 +1,12 @@
 /**
- * Saved analyses (docs/spec.md §10): a finished report is a text file `<id>.txt` in
- * the analyses directory; a running or failed one is a JSON state file
- * `<id>.json` next to it, written after every finished part, so a restart
- * resumes from the finished parts. The state file goes once the report is saved.
+ * Saved analyses (docs/spec.md §10), kept in the database: a running or
+ * failed run has its state (written after every finished part, so a restart
+ * resumes from the finished parts); a finished one has its report, which
+ * replaces the state.
  */
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../foundation/util/file-modes.ts";
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { z } from "zod";
+import type { Clock } from "../../foundation/ports/clock.ts";
+import type { AnalysesStore } from "../../foundation/store/analyses.ts";
 import { AnalysisError, NotFoundError } from "../../foundation/errors.ts";
 
 const stateBase = z.object({
@@ -45,66 +44,55 @@ export interface AnalysisListEntry {
   summary: string;
 }
 
-/** Files of the analyses directory. */
+/** Saved analyses in the database: reports and the states of unfinished runs. */
 export class ReportStore {
-  constructor(readonly dir: string) {}
+  constructor(
+    private readonly rows: AnalysesStore,
+    private readonly clock: Clock,
+  ) {}
 
-  /** A new id from the local start time, unique in the directory. */
+  /** A new id from the local start time, unique among the saved analyses. */
   newId(stamp: string): string {
     let id = stamp;
-    for (let n = 2; existsSync(this.path(id, "txt")) || existsSync(this.path(id, "json")); n++) id = `${stamp}-${n}`;
+    for (let n = 2; this.rows.has(id); n++) id = `${stamp}-${n}`;
     return id;
   }
 
   saveState(state: AnalysisState): void {
-    this.writeAtomic(this.path(state.id, "json"), JSON.stringify(state));
+    this.rows.saveState(state.id, JSON.stringify(state), this.now());
   }
 
   /** The state of an unfinished analysis; NotFoundError when there is none. */
   loadState(id: string): AnalysisState {
-    const file = this.path(id, "json");
-    if (!existsSync(file))
-      throw new NotFoundError(existsSync(this.path(id, "txt")) ? `analysis ${id} is finished; nothing to resume` : `no unfinished analysis ${id}`);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(file, "utf8"));
-    } catch (err) {
-      throw new AnalysisError(`the state file of analysis ${id} is damaged`, { cause: err });
-    }
-    const parsed = stateSchema.safeParse(raw);
-    if (!parsed.success) throw new AnalysisError(`the state file of analysis ${id} is damaged`, { cause: parsed.error });
-    return parsed.data;
+    const row = this.rows.get(id);
+    if (row?.report != null) throw new NotFoundError(`analysis ${id} is finished; nothing to resume`);
+    if (row?.state == null) throw new NotFoundError(`no unfinished analysis ${id}`);
+    return parseState(id, row.state);
   }
 
-  /** Saves the finished report and removes the state file. */
-  saveReport(id: string, text: string): string {
-    const file = this.path(id, "txt");
-    this.writeAtomic(file, text);
-    rmSync(this.path(id, "json"), { force: true });
-    return file;
+  /** Saves the finished report in place of the run's state. */
+  saveReport(id: string, text: string): void {
+    this.rows.saveReport(id, text, this.now());
   }
 
   /** The report text; NotFoundError when it does not exist (yet). */
   read(id: string): string {
-    const file = this.path(id, "txt");
-    if (!existsSync(file))
-      throw new NotFoundError(existsSync(this.path(id, "json")) ? `analysis ${id} is not finished (lilo analysis resume ${id})` : `no analysis ${id}`);
-    return readFileSync(file, "utf8");
+    const row = this.rows.get(id);
+    if (row?.report != null) return row.report;
+    throw new NotFoundError(row ? `analysis ${id} is not finished (lilo analysis resume ${id})` : `no analysis ${id}`);
   }
 
   /** Newest first: finished reports and unfinished runs. */
   list(): AnalysisListEntry[] {
-    if (!existsSync(this.dir)) return [];
     const entries: AnalysisListEntry[] = [];
-    for (const name of readdirSync(this.dir)) {
-      const id = name.replace(/\.(txt|json)$/, "");
-      if (name.endsWith(".txt")) entries.push({ id, status: "done", summary: reportSummary(readFileSync(join(this.dir, name), "utf8")) });
-      else if (name.endsWith(".json") && !existsSync(this.path(id, "txt"))) {
+    for (const { id, state, report } of this.rows.all()) {
+      if (report !== null) entries.push({ id, status: "done", summary: reportSummary(report) });
+      else if (state !== null) {
         let s: AnalysisState;
         try {
-          s = this.loadState(id);
+          s = parseState(id, state);
         } catch (err) {
-          // One damaged file must not hide the other analyses.
+          // One damaged state must not hide the other analyses.
           entries.push({ id, status: "failed", summary: err instanceof Error ? err.message : String(err) });
           continue;
         }
@@ -121,28 +109,25 @@ export class ReportStore {
 
   /** Deletes report and state; false when neither existed. */
   delete(id: string): boolean {
-    let any = false;
-    for (const ext of ["txt", "json"] as const) {
-      const file = this.path(id, ext);
-      if (existsSync(file)) {
-        rmSync(file);
-        any = true;
-      }
-    }
-    return any;
+    return this.rows.delete(id);
   }
 
-  private path(id: string, ext: "txt" | "json"): string {
-    // Ids come from the command line: never let one leave the directory.
-    if (!/^[\w-]+$/.test(id)) throw new NotFoundError(`no analysis ${id}`);
-    return join(this.dir, `${id}.${ext}`);
+  private now(): string {
+    return this.clock.now().toISOString();
   }
+}
 
-  private writeAtomic(file: string, text: string): void {
-    ensurePrivateDir(this.dir);
-    writeFileSync(`${file}.tmp`, text, { mode: PRIVATE_FILE_MODE });
-    renameSync(`${file}.tmp`, file);
+/** A stored state, checked; AnalysisError naming the analysis when it is damaged. */
+function parseState(id: string, text: string): AnalysisState {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new AnalysisError(`the state of analysis ${id} is damaged`, { cause: err });
   }
+  const parsed = stateSchema.safeParse(raw);
+  if (!parsed.success) throw new AnalysisError(`the state of analysis ${id} is damaged`, { cause: parsed.error });
+  return parsed.data;
 }
 
 /** Analyst, mode and size lines of a saved report, on one line. */

@@ -3,7 +3,7 @@
  * with "you see part i of n"; the state is saved after every finished part,
  * so a crash or restart loses at most the part in flight. Then one merge
  * call that sees only the partial reports (skipped with a single part,
- * whose answer already is the whole analysis), the quote check, the file.
+ * whose answer already is the whole analysis), the quote check, the saved report.
  */
 import type { LiloConfig } from "../../foundation/config/config.ts";
 import type { Persona } from "../../conversation/persona/persona.ts";
@@ -20,8 +20,6 @@ import { runningState, type AnalysisState, type ReportStore } from "./report-sto
 /** A finished analysis. */
 export interface AnalysisResult {
   id: string;
-  /** Path of the saved report. */
-  file: string;
   /** The analysis itself (the merge, or the single part's answer). */
   analysis: string;
   partials: string[];
@@ -85,6 +83,6 @@ export async function runAnalysis(
     selection: state.selection,
     size: sizeLabel(state.conversations, state.chars, total),
   };
-  const file = store.saveReport(state.id, formatReport(lang, deps.persona.name, header, analysis, quotes, partials));
-  return { id: state.id, file, analysis, partials, quotes, partsRun };
+  store.saveReport(state.id, formatReport(lang, deps.persona.name, header, analysis, quotes, partials));
+  return { id: state.id, analysis, partials, quotes, partsRun };
 }

@@ -177,7 +177,7 @@ export const rawConfigSchema = z.object({
     maxRetries: s(int(4), { env: "LILO_ANALYSIS_MAX_RETRIES", doc: "waits and retries on overload or a broken connection", group: "analysis" }),
     dir: s(opt(), {
       env: "LILO_ANALYSIS_DIR",
-      doc: "saved reports; unfinished runs keep a .json state here; default $LILO_DATA_DIR/analyses",
+      doc: "where an earlier Lilo kept saved analyses as files; they are moved into the database and removed at the next start or `lilo encrypt`; default $LILO_DATA_DIR/analyses",
       group: "analysis",
       example: "data/analyses",
     }),

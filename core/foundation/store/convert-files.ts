@@ -19,8 +19,12 @@ import type { Db } from "./db-type.ts";
  * on start) is removed once the database is converted.
  */
 
-/** The steps of one file, in order (the crash tests kill the process at each). */
-export const CONVERSION_PHASES = ["copy", "encrypt", "verify", "replace", "snapshot"] as const;
+/**
+ * The steps, in order (the crash tests kill the process at each): the removal of
+ * an earlier Lilo's plain analysis files once they are in the live database
+ * (heard with their folder), then each database file's steps, then the snapshot.
+ */
+export const CONVERSION_PHASES = ["analyses", "copy", "encrypt", "verify", "replace", "snapshot"] as const;
 export type ConversionPhase = (typeof CONVERSION_PHASES)[number];
 
 /** One database file and what a conversion does with it. */

@@ -294,4 +294,15 @@ ${["notes", "important", "thoughts", "diary"].map(memoryKeywordChanges).join("")
     PRIMARY KEY (store_name, object_store, key)
   ) WITHOUT ROWID;
   `,
+  /* Saved analyses (the outside view), inside the database so they are private, backed up and encrypted at rest
+     with everything else: per analysis its unfinished run's state (JSON, with the transcript parts) or its
+     finished report, which replaces the state. */ `
+  CREATE TABLE analyses (
+    id TEXT PRIMARY KEY,
+    state TEXT,
+    report TEXT,
+    updated_at TEXT NOT NULL,
+    CHECK (state IS NOT NULL OR report IS NOT NULL)
+  ) WITHOUT ROWID;
+  `,
 ];

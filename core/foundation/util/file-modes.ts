@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 /**
  * File modes of Lilo's data: everything she stores is private to the user
  * running her. Directories 0700, files (database, its WAL and shared-memory
- * files, backups, exports, analysis reports) 0600. Modes are set explicitly
+ * files, backups, exports) 0600. Modes are set explicitly
  * rather than through the umask, which a library must not change.
  */
 const PRIVATE_DIR_MODE = 0o700;

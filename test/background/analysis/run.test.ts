@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock, ProviderError, silentLogger } from "../../../core/index.ts";
 import { type AnalysisApi } from "../../../core/api/analysis-api.ts";
@@ -10,6 +8,7 @@ import { makeTestLilo, type TestLilo } from "../../helpers/test-lilo.ts";
 import { seedAnalysisChats, seedLongConversation } from "./seed-analysis.ts";
 import { openLiloDatabase, type Db } from "../../../core/foundation/store/db.ts";
 import { SettingsStore } from "../../../core/foundation/store/settings.ts";
+import { AnalysesStore } from "../../../core/foundation/store/analyses.ts";
 import { ProfileStore } from "../../../core/foundation/store/profile.ts";
 import { ModelRegistry } from "../../../core/foundation/models/registry.ts";
 import { createChatModel } from "../../../core/foundation/providers/model-factory.ts";
@@ -48,7 +47,15 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     const settings = new SettingsStore(sql);
     const models = new ModelRegistry(l.config, (spec) => createChatModel(spec, l.config), settings);
     api = analysisApi(
-      { db: sql, models, settings, userNames: l.config.persona.userNames, sleep: async (ms) => void waits.push(ms), markers: MARKERS },
+      {
+        db: sql,
+        models,
+        settings,
+        analyses: new AnalysesStore(sql),
+        userNames: l.config.persona.userNames,
+        sleep: async (ms) => void waits.push(ms),
+        markers: MARKERS,
+      },
       l.config.analysis,
       createPersona(l.config.persona),
       featureContext(l.config, { clock, logger: silentLogger, profile: new ProfileStore(sql) }),
@@ -95,8 +102,8 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
       { quote: "Ich auch, wie immer", verified: true },
       { quote: "Ich habe das so nie gesagt", verified: false },
     ]);
-    const text = readFileSync(r.file, "utf8");
-    expect(r.file).toBe(join(t.lilo.config.dataDir, "analyses", "20261202-150000.txt"));
+    expect(r.id).toBe("20261202-150000");
+    const text = api.show(r.id);
     expect(text.split("\n").slice(0, 6)).toEqual([
       "Lilo — Außenblick",
       "Datum: 2026-12-02 15:00",
@@ -118,7 +125,7 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     expect(fake.requests).toHaveLength(1);
     expect(lastContent(fake.requests[0]!)).toContain("Du siehst das ganze Material (Teil 1 von 1)");
     expect(r.analysis).toBe("Bericht ohne Zitate.");
-    expect(readFileSync(r.file, "utf8")).not.toContain("Anhang");
+    expect(api.show(r.id)).not.toContain("Anhang");
   });
 
   it("blueprint mode sends Lilo's own instruction with the explain-it task", async () => {
@@ -132,8 +139,8 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     expect(system).toContain("Erinnerungen (Notizen), ein Profil des Nutzers");
     expect(system).toContain("Am aufschlussreichsten sind die Stellen, die sich NICHT aus der Anweisung erklären lassen.");
     expect(r.analysis).toBe("Bericht ohne Zitate.");
-    expect(readFileSync(r.file, "utf8")).toContain("Modus: mit Bauplan");
-    expect(readFileSync(r.file, "utf8")).not.toContain("Anhang");
+    expect(api.show(r.id)).toContain("Modus: mit Bauplan");
+    expect(api.show(r.id)).not.toContain("Anhang");
   });
 
   it("uses edited questions from settings until reset", async () => {
@@ -175,8 +182,9 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     await expect(api.run({})).rejects.toBeInstanceOf(ProviderError);
     const [entry] = api.list();
     expect(entry).toMatchObject({ id: "20261202-150000", status: "failed", summary: expect.stringContaining("1/2 parts done") });
-    expect(existsSync(join(t.lilo.config.analysis.dir, "20261202-150000.json"))).toBe(true);
     expect(() => api.show(entry!.id)).toThrow(/not finished/);
+    // The finished part survives a restart: a Lilo opened anew on the same file lists the same unfinished run.
+    expect(t.lilo.analysis.list()).toEqual([entry]);
 
     const before = fake.requests.length;
     fake.replyAlways((b) => (lastContent(b).includes("Teil 2 von 2") ? "Teilbericht zwei." : "Zusammenführung."));
@@ -186,7 +194,8 @@ describe("analysis: run, merge, retries, quotes, resume, blueprint", () => {
     expect(lastContent(after[0]!)).toContain("Du siehst Teil 2 von 2");
     expect(lastContent(after[1]!)).toContain("=== Teilbericht 1 / 2 ===\nTeilbericht eins.");
     expect(r).toMatchObject({ partsRun: 1, partials: ["Teilbericht eins.", "Teilbericht zwei."], analysis: "Zusammenführung." });
-    expect(existsSync(join(t.lilo.config.analysis.dir, "20261202-150000.json"))).toBe(false);
+    expect(api.list()).toMatchObject([{ id: entry!.id, status: "done" }]);
+    await expect(api.resume(entry!.id)).rejects.toThrow(/finished; nothing to resume/);
     expect(api.show(entry!.id)).toContain("Zusammenführung.");
     expect(api.delete(entry!.id)).toBe(true);
     expect(api.list()).toEqual([]);
