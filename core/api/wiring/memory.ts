@@ -111,6 +111,7 @@ function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
   return new EmbeddedIndex(db, {
     ...(dataKey ? { dataKey } : {}),
     warn: (message) => logger.warn(message),
+    debug: (message) => logger.debug(message),
     graphMinSize: config.vector.graphMinSize,
     messageGraphMinSize: config.vector.messageGraphMinSize,
     residualBudgetMb: config.vector.residualMb,

@@ -43,6 +43,8 @@ export interface VectorIndexState {
   graphs: number;
   /** Searches answered through a graph since start (tests and the benchmark check that a large partition uses one). */
   graphSearches?: number;
+  /** Graphs built since start: a graph loaded from its saved file is not counted. */
+  graphBuilds?: number;
   /** Sequence number of the last change the copy applied, and the newest in SQLite. */
   lastApplied: number;
   lastInSqlite: number;

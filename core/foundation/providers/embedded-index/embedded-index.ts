@@ -22,6 +22,7 @@ import { dropSqliteVec, hasSqliteVecTables, modelMismatch, takeOverSqliteVec } f
 import { asIndexError } from "../index-errors.ts";
 import { rescore } from "./rescoring.ts";
 import { GraphUpkeep } from "./graph-upkeep.ts";
+import { graphFilesFor } from "./graph-files.ts";
 
 export type { EmbeddedIndexOptions } from "./options.ts";
 
@@ -82,7 +83,7 @@ export class EmbeddedIndex implements VectorIndex {
       persisted: (seq: number) => this.pruner.persisted(seq),
     };
     const key = this.snapshotPath && opts.dataKey ? snapshotKeyOf(opts.dataKey) : undefined;
-    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, opts, key) : undefined;
+    this.snapshots = this.snapshotPath ? new SnapshotStore(this.snapshotPath, source, opts, key, graphFilesFor(key, opts)) : undefined;
     this.pruner = new LogPruner(() => this.table, opts.keepLog ?? 10_000, this.snapshots); // a failure is raised by the next save
   }
 
@@ -199,6 +200,7 @@ export class EmbeddedIndex implements VectorIndex {
       partitions: this.parts.size,
       graphs: [...this.parts.values()].filter((p) => p.hasGraph).length,
       graphSearches: [...this.parts.values()].reduce((n, p) => n + p.graphSearches, 0),
+      graphBuilds: this.graphs.builds,
       residualBytes: [...this.parts.values()].reduce((n, p) => n + (p.hasResiduals ? p.residualBytes : 0), 0),
       lastApplied: this.lastSeq,
       lastInSqlite: table.lastSeq(),

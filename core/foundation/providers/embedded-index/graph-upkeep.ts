@@ -19,6 +19,8 @@ export interface GraphUpkeepSettings {
  * answering (by exact scan) meanwhile.
  */
 export class GraphUpkeep {
+  /** Graphs started since start; one loaded from its file is not built again (tests check that). */
+  builds = 0;
   private timer: NodeJS.Immediate | undefined;
   private readonly waiters: (() => void)[] = [];
 
@@ -34,6 +36,7 @@ export class GraphUpkeep {
     const min = p.store === "messages" ? this.settings.messageGraphMinSize : this.settings.graphMinSize;
     if (!p.hasGraph && !p.buildingGraph && p.count >= min) {
       p.startGraph();
+      this.builds++;
       if (this.settings.graphBuild === "inline") p.buildStep(Number.POSITIVE_INFINITY);
       else this.schedule();
     } else if ((p.hasGraph || p.buildingGraph) && p.count < min / 2) p.dropGraph();

@@ -3,17 +3,22 @@
  * measurements that chose them (`npm run bench`).
  */
 import type { SnapshotStoreOptions } from "./snapshot-store.ts";
+import type { GraphFilesOptions } from "./graph-files.ts";
 import type { DataKey } from "../../store/data-key.ts";
 
-export interface EmbeddedIndexOptions extends SnapshotStoreOptions {
+export interface EmbeddedIndexOptions extends SnapshotStoreOptions, GraphFilesOptions {
   /** Where the RAM copy is saved; default `<database file>.vectors`, none for an in-memory database; null = never. */
   snapshotPath?: string | null;
   /**
    * The key of an encrypted database: the snapshot and its log are sealed with a key derived from it (seal.ts).
-   * Without it, beside an encrypted database, no snapshot is kept (it would hold the vectors in plain).
+   * Without it, beside an encrypted database, no snapshot is kept (it would hold the vectors in plain). The graph
+   * files are sealed too when `graphScratchDir` is a folder in RAM (graph-files.ts).
    */
   dataKey?: DataKey;
-  /** Told why a snapshot on disk was not used (another key, altered, a plain leftover); the index is rebuilt from SQLite. */
+  /**
+   * Told why a snapshot on disk was not used (another key, altered, a plain leftover; the index is rebuilt from
+   * SQLite), or a graph file was not saved or not used (the graph is built again).
+   */
   warn?: (message: string) => void;
   /** A (user, store) with at least this many vectors is searched through an HNSW graph instead of an exact scan. */
   graphMinSize?: number;

@@ -41,6 +41,15 @@ export function snapshotKeyOf(key: DataKey): SnapshotKey {
   return { bytes: Buffer.from(hkdfSync("sha256", ikm, Buffer.alloc(0), "lilo vector snapshot v1", 32)) };
 }
 
+/**
+ * The key graph files are sealed with (graph-files.ts): derived from the
+ * snapshot key under a label of its own, so a graph and a snapshot never
+ * share a key even where their per-file salts would coincide.
+ */
+export function graphKeyOf(key: SnapshotKey): SnapshotKey {
+  return { bytes: Buffer.from(hkdfSync("sha256", key.bytes, Buffer.alloc(0), "lilo vector graph v1", 32)) };
+}
+
 /** One file's sealing: its own key from the snapshot key and the file's salt. */
 export class FileSeal {
   private readonly key: Buffer;

@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { open, rename, type FileHandle } from "node:fs/promises";
 import { crc32 } from "node:zlib";
 import { PRIVATE_FILE_MODE } from "../../util/file-modes.ts";
-import { tempPath } from "./snapshot.ts";
+import { tempPath } from "./temp-path.ts";
 import { FileSeal, type SnapshotKey } from "./seal.ts";
 
 const MAGIC = "LILOVLG1";

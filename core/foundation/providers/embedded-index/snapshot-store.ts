@@ -8,6 +8,7 @@ import { SerialIo } from "./serial-io.ts";
 import { LongestStep } from "./longest-step.ts";
 import { appendBatch, encodeBatch, logSeal, replayLog, startLog, type LoggedRow } from "./snapshot-log.ts";
 import type { FileSeal, SnapshotKey } from "./seal.ts";
+import { plainGraphFiles, type GraphFiles } from "./graph-files.ts";
 
 /** What the snapshot store reads from the index it saves. */
 interface SnapshotSource {
@@ -47,8 +48,9 @@ const DEFAULT_APPEND_ROWS = 1000;
  * is pruned only behind what is on disk. Loading reads the snapshot and
  * replays the log; whatever the files miss (a crash mid-write) the index
  * catches up from SQLite. With a key (beside an encrypted database) both
- * files are sealed (seal.ts) and no graph file is written: usearch writes
- * graphs in plain, and a start builds them again.
+ * files are sealed (seal.ts), and so are the graph files when there is a
+ * folder in RAM to seal them through (graph-files.ts); without one no graph
+ * file is written and a start builds the graphs again.
  */
 export class SnapshotStore {
   /** Bytes written to snapshot files since start (for `lilo doctor` and the benchmark). */
@@ -84,6 +86,7 @@ export class SnapshotStore {
     private readonly source: SnapshotSource,
     opts: SnapshotStoreOptions = {},
     private readonly key?: SnapshotKey,
+    private readonly graphs: GraphFiles = plainGraphFiles,
   ) {
     this.compactAt = opts.compactAtBytes ?? DEFAULT_COMPACT_AT;
     this.chunk = opts.snapshotChunkBytes ?? DEFAULT_CHUNK;
@@ -98,7 +101,7 @@ export class SnapshotStore {
   load(): { header: SnapshotHeader; partitions: Partition[]; lastSeq: number } | undefined {
     removeStaleTemps(this.path);
     this.closing = false;
-    const snap = loadSnapshot(this.path, this.key);
+    const snap = loadSnapshot(this.path, this.key, this.graphs);
     if (!snap) return undefined;
     const { header, partitions } = snap;
     const byKey = new Map(partitions.map((p) => [key(p.userId, p.store), p]));
@@ -171,7 +174,7 @@ export class SnapshotStore {
    */
   save(withGraphs = false): void {
     this.raise();
-    this.timed(() => this.saveNow(withGraphs && !this.key));
+    this.timed(() => this.saveNow(withGraphs && this.graphs.enabled));
   }
 
   private saveNow(withGraphs: boolean): void {
@@ -286,7 +289,7 @@ export class SnapshotStore {
     this.closing = true;
     this.clearAppendTimer();
     await this.io.drain();
-    if ((withGraphs && !this.key) || !this.baseId) this.save(withGraphs);
+    if ((withGraphs && this.graphs.enabled) || !this.baseId) this.save(withGraphs);
     await this.io.drain();
     if (this.baseId) this.appendSome(Number.POSITIVE_INFINITY); // every piece at once
     await this.io.drain();
@@ -318,7 +321,16 @@ export class SnapshotStore {
     // Everything up to lastSeq goes into the new snapshot; rows changed from here on are noted again.
     this.dirty = new Map();
     this.pending = undefined;
-    const w = new SnapshotWriter(this.path, { ...header(s), baseId: randomUUID() }, this.source.parts(), withGraphs, this.chunk, this.longestStep, this.key);
+    const w = new SnapshotWriter(
+      this.path,
+      { ...header(s), baseId: randomUUID() },
+      this.source.parts(),
+      withGraphs,
+      this.chunk,
+      this.longestStep,
+      this.key,
+      this.graphs,
+    );
     this.writer = w;
     this.io.run(
       async () => {

@@ -1,12 +1,14 @@
-import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { LongestStep } from "./longest-step.ts";
 import { Partition } from "./partition.ts";
-import { PRIVATE_FILE_MODE, makePrivate } from "../../util/file-modes.ts";
+import { PRIVATE_FILE_MODE } from "../../util/file-modes.ts";
 import { VectorIndexError } from "../../errors.ts";
 import { FileSeal, SALT_BYTES, type SnapshotKey } from "./seal.ts";
+import { alive } from "./pid-alive.ts";
+import { tempPath } from "./temp-path.ts";
+import { plainGraphFiles, type GraphFiles } from "./graph-files.ts";
 
 /** Version 1: per partition all row ids, then all int8 vectors (read for upgrades, no longer written). */
 const MAGIC_V1 = "LILOVIX1";
@@ -44,9 +46,9 @@ export interface SnapshotHeader {
  * removal moves the partition's last row into the freed slot, and when that
  * moves a row from the part not yet taken into the part already taken, the
  * row would be missed — such rows are written at the end. Graphs go to
- * their own files in usearch's format (only when asked for: usearch writes
- * them synchronously, so only on close; never when sealed: usearch writes
- * them in plain, and a start rebuilds them). Written to a temporary file,
+ * their own files (graph-files.ts: usearch's format, or sealed through a
+ * folder in RAM), only when asked for: usearch writes them synchronously, so
+ * only on close. Written to a temporary file,
  * fsynced, then renamed: a crash at any moment leaves the old snapshot or
  * the new one, never half of one.
  */
@@ -71,11 +73,12 @@ export class SnapshotWriter {
     private readonly chunkBytes: number,
     private readonly steps?: LongestStep,
     key?: SnapshotKey,
+    private readonly graphs: GraphFiles = plainGraphFiles,
   ) {
     this.seal = key ? FileSeal.create(key) : undefined;
     this.header = {
       ...header,
-      partitions: parts.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && !key && p.hasGraph })),
+      partitions: parts.map((p) => ({ userId: p.userId, store: p.store, count: p.count, graph: withGraphs && graphs.enabled && p.hasGraph })),
     };
     this.tmp = tempPath(path);
     parts.forEach((p, i) => (p.onMove = (rowId, from, to) => this.noteMove(i, rowId, from, to)));
@@ -170,9 +173,7 @@ export class SnapshotWriter {
   private saveGraphs(): void {
     this.parts.forEach((p, i) => {
       if (!this.header.partitions[i]!.graph) return;
-      const file = graphPath(this.path, i, this.header.baseId);
-      p.saveGraph(file);
-      makePrivate(file); // usearch writes with the default mode; the vectors are the user's
+      this.graphs.save(p, graphPath(this.path, i, this.header.baseId), { baseId: this.header.baseId, index: i, userId: p.userId, store: p.store });
     });
   }
 
@@ -245,12 +246,17 @@ function records(p: Partition, slot: number, n: number, out: Buffer, at: number)
 }
 
 /**
- * Reads a snapshot, unsealing it with `key` (seal.ts); undefined when there is
- * none. Throws on a damaged file, a sealed one without the key or with another,
- * and a plain one when a key is given (a leftover from before encryption):
- * the caller rebuilds, and the next snapshot replaces the file.
+ * Reads a snapshot, unsealing it with `key` (seal.ts), and its graphs through
+ * `graphs`; undefined when there is none. Throws on a damaged file, a sealed
+ * one without the key or with another, and a plain one when a key is given (a
+ * leftover from before encryption): the caller rebuilds, and the next snapshot
+ * replaces the file.
  */
-export function loadSnapshot(path: string, key?: SnapshotKey): { header: SnapshotHeader; partitions: Partition[]; bytes: number } | undefined {
+export function loadSnapshot(
+  path: string,
+  key?: SnapshotKey,
+  graphs: GraphFiles = plainGraphFiles,
+): { header: SnapshotHeader; partitions: Partition[]; bytes: number } | undefined {
   if (!existsSync(path)) return undefined;
   const raw = readFileSync(path);
   const isSealed = raw.subarray(0, MAGIC_SEALED.length).toString() === MAGIC_SEALED;
@@ -288,7 +294,7 @@ export function loadSnapshot(path: string, key?: SnapshotKey): { header: Snapsho
   // A graph that cannot be loaded is rebuilt by the index from the int8 vectors.
   header.partitions.forEach((h, i) => {
     const file = graphPath(path, i, header.baseId);
-    if (h.graph && existsSync(file)) partitions[i]!.loadGraph(file);
+    if (h.graph && existsSync(file)) graphs.load(partitions[i]!, file, { baseId: header.baseId, index: i, userId: h.userId, store: h.store });
   });
   return { header, partitions, bytes: raw.length };
 }
@@ -345,14 +351,6 @@ export async function otherGraphFiles(path: string, baseId: string | undefined):
     .map((f) => join(dirname(path), f));
 }
 
-/**
- * A temporary file name of this writer: the process id (so a start can clear
- * what a dead process left) and a random part (two indexes in one process).
- */
-export function tempPath(path: string): string {
-  return `${path}.${process.pid}-${randomUUID().slice(0, 8)}.tmp`;
-}
-
 /** Removes temporary snapshot files that processes no longer running left behind (a crash mid-write). */
 export function removeStaleTemps(path: string): void {
   const dir = dirname(path);
@@ -360,16 +358,6 @@ export function removeStaleTemps(path: string): void {
   for (const f of readdirSync(dir)) {
     const m = f.startsWith(prefix) ? /\.(\d+)-[0-9a-f]+\.tmp$/.exec(f) : null;
     if (m && !alive(Number(m[1]))) rmSync(join(dir, f), { force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
   }
 }
 
