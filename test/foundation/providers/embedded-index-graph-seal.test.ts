@@ -165,7 +165,7 @@ describe("EmbeddedIndex graphs sealed beside an encrypted database", () => {
   });
 
   it("leaves no plain graph after `lilo encrypt --apply`, and no graph sealed with the old key after `lilo rekey --apply`", async () => {
-    const config = (key: string) => ({ dbPath: file, dataDir: dir, dataKey: key });
+    const config = (key: string) => ({ dbPath: file, dataDir: dir, dataKey: key, analysis: { dir: join(dir, "analyses") } });
     await fill({}, null);
     expect(graphFiles()).toHaveLength(1);
     convertInstall(config(KEY_TEXT), { kind: "encrypt" }, { apply: true, clock: systemClock });
