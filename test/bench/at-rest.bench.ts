@@ -7,8 +7,9 @@
  *   BENCH_AT_REST_NOTES notes (default 100,000);
  * - the same with BENCH_AT_REST_MESSAGES messages in the chat log (default
  *   100,000) beside 1,000 notes;
- * - start-up: opening the database until the vector index is ready (from its
- *   snapshot, sealed with a key derived from the data key when encrypted);
+ * - start-up, BENCH_AT_REST_STARTS times each (default 7): opening the
+ *   database until the vector index is ready (from its snapshot, sealed with
+ *   a key derived from the data key when encrypted);
  * - `lilo backup` of a database of BENCH_AT_REST_DB_MB (default 1,024 MB).
  */
 import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -25,7 +26,7 @@ import { memoryTable } from "../helpers/memory-table.ts";
 
 const USER = "bench";
 const ROUNDS = 100;
-const STARTS = 7;
+const STARTS = Number(process.env.BENCH_AT_REST_STARTS ?? 7);
 const BACKUPS = 3;
 const KEY = "b7".repeat(32);
 const key = () => dataKeyOf(KEY);
