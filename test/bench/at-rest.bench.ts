@@ -212,6 +212,8 @@ export async function runAtRestBench(embedder: Embedder): Promise<void> {
     async (installs) => {
       const turns = await pairedTurns(installs, embedder);
       row(`chat-log turn p95, ${messages.toLocaleString("en")} messages + 1,000 notes`, turns, (xs) => pct(xs, 95), p50s(turns));
+      // Closed after the turns, each index saved its message graph (from LILO_MESSAGE_GRAPH_MIN_SIZE messages), sealed when encrypted.
+      row(`start-up median, the same install with its graphs`, await pairedStarts(installs, embedder), median);
     },
   );
 
