@@ -114,6 +114,15 @@ describe("EmbeddedIndex snapshot sealed beside an encrypted database", () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it("rebuilds from SQLite with a warning when the sealed snapshot was cut off", async () => {
+    await fill();
+    const bytes = readFileSync(`${file}.vectors`);
+    writeFileSync(`${file}.vectors`, bytes.subarray(0, bytes.length - 10));
+    const { from, warnings } = await reopened();
+    expect(from).toBe("sqlite");
+    expect(warnings).toEqual([expect.stringMatching(/lilo\.db\.vectors is truncated/)]);
+  });
+
   it("replaces a plain snapshot left beside an encrypted database with a sealed one", async () => {
     await fill({}, true); // as an unencrypted install wrote it
     const plain = snapshotFiles()[0]!;

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
 import { open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { LongestStep } from "./longest-step.ts";
@@ -210,29 +210,54 @@ function recordAad(index: number, last: boolean): Buffer {
 }
 
 /**
- * The plain records of a sealed snapshot, in order. Throws when the key is another, a
- * record was altered, moved or dropped, or the file ends before its last record.
+ * The plain records of the sealed snapshot open as `fd`, in order, each read
+ * and opened only when the reader reaches it: no copy of the whole file is
+ * held beside the vectors taken from it, and the sealed bytes pass through
+ * one reused buffer. Throws when the key is another, a record was altered,
+ * moved or dropped, or the file ends before its last record.
  */
-function unseal(path: string, buf: Buffer, key: SnapshotKey | undefined): Buffer[] {
+function* unsealed(path: string, fd: number, size: number, key: SnapshotKey | undefined): Generator<Buffer, void, undefined> {
   if (!key) throw new VectorIndexError(`${path} is sealed and no data key is configured`);
   let off = MAGIC_SEALED.length + SALT_BYTES;
-  if (off > buf.length) throw new VectorIndexError(`${path} is truncated`);
-  const seal = FileSeal.of(key, buf.subarray(MAGIC_SEALED.length, off));
-  const plain: Buffer[] = [];
+  if (off > size) throw new VectorIndexError(`${path} is truncated`);
+  const seal = FileSeal.of(key, readAt(fd, Buffer.allocUnsafe(SALT_BYTES), SALT_BYTES, MAGIC_SEALED.length));
+  const length = Buffer.allocUnsafe(4);
+  let sealed = Buffer.allocUnsafe(0);
   for (let i = 0; ; i++) {
-    if (off + 4 > buf.length) throw new VectorIndexError(`${path} is truncated`);
-    const end = off + 4 + buf.readUInt32LE(off);
-    if (end > buf.length) throw new VectorIndexError(`${path} is truncated`);
-    const record = buf.subarray(off + 4, end);
+    if (off + 4 > size) throw new VectorIndexError(`${path} is truncated`);
+    const n = readAt(fd, length, 4, off).readUInt32LE(0);
+    const end = off + 4 + n;
+    if (end > size) throw new VectorIndexError(`${path} is truncated`);
+    if (sealed.length < n) sealed = Buffer.allocUnsafe(n);
+    readAt(fd, sealed, n, off + 4);
     off = end;
-    const last = off === buf.length;
+    const last = off === size;
+    let plain: Buffer;
     try {
-      plain.push(seal.open(record, recordAad(i, last)));
+      plain = seal.open(sealed.subarray(0, n), recordAad(i, last));
     } catch (err) {
       throw new VectorIndexError(`${path} does not open with the data key (another key, or the file was altered or cut off)`, { cause: err });
     }
-    if (last) return plain;
+    yield plain;
+    if (last) return;
   }
+}
+
+/** Reads `n` bytes at `at` into `buf`; the buffer, filled. */
+function readAt(fd: number, buf: Buffer, n: number, at: number): Buffer {
+  for (let got = 0; got < n;) {
+    const r = readSync(fd, buf, got, n - got, at + got);
+    if (r === 0) throw new VectorIndexError(`the vector snapshot ended early`);
+    got += r;
+  }
+  return buf;
+}
+
+/** A snapshot read back: its header, its partitions and the file's size. */
+interface LoadedSnapshot {
+  header: SnapshotHeader;
+  partitions: Partition[];
+  bytes: number;
 }
 
 /** Copies `n` records of a partition from `slot` on (float64 row id + int8 vector each) into `out` at `at`; returns the end. */
@@ -252,18 +277,26 @@ function records(p: Partition, slot: number, n: number, out: Buffer, at: number)
  * leftover from before encryption): the caller rebuilds, and the next snapshot
  * replaces the file.
  */
-export function loadSnapshot(
-  path: string,
-  key?: SnapshotKey,
-  graphs: GraphFiles = plainGraphFiles,
-): { header: SnapshotHeader; partitions: Partition[]; bytes: number } | undefined {
+export function loadSnapshot(path: string, key?: SnapshotKey, graphs: GraphFiles = plainGraphFiles): LoadedSnapshot | undefined {
   if (!existsSync(path)) return undefined;
-  const raw = readFileSync(path);
-  const isSealed = raw.subarray(0, MAGIC_SEALED.length).toString() === MAGIC_SEALED;
+  const fd = openSync(path, "r");
+  try {
+    return readSnapshot(path, fd, key, graphs);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readSnapshot(path: string, fd: number, key: SnapshotKey | undefined, graphs: GraphFiles): LoadedSnapshot {
+  const size = fstatSync(fd).size;
+  const head = readAt(fd, Buffer.alloc(MAGIC_SEALED.length), Math.min(MAGIC_SEALED.length, size), 0);
+  const isSealed = head.toString() === MAGIC_SEALED;
   if (key && !isSealed) throw new VectorIndexError(`${path} is not sealed, and the database is encrypted`);
   // A sealed file is read a record at a time without joining them: each record holds whole rows (SnapshotWriter).
-  const pieces = isSealed ? unseal(path, raw, key) : [raw];
-  const buf = pieces[0]!;
+  const pieces = isSealed ? unsealed(path, fd, size, key) : [readAt(fd, Buffer.allocUnsafe(size), size, 0)].values();
+  const first = pieces.next();
+  if (first.done) throw new Error(`${path} is truncated`);
+  const buf = first.value;
   const magic = buf.subarray(0, MAGIC_V2.length).toString();
   if (magic !== MAGIC_V1 && magic !== MAGIC_V2) throw new Error(`${path} is not a Lilo vector snapshot`);
   const len = buf.readUInt32LE(MAGIC_V2.length);
@@ -271,8 +304,8 @@ export function loadSnapshot(
   const header = JSON.parse(buf.subarray(off, off + len).toString()) as SnapshotHeader;
   off += len;
   const d = header.dimension;
-  if (magic === MAGIC_V1) return { header, partitions: readV1(path, header, buf, off), bytes: raw.length };
-  const at = new Cursor(path, pieces, off);
+  if (magic === MAGIC_V1) return { header, partitions: readV1(path, header, buf, off), bytes: size };
+  const at = new Cursor(path, buf, pieces, off);
   const partitions = header.partitions.map((h) => {
     const ids = new Float64Array(h.count);
     const data = new Int8Array(h.count * d);
@@ -296,7 +329,9 @@ export function loadSnapshot(
     const file = graphPath(path, i, header.baseId);
     if (h.graph && existsSync(file)) graphs.load(partitions[i]!, file, { baseId: header.baseId, index: i, userId: h.userId, store: h.store });
   });
-  return { header, partitions, bytes: raw.length };
+  // Every record after the last row is opened too: a sealed file is used only when all of it is as written.
+  for (let r = pieces.next(); !r.done; r = pieces.next());
+  return { header, partitions, bytes: size };
 }
 
 /** Version 1's partitions (every row id, then every vector, per partition) from `off` of the whole file. */
@@ -316,21 +351,21 @@ function readV1(path: string, header: SnapshotHeader, buf: Buffer, off: number):
 
 /** Reads a version 2 file's rows from pieces that each hold whole records (a sealed file's records, or the whole plain file). */
 class Cursor {
-  private i = 0;
-
   constructor(
     private readonly path: string,
-    private readonly pieces: Buffer[],
+    private piece: Buffer | undefined,
+    private readonly pieces: Iterator<Buffer, void>,
     private off: number,
   ) {}
 
   /** The piece holding the next `n` bytes and where they start in it; throws when the file ends first. */
   take(n: number): [Buffer, number] {
-    while (this.i < this.pieces.length && this.off >= this.pieces[this.i]!.length) {
-      this.i++;
+    while (this.piece && this.off >= this.piece.length) {
+      const next = this.pieces.next();
+      this.piece = next.done ? undefined : next.value;
       this.off = 0;
     }
-    const piece = this.pieces[this.i];
+    const piece = this.piece;
     if (!piece || this.off + n > piece.length) throw new Error(`${this.path} is truncated`);
     const at = this.off;
     this.off += n;
