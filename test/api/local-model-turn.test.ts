@@ -37,6 +37,8 @@ describe("a Lilo whose chat model is her own local model", () => {
       LILO_LOCAL_THREADS: "1",
       LILO_LOCAL_GPU: "off",
       LILO_LOCAL_OFFLINE: "true",
+      // The same draws on every run: whether noise answers a turn with nothing at all is not left to chance.
+      LILO_LOCAL_SEED: "1",
     };
     const config = loadConfig({ LILO_DATA_DIR: dir, ...env });
     // The engine the Lilo builds from these variables, held here to look inside.

@@ -36,4 +36,10 @@ export const localSettings = z.object({
     doc: "the model leaves memory after this many minutes without a request; the next one loads it again",
     group: "local-model",
   }),
+  seed: s(z.coerce.number().int().min(0).optional(), {
+    env: "LILO_LOCAL_SEED",
+    doc: "a number makes her own model's answers repeatable: the n-th request since start samples with seed + n; unset, every answer is drawn afresh",
+    group: "local-model",
+    example: "42",
+  }),
 });

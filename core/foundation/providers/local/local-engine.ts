@@ -14,6 +14,8 @@ export interface LocalEngineOptions {
   contextTokens: number;
   /** A model unused this long is unloaded (its memory returned); the next request loads it again. */
   idleMs: number;
+  /** Sampling seed of the first request; each later one takes the next number, so a retry is not the same draw again. */
+  seed?: number;
   logger: Logger;
   /** Runs `fn` after `ms` without keeping the process alive; tests pass their own. */
   schedule?: (ms: number, fn: () => void) => { cancel(): void };
@@ -50,18 +52,20 @@ export class LocalEngine {
   private idleTimer: { cancel(): void } | undefined;
   private closed = false;
   private answered = 0;
+  private started = 0;
 
   constructor(private readonly opts: LocalEngineOptions) {}
 
-  /** Runs `fn` with the model of `path` loaded, after every request queued before it. */
-  run<T>(path: string, fn: (m: LoadedModel) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /** Runs `fn` with the model of `path` loaded, after every request queued before it; `seed` is this request's, when one is configured. */
+  run<T>(path: string, fn: (m: LoadedModel, seed: number | undefined) => Promise<T>, signal?: AbortSignal): Promise<T> {
     this.idleTimer?.cancel();
     this.idleTimer = undefined;
     return this.queue
       .push(async () => {
         if (this.closed) throw new ProviderError("The local model was shut down with Lilo.", { provider: "local", retryable: false });
         signal?.throwIfAborted();
-        const result = await fn(await this.modelFor(path));
+        const seed = this.opts.seed === undefined ? undefined : this.opts.seed + this.started++;
+        const result = await fn(await this.modelFor(path), seed);
         this.answered++;
         return result;
       })

@@ -43,16 +43,21 @@ export class LocalChatModel implements ChatModel {
   async complete(req: ChatRequest): Promise<ChatResponse> {
     const path = await this.opts.file();
     const lane: Lane = laneOf(req);
-    return this.opts.engine.run(path, (m) => this.generate(m, m.chats[lane], req), req.signal);
+    return this.opts.engine.run(path, (m, seed) => this.generate(m, m.chats[lane], req, seed), req.signal);
   }
 
-  private async generate(m: LoadedModel, chat: LlamaChat, req: ChatRequest): Promise<ChatResponse> {
+  private async generate(m: LoadedModel, chat: LlamaChat, req: ChatRequest, seed: number | undefined): Promise<ChatResponse> {
     const functions = this.functionsFor(chat, req);
     const schema = !functions && req.schema ? zodToGrammarSchema(req.schema) : undefined;
     const grammar = functions ? undefined : schema ? await m.grammar(schema) : req.json ? await m.grammar("json") : undefined;
     const history = toChatHistory(req);
     const maxTokens = req.maxTokens ?? this.opts.maxTokens;
-    const options = { maxTokens, temperature: req.temperature ?? 0.7, ...(req.signal ? { signal: req.signal } : {}) };
+    const options = {
+      maxTokens,
+      temperature: req.temperature ?? 0.7,
+      ...(seed !== undefined ? { seed } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+    };
     const meter = chat.sequence.tokenMeter.getState();
     try {
       // The token callback hands on the text as the CPU writes it; a grammar-bound (JSON) answer is never shown in pieces.

@@ -12,6 +12,8 @@ export interface LocalConfig extends ModelFolder {
   threads: number;
   contextTokens: number;
   idleMinutes: number;
+  /** LILO_LOCAL_SEED: repeatable sampling; unset, every answer is drawn afresh. */
+  seed?: number | undefined;
 }
 
 /** What a LocalModels may be given besides its configuration. */
@@ -65,6 +67,7 @@ export class LocalModels {
       threads: this.config.threads || defaultThreads(),
       contextTokens: this.config.contextTokens,
       idleMs: this.config.idleMinutes * 60_000,
+      ...(this.config.seed !== undefined ? { seed: this.config.seed } : {}),
       logger: this.logger,
       ...(this.options.schedule ? { schedule: this.options.schedule } : {}),
     });

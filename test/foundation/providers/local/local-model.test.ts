@@ -99,6 +99,21 @@ describe("local model on the real llama.cpp", () => {
     expect(engine.isLoaded).toBe(true);
   });
 
+  it("LILO_LOCAL_SEED: the same seed draws the same words at a high temperature, and the next request draws anew", async () => {
+    const seeded = () => new LocalModels({ ...config(dir), seed: 42 }, 768, silentLogger);
+    const a = seeded();
+    const b = seeded();
+    try {
+      const warm: ChatRequest = { ...hello, temperature: 0.9 };
+      const first = await a.chatModel(file).complete(warm);
+      expect(first.usage!.outputTokens).toBeGreaterThan(1);
+      expect((await b.chatModel(file).complete(warm)).text).toBe(first.text);
+      expect((await a.chatModel(file).complete(warm)).text).not.toBe(first.text);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it("refuses native tools with a 400 naming tools when the chat template has no function calling (the tool loop then uses markers)", async () => {
     const err = await model
       .complete({
