@@ -7,7 +7,7 @@ import { type VectorIndexState } from "../../core/internal.ts";
 /** One line on the embedded index's derived copy. */
 function indexLine(s: VectorIndexState): string {
   return (
-    `index: ${s.entries} entries in ${s.partitions} partitions (${s.graphs} with a graph${s.residualBytes ? `, ${(s.residualBytes / 2 ** 20).toFixed(1)} MB of residuals for rescoring in RAM` : ""}), ` +
+    `index: ${s.entries} entries in ${s.partitions} partitions (${s.graphs} with a graph${s.graphsWaiting ? `, ${s.graphsWaiting} more saved, loaded just after a start` : ""}${s.residualBytes ? `, ${(s.residualBytes / 2 ** 20).toFixed(1)} MB of residuals for rescoring in RAM` : ""}), ` +
     `${s.vectorsInSqlite} vectors in SQLite; ` +
     `last change applied ${s.lastApplied} of ${s.lastInSqlite}` +
     (s.loadedFrom ? `; loaded from ${s.loadedFrom === "snapshot" ? "the snapshot" : "SQLite (rebuilt)"}` : "") +

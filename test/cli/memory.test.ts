@@ -8,6 +8,7 @@ import { makeTestLilo, TEST_DATA_KEY } from "../helpers/test-lilo.ts";
 import { cliDatabase, runCli } from "../helpers/cli.ts";
 import { ProfileStore } from "../../core/foundation/store/profile.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
+import { EmbeddedIndex } from "../../core/foundation/providers/embedded-index/embedded-index.ts";
 
 const DIM = 64;
 
@@ -205,6 +206,23 @@ describe("lilo doctor and the embedded index's saved copy", () => {
     const report = JSON.parse(again.out);
     expect(report).toMatchObject({ rows: 2, vectors: 2, index: { entries: 2, vectorsInSqlite: 2 } });
     expect(report.index.rebuildNeeded).toBeUndefined();
+  });
+});
+
+describe("lilo doctor right after a start", () => {
+  const w = cliDatabase({ LILO_DATA_KEY: "" });
+  const open = (): Lilo => createLilo(w.t.lilo.config, { embedder: w.t.embedder, db: w.db, clock: w.t.lilo.clock });
+
+  it("counts a saved graph that is not loaded yet apart from the graphs in use", async () => {
+    await w.t.lilo.close();
+    // A store large enough for a graph at this size, built at once and saved with the snapshot on close.
+    const index = new EmbeddedIndex(w.db, { graphMinSize: 20, graphBuild: "inline" });
+    const before = createLilo(w.t.lilo.config, { embedder: w.t.embedder, db: w.db, vectorIndex: index });
+    for (let i = 0; i < 25; i++) await before.memory.add({ text: `Notiz Nummer ${i}`, userId: "owner" });
+    await before.close();
+    await index.close();
+    const r = await runCli(open, ["doctor"]);
+    expect(r.out).toMatch(/index: 25 entries in 1 partitions \(0 with a graph, 1 more saved, loaded just after a start[,)]/);
   });
 });
 

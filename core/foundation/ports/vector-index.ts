@@ -41,6 +41,8 @@ export interface VectorIndexState {
   vectorsInSqlite: number;
   partitions: number;
   graphs: number;
+  /** Saved graphs not loaded yet: they are read in the background after start, searches scan exactly meanwhile. */
+  graphsWaiting?: number;
   /** Searches answered through a graph since start (tests and the benchmark check that a large partition uses one). */
   graphSearches?: number;
   /** Graphs built since start: a graph loaded from its saved file is not counted. */

@@ -75,6 +75,7 @@ export class EmbeddedIndex implements VectorIndex {
         graphChunk: opts.graphChunk ?? GRAPH_CHUNK,
         residualBudget: (opts.residualBudgetMb ?? DEFAULT_RESIDUAL_BUDGET_MB) * 2 ** 20,
       },
+      opts.warn,
     );
     const source = {
       parts: () => [...this.parts.values()],
@@ -199,6 +200,7 @@ export class EmbeddedIndex implements VectorIndex {
       vectorsInSqlite,
       partitions: this.parts.size,
       graphs: [...this.parts.values()].filter((p) => p.hasGraph).length,
+      graphsWaiting: [...this.parts.values()].filter((p) => p.graphPending).length,
       graphSearches: [...this.parts.values()].reduce((n, p) => n + p.graphSearches, 0),
       graphBuilds: this.graphs.builds,
       residualBytes: [...this.parts.values()].reduce((n, p) => n + (p.hasResiduals ? p.residualBytes : 0), 0),
@@ -228,6 +230,8 @@ export class EmbeddedIndex implements VectorIndex {
     this.unsaved = 0;
     const snapshots = this.snapshots;
     if (!snapshots) return;
+    // A new snapshot replaces the old one's graph files: those not loaded yet are read first.
+    this.graphs.settleAll();
     // Graphs (hundreds of MB, written by usearch on this thread) only with a whole snapshot; changes otherwise go to its log.
     const full = withGraphs && [...this.parts.values()].some((p) => p.hasGraph);
     this.run(() => snapshots.save(full), "save the vector snapshot");
@@ -360,6 +364,7 @@ export class EmbeddedIndex implements VectorIndex {
   }
 
   private apply(store: IndexStore, rowId: number, userId: string, vector: Float32Array | undefined): void {
+    this.graphs.settleAll();
     this.snapshots?.touch(userId, store, rowId);
     if (vector) {
       const p = this.partition(userId, store);
@@ -375,6 +380,11 @@ export class EmbeddedIndex implements VectorIndex {
   /** Resolves once no graph is being built and no residual copy filled (benchmark, tests). */
   graphsBuilt(): Promise<void> {
     return this.graphs.built();
+  }
+
+  /** Resolves once no saved graph waits to be loaded; residual copies may still be filling (benchmark). */
+  async graphsLoaded(): Promise<void> {
+    while ([...this.parts.values()].some((p) => p.graphPending)) await new Promise((resolve) => setImmediate(resolve));
   }
 
   private afterChanges(n: number): void {

@@ -16,23 +16,38 @@ export interface GraphUpkeepSettings {
  * Decides for each partition whether it has a graph and a residual copy, and
  * builds them: at once (`inline`) or a chunk at a time between other work,
  * since a graph over 500k vectors takes minutes and the bot must keep
- * answering (by exact scan) meanwhile.
+ * answering (by exact scan) meanwhile. Graphs saved with the snapshot are
+ * loaded the same way, one partition per turn of the event loop after the
+ * start, so the index answers (by exact scan) before they are read; the
+ * first change to the index loads every one still waiting, so a change
+ * never meets a graph that misses it.
  */
 export class GraphUpkeep {
   /** Graphs started since start; one loaded from its file is not built again (tests check that). */
   builds = 0;
   private timer: NodeJS.Immediate | undefined;
   private readonly waiters: (() => void)[] = [];
+  /** Whether a partition may still wait for its saved graph (spares every change a look at each partition). */
+  private savedWaiting = false;
 
   constructor(
     private readonly parts: () => Iterable<Partition>,
     /** The float vectors of `ids` in `p`'s store, for its residual copy. */
     private readonly floats: (p: Partition, ids: number[]) => Map<number, Float32Array>,
     private readonly settings: GraphUpkeepSettings,
+    /** Told why a saved graph could not be loaded (it is built again). */
+    private readonly warn?: (message: string) => void,
   ) {}
 
   /** Starts a graph at the threshold, drops it well below (no flapping); with a graph, residuals while they fit the budget. */
   fit(p: Partition): void {
+    if (p.graphPending) {
+      if (this.settings.graphBuild === "inline") return this.settle(p);
+      // Its saved graph is read later; the residual copy is kept as for a graph in use.
+      this.savedWaiting = true;
+      this.fitResiduals(p);
+      return this.schedule();
+    }
     const min = p.store === "messages" ? this.settings.messageGraphMinSize : this.settings.graphMinSize;
     if (!p.hasGraph && !p.buildingGraph && p.count >= min) {
       p.startGraph();
@@ -44,7 +59,24 @@ export class GraphUpkeep {
     else p.dropResiduals();
   }
 
-  /** Resolves once no graph is being built and no residual copy filled (benchmark, tests). */
+  /** Loads every saved graph still waiting, now (before a change to the index). */
+  settleAll(): void {
+    if (!this.savedWaiting) return;
+    this.savedWaiting = false;
+    for (const p of this.parts()) if (p.graphPending) this.settle(p);
+  }
+
+  /** Loads `p`'s saved graph, then fits it as any other; one that cannot be loaded is built again. */
+  private settle(p: Partition): void {
+    try {
+      p.settleGraph();
+    } catch (err) {
+      this.warn?.(`A saved vector graph (${p.store}) could not be loaded (${(err as Error).message}); it is built again`);
+    }
+    this.fit(p);
+  }
+
+  /** Resolves once no graph is being loaded or built and no residual copy filled (benchmark, tests). */
   built(): Promise<void> {
     if (!this.pending().length) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -72,17 +104,21 @@ export class GraphUpkeep {
   }
 
   private pending(): Partition[] {
-    return [...this.parts()].filter((p) => p.buildingGraph || p.residualsPending);
+    return [...this.parts()].filter((p) => p.graphPending || p.buildingGraph || p.residualsPending);
   }
 
   private schedule(): void {
     if (this.timer) return;
     this.timer = setImmediate(() => {
       this.timer = undefined;
-      for (const p of this.pending()) {
-        if (p.buildingGraph) p.buildStep(this.settings.graphChunk);
-        else this.fill(p, RESIDUAL_CHUNK);
-      }
+      const waiting = this.pending();
+      const saved = waiting.find((p) => p.graphPending);
+      if (saved) this.settle(saved);
+      else
+        for (const p of waiting) {
+          if (p.buildingGraph) p.buildStep(this.settings.graphChunk);
+          else this.fill(p, RESIDUAL_CHUNK);
+        }
       if (this.pending().length) this.schedule();
       else {
         // Not saved here: usearch writes a graph synchronously (a stall of seconds at millions); close() saves it.

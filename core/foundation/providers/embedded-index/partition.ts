@@ -41,6 +41,8 @@ export class Partition {
   private readonly slots = new Map<number, number>();
   private graph: Index | undefined;
   private building: { graph: Index; cursor: number } | undefined;
+  /** A saved graph not loaded yet: searches scan exactly until `settleGraph` loads it. */
+  private savedGraph: (() => boolean) | undefined;
   /** What the int8 codes lost, for rescoring in RAM (large partitions only: see residuals.ts). */
   private residuals: Residuals | undefined;
 
@@ -94,6 +96,27 @@ export class Partition {
 
   get hasGraph(): boolean {
     return this.graph !== undefined;
+  }
+
+  /**
+   * Notes a saved graph to load later, so the index is ready before its
+   * graphs are read (hundreds of MB); `load` gives the partition its graph
+   * and says whether it did.
+   */
+  deferGraph(load: () => boolean): void {
+    this.savedGraph = load;
+  }
+
+  /** True while a saved graph waits to be loaded. */
+  get graphPending(): boolean {
+    return this.savedGraph !== undefined;
+  }
+
+  /** Loads the saved graph noted by `deferGraph`, once; true when the partition has a graph afterwards. */
+  settleGraph(): boolean {
+    const load = this.savedGraph;
+    this.savedGraph = undefined;
+    return load ? load() && this.hasGraph : this.hasGraph;
   }
 
   /** Inserts or replaces the vector of a row. */
@@ -281,6 +304,7 @@ export class Partition {
   dropGraph(): void {
     this.graph = undefined;
     this.building = undefined;
+    this.savedGraph = undefined;
   }
 
   /** Saves the graph (usearch's own format) so a start need not rebuild it. */

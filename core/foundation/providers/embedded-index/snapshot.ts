@@ -324,10 +324,12 @@ function readSnapshot(path: string, fd: number, key: SnapshotKey | undefined, gr
     const [b, o] = at.take(12 + d);
     partitions[b.readUInt32LE(o)]?.putInt8(b.readDoubleLE(o + 4), new Int8Array(b.buffer, b.byteOffset + o + 12, d));
   }
-  // A graph that cannot be loaded is rebuilt by the index from the int8 vectors.
+  // Graphs are loaded after the start (the index's graph upkeep); one that cannot be is rebuilt from the int8 vectors.
   header.partitions.forEach((h, i) => {
     const file = graphPath(path, i, header.baseId);
-    if (h.graph && existsSync(file)) graphs.load(partitions[i]!, file, { baseId: header.baseId, index: i, userId: h.userId, store: h.store });
+    const p = partitions[i]!;
+    if (h.graph && existsSync(file))
+      p.deferGraph(() => existsSync(file) && graphs.load(p, file, { baseId: header.baseId, index: i, userId: h.userId, store: h.store }));
   });
   // Every record after the last row is opened too: a sealed file is used only when all of it is as written.
   for (let r = pieces.next(); !r.done; r = pieces.next());
