@@ -123,64 +123,65 @@ async function pairedTurns(installs: Install[], embedder: Embedder): Promise<num
     await index.graphsBuilt(); // graphs are loaded or built in the background after a start
     for (let w = 1; w <= 5; w++) await lilo.preview({ userId: USER, text: queries[w]! });
   }
-  const out = installs.map(() => [] as number[]);
-  for (let r = 0; r < ROUNDS; r++) {
-    // Alternate which goes first, so neither always follows the other's cache misses.
-    for (const i of r % 2 ? [1, 0] : [0, 1]) {
-      const t = performance.now();
-      await opened[i]!.lilo.preview({ userId: USER, text: queries[r]! });
-      out[i]!.push(performance.now() - t);
-    }
-  }
+  const rounds = opened.map(() => 0);
+  const out = await paired(installs, ROUNDS, async (i) => {
+    const t = performance.now();
+    await opened[i]!.lilo.preview({ userId: USER, text: queries[rounds[i]!++]! });
+    return performance.now() - t;
+  });
   for (const o of opened) await o.close();
   return out;
 }
 
-/** Start-ups until the saved graphs are loaded too (they follow the start in the background), one of each in turn. */
-async function pairedGraphLoads(installs: Install[], embedder: Embedder): Promise<number[][]> {
+/**
+ * `n` rounds of `run` on each install, one of each in turn (which goes first
+ * alternates, so neither always follows the other's cache misses); `run`
+ * returns the milliseconds it timed. Each install's milliseconds.
+ */
+async function paired(installs: Install[], n: number, run: (i: number) => Promise<number>): Promise<number[][]> {
   const out = installs.map(() => [] as number[]);
-  for (let r = 0; r < STARTS; r++) {
-    for (const i of r % 2 ? [1, 0] : [0, 1]) {
-      const t = performance.now();
-      const o = openInstall(installs[i]!, embedder);
-      await o.lilo.warmUp();
-      await o.index.graphsLoaded();
-      out[i]!.push(performance.now() - t);
-      const { graphs, graphBuilds } = o.index.copyState();
-      if (!graphs || graphBuilds) throw new Error(`the saved graph was not loaded (graphs ${graphs}, built ${graphBuilds})`);
-      await o.close();
-    }
-  }
+  for (let r = 0; r < n; r++) for (const i of r % 2 ? [1, 0] : [0, 1]) out[i]!.push(await run(i));
   return out;
 }
 
-/** Start-ups (open, vector index ready), one of each in turn. */
-async function pairedStarts(installs: Install[], embedder: Embedder): Promise<number[][]> {
-  const out = installs.map(() => [] as number[]);
-  for (let r = 0; r < STARTS; r++) {
-    for (const i of r % 2 ? [1, 0] : [0, 1]) {
-      const t = performance.now();
-      const lilo = createLilo(loadConfig(installs[i]!.env), { embedder, chatModel: unusedModel });
-      await lilo.warmUp();
-      out[i]!.push(performance.now() - t);
-      await lilo.close();
-    }
-  }
-  return out;
+/** Start-ups until the saved graphs are loaded too (they follow the start in the background). */
+function pairedGraphLoads(installs: Install[], embedder: Embedder): Promise<number[][]> {
+  return paired(installs, STARTS, async (i) => {
+    const t = performance.now();
+    const o = openInstall(installs[i]!, embedder);
+    await o.lilo.warmUp();
+    await o.index.graphsLoaded();
+    const ms = performance.now() - t;
+    // Fewer messages than LILO_MESSAGE_GRAPH_MIN_SIZE keep no graph; one built here would mean the saved one was not used.
+    const { graphBuilds } = o.index.copyState();
+    if (graphBuilds) throw new Error(`a saved graph was built again instead of loaded (${graphBuilds})`);
+    await o.close();
+    return ms;
+  });
 }
 
-/** `lilo backup` runs, one of each in turn; each backup is removed after it is timed. */
+/** Start-ups (open, vector index ready). */
+function pairedStarts(installs: Install[], embedder: Embedder): Promise<number[][]> {
+  return paired(installs, STARTS, async (i) => {
+    const t = performance.now();
+    const lilo = createLilo(loadConfig(installs[i]!.env), { embedder, chatModel: unusedModel });
+    await lilo.warmUp();
+    const ms = performance.now() - t;
+    await lilo.close();
+    return ms;
+  });
+}
+
+/** `lilo backup` runs; each backup is removed after it is timed. */
 async function pairedBackups(installs: Install[], embedder: Embedder): Promise<number[][]> {
   const lilos = installs.map((inst) => createLilo(loadConfig(inst.env), { embedder, chatModel: unusedModel }));
-  const out = installs.map(() => [] as number[]);
-  for (let r = 0; r < BACKUPS; r++) {
-    for (const i of r % 2 ? [1, 0] : [0, 1]) {
-      const t = performance.now();
-      const file = await lilos[i]!.backup.create();
-      out[i]!.push(performance.now() - t);
-      rmSync(file);
-    }
-  }
+  const out = await paired(installs, BACKUPS, async (i) => {
+    const t = performance.now();
+    const file = await lilos[i]!.backup.create();
+    const ms = performance.now() - t;
+    rmSync(file);
+    return ms;
+  });
   for (const lilo of lilos) await lilo.close();
   return out;
 }
