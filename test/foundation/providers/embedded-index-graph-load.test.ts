@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import type { VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { indexFiles } from "../../helpers/index-files.ts";
 
 const EMB = "emb-test";
 const DIM = 16;
@@ -22,28 +19,16 @@ const note = (rowId: number): VectorRecord => ({ store: "notes", rowId, userId: 
  * before then leaves its file for the next start.
  */
 describe("EmbeddedIndex: saved graphs loaded after the start", () => {
-  let dir: string;
-  let file: string;
-  const dbs: Db[] = [];
-  const open = (opts: EmbeddedIndexOptions = {}) => {
-    const db = openDatabase(file);
-    dbs.push(db);
-    return new EmbeddedIndex(db, { graphMinSize: 100, ...opts });
-  };
+  const files = indexFiles("lilo-graph-load-");
+  const open = (opts: EmbeddedIndexOptions = {}) => new EmbeddedIndex(files.db(), { graphMinSize: 100, ...opts });
   const top = async (index: EmbeddedIndex, id: number) => (await index.search({ vector: vecOf(id), store: "notes", userId: "u1", k: 1 }))[0]?.rowId;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "lilo-graph-load-"));
-    file = join(dir, "lilo.db");
     const a = open({ graphBuild: "inline" });
     await a.init(DIM, EMB);
     await a.upsert(Array.from({ length: ROWS }, (_, i) => note(i + 1)));
     expect(a.copyState().graphs).toBe(1);
     await a.close(); // the graph is saved with the snapshot
-  });
-  afterEach(() => {
-    for (const db of dbs.splice(0)) if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("answers right after the start by exact scan, then through the saved graph, never building it", async () => {

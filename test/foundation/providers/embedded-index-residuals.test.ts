@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import type { IndexStore, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
 import { VectorTable } from "../../../core/foundation/store/vectors/vector-table.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { indexFiles } from "../../helpers/index-files.ts";
 import { cosine as cos } from "../../../core/foundation/util/vector.ts";
 
 const EMB = "emb-test";
@@ -33,14 +30,8 @@ const truth = (vectors: Map<number, Float32Array>, q: Float32Array, k: number) =
 const spyFloats = () => vi.spyOn(VectorTable.prototype, "floats");
 
 describe("EmbeddedIndex: a large partition rescores its candidates in RAM (residuals)", () => {
-  let dir: string;
-  let file: string;
-  const dbs: Db[] = [];
-  const open = (opts: EmbeddedIndexOptions = {}) => {
-    const db = openDatabase(file);
-    dbs.push(db);
-    return new EmbeddedIndex(db, { messageGraphMinSize: 200, ...opts });
-  };
+  const files = indexFiles("lilo-residuals-");
+  const open = (opts: EmbeddedIndexOptions = {}) => new EmbeddedIndex(files.db(), { messageGraphMinSize: 200, ...opts });
   let floatReads: ReturnType<typeof spyFloats>;
   const vectors = new Map<number, Float32Array>();
   const queries = [3, 77, 150, 299, 1234, 98765].map((s) => vecOf(s * 7919));
@@ -61,8 +52,6 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
   }
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "lilo-residuals-"));
-    file = join(dir, "lilo.db");
     vectors.clear();
     for (let id = 1; id <= N; id++) vectors.set(id, vecOf(id));
     const a = open({ graphBuild: "inline" });
@@ -73,8 +62,6 @@ describe("EmbeddedIndex: a large partition rescores its candidates in RAM (resid
   });
   afterEach(() => {
     floatReads.mockRestore();
-    for (const db of dbs.splice(0)) if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("reads float vectors only below the graph threshold, ranking the same either way", async () => {

@@ -1,10 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EmbeddedIndex, type EmbeddedIndexOptions } from "../../../core/foundation/providers/embedded-index/embedded-index.ts";
 import type { IndexStore, VectorKey, VectorRecord } from "../../../core/foundation/ports/vector-index.ts";
-import { openDatabase, type Db } from "../../../core/foundation/store/db.ts";
+import { indexFiles } from "../../helpers/index-files.ts";
 
 const EMB = "emb-test";
 const DIM = 8;
@@ -23,23 +22,11 @@ const note = (rowId: number, userId = "u1"): VectorRecord => ({ store: "notes", 
 const sorted = (keys: VectorKey<IndexStore>[]) => keys.map((k) => `${k.store}/${k.userId}/${k.rowId}`).sort();
 
 describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
-  let dir: string;
-  let file: string;
-  const dbs: Db[] = [];
+  const files = indexFiles("lilo-emb-");
   const open = (opts: EmbeddedIndexOptions = {}) => {
-    const db = openDatabase(file);
-    dbs.push(db);
+    const db = files.db();
     return { sql: db, index: new EmbeddedIndex(db, opts) };
   };
-
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "lilo-emb-"));
-    file = join(dir, "lilo.db");
-  });
-  afterEach(() => {
-    for (const db of dbs.splice(0)) if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it("keeps the RAM copy across a restart, last change included", async () => {
     const a = open();
@@ -47,7 +34,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     await a.index.upsert([note(1), note(2), note(3, "u2")]);
     await a.index.delete([{ store: "notes", rowId: 2, userId: "u1" }]);
     await a.index.close();
-    expect(existsSync(`${file}.vectors`)).toBe(true);
+    expect(existsSync(`${files.file}.vectors`)).toBe(true);
     const b = open();
     await b.index.init(DIM, EMB);
     expect(sorted(await b.index.keys())).toEqual(["notes/u1/1", "notes/u2/3"]);
@@ -108,7 +95,7 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     await a.index.init(DIM, EMB);
     await a.index.upsert([note(1), note(2)]);
     await a.index.close();
-    writeFileSync(`${file}.vectors`, "garbage");
+    writeFileSync(`${files.file}.vectors`, "garbage");
     const b = open();
     await b.index.init(DIM, EMB);
     expect(sorted(await b.index.keys())).toEqual(["notes/u1/1", "notes/u1/2"]);
@@ -144,9 +131,9 @@ describe("EmbeddedIndex: snapshot, catch-up, other processes", () => {
     await b.index.init(DIM, EMB);
     expect(b.index.copyState().graphs).toBe(1); // loaded with the snapshot
     // Graph files are named after their snapshot: a graph is never loaded for another snapshot's partition.
-    const graphs = readdirSync(dirname(file)).filter((f) => /\.vectors\.[0-9a-f-]{36}\.graph\d+$/.test(f));
+    const graphs = readdirSync(dirname(files.file)).filter((f) => /\.vectors\.[0-9a-f-]{36}\.graph\d+$/.test(f));
     expect(graphs.length).toBe(1);
-    for (const f of [`${file}.vectors`, ...graphs.map((g) => join(dirname(file), g))]) expect(statSync(f).mode & 0o077).toBe(0);
+    for (const f of [`${files.file}.vectors`, ...graphs.map((g) => join(dirname(files.file), g))]) expect(statSync(f).mode & 0o077).toBe(0);
     await b.index.delete(Array.from({ length: 11 }, (_, i) => ({ store: "notes" as const, rowId: i + 1, userId: "u1" })));
     expect(b.index.copyState().graphs).toBe(0);
     expect((await b.index.search({ vector: vecOf(15), store: "notes", userId: "u1", k: 1 }))[0]?.rowId).toBe(15);
