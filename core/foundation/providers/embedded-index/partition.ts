@@ -42,7 +42,7 @@ export class Partition {
   private graph: Index | undefined;
   private building: { graph: Index; cursor: number } | undefined;
   /** A saved graph not loaded yet: searches scan exactly until `settleGraph` loads it. */
-  private savedGraph: (() => boolean) | undefined;
+  private savedGraph: (() => void) | undefined;
   /** What the int8 codes lost, for rescoring in RAM (large partitions only: see residuals.ts). */
   private residuals: Residuals | undefined;
 
@@ -101,9 +101,9 @@ export class Partition {
   /**
    * Notes a saved graph to load later, so the index is ready before its
    * graphs are read (hundreds of MB); `load` gives the partition its graph
-   * and says whether it did.
+   * when the file fits it.
    */
-  deferGraph(load: () => boolean): void {
+  deferGraph(load: () => void): void {
     this.savedGraph = load;
   }
 
@@ -112,11 +112,11 @@ export class Partition {
     return this.savedGraph !== undefined;
   }
 
-  /** Loads the saved graph noted by `deferGraph`, once; true when the partition has a graph afterwards. */
-  settleGraph(): boolean {
+  /** Loads the saved graph noted by `deferGraph`, once. */
+  settleGraph(): void {
     const load = this.savedGraph;
     this.savedGraph = undefined;
-    return load ? load() && this.hasGraph : this.hasGraph;
+    load?.();
   }
 
   /** Inserts or replaces the vector of a row. */

@@ -329,7 +329,9 @@ function readSnapshot(path: string, fd: number, key: SnapshotKey | undefined, gr
     const file = graphPath(path, i, header.baseId);
     const p = partitions[i]!;
     if (h.graph && existsSync(file))
-      p.deferGraph(() => existsSync(file) && graphs.load(p, file, { baseId: header.baseId, index: i, userId: h.userId, store: h.store }));
+      p.deferGraph(() => {
+        if (existsSync(file)) graphs.load(p, file, { baseId: header.baseId, index: i, userId: h.userId, store: h.store });
+      });
   });
   // Every record after the last row is opened too: a sealed file is used only when all of it is as written.
   for (let r = pieces.next(); !r.done; r = pieces.next());
