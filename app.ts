@@ -64,6 +64,8 @@ export async function runApp(ports: LiloPorts = {}, terminal: SetupStreams | und
     lilo = createLilo(config, {
       logger,
       backgroundCheckpoints: true,
+      // Saved graphs and residual copies are read once the chats are connected (`lilo.started()` below).
+      holdIndexUpkeep: true,
       ...localModelsWithBar(config, logger),
       ...(metrics ? { metrics: metrics.port } : {}),
       ...ports,
@@ -196,6 +198,8 @@ async function serve(lilo: Lilo, logger: Logger, out: { sink: { write: (line: st
       return undefined;
     });
   }
+  // Everything runs: the index's background work (saved graphs, residual copies; searches scan exactly until then) may begin.
+  lilo.started();
   // Every part that takes work stops taking it at once; what is running gets the grace time (adapters/service/shutdown.ts).
   const stopAll = async (running: RunningAdapter[]) => {
     health?.stopping();

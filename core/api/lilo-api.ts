@@ -187,6 +187,8 @@ export interface Lilo {
    * is no failure: recall goes by words until it is there.
    */
   warmUp(): Promise<void>;
+  /** The start is over (chats connected): the index's background work held by `holdIndexUpkeep` begins. */
+  started(): void;
   /** Waits until background work (extraction, checks) is done. */
   idle(): Promise<void>;
   /**

@@ -43,6 +43,11 @@ export interface LiloPorts {
    * short runs keep SQLite's default). Ended by `close`.
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * The vector index's background work (saved graphs loaded, residual copies filled) waits for `lilo.started()`:
+   * the bot's start, until its chats are connected, does not share the CPU with it. Searches meanwhile scan exactly.
+   */
+  holdIndexUpkeep?: boolean;
   /** Extra turn middleware, run in order after the built-in checks, before the model call. */
   steps?: TurnMiddleware[];
   /** The markers understood everywhere (chat, tools, greeting, diary, reflection; default: all of Lilo's; `MARKERS.with(...)` adds one). */

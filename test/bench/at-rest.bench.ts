@@ -7,10 +7,13 @@
  *   BENCH_AT_REST_NOTES notes (default 100,000);
  * - the same with BENCH_AT_REST_MESSAGES messages in the chat log (default
  *   100,000) beside 1,000 notes;
- * - start-up, BENCH_AT_REST_STARTS times each (default 7): opening the
+ * - start-up, BENCH_AT_REST_STARTS times each (default 21): opening the
  *   database until the vector index is ready (from its snapshot, sealed with
  *   a key derived from the data key when encrypted); for the chat-log
  *   install also until its saved graphs are loaded, just after the start;
+ * - the whole start of the bot over each install (bot-start.ts: the real
+ *   process, spawned until its health server answers),
+ *   BENCH_AT_REST_BOT_STARTS times each (default 9);
  * - `lilo backup` of a database of BENCH_AT_REST_DB_MB (default 1,024 MB).
  */
 import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -24,10 +27,12 @@ import { openDatabase, openLiloDatabase } from "../../core/foundation/store/db.t
 import { dataKeyOf } from "../../core/foundation/store/data-key.ts";
 import { convertFile } from "../../core/foundation/store/convert-files.ts";
 import { memoryTable } from "../helpers/memory-table.ts";
+import { botStarts } from "./bot-start.ts";
 
 const USER = "bench";
 const ROUNDS = 100;
-const STARTS = Number(process.env.BENCH_AT_REST_STARTS ?? 7);
+const STARTS = Number(process.env.BENCH_AT_REST_STARTS ?? 21);
+const BOT_STARTS = Number(process.env.BENCH_AT_REST_BOT_STARTS ?? 9);
 const BACKUPS = 3;
 const KEY = "b7".repeat(32);
 const key = () => dataKeyOf(KEY);
@@ -172,6 +177,24 @@ function pairedStarts(installs: Install[], embedder: Embedder): Promise<number[]
   });
 }
 
+/** Whole starts of the bot process over each install; undefined when the benchmark's embedder is not the hash one the bot entry uses. */
+async function pairedBotStarts(installs: Install[], embedder: Embedder): Promise<number[][] | undefined> {
+  const hash = /^hash-(\d+)$/.exec(embedder.id);
+  if (!hash) return undefined;
+  const bot = await botStarts(Number(hash[1]));
+  try {
+    return await paired(installs, BOT_STARTS, (i) => bot.start(installs[i]!.env));
+  } finally {
+    await bot.close();
+  }
+}
+
+function botRow(starts: number[][] | undefined): void {
+  const label = `  the whole bot (spawned until all of it runs)`;
+  if (starts) row(label, starts, median);
+  else console.log(`${label}: not measured, the bot entry embeds by hashing and these installs hold another model's vectors`);
+}
+
 /** `lilo backup` runs; each backup is removed after it is timed. */
 async function pairedBackups(installs: Install[], embedder: Embedder): Promise<number[][]> {
   const lilos = installs.map((inst) => createLilo(loadConfig(inst.env), { embedder, chatModel: unusedModel }));
@@ -226,6 +249,7 @@ export async function runAtRestBench(embedder: Embedder): Promise<void> {
       const turns = await pairedTurns(installs, embedder);
       row(`turn memory work p95, ${notes.toLocaleString("en")} notes (${size})`, turns, (xs) => pct(xs, 95), p50s(turns));
       row(`start-up median (open, index ready)`, await pairedStarts(installs, embedder), median);
+      botRow(await pairedBotStarts(installs, embedder));
     },
   );
 
@@ -240,6 +264,7 @@ export async function runAtRestBench(embedder: Embedder): Promise<void> {
       // Closed after the turns, each index saved its message graph (from LILO_MESSAGE_GRAPH_MIN_SIZE messages), sealed when encrypted.
       row(`start-up median, the same install with its graphs`, await pairedStarts(installs, embedder), median);
       row(`  its saved graphs in use (loaded after the start)`, await pairedGraphLoads(installs, embedder), median);
+      botRow(await pairedBotStarts(installs, embedder));
     },
   );
 

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer } from "node:net";
 import { CrashWorld, TG_CHAT, tokens, until, type Proc } from "./world.ts";
 import { parsePrometheus, total } from "../helpers/prometheus-text.ts";
-
-/** A port nothing listens on now, for the bot's health server. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "../helpers/free-port.ts";
 
 /**
  * The real bot process (app.ts) stopped with SIGTERM while the fake model

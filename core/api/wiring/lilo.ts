@@ -164,6 +164,7 @@ export function assembleLilo(p: LiloParts): Lilo {
     warmUp: async () => {
       if (await memory.canEmbed()) await memory.init();
     },
+    started: () => remembering.index.startUpkeep?.(),
     idle: () => background.idle(),
     health: p.health.health,
     cancelModelCalls: () => p.modelling.gate.cancel(),

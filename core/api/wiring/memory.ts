@@ -40,7 +40,7 @@ export interface Remembering extends ChatRecallWiring {
 /** Builds memory and the chat-log search from the configuration and the ports. */
 export function wireMemory(
   base: Base,
-  ports: Pick<LiloPorts, "embedder" | "vectorIndex" | "tuning" | "reranker" | "lexicon">,
+  ports: Pick<LiloPorts, "embedder" | "vectorIndex" | "tuning" | "reranker" | "lexicon" | "holdIndexUpkeep">,
   stores: { settings: SettingsStore; jobs: JobsStore },
 ): Remembering {
   const { config, db, clock, logger } = base;
@@ -55,7 +55,7 @@ export function wireMemory(
     folder: `${config.embedding.localDir}/${embedder.id}`,
     behind: { mark: () => markIndexBehind(stores.jobs, clock.now().toISOString()), pending: () => reindexPending(stores.jobs) },
   });
-  const index = ports.vectorIndex ?? defaultIndex(config, db, logger);
+  const index = ports.vectorIndex ?? defaultIndex(config, db, logger, ports.holdIndexUpkeep ?? false);
   const memoryKeywords = memoryKeywordIndex(config, db, logger);
   const memory = new Memory(db, embedder, index, clock, {
     keywords: memoryKeywords,
@@ -92,7 +92,7 @@ export function wireMemory(
 }
 
 /** The configured vector index: Qdrant when set up, otherwise the embedded index on SQLite's vectors. */
-function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
+function defaultIndex(config: LiloConfig, db: Db, logger: Logger, holdUpkeep: boolean): VectorIndex {
   if (config.vector.backend === "qdrant" && config.vector.qdrantUrl) {
     const options = {
       url: config.vector.qdrantUrl,
@@ -115,5 +115,6 @@ function defaultIndex(config: LiloConfig, db: Db, logger: Logger): VectorIndex {
     graphMinSize: config.vector.graphMinSize,
     messageGraphMinSize: config.vector.messageGraphMinSize,
     residualBudgetMb: config.vector.residualMb,
+    holdUpkeep,
   });
 }

@@ -89,4 +89,6 @@ export interface VectorIndex {
   copyState?(): VectorIndexState;
   /** Rebuilds the derived copy from the vectors in SQLite, without re-embedding (embedded index only). */
   reloadCopy?(): Promise<void>;
+  /** Begins background work held until the start is over (embedded index created with `holdUpkeep`). */
+  startUpkeep?(): void;
 }

@@ -56,6 +56,18 @@ describe("EmbeddedIndex: saved graphs loaded after the start", () => {
     await b.close();
   });
 
+  it("holds the saved graph back while the start holds the upkeep, and loads it once told the start is over", async () => {
+    const b = open({ holdUpkeep: true });
+    await b.init(DIM, EMB);
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(b.copyState()).toMatchObject({ graphs: 0, graphsWaiting: 1 });
+    expect(await top(b, 150)).toBe(150);
+    b.startUpkeep();
+    await b.graphsBuilt();
+    expect(b.copyState()).toMatchObject({ graphs: 1, graphsWaiting: 0, graphBuilds: 0 });
+    await b.close();
+  });
+
   it("leaves the saved graph for the next start when closed before it was loaded", async () => {
     const b = open();
     await b.init(DIM, EMB);

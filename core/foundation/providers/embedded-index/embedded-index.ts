@@ -76,7 +76,9 @@ export class EmbeddedIndex implements VectorIndex {
         residualBudget: (opts.residualBudgetMb ?? DEFAULT_RESIDUAL_BUDGET_MB) * 2 ** 20,
       },
       opts.warn,
+      opts.debug,
     );
+    if (opts.holdUpkeep) this.graphs.hold();
     const source = {
       parts: () => [...this.parts.values()],
       part: (userId: string, store: string) => this.parts.get(partKey(userId, store)),
@@ -211,6 +213,11 @@ export class EmbeddedIndex implements VectorIndex {
       ...(this.snapshots ? { snapshotBytesWritten: this.snapshots.bytesWritten } : {}),
       rebuildNeeded,
     };
+  }
+
+  /** Begins the background work held by the `holdUpkeep` option (a no-op otherwise). */
+  startUpkeep(): void {
+    this.graphs.release();
   }
 
   /** Rebuilds the RAM copy from the float vectors in SQLite and saves it (`lilo doctor --apply`). */

@@ -29,6 +29,9 @@ export class GraphUpkeep {
   private readonly waiters: (() => void)[] = [];
   /** Whether a partition may still wait for its saved graph (spares every change a look at each partition). */
   private savedWaiting = false;
+  /** Held: background work waits for `release` (the bot's start takes the CPU first); `wanted` remembers that some waits. */
+  private held = false;
+  private wanted = false;
 
   constructor(
     private readonly parts: () => Iterable<Partition>,
@@ -37,6 +40,8 @@ export class GraphUpkeep {
     private readonly settings: GraphUpkeepSettings,
     /** Told why a saved graph could not be loaded (it is built again). */
     private readonly warn?: (message: string) => void,
+    /** Told when a saved graph is in use. */
+    private readonly debug?: (message: string) => void,
   ) {}
 
   /** Starts a graph at the threshold, drops it well below (no flapping); with a graph, residuals while they fit the budget. */
@@ -70,6 +75,7 @@ export class GraphUpkeep {
   private settle(p: Partition): void {
     try {
       p.settleGraph();
+      if (p.hasGraph) this.debug?.(`The saved vector graph of a ${p.store} partition is in use (${p.count} vectors)`);
     } catch (err) {
       this.warn?.(`A saved vector graph (${p.store}) could not be loaded (${(err as Error).message}); it is built again`);
     }
@@ -80,6 +86,20 @@ export class GraphUpkeep {
   built(): Promise<void> {
     if (!this.pending().length) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Background work waits until `release`; what must happen before a change (`settleAll`) still does. */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Begins the background work held since `hold`. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    const wanted = this.wanted;
+    this.wanted = false;
+    if (wanted) this.schedule();
   }
 
   /** Stops the background work and releases whoever waits for it. */
@@ -109,6 +129,10 @@ export class GraphUpkeep {
 
   private schedule(): void {
     if (this.timer) return;
+    if (this.held) {
+      this.wanted = true;
+      return;
+    }
     this.timer = setImmediate(() => {
       this.timer = undefined;
       const waiting = this.pending();

@@ -37,6 +37,11 @@ export interface EmbeddedIndexOptions extends SnapshotStoreOptions, GraphFilesOp
   /** Vectors per background build step. */
   graphChunk?: number;
   /**
+   * Background work (saved graphs loaded, graphs built, residual copies filled) waits for `startUpkeep()`: the bot
+   * holds it until its chats are connected, so its start does not share the CPU with work that can come after.
+   */
+  holdUpkeep?: boolean;
+  /**
    * RAM (MB) that partitions with a graph may use for residuals, so their candidates are rescored in RAM instead
    * of from SQLite (residuals.ts: 385 bytes a 384-dimension vector, 38.5 MB per 100k); 0 = always from SQLite.
    */
