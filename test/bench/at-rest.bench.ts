@@ -12,8 +12,8 @@
  *   a key derived from the data key when encrypted); for the chat-log
  *   install also until its saved graphs are loaded, just after the start;
  * - the whole start of the bot over each install (bot-start.ts: the real
- *   process, spawned until its health server answers),
- *   BENCH_AT_REST_BOT_STARTS times each (default 9);
+ *   process, spawned until it logs that its health server listens, its last
+ *   step), BENCH_AT_REST_BOT_STARTS times each (default 9);
  * - `lilo backup` of a database of BENCH_AT_REST_DB_MB (default 1,024 MB).
  */
 import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
