@@ -29,9 +29,8 @@ export class GraphUpkeep {
   private readonly waiters: (() => void)[] = [];
   /** Whether a partition may still wait for its saved graph (spares every change a look at each partition). */
   private savedWaiting = false;
-  /** Held: background work waits for `release` (the bot's start takes the CPU first); `wanted` remembers that some waits. */
+  /** Held: background work waits for `release` (the bot's start takes the CPU first). */
   private held = false;
-  private wanted = false;
 
   constructor(
     private readonly parts: () => Iterable<Partition>,
@@ -97,9 +96,7 @@ export class GraphUpkeep {
   release(): void {
     if (!this.held) return;
     this.held = false;
-    const wanted = this.wanted;
-    this.wanted = false;
-    if (wanted) this.schedule();
+    if (this.pending().length) this.schedule();
   }
 
   /** Stops the background work and releases whoever waits for it. */
@@ -128,11 +125,7 @@ export class GraphUpkeep {
   }
 
   private schedule(): void {
-    if (this.timer) return;
-    if (this.held) {
-      this.wanted = true;
-      return;
-    }
+    if (this.timer || this.held) return;
     this.timer = setImmediate(() => {
       this.timer = undefined;
       const waiting = this.pending();
